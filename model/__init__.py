@@ -1,0 +1,1 @@
+"""The SimPy world: cluster, jobs, scheduler daemon, simulation facade, results."""

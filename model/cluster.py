@@ -1,0 +1,145 @@
+"""The machine: ``nodes x cores_per_node`` cores with node identity.
+
+Free cores are one numpy array indexed by node, so that queries ("how many
+cores are free", "which nodes have room") are array operations rather than
+Python loops over nodes. A job holds an `Allocation` naming concrete nodes
+and how many cores it has on each; a suspended job keeps its allocation as
+its *home* and may only resume when exactly those cores are free again
+(DESIGN.md: no migration).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+class AllocationError(RuntimeError):
+    """An allocation that does not fit, or a release of cores not held."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Allocation:
+    """Concrete cores: ``cores[i]`` cores on node ``nodes[i]`` (nodes ascending)."""
+
+    nodes: np.ndarray
+    cores: np.ndarray
+
+    def __post_init__(self) -> None:
+        self.nodes.flags.writeable = False
+        self.cores.flags.writeable = False
+
+    @property
+    def size(self) -> int:
+        return int(self.cores.sum())
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Allocation)
+            and np.array_equal(self.nodes, other.nodes)
+            and np.array_equal(self.cores, other.cores)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.nodes.tobytes(), self.cores.tobytes()))
+
+    def node_list(self) -> str:
+        """Compact node list, e.g. ``"0-3,7"``: how results name the nodes."""
+        return compact_ranges(self.nodes)
+
+    @classmethod
+    def on(
+        cls, nodes: list[int] | np.ndarray, cores: int | list[int] | np.ndarray = 1
+    ) -> Allocation:
+        """An allocation on the given nodes (``cores`` each, or per node)."""
+        n = np.asarray(nodes, dtype=np.int64)
+        order = np.argsort(n, kind="stable")
+        c = np.broadcast_to(np.asarray(cores, dtype=np.int64), n.shape)
+        return cls(n[order].copy(), c[order].copy())
+
+
+def compact_ranges(values: np.ndarray) -> str:
+    """``[0, 1, 2, 3, 7]`` -> ``"0-3,7"`` (values sorted ascending)."""
+    if len(values) == 0:
+        return ""
+    v = np.asarray(values)
+    breaks = np.flatnonzero(np.diff(v) != 1) + 1
+    starts = np.concatenate(([0], breaks))
+    ends = np.concatenate((breaks - 1, [len(v) - 1]))
+    return ",".join(
+        str(v[s]) if s == e else f"{v[s]}-{v[e]}" for s, e in zip(starts, ends, strict=True)
+    )
+
+
+class Cluster:
+    """The pool of cores. Allocation is first fit over nodes in index order.
+
+    With one core per node (the classic studies, seeds 000, 001, 002, 004)
+    first fit takes the lowest-numbered free nodes. With several cores per
+    node (seed 003) it packs: it fills the lowest-numbered nodes that have
+    free cores, taking all their free cores, so a job spreads over as few
+    nodes as first fit allows. Policies that place jobs themselves pass an
+    explicit `Allocation` instead.
+    """
+
+    def __init__(self, nodes: int, cores_per_node: int = 1) -> None:
+        if nodes <= 0 or cores_per_node <= 0:
+            raise ValueError(
+                f"a cluster needs nodes > 0 and cores_per_node > 0, got {nodes} x {cores_per_node}"
+            )
+        self.nodes = int(nodes)
+        self.cores_per_node = int(cores_per_node)
+        self.total_cores = self.nodes * self.cores_per_node
+        self._free = np.full(self.nodes, self.cores_per_node, dtype=np.int64)
+        self.free_cores = self.total_cores
+        # A read-only window on the free array, safe to hand to policies.
+        self.free_per_node = self._free.view()
+        self.free_per_node.flags.writeable = False
+
+    @property
+    def busy_cores(self) -> int:
+        return self.total_cores - self.free_cores
+
+    @property
+    def busy_nodes(self) -> int:
+        """Nodes with at least one busy core."""
+        return int(np.count_nonzero(self._free < self.cores_per_node))
+
+    def first_fit(self, size: int) -> Allocation | None:
+        """Cores for a job of ``size`` cores, or None when not enough are free."""
+        if size <= 0:
+            raise ValueError(f"job size must be positive, got {size}")
+        if size > self.free_cores:
+            return None
+        if self.cores_per_node == 1:
+            nodes = np.flatnonzero(self._free)[:size]
+            return Allocation(nodes, np.ones(size, dtype=np.int64))
+        candidates = np.flatnonzero(self._free)
+        free = self._free[candidates]
+        cum = np.cumsum(free)
+        last = int(np.searchsorted(cum, size))
+        nodes = candidates[: last + 1]
+        cores = free[: last + 1].copy()
+        cores[-1] -= int(cum[last]) - size
+        return Allocation(nodes, cores)
+
+    def fits(self, alloc: Allocation) -> bool:
+        """Whether every core of ``alloc`` is free now."""
+        return bool(np.all(self._free[alloc.nodes] >= alloc.cores))
+
+    def allocate(self, alloc: Allocation) -> None:
+        if not self.fits(alloc):
+            raise AllocationError(
+                f"cores not free on nodes {alloc.node_list()}: "
+                f"free {self._free[alloc.nodes].tolist()}, wanted {alloc.cores.tolist()}"
+            )
+        self._free[alloc.nodes] -= alloc.cores
+        self.free_cores -= int(alloc.cores.sum())
+
+    def release(self, alloc: Allocation) -> None:
+        after = self._free[alloc.nodes] + alloc.cores
+        if np.any(after > self.cores_per_node):
+            raise AllocationError(f"release of cores not held on nodes {alloc.node_list()}")
+        self._free[alloc.nodes] = after
+        self.free_cores += int(alloc.cores.sum())

@@ -1,0 +1,267 @@
+"""Jobs: the static description a workload gives, and the running state of one.
+
+`Job` is immutable: what the workload says (submit time, size, run time,
+estimate and the remaining SWF fields). `JobRun` is the mutable state the
+simulation keeps for a job once it has been submitted, and owns the SimPy
+process that executes it (`JobRun.process`).
+
+Work accounting. A job has ``work`` = its run time at rate 1.0. While it runs
+at ``rate`` r, it does r units of work per second of wall-clock time and its
+accumulated run time grows by one second per second. Every interruption
+(suspend, kill, rate change) folds the elapsed interval into ``work_done`` and
+``run_time_done`` exactly, so work done + remaining == work at every instant.
+
+Wall-clock limit. When ``limit`` is set (by default the estimate, see
+`model.simulation.Simulation`), a job whose accumulated run time reaches the
+limit before its work is done is killed there, as a batch system would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+import simpy
+
+if TYPE_CHECKING:  # pragma: no cover
+    from model.cluster import Allocation
+
+#: Names of the 18 fields of the Standard Workload Format, in order.
+SWF_FIELDS: tuple[str, ...] = (
+    "job_number",
+    "submit_time",
+    "wait_time",
+    "run_time",
+    "allocated_processors",
+    "average_cpu_time",
+    "used_memory",
+    "requested_processors",
+    "requested_time",
+    "requested_memory",
+    "status",
+    "user_id",
+    "group_id",
+    "executable_id",
+    "queue_id",
+    "partition_id",
+    "preceding_job",
+    "think_time",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One rigid parallel job as the workload describes it.
+
+    Times are seconds on the trace's clock (SWF submit times: seconds since the
+    log's ``UnixStartTime``). ``size`` is the number of cores the job needs;
+    ``run_time`` is its actual run time on a dedicated machine; ``estimate`` is
+    the user's requested time (the wall-clock limit). ``swf`` keeps the 18
+    original SWF fields when the job was read from a log, so the simulated
+    schedule can be written back with everything else unchanged.
+    """
+
+    id: int
+    submit: float
+    run_time: float
+    size: int
+    estimate: float
+    user: int = -1
+    group: int = -1
+    app: int = -1
+    queue: int = -1
+    partition: int = -1
+    swf: tuple[float, ...] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def work(self) -> float:
+        """Core-independent work: seconds of run time at rate 1.0."""
+        return self.run_time
+
+
+class State(Enum):
+    """Where a job is in its life."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUSPENDED = "suspended"
+    DONE = "done"
+
+
+class Outcome(Enum):
+    """How a job left the system."""
+
+    COMPLETED = "completed"
+    KILLED_AT_LIMIT = "killed_at_limit"
+    KILLED = "killed"
+
+
+@dataclass(eq=False, slots=True)
+class JobRun:
+    """The simulation's state for one submitted job.
+
+    Policies see these objects through the read-only `policies.base.View` and
+    must not assign to them; only the scheduler (`model.scheduler`) and the job
+    process change them.
+    """
+
+    job: Job
+    limit: float | None
+    state: State = State.QUEUED
+    allocation: Allocation | None = None
+    #: Nodes a suspended job must resume on (its allocation when suspended).
+    home: Allocation | None = None
+    first_start: float | None = None
+    #: Clock time at which the current running interval (or overhead) began.
+    since: float = 0.0
+    #: False while the job holds its cores without progressing (overhead).
+    progressing: bool = True
+    rate: float = 1.0
+    work_done: float = 0.0
+    run_time_done: float = 0.0
+    suspensions: int = 0
+    suspended_time: float = 0.0
+    suspended_at: float | None = None
+    overhead_time: float = 0.0
+    #: Work thrown away by requeues (a requeued job starts over).
+    lost_work: float = 0.0
+    requeues: int = 0
+    end: float | None = None
+    outcome: Outcome | None = None
+    #: Expected end by the estimate, valid while RUNNING (for backfilling).
+    expected_end: float = float("inf")
+    process: Any = None
+    #: Free-form slot for the policy's own per-job bookkeeping.
+    tag: Any = None
+
+    # -- derived, read-only quantities ------------------------------------
+    @property
+    def id(self) -> int:
+        return self.job.id
+
+    @property
+    def size(self) -> int:
+        return self.job.size
+
+    @property
+    def submit(self) -> float:
+        return self.job.submit
+
+    @property
+    def estimate(self) -> float:
+        return self.job.estimate
+
+    @property
+    def remaining_work(self) -> float:
+        return self.job.work - self.work_done
+
+    def account(self, now: float) -> None:
+        """Fold the interval since ``since`` into the job's totals.
+
+        Called at every change (start, suspend, kill, rate change, end) so
+        that the totals are exact at that instant. Outside RUNNING (or while
+        suspending with overhead) nothing progresses.
+        """
+        dt = now - self.since
+        if dt > 0 and self.allocation is not None:
+            if self.state is State.RUNNING and self.progressing:
+                self.work_done += dt * self.rate
+                self.run_time_done += dt
+            else:
+                self.overhead_time += dt
+        self.since = now
+
+    def time_to_end(self) -> tuple[float, Outcome]:
+        """Seconds from ``since`` until the job ends, and how it ends.
+
+        The work left at the current rate, or the run time the wall-clock
+        limit still allows, whichever is sooner.
+        """
+        work_left = self.job.work - self.work_done
+        t_work = work_left / self.rate if self.rate > 0 else float("inf")
+        if self.limit is None:
+            return max(t_work, 0.0), Outcome.COMPLETED
+        t_limit = self.limit - self.run_time_done
+        if t_work <= t_limit:
+            return max(t_work, 0.0), Outcome.COMPLETED
+        return max(t_limit, 0.0), Outcome.KILLED_AT_LIMIT
+
+    def remaining_estimate(self) -> float:
+        """Run time the estimate still allows (never negative)."""
+        return max(self.job.estimate - self.run_time_done, 0.0)
+
+    def accumulated_run(self, now: float) -> float:
+        """Run time accumulated up to ``now``, including the current interval."""
+        if self.state is State.RUNNING:
+            return self.run_time_done + (now - self.since)
+        return self.run_time_done
+
+    def wait(self, now: float) -> float:
+        """Time spent in the system not running (queued, suspended, overhead)."""
+        end = self.end if self.end is not None else now
+        return end - self.job.submit - self.accumulated_run(end)
+
+    def xfactor(self, now: float) -> float:
+        """(wait + estimate) / estimate, seed 000 section 2.2."""
+        est = max(self.job.estimate, 1e-9)
+        return (self.wait(now) + est) / est
+
+    def instantaneous_xfactor(self, now: float) -> float:
+        """(wait + accumulated run) / accumulated run, seed 000 section 2.3.
+
+        Infinite for a job that has not run yet.
+        """
+        run = self.accumulated_run(now)
+        if run <= 0:
+            return float("inf")
+        return (self.wait(now) + run) / run
+
+
+#: Interrupt cause telling a job process to recompute its end (rate changed).
+RECOMPUTE = "recompute"
+#: Interrupt cause telling a job process to stop (suspended, killed, requeued).
+STOP = "stop"
+
+
+def job_process(
+    env: simpy.Environment,
+    run: JobRun,
+    on_end: Callable[[JobRun, Outcome], None],
+    startup: float = 0.0,
+) -> Generator[simpy.Event, Any, None]:
+    """The SimPy process of one running interval of a job.
+
+    The scheduler accounts every change synchronously (`JobRun.account`) and
+    then interrupts this process: with `RECOMPUTE` after a rate change, so
+    the process waits for the new end time, or with `STOP` when the job is
+    suspended, killed or requeued, so the process ends without finishing
+    the job. ``startup`` is a restart overhead during which the job holds
+    its cores but makes no progress.
+    """
+    if startup > 0:
+        run.progressing = False
+        until = env.now + startup
+        while env.now < until:
+            try:
+                yield env.timeout(until - env.now)
+            except simpy.Interrupt as signal:
+                if signal.cause != RECOMPUTE:
+                    return
+        run.account(env.now)
+        run.progressing = True
+        run.expected_end = env.now + run.remaining_estimate()
+    while True:
+        dt, outcome = run.time_to_end()
+        try:
+            yield env.timeout(dt)
+        except simpy.Interrupt as signal:
+            if signal.cause == RECOMPUTE:
+                continue
+            return
+        run.account(env.now)
+        if outcome is Outcome.COMPLETED:
+            run.work_done = run.job.work  # no rounding residue on a finished job
+        on_end(run, outcome)
+        return

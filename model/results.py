@@ -1,0 +1,642 @@
+"""Results of one run: per-job records, the system time series, and summaries.
+
+The simulation leaves two tables and a metadata dict (DESIGN.md, "Results"):
+every summary below is computed from them, vectorised, never tallied by hand
+inside the model.
+
+``jobs`` (one row per job)
+    ``id, submit, start, end, run, wait, estimate, work, size, nodes, outcome,
+    suspensions, suspended_time, user``. ``run`` is the wall-clock time the job
+    actually ran (it exceeds ``work`` under contention and stops at the limit
+    for a killed job); ``wait = end - submit - run`` is all time not running,
+    suspended time included.
+``series`` (a step function)
+    ``time, busy_cores, busy_nodes, queued, running, suspended``. Each row holds
+    from its ``time`` until the next row's; the last row holds until
+    ``meta["end"]``. Rows may share a time; the last of them is what held
+    afterwards (the others last zero seconds). Before the first row the system
+    counts as empty (zero).
+``meta``
+    At least ``total_cores``, ``start`` (the first submit) and ``end`` (the
+    last event); the rest (policy, workload, seed, cleaning, ...) is carried
+    into ``summary.json``.
+
+Per-job metrics (added to ``jobs`` by :func:`derive`)
+----------------------------------------------------
+``turnaround`` = end - submit
+    The response time of seed 000 (section 2.2) and the flow time of seed 004
+    (section 3: "completion time - submission time").
+``bounded_slowdown`` = (wait + max(run, 10)) / max(run, 10)
+    Seed 000, section 2.2; the 10 s threshold (:data:`BSLD_THRESHOLD`) keeps
+    very short jobs from dominating the mean.
+``slowdown`` = (wait + run) / run
+    The unbounded slowdown; NaN for a job that ran 0 s.
+``xfactor`` = (wait + estimate) / estimate
+    Seed 000, section 2.2, the suspension criterion of SS/TSS; NaN when the
+    estimate is not positive.
+``runtime_class``, ``size_class``, ``category``
+    The 16 categories of seed 000, Table 2.1: run time VS 0-10 min, S 10 min-1 h,
+    L 1-8 h, VL > 8 h; processors Seq 1, N 2-8, W 9-32, VW > 32. Labels are
+    ``"VS Seq"`` ... ``"VL VW"``. Boundaries: the paper's Table 4.1 writes the
+    same split as "<= 1 Hr" / "> 1 Hr" and "<= 8 Processors" / "> 8", so every
+    upper bound is *inclusive*: run <= 600 s is VS, 600 < run <= 3600 is S,
+    3600 < run <= 28800 is L, run > 28800 is VL; a job of exactly 8 processors
+    is N and of 32 is W. A run of 0 s is VS. Jobs are classified by their
+    simulated actual run time ``run``, as the paper classifies by "actual run
+    time" (chapter 4 intro). Missing or negative run times and sizes below 1
+    get no class (NaN).
+``category4``
+    The four load-variation categories of seed 000, Table 4.1: S/L split at
+    1 h (<= 3600 s is S), N/W split at 8 processors (<= 8 is N): ``"SN"``,
+    ``"SW"``, ``"LN"``, ``"LW"``.
+``estimate_quality``
+    Seed 000, chapter 4 intro: ``"well"`` if the estimate is not more than
+    twice the actual run time (estimate <= 2 x run, so exactly 2x is well),
+    else ``"poor"``.
+
+All class columns are ordered pandas Categoricals in the paper's order, so
+tables come out with the paper's rows and columns.
+
+System metrics
+--------------
+utilization
+    Time-weighted busy cores / total cores over a window (the "overall system
+    utilization" of seed 000, Figure 4.9), integrating the step function
+    exactly.
+mean queue length
+    Time-weighted mean of ``queued`` over the same window.
+throughput
+    Jobs that left the system (any outcome) with ``end`` inside the closed
+    window, per day of window.
+makespan
+    Seed 004, section 3: m_S = max_i t_i, the completion time of the last job.
+    Completion times t_i are measured from ``meta["start"]`` (the first submit),
+    the clock origin of a trace replay, so m_S is the length of the schedule.
+weighted completion / flow time
+    Seed 004, section 3: c_S = sum_i w_i t_i and sum_i w_i (t_i - s_i), with
+    the weight of Definition 3.1, w_i = (cores assigned) x (execution time) =
+    ``size * run``: the resources the job consumed. t_i is measured from
+    ``meta["start"]`` as for the makespan; the flow-time sum does not depend
+    on the origin.
+
+Warm-up and cool-down
+---------------------
+``warmup``/``cooldown`` drop jobs from the start/end of the submit order (an
+int: that many jobs; a float in (0, 1): that fraction of them, rounded down).
+Job-based statistics use the kept jobs only. System-level statistics
+(utilization, queue length, throughput) use a window whose start is the first
+kept job's submit if any job was dropped by ``warmup`` (else ``meta["start"]``)
+and whose end is the last kept job's submit if any job was dropped by
+``cooldown`` (else ``meta["end"]``): each side is trimmed only when asked, so a
+warm-up alone does not also cut the final drain of the queue.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "BSLD_THRESHOLD",
+    "CATEGORIES",
+    "CATEGORIES4",
+    "ESTIMATE_QUALITIES",
+    "JOB_COLUMNS",
+    "RUNTIME_CLASSES",
+    "RUNTIME_CLASSES4",
+    "SERIES_COLUMNS",
+    "SIZE_CLASSES",
+    "SIZE_CLASSES4",
+    "Result",
+    "compare",
+    "derive",
+]
+
+#: Seconds: the bounded-slowdown threshold of seed 000, section 2.2.
+BSLD_THRESHOLD: float = 10.0
+#: Estimate / run ratio up to which a job is "well estimated" (seed 000, ch. 4).
+WELL_ESTIMATED_FACTOR: float = 2.0
+
+#: Run-time classes of seed 000, Table 2.1, and their inclusive upper bounds (s).
+RUNTIME_CLASSES: tuple[str, ...] = ("VS", "S", "L", "VL")
+RUNTIME_EDGES: tuple[float, ...] = (600.0, 3600.0, 8 * 3600.0)
+#: Size classes of seed 000, Table 2.1, and their inclusive upper bounds (cores).
+SIZE_CLASSES: tuple[str, ...] = ("Seq", "N", "W", "VW")
+SIZE_EDGES: tuple[float, ...] = (1.0, 8.0, 32.0)
+#: The 16 categories, row by row as in Table 2.1.
+CATEGORIES: tuple[str, ...] = tuple(f"{r} {s}" for r in RUNTIME_CLASSES for s in SIZE_CLASSES)
+
+#: Seed 000, Table 4.1: S/L split at 1 h, N/W split at 8 processors (inclusive).
+RUNTIME_CLASSES4: tuple[str, ...] = ("S", "L")
+RUNTIME_EDGES4: tuple[float, ...] = (3600.0,)
+SIZE_CLASSES4: tuple[str, ...] = ("N", "W")
+SIZE_EDGES4: tuple[float, ...] = (8.0,)
+CATEGORIES4: tuple[str, ...] = tuple(f"{r}{s}" for r in RUNTIME_CLASSES4 for s in SIZE_CLASSES4)
+
+ESTIMATE_QUALITIES: tuple[str, ...] = ("well", "poor")
+
+#: Columns the simulation must provide in ``jobs`` and ``series``.
+JOB_COLUMNS: tuple[str, ...] = (
+    "id", "submit", "start", "end", "run", "wait", "estimate", "work", "size",
+    "nodes", "outcome", "suspensions", "suspended_time", "user",
+)  # fmt: skip
+SERIES_COLUMNS: tuple[str, ...] = (
+    "time", "busy_cores", "busy_nodes", "queued", "running", "suspended",
+)  # fmt: skip
+_META_KEYS: tuple[str, ...] = ("total_cores", "start", "end")
+
+_Scheme = tuple[tuple[str, ...], tuple[float, ...], tuple[str, ...], tuple[float, ...]]
+#: scheme name -> (row labels, row edges, column labels, column edges).
+_SCHEMES: dict[str, _Scheme] = {
+    "16": (RUNTIME_CLASSES, RUNTIME_EDGES, SIZE_CLASSES, SIZE_EDGES),
+    "4": (RUNTIME_CLASSES4, RUNTIME_EDGES4, SIZE_CLASSES4, SIZE_EDGES4),
+}
+_DAY = 86400.0
+_PERCENTILE = re.compile(r"^p(\d+(?:\.\d+)?)$")
+
+Stat = str | Callable[[pd.Series], Any]
+
+
+# --------------------------------------------------------------------------- #
+# Per-job derived columns
+# --------------------------------------------------------------------------- #
+
+
+def _classify(values: np.ndarray, edges: tuple[float, ...], low: float) -> np.ndarray:
+    """Class codes for ``values`` with inclusive upper ``edges``; -1 when missing.
+
+    Values below ``low`` (negative run times, sizes below one core) and NaN get
+    -1, which pandas shows as a missing category.
+    """
+    codes = np.searchsorted(np.asarray(edges, dtype=float), values, side="left")
+    codes = codes.astype(np.int64)
+    codes[~(values >= low)] = -1  # NaN compares False, so it is caught too
+    return codes
+
+
+def _categorical(codes: np.ndarray, labels: tuple[str, ...]) -> pd.Categorical:
+    return pd.Categorical.from_codes(codes, categories=list(labels), ordered=True)
+
+
+def _combine(rc: np.ndarray, sc: np.ndarray, n_size: int) -> np.ndarray:
+    return np.where((rc >= 0) & (sc >= 0), rc * n_size + sc, -1)
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den, NaN where den is not positive (no division warnings)."""
+    out = np.full(num.shape, np.nan)
+    ok = den > 0
+    np.divide(num, den, out=out, where=ok)
+    return out
+
+
+def derive(jobs: pd.DataFrame) -> pd.DataFrame:
+    """Return a copy of ``jobs`` with the per-job metrics and categories added.
+
+    Adds ``turnaround``, ``bounded_slowdown``, ``slowdown``, ``xfactor``
+    (seed 000, section 2.2), ``runtime_class``, ``size_class``, ``category``
+    (Table 2.1), ``category4`` (Table 4.1) and ``estimate_quality`` (chapter 4);
+    see the module docstring for the exact definitions and boundary sides.
+    Existing columns of those names are recomputed. Vectorised throughout.
+    """
+    missing = [c for c in ("submit", "end", "run", "wait", "estimate", "size") if c not in jobs]
+    if missing:
+        raise ValueError(f"jobs lacks columns {missing}")
+    out = jobs.copy()
+    submit = out["submit"].to_numpy(dtype=float)
+    end = out["end"].to_numpy(dtype=float)
+    run = out["run"].to_numpy(dtype=float)
+    wait = out["wait"].to_numpy(dtype=float)
+    estimate = out["estimate"].to_numpy(dtype=float)
+    size = out["size"].to_numpy(dtype=float)
+
+    bounded = np.maximum(run, BSLD_THRESHOLD)
+    out["turnaround"] = end - submit
+    out["bounded_slowdown"] = (wait + bounded) / bounded
+    out["slowdown"] = _ratio(wait + run, run)
+    out["xfactor"] = _ratio(wait + estimate, estimate)
+
+    rc = _classify(run, RUNTIME_EDGES, 0.0)
+    sc = _classify(size, SIZE_EDGES, 1.0)
+    out["runtime_class"] = _categorical(rc, RUNTIME_CLASSES)
+    out["size_class"] = _categorical(sc, SIZE_CLASSES)
+    out["category"] = _categorical(_combine(rc, sc, len(SIZE_CLASSES)), CATEGORIES)
+    rc4 = _classify(run, RUNTIME_EDGES4, 0.0)
+    sc4 = _classify(size, SIZE_EDGES4, 1.0)
+    out["category4"] = _categorical(_combine(rc4, sc4, len(SIZE_CLASSES4)), CATEGORIES4)
+
+    quality = np.where(estimate <= WELL_ESTIMATED_FACTOR * run, 0, 1)
+    quality[np.isnan(estimate) | np.isnan(run)] = -1
+    out["estimate_quality"] = _categorical(quality, ESTIMATE_QUALITIES)
+    return out
+
+
+# --------------------------------------------------------------------------- #
+# Helpers
+# --------------------------------------------------------------------------- #
+
+
+def _trim_count(value: Any, n: int, name: str) -> int:
+    """Number of jobs a warm-up/cool-down argument excludes out of ``n``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be an int >= 0 or a float in (0, 1), got {value!r}")
+    if isinstance(value, numbers.Integral):
+        if value < 0:
+            raise ValueError(f"{name} must be >= 0, got {value}")
+        return int(value)
+    value = float(value)
+    if value == 0.0:
+        return 0
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"{name} as a fraction must lie in (0, 1), got {value}")
+    # Round down; the epsilon keeps e.g. 0.29 * 100 = 28.999... at 29.
+    return math.floor(value * n + 1e-9)
+
+
+def _json_safe(value: Any) -> Any:
+    """Plain JSON types: numpy scalars unwrapped, inf/NaN as null, paths as str."""
+    if isinstance(value, Mapping):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, np.ndarray):
+        return [_json_safe(v) for v in value.tolist()]
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (bool, str, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, (pd.Timestamp, pd.Timedelta)):
+        return None if pd.isna(value) else value.isoformat()
+    return str(value)
+
+
+def _aggregate(grouped: Any, stat: Stat) -> Any:
+    """Apply ``stat`` to a (Series)GroupBy or Series; percentiles as ``"p95"``."""
+    if isinstance(stat, str):
+        match = _PERCENTILE.match(stat)
+        if match:
+            q = float(match.group(1)) / 100.0
+            if not 0.0 <= q <= 1.0:
+                raise ValueError(f"percentile out of range: {stat!r}")
+            return grouped.quantile(q)
+    try:
+        return grouped.agg(stat)
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise ValueError(f"unknown or unusable aggregation {stat!r}: {exc}") from exc
+
+
+def _f(x: Any) -> float:
+    """A plain float (NaN for an empty aggregate)."""
+    return float(x) if x is not None and not pd.isna(x) else math.nan
+
+
+# --------------------------------------------------------------------------- #
+# Result
+# --------------------------------------------------------------------------- #
+
+
+@dataclass
+class Result:
+    """The record of one simulation run and everything computed from it.
+
+    ``jobs`` gets the derived per-job columns on construction (a copy: the
+    caller's frame is not modified); ``series`` is the system state as a step
+    function; ``meta`` describes the run (see the module docstring).
+    """
+
+    jobs: pd.DataFrame
+    series: pd.DataFrame
+    meta: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        missing = [c for c in JOB_COLUMNS if c not in self.jobs]
+        if missing:
+            raise ValueError(f"jobs lacks columns {missing}")
+        missing = [c for c in SERIES_COLUMNS if c not in self.series]
+        if missing:
+            raise ValueError(f"series lacks columns {missing}")
+        missing = [k for k in _META_KEYS if k not in self.meta]
+        if missing:
+            raise ValueError(f"meta lacks keys {missing}")
+        times = self.series["time"].to_numpy(dtype=float)
+        if times.size and np.any(np.diff(times) < 0):
+            raise ValueError("series times must be non-decreasing")
+        cores = self.meta["total_cores"]
+        if not cores or cores <= 0:
+            raise ValueError(f"meta['total_cores'] must be positive, got {cores}")
+        self.jobs = derive(self.jobs)
+
+    # ---- the run's window ---------------------------------------------------
+
+    @property
+    def run_start(self) -> float:
+        """Simulation start (``meta["start"]``, the first submit): the clock origin."""
+        return float(self.meta["start"])
+
+    @property
+    def run_end(self) -> float:
+        """Time of the last event (``meta["end"]``)."""
+        return float(self.meta["end"])
+
+    def _window(self, start: float | None, end: float | None) -> tuple[float, float]:
+        a = self.run_start if start is None else float(start)
+        b = self.run_end if end is None else float(end)
+        if not (math.isfinite(a) and math.isfinite(b)):
+            raise ValueError(f"window bounds must be finite, got [{a}, {b}]")
+        if a > b:
+            raise ValueError(f"window start {a} is after its end {b}")
+        if a < self.run_start or b > self.run_end:
+            raise ValueError(f"window [{a}, {b}] leaves the run [{self.run_start}, {self.run_end}]")
+        return a, b
+
+    # ---- time series --------------------------------------------------------
+
+    def time_average(
+        self, column: str, start: float | None = None, end: float | None = None
+    ) -> float:
+        """Exact time average of a ``series`` column over [start, end].
+
+        Each row's value is weighted by how long it held inside the window
+        (rows sharing a time hold for zero seconds). NaN for an empty window or
+        series. Defaults: the whole run.
+        """
+        if column not in self.series:
+            raise ValueError(f"series has no column {column!r}")
+        a, b = self._window(start, end)
+        t = self.series["time"].to_numpy(dtype=float)
+        if b == a or t.size == 0:
+            return math.nan
+        v = self.series[column].to_numpy(dtype=float)
+        nxt = np.empty_like(t)
+        nxt[:-1] = t[1:]
+        nxt[-1] = max(self.run_end, t[-1])
+        held = np.clip(nxt, a, b) - np.clip(t, a, b)
+        return float(np.dot(v, held) / (b - a))
+
+    def utilization(self, start: float | None = None, end: float | None = None) -> float:
+        """Time-weighted busy cores / total cores over [start, end] (default: the run).
+
+        The "overall system utilization" of seed 000 (Figure 4.9).
+        """
+        return self.time_average("busy_cores", start, end) / float(self.meta["total_cores"])
+
+    def queue_length_mean(self, start: float | None = None, end: float | None = None) -> float:
+        """Time-weighted mean number of queued jobs over [start, end]."""
+        return self.time_average("queued", start, end)
+
+    def throughput_per_day(self, start: float | None = None, end: float | None = None) -> float:
+        """Jobs that ended (any outcome) within the closed window, per day of window."""
+        a, b = self._window(start, end)
+        if b == a:
+            return math.nan
+        ends = self.jobs["end"].to_numpy(dtype=float)
+        done = np.count_nonzero((ends >= a) & (ends <= b))
+        return float(done * _DAY / (b - a))
+
+    @property
+    def makespan(self) -> float:
+        """Seed 004, section 3: completion time of the last job, from ``meta["start"]``."""
+        if self.jobs.empty:
+            return math.nan
+        return float(self.jobs["end"].max()) - self.run_start
+
+    # ---- job selection ------------------------------------------------------
+
+    def _select(
+        self,
+        warmup: int | float,
+        cooldown: int | float,
+    ) -> tuple[pd.DataFrame, float, float, int, int]:
+        """Kept jobs, the system-level window and the numbers excluded at each end.
+
+        See the module docstring for the window's definition.
+        """
+        n = len(self.jobs)
+        head = _trim_count(warmup, n, "warmup")
+        tail = _trim_count(cooldown, n, "cooldown")
+        if head == 0 and tail == 0:
+            return self.jobs, self.run_start, self.run_end, 0, 0
+        if head + tail >= n:
+            raise ValueError(f"warmup ({head}) + cooldown ({tail}) would exclude all {n} jobs")
+        order = np.lexsort((self.jobs["id"].to_numpy(), self.jobs["submit"].to_numpy()))
+        kept = self.jobs.iloc[np.sort(order[head : n - tail])]
+        submits = kept["submit"].to_numpy(dtype=float)
+        a = float(submits.min()) if head else self.run_start
+        b = float(submits.max()) if tail else self.run_end
+        return kept, a, b, head, tail
+
+    def _filtered(
+        self, estimate: str | None, warmup: int | float, cooldown: int | float
+    ) -> pd.DataFrame:
+        jobs = self._select(warmup, cooldown)[0]
+        if estimate is None:
+            return jobs
+        if estimate not in ESTIMATE_QUALITIES:
+            raise ValueError(f"estimate must be None, 'well' or 'poor', got {estimate!r}")
+        return jobs[jobs["estimate_quality"] == estimate]
+
+    # ---- summaries ----------------------------------------------------------
+
+    def summary(self, warmup: int | float = 0, cooldown: int | float = 0) -> dict[str, Any]:
+        """Headline numbers of the run, as plain Python values (JSON-ready but NaN).
+
+        Job-based entries (``jobs``, ``mean_wait``, ``max_wait``,
+        ``mean_bounded_slowdown``, ``max_bounded_slowdown``, ``mean_turnaround``,
+        ``mean_xfactor``, ``makespan``, ``weighted_completion_time``,
+        ``weighted_flow_time``, ``killed_at_limit``, ``killed``,
+        ``suspensions``) use the jobs kept after ``warmup``/``cooldown``;
+        ``utilization``, ``mean_queue_length`` and ``throughput_per_day`` use the
+        window [``window_start``, ``window_end``] (module docstring). Weighted
+        sums follow seed 004, section 3, with w_i = size x run (Definition 3.1)
+        and completion times from ``meta["start"]``.
+        """
+        jobs, a, b, head, tail = self._select(warmup, cooldown)
+        run = jobs["run"].to_numpy(dtype=float)
+        end = jobs["end"].to_numpy(dtype=float)
+        weight = jobs["size"].to_numpy(dtype=float) * run
+        outcome = jobs["outcome"]
+        n = len(jobs)
+        return {
+            "jobs": n,
+            "excluded_warmup": head,
+            "excluded_cooldown": tail,
+            "window_start": a,
+            "window_end": b,
+            "mean_wait": _f(jobs["wait"].mean()),
+            "max_wait": _f(jobs["wait"].max()),
+            "mean_bounded_slowdown": _f(jobs["bounded_slowdown"].mean()),
+            "max_bounded_slowdown": _f(jobs["bounded_slowdown"].max()),
+            "mean_turnaround": _f(jobs["turnaround"].mean()),
+            "mean_xfactor": _f(jobs["xfactor"].mean()),
+            "utilization": self.utilization(a, b),
+            "makespan": float(end.max()) - self.run_start if n else math.nan,
+            "throughput_per_day": self.throughput_per_day(a, b),
+            "mean_queue_length": self.queue_length_mean(a, b),
+            "weighted_completion_time": float(np.dot(weight, end - self.run_start)),
+            "weighted_flow_time": float(np.dot(weight, end - jobs["submit"].to_numpy(dtype=float))),
+            "killed_at_limit": int((outcome == "killed_at_limit").sum()),
+            "killed": int((outcome == "killed").sum()),
+            "suspensions": int(jobs["suspensions"].sum()),
+        }
+
+    def category_table(
+        self,
+        metric: str = "bounded_slowdown",
+        stat: Stat = "mean",
+        scheme: str = "16",
+        estimate: str | None = None,
+        warmup: int | float = 0,
+        cooldown: int | float = 0,
+    ) -> pd.DataFrame:
+        """``metric`` aggregated by ``stat`` per job category, in the paper's layout.
+
+        Scheme ``"16"``: 4 x 4, rows VS/S/L/VL, columns Seq/N/W/VW (seed 000,
+        Table 2.1, as its Table 2.3 prints average slowdowns); scheme ``"4"``:
+        2 x 2, rows S/L, columns N/W (Table 4.1). ``stat`` is ``"mean"``,
+        ``"max"``, ``"count"``, ``"median"``, any pandas aggregation name or
+        callable, or a percentile ``"p95"``. ``estimate`` keeps only ``"well"``
+        or ``"poor"`` estimated jobs (chapter 4). Cells with no jobs are NaN
+        (0 for ``"count"``/``"size"``).
+        """
+        jobs = self._filtered(estimate, warmup, cooldown)
+        rows, row_edges, cols, col_edges = self._scheme(scheme)
+        self._check_metric(metric)
+        run = jobs["run"].to_numpy(dtype=float)
+        size = jobs["size"].to_numpy(dtype=float)
+        rc = _categorical(_classify(run, row_edges, 0.0), rows)
+        sc = _categorical(_classify(size, col_edges, 1.0), cols)
+        grouped = jobs[metric].groupby([rc, sc], observed=False)
+        table = _aggregate(grouped, stat)
+        if isinstance(table, pd.DataFrame):
+            raise ValueError(f"aggregation {stat!r} must give one value per group")
+        table = table.unstack().reindex(index=list(rows), columns=list(cols))
+        counts = grouped.size().unstack().reindex(index=list(rows), columns=list(cols))
+        if stat not in ("count", "size"):
+            table = table.where(counts > 0)
+        table.index.name = "runtime"
+        table.columns.name = "size"
+        return table
+
+    def category_stats(
+        self,
+        metrics: Iterable[str] = ("bounded_slowdown", "turnaround"),
+        scheme: str = "16",
+        estimate: str | None = None,
+        warmup: int | float = 0,
+        cooldown: int | float = 0,
+    ) -> pd.DataFrame:
+        """Long table: per category (paper order) the job count, mean and max of each metric.
+
+        The max is the worst case a category suffered. A last row ``"all"`` holds
+        the same over every selected job (seed 000 quotes the overall slowdown
+        beside its per-category table). Columns: ``category``, ``count``,
+        ``<metric>_mean``, ``<metric>_max``.
+        """
+        metrics = [metrics] if isinstance(metrics, str) else list(metrics)
+        for m in metrics:
+            self._check_metric(m)
+        jobs = self._filtered(estimate, warmup, cooldown)
+        _, row_edges, cols, col_edges = self._scheme(scheme)
+        labels = CATEGORIES if scheme == "16" else CATEGORIES4
+        rc = _classify(jobs["run"].to_numpy(dtype=float), row_edges, 0.0)
+        sc = _classify(jobs["size"].to_numpy(dtype=float), col_edges, 1.0)
+        cat = _categorical(_combine(rc, sc, len(cols)), labels)
+        grouped = jobs[metrics].groupby(cat, observed=False)
+        out = pd.DataFrame({"count": grouped.size().reindex(list(labels))})
+        agg = grouped.agg(["mean", "max"]).reindex(list(labels))
+        for m in metrics:
+            out[f"{m}_mean"] = agg[(m, "mean")].to_numpy(dtype=float)
+            out[f"{m}_max"] = agg[(m, "max")].to_numpy(dtype=float)
+        total: dict[str, Any] = {"count": len(jobs)}
+        for m in metrics:
+            total[f"{m}_mean"] = _f(jobs[m].mean())
+            total[f"{m}_max"] = _f(jobs[m].max())
+        out = pd.concat([out, pd.DataFrame([total], index=["all"])])
+        out["count"] = out["count"].astype(int)
+        out.index.name = "category"
+        return out.reset_index()
+
+    @staticmethod
+    def _scheme(scheme: str) -> _Scheme:
+        if scheme not in _SCHEMES:
+            raise ValueError(f"scheme must be '16' or '4', got {scheme!r}")
+        return _SCHEMES[scheme]
+
+    def _check_metric(self, metric: str) -> None:
+        if metric not in self.jobs or not pd.api.types.is_numeric_dtype(self.jobs[metric]):
+            raise ValueError(f"metric must be a numeric jobs column, got {metric!r}")
+
+    # ---- files --------------------------------------------------------------
+
+    def save(self, out_dir: str | Path, warmup: int | float = 0, cooldown: int | float = 0) -> Path:
+        """Write ``jobs.parquet``, ``jobs.csv``, ``series.parquet`` and ``summary.json``.
+
+        ``summary.json`` is ``{"summary": ..., "meta": ...}`` with numpy values
+        unwrapped and inf/NaN written as null. Returns the directory.
+        """
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        summary = self.summary(warmup=warmup, cooldown=cooldown)
+        self.jobs.to_parquet(out / "jobs.parquet", index=False)
+        self.jobs.to_csv(out / "jobs.csv", index=False)
+        self.series.to_parquet(out / "series.parquet", index=False)
+        doc = _json_safe({"summary": summary, "meta": self.meta})
+        (out / "summary.json").write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n")
+        return out
+
+    @classmethod
+    def load(cls, out_dir: str | Path) -> Result:
+        """Read back a directory written by :meth:`save` (meta from ``summary.json``)."""
+        src = Path(out_dir)
+        doc = json.loads((src / "summary.json").read_text())
+        jobs = pd.read_parquet(src / "jobs.parquet")
+        series = pd.read_parquet(src / "series.parquet")
+        return cls(jobs=jobs, series=series, meta=doc["meta"])
+
+
+def compare(
+    results: Mapping[str, Result],
+    metric: str = "bounded_slowdown",
+    stat: Stat = "mean",
+    scheme: str = "16",
+    estimate: str | None = None,
+    warmup: int | float = 0,
+    cooldown: int | float = 0,
+) -> pd.DataFrame:
+    """Several runs side by side: one row per category, one column per run.
+
+    Rows are the categories in the paper's order (``"VS Seq"`` ... ``"VL VW"``,
+    or ``"SN"`` ... ``"LW"``) followed by ``"all"`` (``stat`` over every
+    selected job); columns are the run names in the order given. This is the
+    shape of seed 000's per-category comparisons (e.g. Figures 4.3-4.6 compare
+    NS, SS and IS category by category): it prints narrowly, and
+    ``compare(...).plot.bar()`` draws the paper's grouped bars.
+    """
+    if not results:
+        raise ValueError("compare needs at least one result")
+    labels = list(CATEGORIES if scheme == "16" else CATEGORIES4)
+    columns: dict[str, pd.Series] = {}
+    for name, result in results.items():
+        table = result.category_table(metric, stat, scheme, estimate, warmup, cooldown)
+        # Row-major ravel of the runtime x size table is the category order.
+        cells = table.to_numpy(dtype=float).ravel()
+        jobs = result._filtered(estimate, warmup, cooldown)[metric]
+        overall = _f(_aggregate(jobs, stat)) if len(jobs) or stat in ("count", "size") else math.nan
+        columns[str(name)] = pd.Series([*cells, overall], index=[*labels, "all"])
+    out = pd.DataFrame(columns)
+    out.index.name = "category"
+    out.columns.name = "run"
+    return out

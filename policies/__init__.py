@@ -1,0 +1,1 @@
+"""Scheduling policies: decision logic on a read-only view, one module per family."""

@@ -1,0 +1,271 @@
+"""Backfilling: EASY (aggressive) and conservative (seed 000 section 2.1).
+
+Both plan with the users' estimates: a running job is expected to free its
+cores at ``start + estimate`` (`JobRun.expected_end`); a queued job is
+planned to hold its cores for its estimate.
+
+EASY (section 2.1.2): scan the queue in priority order and start jobs while
+they fit. The first job that does not fit gets a reservation at the
+*shadow time*, the earliest time enough cores are expected to be free for
+it. Every later job may start now if it fits the free cores and either ends
+(by its estimate) by the shadow time or uses no more than the *extra*
+cores, those left over at the shadow time once the reserved job has its
+share. Only that one job has a guarantee.
+
+Conservative (section 2.1.1): every job gets a reservation at its anchor
+point when it arrives, the earliest start that delays no earlier
+reservation; a job starts when its reservation comes due. When a job ends
+before its estimate the schedule is *compressed*: reservations are
+released one by one in order of increasing start time, and each released
+job is re-anchored, so it moves earlier if the hole fits it and otherwise
+keeps its place ("in the worst case, the released job would be reinserted
+in the same position it held previously").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from operator import attrgetter
+from typing import Literal
+
+from model.job import JobRun
+from policies.base import Policy, Start, View, WakeAt, register
+from policies.profile import INF, Profile, planned_end
+
+QueueOrder = Literal["fcfs", "sjf", "xfactor"]
+
+_by_expected_end = attrgetter("expected_end")
+
+
+def _fcfs_key(j: JobRun) -> tuple[float, int]:
+    return (j.submit, j.id)
+
+
+def _sjf_key(j: JobRun) -> tuple[float, float, int]:
+    return (j.estimate, j.submit, j.id)
+
+
+def order_queue(queue: tuple[JobRun, ...], order: QueueOrder, now: float) -> list[JobRun] | tuple:
+    """The queue in priority order; ties break by submit time, then job id.
+
+    ``fcfs``: submit order (the view's own order). ``sjf``: shortest
+    estimate first. ``xfactor``: largest expansion factor first, with the
+    xfactor of a waiting job = (wait + estimate) / estimate (seed 000
+    section 2.2), which grows while it waits.
+    """
+    if order == "fcfs":
+        return queue
+    if order == "sjf":
+        return sorted(queue, key=_sjf_key)
+    if order == "xfactor":
+
+        def key(j: JobRun) -> tuple[float, float, int]:
+            est = max(j.estimate, 1e-9)
+            return (-(now - j.submit + est) / est, j.submit, j.id)
+
+        return sorted(queue, key=key)
+    raise ValueError(f"unknown queue order {order!r}; choose fcfs, sjf or xfactor")
+
+
+def shadow(now: float, free: int, running: Iterable, cores: int) -> tuple[float, int]:
+    """When ``cores`` cores are expected free, and how many are spare then.
+
+    ``running`` are objects with ``size`` and ``expected_end``. They free
+    their cores at their planned ends, in order; the shadow time is the end
+    at which the free count first reaches ``cores`` (all jobs ending at that
+    instant count). Returns ``(INF, 0)`` when running jobs alone will not
+    free enough cores (cores held by suspended jobs): then nothing may
+    backfill past the waiting job.
+    """
+    if free >= cores:
+        return now, free - cores
+    ends = sorted(running, key=_by_expected_end)
+    i, n = 0, len(ends)
+    while i < n:
+        t = planned_end(ends[i].expected_end, now)
+        while i < n and planned_end(ends[i].expected_end, now) == t:
+            free += ends[i].size
+            i += 1
+        if free >= cores:
+            return t, free - cores
+    return INF, 0
+
+
+@register("easy")
+class EASY(Policy):
+    """EASY aggressive backfilling: only the first waiting job gets a reservation.
+
+    ``order`` is the queue priority: ``fcfs`` (default), ``sjf`` (shortest
+    estimate first) or ``xfactor`` (largest expansion factor first).
+    After each pass, ``reservation`` holds ``(job, shadow time)`` of the job
+    that got the guarantee, or None.
+    """
+
+    def __init__(self, order: QueueOrder = "fcfs") -> None:
+        order_queue((), order, 0.0)  # validate early
+        self.order = order
+        self.reservation: tuple[JobRun, float] | None = None
+
+    def params(self) -> dict[str, str]:
+        return {"order": self.order}
+
+    def schedule(self, view: View) -> list[Start]:
+        free = view.free_cores
+        queue = order_queue(view.queue, self.order, view.now)
+        starts: list[Start] = []
+        self.reservation = None
+        it = iter(queue)
+        head = None
+        for job in it:
+            if job.size <= free:
+                starts.append(Start(job))
+                free -= job.size
+            else:
+                head = job
+                break
+        if head is None:
+            return starts
+        # Plan with this pass's starts included: they hold their cores too.
+        now = view.now
+        running = list(view.running)
+        running.extend(_Planned(st.job.size, now + st.job.estimate) for st in starts)
+        when, extra = shadow(now, free, running, head.size)
+        self.reservation = (head, when)
+        if free == 0:
+            return starts
+        for job in it:
+            size = job.size
+            if size > free:
+                continue
+            if now + job.estimate <= when:
+                starts.append(Start(job))
+                free -= size
+            elif size <= extra:
+                starts.append(Start(job))
+                free -= size
+                extra -= size
+            else:
+                continue
+            if free == 0:
+                break
+        return starts
+
+
+class _Planned:
+    """Stand-in for a job started in this pass: its size and expected end."""
+
+    __slots__ = ("expected_end", "size")
+
+    def __init__(self, size: int, expected_end: float) -> None:
+        self.size = size
+        self.expected_end = expected_end
+
+
+@register("conservative")
+class Conservative(Policy):
+    """Conservative backfilling: every job holds a reservation; early ends compress the schedule.
+
+    ``reservations`` maps a waiting job's id to its planned start; a job
+    never starts later than the reservation it was first given while the
+    estimates hold (jobs are killed at their estimate).
+    """
+
+    def __init__(self) -> None:
+        self.profile: Profile | None = None
+        #: job id -> (planned start, planned end, cores) for waiting jobs.
+        self.reservations: dict[int, tuple[float, float, int]] = {}
+        #: job id -> planned end for running jobs (where the profile frees them).
+        self._running_end: dict[int, float] = {}
+        self._jobs: dict[int, JobRun] = {}
+        #: Called with (job, start) whenever a job gets or changes a reservation.
+        self.on_reserve: Callable[[JobRun, float], None] | None = None
+
+    def schedule(self, view: View) -> list[Start | WakeAt]:
+        now = view.now
+        if self.profile is None:
+            self.profile = Profile(now, view.total_cores)
+        profile = self.profile
+        profile.advance(now)
+        compress = False
+        for job in view.ended:
+            end = self._running_end.pop(job.id, None)
+            if end is not None and end > now:
+                profile.add(now, end, job.size)  # the hole an early end leaves
+                compress = True
+        if self._overran(view):
+            self._replan(view)
+        elif compress:
+            self._compress(now)
+        for job in view.arrived:
+            self._jobs[job.id] = job
+            self._anchor(job, now)
+        return self._due(now)
+
+    def _anchor(self, job: JobRun, now: float) -> None:
+        start = self.profile.earliest(job.size, job.estimate, now)  # type: ignore[union-attr]
+        self.profile.reserve(start, job.estimate, job.size)  # type: ignore[union-attr]
+        self.reservations[job.id] = (start, start + job.estimate, job.size)
+        if self.on_reserve is not None:
+            self.on_reserve(job, start)
+
+    def _compress(self, now: float) -> None:
+        """Re-anchor every reservation, in order of start time (section 2.1.1)."""
+        profile = self.profile
+        assert profile is not None
+        for jid, (start, end, cores) in sorted(self.reservations.items(), key=_by_start):
+            if start <= now:
+                continue
+            job = self._jobs[jid]
+            new = profile.earliest(cores, end - start, now, limit=start, own=(start, end, cores))
+            if new < start:
+                profile.release(start, end - start, cores)
+                profile.reserve(new, end - start, cores)
+                self.reservations[jid] = (new, new + (end - start), cores)
+                if self.on_reserve is not None:
+                    self.on_reserve(job, new)
+
+    def _overran(self, view: View) -> bool:
+        """Whether a running job outlived its planned end (only without kill at estimate)."""
+        return any(self._running_end.get(r.id, INF) <= view.now for r in view.running)
+
+    def _replan(self, view: View) -> None:
+        """Rebuild the profile from the running jobs, then re-anchor in reservation order.
+
+        Needed only when jobs may outlive their estimates: the plan then
+        freed cores that are still busy, and no guarantee can be kept.
+        """
+        now = view.now
+        profile = self.profile = Profile(now, view.total_cores)
+        self._running_end.clear()
+        for r in view.running:
+            end = planned_end(r.expected_end, now)
+            profile.reserve(now, end - now, r.size)
+            self._running_end[r.id] = end
+        old = sorted(self.reservations.items(), key=_by_start)
+        self.reservations.clear()
+        for jid, _ in old:
+            self._anchor(self._jobs[jid], now)
+
+    def _due(self, now: float) -> list[Start | WakeAt]:
+        """Start every job whose reservation has come; wake up for the next one.
+
+        A reservation can fall at a time when nothing else happens (a job
+        that ended early left a hole that ends where the reservation
+        begins), so the policy asks for a pass at the next reservation.
+        """
+        out: list[Start | WakeAt] = []
+        nxt = INF
+        for jid, (start, end, _cores) in list(self.reservations.items()):
+            if start <= now:
+                del self.reservations[jid]
+                self._running_end[jid] = end
+                out.append(Start(self._jobs.pop(jid)))
+            elif start < nxt:
+                nxt = start
+        if nxt < INF:
+            out.append(WakeAt(nxt))
+        return out
+
+
+def _by_start(item: tuple[int, tuple[float, float, int]]) -> tuple[float, int]:
+    return (item[1][0], item[0])

@@ -1,0 +1,126 @@
+"""The availability profile shared by the backfilling family.
+
+A step function of free cores over future time: ``free[i]`` cores are free
+in ``[times[i], times[i+1])`` and the last step lasts forever. Reservations
+and running jobs (by their estimates) are subtracted from it; the anchor
+point of a job (seed 000 section 2.1.1: "the earliest time at which a
+sufficient number of processors are available to run the job for a
+duration equal to the user estimated run time") is found by one scan.
+
+Plain Python lists with `bisect`: profiles hold tens to a few hundred steps,
+where list operations beat numpy's per-call overhead.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+INF = float("inf")
+
+#: A running job that has outlived its estimate (possible only when jobs are
+#: not killed at their estimate) is planned to end this long after now.
+OVERRUN_GRACE = 1.0
+
+
+def planned_end(expected_end: float, now: float) -> float:
+    """When to plan a running job's cores free: its estimate, or just after now if overrun."""
+    return expected_end if expected_end > now else now + OVERRUN_GRACE
+
+
+class Profile:
+    """Free cores over time, from ``times[0]`` (the present) on."""
+
+    __slots__ = ("free", "times", "total")
+
+    def __init__(self, now: float, total: int) -> None:
+        self.total = total
+        self.times: list[float] = [now]
+        self.free: list[int] = [total]
+
+    def __repr__(self) -> str:
+        steps = ", ".join(f"{t:g}:{f}" for t, f in zip(self.times, self.free, strict=True))
+        return f"Profile({steps})"
+
+    def advance(self, now: float) -> None:
+        """Forget the past: the profile starts at ``now``."""
+        i = bisect_right(self.times, now) - 1
+        if i > 0:
+            del self.times[:i]
+            del self.free[:i]
+        self.times[0] = now
+
+    def free_at(self, t: float) -> int:
+        return self.free[bisect_right(self.times, t) - 1]
+
+    def _split(self, t: float) -> int:
+        """Index of a step starting exactly at ``t`` (made if needed; t >= times[0])."""
+        times = self.times
+        i = bisect_left(times, t)
+        if i < len(times) and times[i] == t:
+            return i
+        times.insert(i, t)
+        self.free.insert(i, self.free[i - 1])
+        return i
+
+    def add(self, start: float, end: float, cores: int) -> None:
+        """Add ``cores`` free cores over ``[start, end)`` (negative to occupy)."""
+        if not end > start:
+            return
+        a = self._split(start)
+        b = self._split(end) if end < INF else len(self.times)
+        free = self.free
+        for k in range(a, b):
+            free[k] += cores
+        # Merge equal neighbours at the edges so the profile stays short.
+        if b < len(free) and free[b] == free[b - 1]:
+            del self.times[b]
+            del free[b]
+        if a > 0 and free[a] == free[a - 1]:
+            del self.times[a]
+            del free[a]
+
+    def reserve(self, start: float, duration: float, cores: int) -> None:
+        self.add(start, start + duration, -cores)
+
+    def release(self, start: float, duration: float, cores: int) -> None:
+        self.add(start, start + duration, cores)
+
+    def earliest(
+        self,
+        cores: int,
+        duration: float,
+        after: float | None = None,
+        limit: float = INF,
+        own: tuple[float, float, int] | None = None,
+    ) -> float:
+        """The anchor point: earliest ``t >= after`` with ``cores`` free over ``[t, t+duration)``.
+
+        ``limit`` stops the scan: if no anchor exists before ``limit``,
+        ``limit`` is returned (used by compression, where a job's current
+        reservation is always a valid fallback). ``own`` = ``(start, end,
+        cores)`` counts the job's own current reservation as free, so a job
+        can be re-anchored without first taking it out of the profile.
+        """
+        times, free = self.times, self.free
+        n = len(times)
+        j = 0 if after is None else max(bisect_right(times, after) - 1, 0)
+        c = times[j] if after is None else max(after, times[0])
+        o_start, o_end, o_cores = own if own is not None else (INF, INF, 0)
+        while c < limit:
+            avail = free[j] + (o_cores if o_start <= times[j] < o_end else 0)
+            seg_end = times[j + 1] if j + 1 < n else INF
+            if avail < cores:
+                if seg_end == INF:
+                    raise ValueError(f"{cores} cores can never be free (machine has {self.total})")
+                c = seg_end
+            elif seg_end >= c + duration:
+                return c
+            j += 1
+        return limit
+
+    def check(self) -> None:
+        """Raise if the profile is inconsistent (used by tests)."""
+        if any(b <= a for a, b in zip(self.times, self.times[1:], strict=False)):
+            raise AssertionError(f"profile times not increasing: {self}")
+        if any(f < 0 or f > self.total for f in self.free):
+            raise AssertionError(f"profile free cores out of range: {self}")

@@ -1,0 +1,90 @@
+"""Policy names: lookup, construction from ``key=value`` strings, listing.
+
+Every module named in `MODULES` is imported on first use, and registers its
+policies with `policies.base.register`. Adding a policy family is writing
+its module and adding its name here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from policies.base import REGISTRY, Policy
+
+MODULES: tuple[str, ...] = ("policies.fcfs", "policies.backfilling")
+
+
+def _load() -> None:
+    for module in MODULES:
+        importlib.import_module(module)
+
+
+def names() -> list[str]:
+    """Registered policy names, sorted."""
+    _load()
+    return sorted(REGISTRY)
+
+
+def get(name: str) -> type[Policy]:
+    """The policy class registered under ``name`` (case-insensitive)."""
+    _load()
+    try:
+        return REGISTRY[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown policy {name!r}; choose from {', '.join(names())}") from None
+
+
+def describe() -> list[tuple[str, str]]:
+    """(name, first docstring line) for every policy."""
+    return [(n, (inspect.getdoc(REGISTRY[n]) or "").splitlines()[0]) for n in names()]
+
+
+def parameters(name: str) -> dict[str, inspect.Parameter]:
+    """The keyword parameters a policy accepts."""
+    sig = inspect.signature(get(name).__init__)
+    return {k: p for k, p in sig.parameters.items() if k != "self"}
+
+
+def _convert(value: Any, annotation: Any, key: str, policy: str) -> Any:
+    if not isinstance(value, str):
+        return value
+    target = annotation
+    args = typing.get_args(annotation)
+    if args:  # Optional[X], Literal[...], X | None
+        literal = [a for a in args if isinstance(a, str)]
+        if literal:
+            if value not in literal:
+                raise ValueError(f"policy {policy}: {key}={value!r}, expected one of {literal}")
+            return value
+        target = next((a for a in args if a is not type(None)), str)
+    try:
+        if target is bool:
+            lowered = value.lower()
+            if lowered not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(value)
+            return lowered in ("true", "1", "yes")
+        if target in (int, float, str):
+            return target(value)
+    except ValueError:
+        raise ValueError(
+            f"policy {policy}: parameter {key}={value!r} is not a valid {target.__name__}"
+        ) from None
+    return value
+
+
+def make(name: str, params: Mapping[str, Any] | None = None) -> Policy:
+    """Build a policy from its name and parameters (strings are converted by type hints)."""
+    cls = get(name)
+    accepted = parameters(name)
+    hints = typing.get_type_hints(cls.__init__)
+    kwargs = {}
+    for key, value in (params or {}).items():
+        if key not in accepted:
+            known = ", ".join(accepted) or "none"
+            raise ValueError(f"policy {name} has no parameter {key!r} (parameters: {known})")
+        kwargs[key] = _convert(value, hints.get(key, str), key, name)
+    return cls(**kwargs)

@@ -1,0 +1,1 @@
+"""Workload sources and formats: SWF I/O, transforms, shipped traces."""

@@ -1,0 +1,1 @@
+"""Real logs from the Parallel Workloads Archive shipped with schedsim."""
