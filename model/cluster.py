@@ -61,15 +61,19 @@ class Allocation:
 
 def compact_ranges(values: np.ndarray) -> str:
     """``[0, 1, 2, 3, 7]`` -> ``"0-3,7"`` (values sorted ascending)."""
-    if len(values) == 0:
-        return ""
-    v = np.asarray(values)
-    breaks = np.flatnonzero(np.diff(v) != 1) + 1
-    starts = np.concatenate(([0], breaks))
-    ends = np.concatenate((breaks - 1, [len(v) - 1]))
-    return ",".join(
-        str(v[s]) if s == e else f"{v[s]}-{v[e]}" for s, e in zip(starts, ends, strict=True)
-    )
+    # A plain loop: allocations are small, where numpy's per-call cost dominates.
+    parts: list[str] = []
+    first = prev = None
+    for v in np.asarray(values).tolist():
+        if prev is not None and v == prev + 1:
+            prev = v
+            continue
+        if first is not None:
+            parts.append(str(first) if first == prev else f"{first}-{prev}")
+        first = prev = v
+    if first is not None:
+        parts.append(str(first) if first == prev else f"{first}-{prev}")
+    return ",".join(parts)
 
 
 class Cluster:
@@ -104,6 +108,8 @@ class Cluster:
     @property
     def busy_nodes(self) -> int:
         """Nodes with at least one busy core."""
+        if self.cores_per_node == 1:
+            return self.total_cores - self.free_cores
         return int(np.count_nonzero(self._free < self.cores_per_node))
 
     def first_fit(self, size: int) -> Allocation | None:
@@ -126,7 +132,7 @@ class Cluster:
 
     def fits(self, alloc: Allocation) -> bool:
         """Whether every core of ``alloc`` is free now."""
-        return bool(np.all(self._free[alloc.nodes] >= alloc.cores))
+        return bool((self._free[alloc.nodes] >= alloc.cores).all())
 
     def allocate(self, alloc: Allocation) -> None:
         if not self.fits(alloc):
@@ -139,7 +145,7 @@ class Cluster:
 
     def release(self, alloc: Allocation) -> None:
         after = self._free[alloc.nodes] + alloc.cores
-        if np.any(after > self.cores_per_node):
+        if (after > self.cores_per_node).any():
             raise AllocationError(f"release of cores not held on nodes {alloc.node_list()}")
         self._free[alloc.nodes] = after
         self.free_cores += int(alloc.cores.sum())

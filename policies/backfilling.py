@@ -80,14 +80,16 @@ def shadow(now: float, free: int, running: Iterable, cores: int) -> tuple[float,
     if free >= cores:
         return now, free - cores
     ends = sorted(running, key=_by_expected_end)
-    i, n = 0, len(ends)
-    while i < n:
-        t = planned_end(ends[i].expected_end, now)
-        while i < n and planned_end(ends[i].expected_end, now) == t:
-            free += ends[i].size
-            i += 1
+    for i, job in enumerate(ends):
+        free += job.size
         if free >= cores:
-            return t, free - cores
+            t = job.expected_end
+            # Every job planned to end at that same instant frees its cores too.
+            for later in ends[i + 1 :]:
+                if later.expected_end != t:
+                    break
+                free += later.size
+            return planned_end(t, now), free - cores
     return INF, 0
 
 

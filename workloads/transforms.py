@@ -1,0 +1,176 @@
+"""Workload transforms: pure functions ``Workload -> Workload``.
+
+Each returns a new `Workload` and leaves its argument untouched. A transform
+that drops or changes jobs appends one `CleaningStep` naming what it did and
+how many jobs it touched (no step when it touched none), so the run summary
+can say exactly how the simulated workload differs from the log
+(DESIGN.md, "Bad input").
+
+Times are trace seconds (SWF submit times, counted from the log's
+``UnixStartTime``); no transform shifts the clock, so time of day and calendar
+dates stay meaningful after windowing or selecting a month.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+import operator
+import re
+from datetime import datetime
+from typing import Literal
+
+from workloads.workload import CleaningStep, Workload
+
+__all__ = ["exact_estimates", "first", "fit_machine", "month", "scale_load", "window"]
+
+FitMode = Literal["error", "drop", "clamp"]
+_MONTH_RE = re.compile(r"(\d{4})-(\d{2})")
+
+
+def _count(value: int, what: str) -> int:
+    """A non-negative integer argument (numpy integers accepted, bools and floats not)."""
+    try:
+        number = operator.index(value)
+    except TypeError:
+        number = -1
+    if isinstance(value, bool) or number < 0:
+        raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
+    return number
+
+
+def scale_load(w: Workload, factor: float) -> Workload:
+    """Scale the offered load by dividing every inter-arrival time by ``factor``.
+
+    This is how seeds 000 (section 4.2, "dividing the arrival times ... by
+    suitable constants") and 001 (scaling interarrival times) vary the load
+    while keeping each job's size, run time and estimate, and the arrival
+    order: new submit = t0 + (submit - t0) / factor, with t0 the first submit
+    time. Keeping t0 (rather than dividing it too) leaves the trace's calendar
+    start in place; the gaps are the same either way. ``factor`` > 1 raises the
+    load. The change is recorded as a step counting the jobs whose submit time
+    moved.
+    """
+    ok = isinstance(factor, numbers.Real) and not isinstance(factor, bool)
+    f = float(factor) if ok else math.nan
+    if not (math.isfinite(f) and f > 0):
+        raise ValueError(f"load factor must be a positive finite number, got {factor!r}")
+    if not w.jobs:
+        return w
+    t0 = w.jobs[0].submit
+    jobs = [dataclasses.replace(j, submit=t0 + (j.submit - t0) / f) for j in w.jobs]
+    moved = sum(1 for old, new in zip(w.jobs, jobs, strict=True) if new.submit != old.submit)
+    step = (
+        CleaningStep("load scaled", moved, f"inter-arrival times divided by {f:g}")
+        if moved
+        else None
+    )
+    return w.with_jobs(jobs, step)
+
+
+def fit_machine(w: Workload, cores: int, mode: FitMode = "error") -> Workload:
+    """Deal with jobs wider than a machine of ``cores`` cores.
+
+    Such a job can never start, so by default (``mode="error"``) it is a
+    `ValueError` naming how many there are and the first one; the user must
+    choose explicitly to ``"drop"`` them or to ``"clamp"`` their size to
+    ``cores`` (run time unchanged), and either choice is counted.
+    """
+    cores = _count(cores, "cores")
+    if cores == 0:
+        raise ValueError("cores must be positive, got 0")
+    if mode not in ("error", "drop", "clamp"):
+        raise ValueError(f"mode must be 'error', 'drop' or 'clamp', got {mode!r}")
+    wide = [j for j in w.jobs if j.size > cores]
+    if not wide:
+        return w
+    if mode == "error":
+        first_wide = wide[0]
+        raise ValueError(
+            f"{len(wide)} jobs of workload {w.name!r} are wider than the machine's "
+            f"{cores} cores (first: job {first_wide.id} with size {first_wide.size}); "
+            "choose mode='drop' or mode='clamp'"
+        )
+    detail = f"size > {cores} cores"
+    if mode == "drop":
+        jobs = [j for j in w.jobs if j.size <= cores]
+        return w.with_jobs(jobs, CleaningStep("dropped: wider than machine", len(wide), detail))
+    jobs = [dataclasses.replace(j, size=cores) if j.size > cores else j for j in w.jobs]
+    return w.with_jobs(jobs, CleaningStep(f"clamped: size to {cores}", len(wide), detail))
+
+
+def _window(w: Workload, start: float | None, end: float | None, name: str) -> Workload:
+    kept = [
+        j
+        for j in w.jobs
+        if (start is None or j.submit >= start) and (end is None or j.submit < end)
+    ]
+    dropped = len(w.jobs) - len(kept)
+    if not dropped:
+        return w
+    lo = "-inf" if start is None else f"{start:g}"
+    hi = "inf" if end is None else f"{end:g}"
+    return w.with_jobs(kept, CleaningStep(name, dropped, f"submit outside [{lo}, {hi}) s"))
+
+
+def window(w: Workload, start: float | None = None, end: float | None = None) -> Workload:
+    """Keep the jobs submitted in ``[start, end)`` (trace seconds; None = unbounded).
+
+    Half-open so that consecutive windows partition a trace. The clock is not
+    shifted: the simulation still starts at the first kept submit, with the
+    log's calendar intact.
+    """
+    if start is not None and end is not None and start > end:
+        raise ValueError(f"window start {start} is after its end {end}")
+    return _window(w, start, end, "dropped: outside window")
+
+
+def month(w: Workload, yyyy_mm: str) -> Workload:
+    """Keep the jobs submitted in one calendar month of the log's local time.
+
+    Seed 004 simulates monthly slices of the CTC log; a month is taken in the
+    log's own time zone (`Header.tz`, e.g. US/Eastern for CTC, with its
+    daylight saving), from local midnight on the 1st to local midnight on the
+    1st of the next month. Needs the header's UnixStartTime, without which
+    trace seconds have no date.
+    """
+    m = _MONTH_RE.fullmatch(yyyy_mm.strip()) if isinstance(yyyy_mm, str) else None
+    if m is None or not 1 <= int(m.group(2)) <= 12:
+        raise ValueError(f"month must be given as 'YYYY-MM' (e.g. '1996-07'), got {yyyy_mm!r}")
+    if w.header.unix_start_time is None:
+        raise ValueError(
+            f"workload {w.name!r} has no UnixStartTime in its header, "
+            "so its trace times have no calendar date"
+        )
+    year, mon = int(m.group(1)), int(m.group(2))
+    tz = w.header.tz()
+    begin = datetime(year, mon, 1, tzinfo=tz)
+    after = datetime(year + mon // 12, mon % 12 + 1, 1, tzinfo=tz)
+    start = w.header.to_trace_time(begin)
+    end = w.header.to_trace_time(after)
+    return _window(w, start, end, f"dropped: outside {year:04d}-{mon:02d}")
+
+
+def first(w: Workload, n: int) -> Workload:
+    """Keep the first ``n`` jobs in submit order (for quick runs and tests)."""
+    n = _count(n, "n")
+    if n >= len(w.jobs):
+        return w
+    return w.with_jobs(w.jobs[:n], CleaningStep(f"dropped: after the first {n}", len(w.jobs) - n))
+
+
+def exact_estimates(w: Workload) -> Workload:
+    """Set every job's estimate to its run time (perfectly accurate users).
+
+    The baseline against which the effect of inaccurate estimates is measured
+    (seeds 000, 001). Counts the jobs whose estimate changed.
+    """
+    changed = sum(1 for j in w.jobs if j.estimate != j.run_time)
+    if not changed:
+        return w
+    jobs = [
+        dataclasses.replace(j, estimate=j.run_time) if j.estimate != j.run_time else j
+        for j in w.jobs
+    ]
+    return w.with_jobs(jobs, CleaningStep("exact estimates: estimate = run time", changed))
