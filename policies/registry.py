@@ -46,7 +46,8 @@ def describe() -> list[tuple[str, str]]:
 def parameters(name: str) -> dict[str, inspect.Parameter]:
     """The keyword parameters a policy accepts."""
     sig = inspect.signature(get(name).__init__)
-    return {k: p for k, p in sig.parameters.items() if k != "self"}
+    plain = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {k: p for k, p in sig.parameters.items() if k != "self" and p.kind in plain}
 
 
 def _convert(value: Any, annotation: Any, key: str, policy: str) -> Any:

@@ -90,7 +90,7 @@ def fit_machine(w: Workload, cores: int, mode: FitMode = "error") -> Workload:
         raise ValueError(
             f"{len(wide)} jobs of workload {w.name!r} are wider than the machine's "
             f"{cores} cores (first: job {first_wide.id} with size {first_wide.size}); "
-            "choose mode='drop' or mode='clamp'"
+            "drop or clamp them (mode='drop' or 'clamp'; on the command line --wide drop|clamp)"
         )
     detail = f"size > {cores} cores"
     if mode == "drop":

@@ -1,0 +1,295 @@
+"""The ``schedsim`` command line.
+
+``schedsim run`` simulates a workload under a policy, prints a summary and
+the per-category table, and writes ``jobs.parquet``, ``jobs.csv``,
+``series.parquet``, ``schedule.swf`` and ``summary.json`` into ``--out``.
+``schedsim policies`` and ``schedsim workloads`` list what is available.
+
+Bad input (a malformed trace line, an unknown policy or parameter, a job
+wider than the machine) exits with status 2 and one line naming the file,
+line and field; ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+
+from model.results import Result
+from model.simulation import Simulation
+from policies import registry
+from policies.base import PolicyError
+from workloads import catalog
+from workloads.swf import SWFError, write_swf
+from workloads.transforms import exact_estimates, first, month, scale_load
+from workloads.workload import Workload
+
+#: Runs with more jobs than this show a progress bar (on a terminal).
+PROGRESS_MIN_JOBS = 10_000
+
+
+def _trim(value: str) -> int | float:
+    """``--warmup``/``--cooldown``: a job count (``500``) or a fraction (``0.05``)."""
+    try:
+        return int(value)
+    except ValueError:
+        try:
+            return float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{value!r} is neither a job count nor a fraction"
+            ) from None
+
+
+def _param(value: str) -> tuple[str, str]:
+    key, sep, val = value.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"--param wants key=value, got {value!r}")
+    return key.strip(), val.strip()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="schedsim",
+        description="Simulate parallel-job scheduling policies on real and synthetic workloads.",
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser(
+        "run",
+        help="simulate a workload under a policy",
+        description=(
+            "Simulate a workload under a policy. Transforms apply in this order: "
+            "--month, --first, --exact-estimates, --load-factor."
+        ),
+    )
+    run.add_argument(
+        "--workload",
+        default=catalog.DEFAULT,
+        metavar="NAME|PATH",
+        help=f"a shipped trace ({', '.join(catalog.SHIPPED)}) or an SWF file "
+        f"(.swf or .swf.gz); default {catalog.DEFAULT}",
+    )
+    run.add_argument(
+        "--policy", default="easy", metavar="NAME", help="scheduling policy (default easy)"
+    )
+    run.add_argument(
+        "--nodes",
+        type=int,
+        metavar="N",
+        help="nodes (default: the trace header's MaxProcs, else MaxNodes, / cores per node)",
+    )
+    run.add_argument(
+        "--cores-per-node", type=int, default=1, metavar="C", help="cores per node (default 1)"
+    )
+    run.add_argument(
+        "--load-factor",
+        type=float,
+        metavar="X",
+        help="divide inter-arrival times by X (X > 1 raises the load)",
+    )
+    run.add_argument(
+        "--month", metavar="YYYY-MM", help="keep the jobs submitted in this calendar month"
+    )
+    run.add_argument("--first", type=int, metavar="N", help="keep the first N jobs")
+    run.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    run.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="output directory (default results/WORKLOAD-POLICY)",
+    )
+    run.add_argument(
+        "--param",
+        type=_param,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="policy parameter, repeatable (see `schedsim policies`)",
+    )
+    run.add_argument(
+        "--keep-run-times",
+        action="store_true",
+        help="run jobs for their trace run time even past their estimate "
+        "(default: kill at the estimate, as a batch system would)",
+    )
+    run.add_argument(
+        "--exact-estimates", action="store_true", help="set every estimate to the run time"
+    )
+    run.add_argument(
+        "--wide",
+        choices=("error", "drop", "clamp"),
+        default="error",
+        help="jobs wider than the machine: error (default), drop or clamp them",
+    )
+    run.add_argument(
+        "--warmup",
+        type=_trim,
+        default=0,
+        metavar="N|F",
+        help="leave the first N jobs (or fraction F) out of the summaries",
+    )
+    run.add_argument(
+        "--cooldown",
+        type=_trim,
+        default=0,
+        metavar="N|F",
+        help="leave the last N jobs (or fraction F) out of the summaries",
+    )
+    run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    run.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks on errors"
+    )
+
+    sub.add_parser("policies", help="list the scheduling policies and their parameters")
+    sub.add_parser("workloads", help="list the shipped traces")
+    return parser
+
+
+def prepare_workload(args: argparse.Namespace) -> Workload:
+    """Load the workload and apply the command line's transforms in order."""
+    w = catalog.load(args.workload)
+    if args.month:
+        w = month(w, args.month)
+    if args.first is not None:
+        w = first(w, args.first)
+    if args.exact_estimates:
+        w = exact_estimates(w)
+    if args.load_factor is not None:
+        w = scale_load(w, args.load_factor)
+    return w
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:,.4g}" if abs(value) < 1e6 else f"{value:,.0f}"
+    return str(value)
+
+
+def print_summary(console: Console, result: Result, summary: dict) -> None:
+    meta = result.meta
+    console.print(
+        f"[bold]{meta['policy']}[/bold] on [bold]{meta['workload']}[/bold]: "
+        f"{meta['nodes']} nodes x {meta['cores_per_node']} cores, seed {meta['seed']}, "
+        f"simulated in {meta['wall_time']:.2f} s"
+    )
+    for step in meta["cleaning"]:
+        console.print(f"  cleaning: {step}")
+    table = Table(title="Summary", show_header=False)
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key, value in summary.items():
+        table.add_row(key, _fmt(value))
+    console.print(table)
+
+
+def print_categories(console: Console, result: Result, warmup, cooldown) -> None:
+    stats = result.category_stats(warmup=warmup, cooldown=cooldown)
+    table = Table(
+        title="Per category (seed 000, Table 2.1): bounded slowdown (bsld), turnaround (s)"
+    )
+    for col in stats.columns:
+        header = str(col).replace("bounded_slowdown", "bsld").replace("_", " ")
+        table.add_column(header, justify="left" if col == "category" else "right")
+    for row in stats.itertuples(index=False):
+        table.add_row(*(_fmt(v) for v in row))
+    console.print(table)
+
+
+def schedule_frame(result: Result) -> pd.DataFrame:
+    """SWF view of the schedule: wait = first start - submit, run = end - first start."""
+    jobs = result.jobs
+    return pd.DataFrame(
+        {
+            "id": jobs["id"],
+            "wait": jobs["start"] - jobs["submit"],
+            "run": jobs["end"] - jobs["start"],
+            "size": jobs["size"],
+        }
+    )
+
+
+def cmd_run(args: argparse.Namespace, console: Console) -> int:
+    workload = prepare_workload(args)
+    sim = Simulation(
+        workload,
+        args.policy,
+        nodes=args.nodes,
+        cores_per_node=args.cores_per_node,
+        seed=args.seed,
+        kill_at_estimate=not args.keep_run_times,
+        wide=args.wide,
+        params=dict(args.param),
+    )
+    progress = (
+        not args.no_progress and console.is_terminal and len(sim.workload) >= PROGRESS_MIN_JOBS
+    )
+    result = sim.run(progress=progress)
+    summary = result.summary(warmup=args.warmup, cooldown=args.cooldown)
+    print_summary(console, result, summary)
+    print_categories(console, result, args.warmup, args.cooldown)
+    out = args.out or Path("results") / f"{workload.name}-{sim.policy.name}"
+    result.save(out, warmup=args.warmup, cooldown=args.cooldown)
+    write_swf(
+        out / "schedule.swf",
+        sim.workload,
+        schedule_frame(result),
+        note=f"schedule simulated by schedsim (policy: {sim.policy.name})",
+    )
+    console.print(
+        f"wrote {out}/: jobs.parquet, jobs.csv, series.parquet, schedule.swf, summary.json"
+    )
+    return 0
+
+
+def cmd_policies(console: Console) -> int:
+    table = Table(title="Policies (schedsim run --policy NAME --param KEY=VALUE)")
+    table.add_column("name")
+    table.add_column("description")
+    table.add_column("parameters")
+    for name, doc in registry.describe():
+        params = ", ".join(f"{k}={p.default!r}" for k, p in registry.parameters(name).items())
+        table.add_row(name, doc, params or "-")
+    console.print(table)
+    return 0
+
+
+def cmd_workloads(console: Console) -> int:
+    table = Table(title="Shipped traces (schedsim run --workload NAME)")
+    table.add_column("name")
+    table.add_column("trace")
+    for name, text in catalog.describe():
+        table.add_row(name + (" (default)" if name == catalog.DEFAULT else ""), text)
+    console.print(table)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    console = Console()
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        if args.command == "run":
+            return cmd_run(args, console)
+        if args.command == "policies":
+            return cmd_policies(console)
+        return cmd_workloads(console)
+    except (SWFError, ValueError, PolicyError, OSError) as exc:
+        if args.debug:
+            raise
+        print(f"schedsim: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
