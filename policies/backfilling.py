@@ -25,6 +25,7 @@ in the same position it held previously").
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from heapq import heappop, heappush
 from operator import attrgetter
 from typing import Literal
 
@@ -167,9 +168,9 @@ class _Planned:
 class Conservative(Policy):
     """Conservative backfilling: every job holds a reservation; early ends compress the schedule.
 
-    ``reservations`` maps a waiting job's id to its planned start; a job
-    never starts later than the reservation it was first given while the
-    estimates hold (jobs are killed at their estimate).
+    ``reservations`` maps a waiting job's id to ``(start, end, cores)`` of
+    its reservation; while estimates hold (jobs killed at their estimate) a
+    job never starts later than the first reservation it was given.
     """
 
     def __init__(self) -> None:
@@ -179,6 +180,11 @@ class Conservative(Policy):
         #: job id -> planned end for running jobs (where the profile frees them).
         self._running_end: dict[int, float] = {}
         self._jobs: dict[int, JobRun] = {}
+        # Min-heaps with lazy deletion (an entry is live while it matches the
+        # dicts above): due reservations and overrun jobs are found without
+        # scanning every job at every pass.
+        self._starts: list[tuple[float, int]] = []
+        self._ends: list[tuple[float, int]] = []
         #: Called with (job, start) whenever a job gets or changes a reservation.
         self.on_reserve: Callable[[JobRun, float], None] | None = None
 
@@ -194,7 +200,7 @@ class Conservative(Policy):
             if end is not None and end > now:
                 profile.add(now, end, job.size)  # the hole an early end leaves
                 compress = True
-        if self._overran(view):
+        if self._overran(now):
             self._replan(view)
         elif compress:
             self._compress(now)
@@ -203,32 +209,39 @@ class Conservative(Policy):
             self._anchor(job, now)
         return self._due(now)
 
-    def _anchor(self, job: JobRun, now: float) -> None:
-        start = self.profile.earliest(job.size, job.estimate, now)  # type: ignore[union-attr]
-        self.profile.reserve(start, job.estimate, job.size)  # type: ignore[union-attr]
+    def _set(self, job: JobRun, start: float) -> None:
         self.reservations[job.id] = (start, start + job.estimate, job.size)
+        heappush(self._starts, (start, job.id))
         if self.on_reserve is not None:
             self.on_reserve(job, start)
+
+    def _anchor(self, job: JobRun, now: float) -> None:
+        profile = self.profile
+        assert profile is not None
+        start = profile.earliest(job.size, job.estimate, now)
+        profile.reserve(start, job.estimate, job.size)
+        self._set(job, start)
 
     def _compress(self, now: float) -> None:
         """Re-anchor every reservation, in order of start time (section 2.1.1)."""
         profile = self.profile
         assert profile is not None
         for jid, (start, end, cores) in sorted(self.reservations.items(), key=_by_start):
-            if start <= now:
-                continue
-            job = self._jobs[jid]
-            new = profile.earliest(cores, end - start, now, limit=start, own=(start, end, cores))
+            new = profile.earliest_before(cores, end - start, start)
             if new < start:
                 profile.release(start, end - start, cores)
                 profile.reserve(new, end - start, cores)
-                self.reservations[jid] = (new, new + (end - start), cores)
-                if self.on_reserve is not None:
-                    self.on_reserve(job, new)
+                self._set(self._jobs[jid], new)
 
-    def _overran(self, view: View) -> bool:
+    def _overran(self, now: float) -> bool:
         """Whether a running job outlived its planned end (only without kill at estimate)."""
-        return any(self._running_end.get(r.id, INF) <= view.now for r in view.running)
+        ends, running = self._ends, self._running_end
+        while ends and ends[0][0] <= now:
+            end, jid = ends[0]
+            if running.get(jid) == end:
+                return True
+            heappop(ends)
+        return False
 
     def _replan(self, view: View) -> None:
         """Rebuild the profile from the running jobs, then re-anchor in reservation order.
@@ -239,12 +252,15 @@ class Conservative(Policy):
         now = view.now
         profile = self.profile = Profile(now, view.total_cores)
         self._running_end.clear()
+        self._ends.clear()
         for r in view.running:
             end = planned_end(r.expected_end, now)
             profile.reserve(now, end - now, r.size)
             self._running_end[r.id] = end
+            heappush(self._ends, (end, r.id))
         old = sorted(self.reservations.items(), key=_by_start)
         self.reservations.clear()
+        self._starts.clear()
         for jid, _ in old:
             self._anchor(self._jobs[jid], now)
 
@@ -256,16 +272,22 @@ class Conservative(Policy):
         begins), so the policy asks for a pass at the next reservation.
         """
         out: list[Start | WakeAt] = []
-        nxt = INF
-        for jid, (start, end, _cores) in list(self.reservations.items()):
-            if start <= now:
-                del self.reservations[jid]
+        starts, reservations = self._starts, self.reservations
+        while starts:
+            start, jid = starts[0]
+            live = reservations.get(jid)
+            if live is None or live[0] != start:
+                heappop(starts)  # stale: the job moved or started
+            elif start <= now:
+                heappop(starts)
+                end = live[1]
+                del reservations[jid]
                 self._running_end[jid] = end
+                heappush(self._ends, (end, jid))
                 out.append(Start(self._jobs.pop(jid)))
-            elif start < nxt:
-                nxt = start
-        if nxt < INF:
-            out.append(WakeAt(nxt))
+            else:
+                out.append(WakeAt(start))
+                break
         return out
 
 

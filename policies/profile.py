@@ -118,6 +118,30 @@ class Profile:
             j += 1
         return limit
 
+    def earliest_before(self, cores: int, duration: float, start: float) -> float:
+        """Re-anchor a job reserved at ``start``: the earliest anchor, never after ``start``.
+
+        Used by compression. The job's own reservation ``[start, start +
+        duration)`` counts as free, and a window that begins before
+        ``start`` ends before the reservation does, so the part of the
+        window inside the reservation always fits. A window beginning at
+        ``c < start`` therefore fits exactly when the cores are free over
+        ``[c, min(c + duration, start))``: the first run of steps with
+        enough free cores that lasts ``duration`` or reaches ``start``.
+        """
+        times, free = self.times, self.free
+        k = bisect_left(times, start)
+        c = None
+        for j in range(k):
+            if free[j] >= cores:
+                if c is None:
+                    c = times[j]
+                if j + 1 == k or times[j + 1] >= c + duration:
+                    return c
+            else:
+                c = None
+        return start
+
     def check(self) -> None:
         """Raise if the profile is inconsistent (used by tests)."""
         if any(b <= a for a, b in zip(self.times, self.times[1:], strict=False)):
