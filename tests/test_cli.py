@@ -1,0 +1,115 @@
+"""The command line: outputs, options, and one-line errors on bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from model.cli import main
+from workloads.swf import read_swf
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_run_writes_every_output(tmp_path, capsys):
+    out = tmp_path / "o"
+    code, text, _ = run(
+        capsys, "run", "--first", "300", "--policy", "conservative", "--out", str(out)
+    )
+    assert code == 0
+    assert "conservative" in text and "VS Seq" in text
+    for name in ("jobs.parquet", "jobs.csv", "series.parquet", "schedule.swf", "summary.json"):
+        assert (out / name).is_file(), name
+    jobs = pd.read_parquet(out / "jobs.parquet")
+    assert len(jobs) == 300 and len(pd.read_csv(out / "jobs.csv")) == 300
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["summary"]["jobs"] == 300
+    assert summary["meta"]["nodes"] == 100  # KTH header: MaxProcs 100
+    # The schedule is valid SWF with the original job numbers and simulated waits.
+    sched = read_swf(out / "schedule.swf")
+    assert [j.id for j in sched] == jobs["id"].tolist()
+    waits = {int(j.id): j.swf[2] for j in sched}
+    expected = (jobs["start"] - jobs["submit"]).round().astype(int)
+    assert [waits[i] for i in jobs["id"]] == expected.tolist()
+
+
+def test_options_reach_the_simulation(tmp_path, capsys):
+    out = tmp_path / "o"
+    code, _, _ = run(
+        capsys,
+        "run", "--workload", "ctc", "--month", "1996-11", "--first", "200",
+        "--nodes", "256", "--wide", "drop", "--load-factor", "1.5",
+        "--param", "order=sjf", "--seed", "7", "--out", str(out), "--warmup", "10",
+    )  # fmt: skip
+    assert code == 0
+    meta = json.loads((out / "summary.json").read_text())["meta"]
+    assert meta["nodes"] == 256 and meta["seed"] == 7
+    assert meta["policy_params"] == {"order": "sjf"}
+    assert any("load scaled" in step for step in meta["cleaning"])
+    summary = json.loads((out / "summary.json").read_text())["summary"]
+    assert summary["excluded_warmup"] == 10
+
+
+def test_bad_trace_line_is_one_line_naming_file_line_field(tmp_path, capsys):
+    bad = tmp_path / "bad.swf"
+    bad.write_text(
+        "; MaxProcs: 4\n"
+        "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"
+        "2 5 -1 -7 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"
+    )
+    code, _, err = run(capsys, "run", "--workload", str(bad), "--out", str(tmp_path / "o"))
+    assert code == 2
+    line = err.strip()
+    assert "\n" not in line and "Traceback" not in line
+    assert "bad.swf:3" in line and "run_time" in line
+
+
+def test_debug_shows_the_traceback(tmp_path):
+    bad = tmp_path / "empty.swf"
+    bad.write_text("; MaxProcs: 4\n")
+    with pytest.raises(ValueError, match=r"empty\.swf"):
+        main(["run", "--workload", str(bad), "--debug"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["run", "--policy", "nope"], "unknown policy"),
+        (["run", "--param", "order=bogus", "--first", "5"], "order"),
+        (["run", "--param", "nosuch=1", "--first", "5"], "no parameter"),
+        (["run", "--nodes", "10", "--first", "50"], "wider than the machine"),
+        (["run", "--workload", "/no/such/file.swf"], "file.swf"),
+        (["run", "--month", "1996-13"], "YYYY-MM"),
+    ],
+)
+def test_bad_input_exits_2(capsys, tmp_path, argv, needle):
+    code, _, err = run(capsys, *argv, "--out", str(tmp_path / "o"))
+    assert code == 2
+    assert needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_policies_and_workloads_listings(capsys):
+    code, text, _ = run(capsys, "policies")
+    assert code == 0
+    for name in ("fcfs", "easy", "conservative"):
+        assert name in text
+    code, text, _ = run(capsys, "workloads")
+    assert code == 0 and "kth" in text and "ctc" in text
+
+
+def test_help_lists_every_run_option(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["run", "--help"])
+    assert stop.value.code == 0
+    text = capsys.readouterr().out
+    for option in (
+        "--workload", "--policy", "--nodes", "--cores-per-node", "--load-factor", "--month",
+        "--first", "--seed", "--out", "--param", "--keep-run-times", "--wide", "--warmup",
+    ):  # fmt: skip
+        assert option in text
