@@ -130,6 +130,16 @@ class Cluster:
         cores[-1] -= int(cum[last]) - size
         return Allocation(nodes, cores)
 
+    def valid(self, alloc: Allocation) -> bool:
+        """Whether ``alloc`` names existing nodes, each once, with 1..cores_per_node cores."""
+        nodes, cores = alloc.nodes, alloc.cores
+        return bool(
+            len(nodes) == len(cores)
+            and (len(nodes) == 0 or (nodes[0] >= 0 and nodes[-1] < self.nodes))
+            and (np.diff(nodes) > 0).all()
+            and ((cores >= 1) & (cores <= self.cores_per_node)).all()
+        )
+
     def fits(self, alloc: Allocation) -> bool:
         """Whether every core of ``alloc`` is free now."""
         return bool((self._free[alloc.nodes] >= alloc.cores).all())

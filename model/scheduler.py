@@ -200,6 +200,10 @@ class Scheduler:
             )
         if alloc.size != run.size:
             raise PolicyError(f"job {run.id} needs {run.size} cores, allocation has {alloc.size}")
+        if not self.cluster.valid(alloc) or not self.cluster.fits(alloc):
+            raise PolicyError(
+                f"start of job {run.id} on nodes {alloc.node_list()}, whose cores are not free"
+            )
         self.cluster.allocate(alloc)
         del self.queue[run.job.id]
         run.state = State.RUNNING
@@ -239,8 +243,15 @@ class Scheduler:
             self._release(run)
 
     def _release_after(self, run: JobRun, cost: float) -> Generator[simpy.Event, Any, None]:
+        # The same suspension still under way: not killed or requeued (and
+        # perhaps restarted and suspended again) during the write-out.
+        marks = (run.suspensions, run.requeues)
         yield self.env.timeout(cost)
-        if run.allocation is not None:
+        if (
+            run.state is State.SUSPENDED
+            and run.allocation is not None
+            and (run.suspensions, run.requeues) == marks
+        ):
             run.account(self.env.now)
             self._release(run)
             self.wake()

@@ -19,8 +19,8 @@ other components drew before it.
 
 from __future__ import annotations
 
+import hashlib
 import time
-import zlib
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -37,6 +37,18 @@ from policies import registry
 from policies.base import Policy
 from workloads.transforms import fit_machine
 from workloads.workload import Workload
+
+
+def stream_seed(seed: int, component: str) -> np.random.SeedSequence:
+    """The seed sequence of one named random stream of a run.
+
+    The name is hashed (SHA-256, four 32-bit words) into the spawn key, so
+    distinct names give independent streams and the key never depends on
+    the order in which components ask for theirs.
+    """
+    digest = hashlib.sha256(component.encode()).digest()
+    key = tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))
+    return np.random.SeedSequence(seed, spawn_key=key)
 
 
 class Simulation:
@@ -115,8 +127,7 @@ class Simulation:
         Streams are keyed by name, not by creation order, so adding a
         component never shifts another's draws.
         """
-        key = zlib.crc32(component.encode())
-        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(key,)))
+        return np.random.default_rng(stream_seed(self.seed, component))
 
     def run(self, progress: bool = False) -> Result:
         """Run to the end and return the `Result` (a run happens once)."""

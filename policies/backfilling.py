@@ -81,16 +81,20 @@ def shadow(now: float, free: int, running: Iterable, cores: int) -> tuple[float,
     if free >= cores:
         return now, free - cores
     ends = sorted(running, key=_by_expected_end)
+    if ends and ends[0].expected_end <= now:
+        # Overrun jobs (no kill at estimate) are planned just after now,
+        # which is not their order by expected end.
+        ends.sort(key=lambda r: planned_end(r.expected_end, now))
     for i, job in enumerate(ends):
         free += job.size
         if free >= cores:
-            t = job.expected_end
+            t = planned_end(job.expected_end, now)
             # Every job planned to end at that same instant frees its cores too.
             for later in ends[i + 1 :]:
-                if later.expected_end != t:
+                if planned_end(later.expected_end, now) != t:
                     break
                 free += later.size
-            return planned_end(t, now), free - cores
+            return t, free - cores
     return INF, 0
 
 
@@ -168,14 +172,16 @@ class _Planned:
 class Conservative(Policy):
     """Conservative backfilling: every job holds a reservation; early ends compress the schedule.
 
-    ``reservations`` maps a waiting job's id to ``(start, end, cores)`` of
-    its reservation; while estimates hold (jobs killed at their estimate) a
-    job never starts later than the first reservation it was given.
+    ``reservations`` maps a waiting job's id to ``(start, duration, cores)``
+    of its reservation (the duration is the estimate: keeping it, rather
+    than the end, makes every release subtract exactly what was reserved).
+    While estimates hold (jobs killed at their estimate) a job never starts
+    later than the first reservation it was given.
     """
 
     def __init__(self) -> None:
         self.profile: Profile | None = None
-        #: job id -> (planned start, planned end, cores) for waiting jobs.
+        #: job id -> (planned start, planned duration, cores) for waiting jobs.
         self.reservations: dict[int, tuple[float, float, int]] = {}
         #: job id -> planned end for running jobs (where the profile frees them).
         self._running_end: dict[int, float] = {}
@@ -207,10 +213,10 @@ class Conservative(Policy):
         for job in view.arrived:
             self._jobs[job.id] = job
             self._anchor(job, now)
-        return self._due(now)
+        return self._due(now, view.free_cores)
 
     def _set(self, job: JobRun, start: float) -> None:
-        self.reservations[job.id] = (start, start + job.estimate, job.size)
+        self.reservations[job.id] = (start, job.estimate, job.size)
         heappush(self._starts, (start, job.id))
         if self.on_reserve is not None:
             self.on_reserve(job, start)
@@ -226,11 +232,11 @@ class Conservative(Policy):
         """Re-anchor every reservation, in order of start time (section 2.1.1)."""
         profile = self.profile
         assert profile is not None
-        for jid, (start, end, cores) in sorted(self.reservations.items(), key=_by_start):
-            new = profile.earliest_before(cores, end - start, start)
+        for jid, (start, duration, cores) in sorted(self.reservations.items(), key=_by_start):
+            new = profile.earliest_before(cores, duration, start)
             if new < start:
-                profile.release(start, end - start, cores)
-                profile.reserve(new, end - start, cores)
+                profile.release(start, duration, cores)
+                profile.reserve(new, duration, cores)
                 self._set(self._jobs[jid], new)
 
     def _overran(self, now: float) -> bool:
@@ -264,7 +270,7 @@ class Conservative(Policy):
         for jid, _ in old:
             self._anchor(self._jobs[jid], now)
 
-    def _due(self, now: float) -> list[Start | WakeAt]:
+    def _due(self, now: float, free: int) -> list[Start | WakeAt]:
         """Start every job whose reservation has come; wake up for the next one.
 
         A reservation can fall at a time when nothing else happens (a job
@@ -273,6 +279,7 @@ class Conservative(Policy):
         """
         out: list[Start | WakeAt] = []
         starts, reservations = self._starts, self.reservations
+        blocked: list[tuple[float, int]] = []
         while starts:
             start, jid = starts[0]
             live = reservations.get(jid)
@@ -280,14 +287,24 @@ class Conservative(Policy):
                 heappop(starts)  # stale: the job moved or started
             elif start <= now:
                 heappop(starts)
-                end = live[1]
+                duration, cores = live[1], live[2]
+                if cores > free:
+                    # Only jobs planned for no time at all (an estimate of 0, or
+                    # below the clock's resolution) overlap on the same cores;
+                    # the next one starts when this instant's job has ended.
+                    blocked.append((start, jid))
+                    continue
+                free -= cores
                 del reservations[jid]
+                end = start + duration
                 self._running_end[jid] = end
                 heappush(self._ends, (end, jid))
                 out.append(Start(self._jobs.pop(jid)))
             else:
                 out.append(WakeAt(start))
                 break
+        for item in blocked:
+            heappush(starts, item)
         return out
 
 
