@@ -122,6 +122,8 @@ class JobRun:
     work_done: float = 0.0
     run_time_done: float = 0.0
     suspensions: int = 0
+    #: Time suspended with the cores free (write-out and reload are overhead),
+    #: so run, suspended and overhead times never overlap.
     suspended_time: float = 0.0
     suspended_at: float | None = None
     overhead_time: float = 0.0

@@ -195,7 +195,8 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     """num / den, NaN where den is not positive (no division warnings)."""
     out = np.full(num.shape, np.nan)
     ok = den > 0
-    np.divide(num, den, out=out, where=ok)
+    with np.errstate(over="ignore"):  # a tiny positive denominator gives inf, not a warning
+        np.divide(num, den, out=out, where=ok)
     return out
 
 

@@ -231,10 +231,12 @@ class Scheduler:
         del self.running[run.job.id]
         run.state = State.SUSPENDED
         run.suspensions += 1
-        run.suspended_at = now
         run.expected_end = float("inf")
         self.suspended[run.job.id] = run
         cost = self.overhead(run)[0] if self.overhead else 0.0
+        # Suspended time starts once the cores are free: the write-out before
+        # that is overhead, so run, suspended and overhead times never overlap.
+        run.suspended_at = now if cost <= 0 else None
         if cost > 0:
             # The memory image is written out: cores stay busy, no progress.
             run.progressing = False
@@ -254,6 +256,7 @@ class Scheduler:
         ):
             run.account(self.env.now)
             self._release(run)
+            run.suspended_at = self.env.now
             self.wake()
 
     def _release(self, run: JobRun) -> None:

@@ -33,6 +33,12 @@ from model.job import JobRun
 from policies.base import Policy, Start, View, WakeAt, register
 from policies.profile import INF, Profile, planned_end
 
+#: Shortest time a reservation holds its cores in the conservative plan. A job
+#: with a zero estimate (a job of run time 0 whose estimate was missing) still
+#: needs its cores for an instant; planned for no time at all, it would hold
+#: nothing and another job could be anchored on its cores at its instant.
+MIN_PLAN = 1e-3
+
 QueueOrder = Literal["fcfs", "sjf", "xfactor"]
 
 _by_expected_end = attrgetter("expected_end")
@@ -213,10 +219,10 @@ class Conservative(Policy):
         for job in view.arrived:
             self._jobs[job.id] = job
             self._anchor(job, now)
-        return self._due(now, view.free_cores)
+        return self._due(now)
 
     def _set(self, job: JobRun, start: float) -> None:
-        self.reservations[job.id] = (start, job.estimate, job.size)
+        self.reservations[job.id] = (start, max(job.estimate, MIN_PLAN), job.size)
         heappush(self._starts, (start, job.id))
         if self.on_reserve is not None:
             self.on_reserve(job, start)
@@ -224,8 +230,9 @@ class Conservative(Policy):
     def _anchor(self, job: JobRun, now: float) -> None:
         profile = self.profile
         assert profile is not None
-        start = profile.earliest(job.size, job.estimate, now)
-        profile.reserve(start, job.estimate, job.size)
+        duration = max(job.estimate, MIN_PLAN)
+        start = profile.earliest(job.size, duration, now)
+        profile.reserve(start, duration, job.size)
         self._set(job, start)
 
     def _compress(self, now: float) -> None:
@@ -270,7 +277,7 @@ class Conservative(Policy):
         for jid, _ in old:
             self._anchor(self._jobs[jid], now)
 
-    def _due(self, now: float, free: int) -> list[Start | WakeAt]:
+    def _due(self, now: float) -> list[Start | WakeAt]:
         """Start every job whose reservation has come; wake up for the next one.
 
         A reservation can fall at a time when nothing else happens (a job
@@ -279,7 +286,6 @@ class Conservative(Policy):
         """
         out: list[Start | WakeAt] = []
         starts, reservations = self._starts, self.reservations
-        blocked: list[tuple[float, int]] = []
         while starts:
             start, jid = starts[0]
             live = reservations.get(jid)
@@ -287,14 +293,7 @@ class Conservative(Policy):
                 heappop(starts)  # stale: the job moved or started
             elif start <= now:
                 heappop(starts)
-                duration, cores = live[1], live[2]
-                if cores > free:
-                    # Only jobs planned for no time at all (an estimate of 0, or
-                    # below the clock's resolution) overlap on the same cores;
-                    # the next one starts when this instant's job has ended.
-                    blocked.append((start, jid))
-                    continue
-                free -= cores
+                duration = live[1]
                 del reservations[jid]
                 end = start + duration
                 self._running_end[jid] = end
@@ -303,8 +302,6 @@ class Conservative(Policy):
             else:
                 out.append(WakeAt(start))
                 break
-        for item in blocked:
-            heappush(starts, item)
         return out
 
 

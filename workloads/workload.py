@@ -8,6 +8,7 @@ what was done to the trace and how many jobs it touched.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone, tzinfo
@@ -85,6 +86,9 @@ class Workload(Sequence[Job]):
     def __post_init__(self) -> None:
         jobs = tuple(sorted(self.jobs, key=lambda j: (j.submit, j.id)))
         object.__setattr__(self, "jobs", jobs)
+        if len({j.id for j in jobs}) != len(jobs):
+            dups = sorted(i for i, n in Counter(j.id for j in jobs).items() if n > 1)
+            raise ValueError(f"workload {self.name!r}: job ids appear more than once: {dups[:10]}")
 
     def __len__(self) -> int:
         return len(self.jobs)

@@ -1,0 +1,282 @@
+"""Invariants every simulated schedule must satisfy, whatever the policy.
+
+`check_invariants` reads only what a run leaves behind (``result.jobs``,
+``result.series``, ``result.meta``) and the workload it was given, so it can be
+applied to any policy, registered or hand-written. It is a helper module for
+the test files, not a test file itself.
+
+Exactness. The checks compare times with ``==`` wherever the float arithmetic
+of the simulator is exact, which is the case when every submit time, run time
+and estimate of the workload is an integer (below 2**53): the clock then only
+ever holds sums and differences of integers, which floats represent exactly.
+With fractional times, ``run`` is rebuilt from clock readings (``end -
+start``), whose rounding is relative to the *clock* (trace seconds, up to
+~1e8) rather than to the run time, so those comparisons use `pytest.approx`
+with an absolute tolerance of a few units in the last place of the clock
+(:func:`clock_approx`). Two checks are exact in every case: no job starts
+before its submit time (the scheduler goes out of its way to land on submit
+times exactly, see `model.scheduler.delay_until`), and ``wait == end -
+submit - run`` (the documented definition of the column).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from model.results import Result
+from workloads.workload import Workload
+
+OUTCOMES = frozenset({"completed", "killed_at_limit", "killed"})
+
+
+def parse_nodes(text: str) -> list[int]:
+    """``"0-3,7"`` -> ``[0, 1, 2, 3, 7]`` (the format of the ``nodes`` column)."""
+    if not isinstance(text, str) or text == "":
+        return []
+    out: list[int] = []
+    for part in text.split(","):
+        lo, sep, hi = part.partition("-")
+        if sep:
+            a, b = int(lo), int(hi)
+            assert a < b, f"bad node range {part!r} in {text!r}"
+            out.extend(range(a, b + 1))
+        else:
+            out.append(int(lo))
+    return out
+
+
+def integral_times(workload: Workload) -> bool:
+    """Whether every time in the workload is an integer, so that the run's arithmetic is exact."""
+    limit = 2.0**52
+    return all(
+        float(v).is_integer() and abs(v) < limit
+        for j in workload
+        for v in (j.submit, j.run_time, j.estimate)
+    )
+
+
+def clock_approx(expected: float, clock: float) -> object:
+    """``expected`` up to a few ulps of a clock reading of magnitude ``clock``.
+
+    A run time obtained as ``end - start`` carries the rounding of ``end`` and
+    ``start`` (each half an ulp of the clock), so the tolerance scales with the
+    clock, not with the (possibly tiny or zero) run time.
+    """
+    return pytest.approx(expected, rel=1e-12, abs=8 * float(np.spacing(abs(clock) + 1.0)))
+
+
+def _equal(actual: float, expected: float, clock: float, exact: bool, what: str) -> None:
+    if exact:
+        assert actual == expected, f"{what}: {actual!r} != {expected!r}"
+    else:
+        assert actual == clock_approx(expected, clock), f"{what}: {actual!r} != {expected!r}"
+
+
+def _sweep_peak(starts: np.ndarray, ends: np.ndarray, weights: np.ndarray) -> int:
+    """Peak of sum(weights) over intervals [start, end), ends before starts at equal times."""
+    if starts.size == 0:
+        return 0
+    times = np.concatenate([ends, starts])
+    deltas = np.concatenate([-weights, weights])
+    # lexsort: last key is primary. At equal times, -w (an end) sorts first.
+    order = np.lexsort((deltas, times))
+    return int(np.cumsum(deltas[order]).max(initial=0))
+
+
+def _step_at(starts: np.ndarray, ends: np.ndarray, weights: np.ndarray, at: np.ndarray):
+    """sum(weights of intervals with start <= t < end) for every t in ``at``."""
+    times = np.concatenate([ends, starts])
+    deltas = np.concatenate([-weights, weights])
+    order = np.lexsort((deltas, times))
+    times, level = times[order], np.cumsum(deltas[order])
+    idx = np.searchsorted(times, at, side="right") - 1
+    return np.where(idx >= 0, level[np.maximum(idx, 0)], 0)
+
+
+def check_invariants(
+    result: Result,
+    workload: Workload,
+    total_cores: int,
+    *,
+    kill_at_estimate: bool | None = None,
+    unit_rate: bool = True,
+) -> None:
+    """Assert the schedule in ``result`` is a valid one for ``workload``.
+
+    ``kill_at_estimate`` defaults to the run's own setting (``result.meta``).
+    ``unit_rate`` says no job ever ran at a rate other than 1.0 (true of every
+    policy without time sharing); only then is ``run`` tied to ``work``.
+    """
+    jobs = result.jobs
+    meta = result.meta
+    if kill_at_estimate is None:
+        kill_at_estimate = bool(meta["kill_at_estimate"])
+    cores_per_node = int(meta.get("cores_per_node", 1))
+    nodes = int(meta.get("nodes", total_cores // cores_per_node))
+    assert meta["total_cores"] == total_cores
+    assert nodes * cores_per_node == total_cores
+    exact = integral_times(workload)
+
+    # -- every job of the workload ends exactly once --------------------------
+    ids = jobs["id"].to_numpy()
+    assert len(set(ids.tolist())) == len(ids), "a job id appears twice in result.jobs"
+    assert sorted(ids.tolist()) == sorted(j.id for j in workload), "jobs lost or invented"
+    by_id = {j.id: j for j in workload}
+    assert set(jobs["outcome"]) <= OUTCOMES, f"unknown outcomes {set(jobs['outcome'])}"
+    for col in ("start", "end", "run", "wait"):
+        values = jobs[col].to_numpy(dtype=float)
+        assert np.isfinite(values).all(), f"{col} not finite for some job"
+
+    submit = jobs["submit"].to_numpy(dtype=float)
+    start = jobs["start"].to_numpy(dtype=float)
+    end = jobs["end"].to_numpy(dtype=float)
+    run = jobs["run"].to_numpy(dtype=float)
+    size = jobs["size"].to_numpy(dtype=np.int64)
+    suspended = jobs["suspensions"].to_numpy() > 0
+    requeued = jobs["requeues"].to_numpy() > 0 if "requeues" in jobs else np.zeros(len(jobs), bool)
+    plain = ~(suspended | requeued)  # held its nodes from start to end without a break
+
+    # -- the rows describe the workload's jobs --------------------------------
+    for row in jobs.itertuples(index=False):
+        job = by_id[row.id]
+        assert row.submit == job.submit, f"job {row.id}: submit changed"
+        assert row.size == job.size, f"job {row.id}: size changed"
+        assert row.estimate == job.estimate, f"job {row.id}: estimate changed"
+        assert row.work == job.work, f"job {row.id}: work changed"
+
+    # -- causality: no start before submit (exact), no end before start ------
+    early = start < submit
+    assert not early.any(), f"jobs started before submit: {ids[early].tolist()}"
+    assert (end >= start).all(), f"jobs ending before they start: {ids[end < start].tolist()}"
+    assert (run >= 0).all()
+
+    # -- wait is end - submit - run, bit for bit ------------------------------
+    assert (jobs["wait"].to_numpy(dtype=float) == end - submit - run).all()
+
+    # -- work conservation and the wall-clock limit ---------------------------
+    for row in jobs.itertuples(index=False):
+        what = f"job {row.id} ({row.outcome}, work {row.work}, estimate {row.estimate})"
+        if row.outcome == "killed":  # a policy's own kill: ran no longer than allowed
+            assert row.run <= min(row.work, row.estimate) or not kill_at_estimate, what
+            continue
+        if kill_at_estimate and unit_rate:
+            assert (row.outcome == "killed_at_limit") == (row.work > row.estimate), what
+            _equal(row.run, min(row.work, row.estimate), row.end, exact, f"run of {what}")
+        elif kill_at_estimate:
+            # At other rates, the limit still bounds the run (wall-clock) time.
+            if row.outcome == "killed_at_limit":
+                _equal(row.run, row.estimate, row.end, exact, f"run of {what}")
+            else:
+                assert row.run <= row.estimate or row.run == clock_approx(row.estimate, row.end), (
+                    what
+                )
+        else:
+            assert row.outcome == "completed", what
+            if unit_rate:
+                _equal(row.run, row.work, row.end, exact, f"run of {what}")
+        if unit_rate and not (row.suspensions or getattr(row, "requeues", 0)):
+            # An uninterrupted job runs from its start to its end.
+            _equal(row.end - row.start, row.run, row.end, exact, f"end - start of {what}")
+
+    # -- never more cores busy than exist -------------------------------------
+    series = result.series
+    busy = series["busy_cores"].to_numpy()
+    assert (busy >= 0).all() and (busy <= total_cores).all(), "series busy_cores out of range"
+    assert (series["busy_nodes"].to_numpy() <= nodes).all()
+    if cores_per_node == 1:
+        assert (series["busy_nodes"] == series["busy_cores"]).all()
+    for col in ("queued", "running", "suspended"):
+        assert (series[col].to_numpy() >= 0).all(), f"series {col} negative"
+    times = series["time"].to_numpy(dtype=float)
+    assert (np.diff(times) >= 0).all(), "series times go backwards"
+    if len(times):
+        assert times[0] >= workload[0].submit
+
+    # Independently of the series, from the jobs' own intervals.
+    peak = _sweep_peak(start[plain], end[plain], size[plain])
+    assert peak <= total_cores, f"{peak} cores busy at once on a {total_cores}-core machine"
+    # A zero-length job holds its cores for an instant: nothing else may hold them across it.
+    for k in np.flatnonzero(plain & (end == start)):
+        t = start[k]
+        across = plain & (start < t) & (end > t)
+        assert size[across].sum() + size[k] <= total_cores, f"job {ids[k]} at {t}: over-full"
+
+    # The series agrees with the jobs (when nothing was preempted): the last row
+    # at each time is the state from then on.
+    if plain.all() and len(times):
+        last = np.r_[times[1:] != times[:-1], True]
+        at = times[last]
+        got = series.loc[last]
+        np.testing.assert_array_equal(got["busy_cores"], _step_at(start, end, size, at))
+        ones = np.ones(len(ids), dtype=np.int64)
+        np.testing.assert_array_equal(got["running"], _step_at(start, end, ones, at))
+        np.testing.assert_array_equal(got["queued"], _step_at(submit, start, ones, at))
+        assert (got["suspended"] == 0).all()
+
+    # -- node identity ---------------------------------------------------------
+    node_lists = [parse_nodes(text) for text in jobs["nodes"]]
+    for jid, k, held in zip(ids, size, node_lists, strict=True):
+        assert len(set(held)) == len(held), f"job {jid}: a node listed twice"
+        assert all(0 <= n < nodes for n in held), f"job {jid}: node out of range {held}"
+        if cores_per_node == 1:
+            assert len(held) == k, f"job {jid}: {len(held)} nodes for size {k}"
+        else:
+            assert math.ceil(k / cores_per_node) <= len(held) <= k, f"job {jid}: nodes {held}"
+    _check_node_overlap(ids, start, end, node_lists, plain, cores_per_node)
+
+
+def _check_node_overlap(
+    ids: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    node_lists: Iterable[list[int]],
+    plain: np.ndarray,
+    cores_per_node: int,
+) -> None:
+    """No node holds more jobs at once than it has cores (with one core: no overlap).
+
+    Only jobs that held their nodes from start to end (never suspended or
+    requeued) are checked; a suspended job frees its nodes in between.
+    """
+    node_of, t0, t1, owner = [], [], [], []
+    for k, held in enumerate(node_lists):
+        if plain[k]:
+            node_of.extend(held)
+            t0.extend([start[k]] * len(held))
+            t1.extend([end[k]] * len(held))
+            owner.extend([ids[k]] * len(held))
+    if not node_of:
+        return
+    node_arr = np.asarray(node_of, dtype=np.int64)
+    t0a, t1a = np.asarray(t0, dtype=float), np.asarray(t1, dtype=float)
+    nodes2 = np.concatenate([node_arr, node_arr])
+    times = np.concatenate([t1a, t0a])
+    deltas = np.concatenate([-np.ones_like(node_arr), np.ones_like(node_arr)])
+    # By node, then time, ends first. Each node's events sum to zero, so the
+    # global running sum restarts at zero at every node boundary.
+    order = np.lexsort((deltas, times, nodes2))
+    level = np.cumsum(deltas[order])
+    worst = int(level.max(initial=0))
+    if worst > cores_per_node:
+        i = int(np.argmax(level))
+        n, t = nodes2[order][i], times[order][i]
+        holders = sorted(
+            int(o)
+            for o, nn, a, b in zip(owner, node_of, t0, t1, strict=True)
+            if nn == n and a <= t < b
+        )
+        pytest.fail(f"node {n} held by {worst} jobs at {t}: {holders}")
+    # Zero-length jobs: nothing else may hold their node across their instant.
+    frame = pd.DataFrame({"node": node_arr, "t0": t0a, "t1": t1a, "owner": owner})
+    for row in frame[frame["t0"] == frame["t1"]].itertuples(index=False):
+        across = frame[
+            (frame["node"] == row.node) & (frame["t0"] < row.t0) & (frame["t1"] > row.t0)
+        ]
+        assert len(across) + 1 <= cores_per_node, (
+            f"job {row.owner} ran on node {row.node} at {row.t0} inside jobs {list(across.owner)}"
+        )
