@@ -1,0 +1,47 @@
+"""The README's Python examples run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from model.simulation import Simulation
+from policies import base
+from workloads.catalog import load
+from workloads.transforms import first
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
+
+
+def test_readme_has_the_tour_and_the_policy_example():
+    blocks = python_blocks()
+    assert any("compare(" in b for b in blocks)
+    assert any('@register("sjf")' in b for b in blocks)
+
+
+def test_tour_runs(capsys):
+    tour = next(b for b in python_blocks() if "compare(" in b)
+    exec(compile(tour, "README.md (tour)", "exec"), {})
+    assert "VS Seq" in capsys.readouterr().out
+
+
+def test_added_policy_registers_and_runs(monkeypatch):
+    # Registered for this test only, so other tests never see "sjf".
+    monkeypatch.setitem(base.REGISTRY, "sjf", None)
+    del base.REGISTRY["sjf"]
+    code = next(b for b in python_blocks() if '@register("sjf")' in b)
+    namespace: dict = {}
+    exec(compile(code, "README.md (sjf)", "exec"), namespace)
+    assert "sjf" in base.REGISTRY
+    kth = first(load("kth"), 300)
+    for by in ("estimate", "size"):
+        result = Simulation(kth, "sjf", params={"by": by}).run()
+        assert len(result.jobs) == 300 and result.meta["policy_params"] == {"by": by}
+    with pytest.raises(ValueError, match="expected one of"):
+        Simulation(kth, "sjf", params={"by": "color"})
