@@ -151,8 +151,10 @@ class Simulation:
         with Progress(transient=True) as bar:
             task = bar.add_task(f"{self.policy.name} on {self.workload.name}", total=total)
             for k in range(1, steps + 1):
-                self.env.run(until=first + (last - first) * k / steps + 1e-9)
-                bar.update(task, completed=len(self.scheduler.finished))
+                until = first + (last - first) * k / steps
+                if until > self.env.now and self.env.peek() <= until:
+                    self.env.run(until=until)
+                    bar.update(task, completed=len(self.scheduler.finished))
             self.env.run()
             bar.update(task, completed=len(self.scheduler.finished))
 

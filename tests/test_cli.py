@@ -113,3 +113,20 @@ def test_help_lists_every_run_option(capsys):
         "--first", "--seed", "--out", "--param", "--keep-run-times", "--wide", "--warmup",
     ):  # fmt: skip
         assert option in text
+
+
+@pytest.mark.parametrize("submits", [None, 0.0])
+def test_progress_bar_run_equals_plain_run(submits):
+    from model.job import Job
+    from model.simulation import Simulation
+    from workloads.catalog import load
+    from workloads.transforms import first
+    from workloads.workload import Workload
+
+    w = first(load("kth"), 400)
+    if submits is not None:  # every job at one instant: no time to split into steps
+        w = Workload.from_jobs([Job(j.id, submits, j.run_time, j.size, j.estimate) for j in w],
+                               max_procs=100)  # fmt: skip
+    plain = Simulation(w, "easy").run().jobs
+    shown = Simulation(w, "easy").run(progress=True).jobs
+    pd.testing.assert_frame_equal(plain, shown, check_exact=True)
