@@ -183,6 +183,7 @@ class Simulation:
                 "suspended_time": np.array([r.suspended_time for r in runs], dtype=float),
                 "overhead_time": np.array([r.overhead_time for r in runs], dtype=float),
                 "requeues": np.array([r.requeues for r in runs], dtype=np.int64),
+                "lost_work": np.array([r.lost_work for r in runs], dtype=float),
                 "user": np.array([r.job.user for r in runs], dtype=np.int64),
             }
         )

@@ -277,7 +277,7 @@ def test_requeue_restarts_from_zero() -> None:
     script = {0: [("start", 1)], 20: [("requeue", 1), ("start", 2)], 30: [("start", 1)]}
     _, policy, result = simulate(jobs, 2, script)
     a = row(result, 1)
-    assert a["requeues"] == 1
+    assert a["requeues"] == 1 and a["lost_work"] == 20.0
     assert a["start"] == 0.0  # the first start
     assert (a["end"], a["run"], a["outcome"]) == (80.0, 50.0, "completed")
     assert a["nodes"] == "1"  # the new allocation
