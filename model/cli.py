@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="schedsim",
         description="Simulate parallel-job scheduling policies on real and synthetic workloads.",
+        epilog="Run `schedsim COMMAND --help` for a command's options, e.g. `schedsim run --help`.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
