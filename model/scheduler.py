@@ -192,18 +192,23 @@ class Scheduler:
         run, now = d.job, self.env.now
         if run.state is not State.QUEUED or run.job.id not in self.queue:
             raise PolicyError(f"start of job {run.id}, which is {run.state.value}, not queued")
-        alloc = d.allocation if d.allocation is not None else self.cluster.first_fit(run.size)
+        alloc = d.allocation
         if alloc is None:
-            raise PolicyError(
-                f"start of job {run.id} ({run.size} cores) with only "
-                f"{self.cluster.free_cores} cores free"
-            )
-        if alloc.size != run.size:
-            raise PolicyError(f"job {run.id} needs {run.size} cores, allocation has {alloc.size}")
-        if not self.cluster.valid(alloc) or not self.cluster.fits(alloc):
-            raise PolicyError(
-                f"start of job {run.id} on nodes {alloc.node_list()}, whose cores are not free"
-            )
+            alloc = self.cluster.first_fit(run.size)  # valid and free by construction
+            if alloc is None:
+                raise PolicyError(
+                    f"start of job {run.id} ({run.size} cores) with only "
+                    f"{self.cluster.free_cores} cores free"
+                )
+        else:  # a policy's own placement: check it before it touches the pool
+            if alloc.size != run.size:
+                raise PolicyError(
+                    f"job {run.id} needs {run.size} cores, allocation has {alloc.size}"
+                )
+            if not self.cluster.valid(alloc) or not self.cluster.fits(alloc):
+                raise PolicyError(
+                    f"start of job {run.id} on nodes {alloc.node_list()}, whose cores are not free"
+                )
         self.cluster.allocate(alloc)
         del self.queue[run.job.id]
         run.state = State.RUNNING
