@@ -18,13 +18,21 @@ from bisect import bisect_left, bisect_right
 INF = float("inf")
 
 #: A running job that has outlived its estimate (possible only when jobs are
-#: not killed at their estimate) is planned to end this long after now.
+#: not killed at their estimate) is planned to end at least this long after now.
 OVERRUN_GRACE = 1.0
 
 
 def planned_end(expected_end: float, now: float) -> float:
-    """When to plan a running job's cores free: its estimate, or just after now if overrun."""
-    return expected_end if expected_end > now else now + OVERRUN_GRACE
+    """When to plan a running job's cores free: at its estimated end, if still ahead.
+
+    A job that has outlived its estimate by ``x`` seconds is planned to run
+    ``max(x, OVERRUN_GRACE)`` more: nothing tells when it will end, and
+    doubling the guess each time it proves wrong keeps the number of
+    re-plans logarithmic in the overrun instead of one per second.
+    """
+    if expected_end > now:
+        return expected_end
+    return now + max(now - expected_end, OVERRUN_GRACE)
 
 
 class Profile:

@@ -284,29 +284,33 @@ def test_shadow_counts_every_job_ending_at_the_shadow_time() -> None:
     assert shadow(0.0, 1, running, 7) == (20.0, 0)
 
 
-# Regression: shadow() grouped the jobs ending at the shadow time by their raw
-# expected_end, while it plans overrun jobs (expected_end <= now, possible
-# without kill at estimate) at now + OVERRUN_GRACE. Two overrun jobs with
-# different expected ends are planned at the same instant, but only the first
-# was counted, so the spare ("extra") processors were undercounted.
-def test_shadow_counts_overrun_jobs_planned_at_the_same_instant() -> None:
-    # kill_at_estimate=False: at now=30 two 1-core jobs have outlived their
-    # estimates (expected ends 10 and 20). Both are planned to end at 31. Two cores
-    # are needed and one is free: shadow 31, and 1 + 1 + 1 - 2 = 1 spare.
-    running = [_stub(1, 10.0), _stub(1, 20.0)]
-    assert shadow(30.0, 1, running, 2) == (31.0, 1)
+# Regression: shadow() grouped and ordered the running jobs by their raw
+# expected_end, while it plans an overrun job (expected_end <= now, possible
+# without kill at estimate) to run as long again as it has overrun
+# (policies.profile.planned_end). Jobs planned at the same instant were not
+# all counted, and an overrun job could be taken before a job planned earlier.
+def test_shadow_plans_overrun_jobs_by_their_planned_end() -> None:
+    # kill_at_estimate=False, now = 30, one core free, two needed.
+    # Expected ends 20 (overrun by 10: planned at 40) and 40: both at 40, so
+    # 1 + 1 + 1 - 2 = 1 spare core.
+    assert shadow(30.0, 1, [_stub(1, 20.0), _stub(1, 40.0)], 2) == (40.0, 1)
+    # Expected ends 10 (overrun by 20: planned at 50) and 35: the second frees
+    # its core first, so the shadow is 35, not 50.
+    assert shadow(30.0, 1, [_stub(1, 10.0), _stub(1, 35.0)], 2) == (35.0, 0)
+    # A job overrun by less than OVERRUN_GRACE is planned OVERRUN_GRACE ahead.
+    assert shadow(30.0, 0, [_stub(1, 29.5)], 1) == (31.0, 0)
 
 
-# Regression, the same bug seen from a run: the undercounted spare processors
+# Regression, the same bug seen from a run: undercounted spare processors
 # kept a job from backfilling.
 def test_easy_backfills_beside_overrun_jobs() -> None:
-    # Three processors, no kill at estimate. Jobs 1 and 2 (1 proc each) have
-    # estimates 10 and 20 but run 60. At 30, H (2 procs) arrives: both overrun
-    # jobs are planned to end at 31 (now + OVERRUN_GRACE), shadow 31 with 1
-    # spare processor, so B (1 proc, est 1000) may use the free one now.
+    # Three processors, no kill at estimate. Jobs 1 and 2 (1 proc each, estimates
+    # 20 and 40) run 60. At 30, H (2 procs) arrives: job 1 has overrun by 10 and is
+    # planned to end at 40, as job 2 is: shadow 40 with 1 spare processor, so B
+    # (1 proc, est 1000) may use the free one now.
     jobs = [
-        job(1, 0, 1, 10, run=60),
-        job(2, 0, 1, 20, run=60),
+        job(1, 0, 1, 20, run=60),
+        job(2, 0, 1, 40, run=60),
         job(3, 30, 2, 10),
         job(4, 30, 1, 1000),
     ]
@@ -420,3 +424,15 @@ def test_conservative_reservations_attribute_after_arrival() -> None:
     assert seen[4] == (30.0, 10.0, 9)
     assert seen[5] == (40.0, 35.0, 2)
     assert policy.reservations == {}  # everything started
+
+
+@pytest.mark.parametrize("policy", ["easy", "conservative"])
+def test_overrun_is_replanned_a_logarithmic_number_of_times(policy: str) -> None:
+    # One processor, no kill at estimate: job 1 (est 10) runs 10,000 s while job 2
+    # waits. Each time job 1 outlives its planned end the plan doubles the guess,
+    # so the scheduler makes a few dozen passes, not one per second of overrun.
+    jobs = [job(1, 0, 1, 10, run=10_000), job(2, 1, 1, 10)]
+    sim = Simulation(Workload.from_jobs(jobs, max_procs=1), policy, kill_at_estimate=False)
+    result = sim.run()
+    assert result.jobs.set_index("id").at[2, "start"] == 10_000.0
+    assert sim.scheduler.passes < 40
