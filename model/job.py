@@ -135,8 +135,6 @@ class JobRun:
     #: Expected end by the estimate, valid while RUNNING (for backfilling).
     expected_end: float = float("inf")
     process: Any = None
-    #: Free-form slot for the policy's own per-job bookkeeping.
-    tag: Any = None
 
     # Copies of the job's most-read attributes: policies read them in their
     # inner loops, where a plain slot is several times cheaper than a property.

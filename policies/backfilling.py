@@ -65,12 +65,7 @@ def order_queue(queue: tuple[JobRun, ...], order: QueueOrder, now: float) -> lis
     if order == "sjf":
         return sorted(queue, key=_sjf_key)
     if order == "xfactor":
-
-        def key(j: JobRun) -> tuple[float, float, int]:
-            est = max(j.estimate, 1e-9)
-            return (-(now - j.submit + est) / est, j.submit, j.id)
-
-        return sorted(queue, key=key)
+        return sorted(queue, key=lambda j: (-j.xfactor(now), j.submit, j.id))
     raise ValueError(f"unknown queue order {order!r}; choose fcfs, sjf or xfactor")
 
 
