@@ -174,7 +174,7 @@ def _fmt(value: object) -> str:
     return str(value)
 
 
-def print_summary(console: Console, result: Result, summary: dict) -> None:
+def print_summary(console: Console, result: Result, summary: dict[str, object]) -> None:
     meta = result.meta
     console.print(
         f"[bold]{meta['policy']}[/bold] on [bold]{meta['workload']}[/bold]: "
@@ -191,7 +191,9 @@ def print_summary(console: Console, result: Result, summary: dict) -> None:
     console.print(table)
 
 
-def print_categories(console: Console, result: Result, warmup, cooldown) -> None:
+def print_categories(
+    console: Console, result: Result, warmup: int | float, cooldown: int | float
+) -> None:
     stats = result.category_stats(warmup=warmup, cooldown=cooldown)
     table = Table(
         title="Per category (seed 000, Table 2.1): bounded slowdown (bsld), turnaround (s)"

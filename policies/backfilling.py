@@ -83,8 +83,8 @@ def shadow(now: float, free: int, running: Iterable, cores: int) -> tuple[float,
         return now, free - cores
     ends = sorted(running, key=_by_expected_end)
     if ends and ends[0].expected_end <= now:
-        # Overrun jobs (no kill at estimate) are planned just after now,
-        # which is not their order by expected end.
+        # Overrun jobs (no kill at estimate) are planned after now, by how
+        # long they have overrun (planned_end): not their order by expected end.
         ends.sort(key=lambda r: planned_end(r.expected_end, now))
     for i, job in enumerate(ends):
         free += job.size
@@ -174,8 +174,9 @@ class Conservative(Policy):
     """Conservative backfilling: every job holds a reservation; early ends compress the schedule.
 
     ``reservations`` maps a waiting job's id to ``(start, duration, cores)``
-    of its reservation (the duration is the estimate: keeping it, rather
-    than the end, makes every release subtract exactly what was reserved).
+    of its reservation (the duration is the estimate, at least `MIN_PLAN`:
+    keeping it, rather than the end, makes every release subtract exactly
+    what was reserved).
     While estimates hold (jobs killed at their estimate) a job never starts
     later than the first reservation it was given.
     """
@@ -216,8 +217,8 @@ class Conservative(Policy):
             self._anchor(job, now)
         return self._due(now)
 
-    def _set(self, job: JobRun, start: float) -> None:
-        self.reservations[job.id] = (start, max(job.estimate, MIN_PLAN), job.size)
+    def _set(self, job: JobRun, start: float, duration: float) -> None:
+        self.reservations[job.id] = (start, duration, job.size)
         heappush(self._starts, (start, job.id))
         if self.on_reserve is not None:
             self.on_reserve(job, start)
@@ -228,7 +229,7 @@ class Conservative(Policy):
         duration = max(job.estimate, MIN_PLAN)
         start = profile.earliest(job.size, duration, now)
         profile.reserve(start, duration, job.size)
-        self._set(job, start)
+        self._set(job, start, duration)
 
     def _compress(self, now: float) -> None:
         """Re-anchor every reservation, in order of start time (section 2.1.1)."""
@@ -239,7 +240,7 @@ class Conservative(Policy):
             if new < start:
                 profile.release(start, duration, cores)
                 profile.reserve(new, duration, cores)
-                self._set(self._jobs[jid], new)
+                self._set(self._jobs[jid], new, duration)
 
     def _overran(self, now: float) -> bool:
         """Whether a running job outlived its planned end (only without kill at estimate)."""
