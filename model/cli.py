@@ -4,6 +4,8 @@
 the per-category table, and writes ``jobs.parquet``, ``jobs.csv``,
 ``series.parquet``, ``schedule.swf`` and ``summary.json`` into ``--out``.
 ``schedsim policies`` and ``schedsim workloads`` list what is available.
+``schedsim sweep STUDY.toml`` runs a parameter study (`model.study`,
+`model.sweep`) and ``schedsim report DIR`` aggregates it (`model.report`).
 
 Bad input (a malformed trace line, an unknown policy or parameter, a job
 wider than the machine) exits with status 2 and one line naming the file,
@@ -22,13 +24,11 @@ from rich.console import Console
 from rich.table import Table
 
 from model.results import Result
-from model.simulation import Simulation
+from model.study import RunConfig, load_study
 from policies import registry
 from policies.base import PolicyError
 from workloads import catalog
 from workloads.swf import SWFError, write_swf
-from workloads.transforms import exact_estimates, first, month, scale_load
-from workloads.workload import Workload
 
 #: Runs with more jobs than this show a progress bar (on a terminal).
 PROGRESS_MIN_JOBS = 10_000
@@ -149,23 +149,92 @@ def build_parser() -> argparse.ArgumentParser:
         "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks on errors"
     )
 
+    sweep = sub.add_parser(
+        "sweep",
+        help="run a parameter study (a TOML file) in parallel, resumably",
+        description=(
+            "Run every run of a study that DIR does not hold yet, on a local process pool "
+            "or a Dask cluster. Re-running the same command resumes a killed study."
+        ),
+    )
+    sweep.add_argument("study", type=Path, metavar="STUDY.toml", help="the study definition")
+    sweep.add_argument(
+        "--out", type=Path, metavar="DIR", help="study directory (default results/STUDY-NAME)"
+    )
+    sweep.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="local worker processes (default: all cores; 0 runs in this process)",
+    )
+    sweep.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run on an existing Dask cluster, e.g. tcp://scheduler:8786",
+    )
+    sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sweep.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks on errors"
+    )
+
+    report = sub.add_parser(
+        "report",
+        help="aggregate a study directory: tables with 95%% CIs, ratios, plots",
+        description=(
+            "Aggregate a study's finished runs across replications (mean and 95%% confidence "
+            "interval), compare policies against a baseline, and write tables (CSV) and "
+            "plots (PNG, SVG) into DIR/report. Defaults come from the study's [report] table."
+        ),
+    )
+    report.add_argument("directory", type=Path, metavar="DIR", help="a study directory")
+    report.add_argument(
+        "--metric",
+        action="append",
+        metavar="NAME",
+        help="summary metric to report, repeatable (e.g. mean_bounded_slowdown)",
+    )
+    report.add_argument("--x", metavar="KEY", help="x axis of the plots (e.g. load_factor)")
+    report.add_argument(
+        "--baseline", metavar="LABEL", help="compare every other policy label against this one"
+    )
+    report.add_argument(
+        "--kind",
+        choices=("R", "ratio", "percent", "difference"),
+        help="comparison: R = (s1 - sm) / min(s1, sm) (seed 001), ratio, percent change, "
+        "difference (default R)",
+    )
+    report.add_argument(
+        "--out", type=Path, metavar="DIR", help="where to write (default DIR/report)"
+    )
+    report.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks on errors"
+    )
+
     sub.add_parser("policies", help="list the scheduling policies and their parameters")
     sub.add_parser("workloads", help="list the shipped traces")
     return parser
 
 
-def prepare_workload(args: argparse.Namespace) -> Workload:
-    """Load the workload and apply the command line's transforms in order."""
-    w = catalog.load(args.workload)
-    if args.month:
-        w = month(w, args.month)
-    if args.first is not None:
-        w = first(w, args.first)
-    if args.exact_estimates:
-        w = exact_estimates(w)
-    if args.load_factor is not None:
-        w = scale_load(w, args.load_factor)
-    return w
+def run_config(args: argparse.Namespace) -> RunConfig:
+    """The configuration ``schedsim run``'s options describe."""
+    return RunConfig.from_dict(
+        {
+            "workload": args.workload,
+            "month": args.month,
+            "first": args.first,
+            "exact_estimates": args.exact_estimates,
+            "load_factor": args.load_factor,
+            "policy": args.policy,
+            "params": dict(args.param),
+            "nodes": args.nodes,
+            "cores_per_node": args.cores_per_node,
+            "kill_at_estimate": not args.keep_run_times,
+            "wide": args.wide,
+            "warmup": args.warmup,
+            "cooldown": args.cooldown,
+            "seed": args.seed,
+        }
+    )
 
 
 def _fmt(value: object) -> str:
@@ -220,17 +289,8 @@ def schedule_frame(result: Result) -> pd.DataFrame:
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
-    workload = prepare_workload(args)
-    sim = Simulation(
-        workload,
-        args.policy,
-        nodes=args.nodes,
-        cores_per_node=args.cores_per_node,
-        seed=args.seed,
-        kill_at_estimate=not args.keep_run_times,
-        wide=args.wide,
-        params=dict(args.param),
-    )
+    sim = run_config(args).simulation()
+    workload = sim.workload
     progress = (
         not args.no_progress and console.is_terminal and len(sim.workload) >= PROGRESS_MIN_JOBS
     )
@@ -249,6 +309,55 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     console.print(
         f"wrote {out}/: jobs.parquet, jobs.csv, series.parquet, schedule.swf, summary.json"
     )
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
+    from model.sweep import sweep
+
+    study = load_study(args.study)
+    out = args.out or Path("results") / study.name
+    runs = study.runs()
+    where = f"Dask cluster {args.cluster}" if args.cluster else "this machine"
+    console.print(f"[bold]{study.name}[/bold]: {len(runs)} runs into {out}/ on {where}")
+    outcome = sweep(
+        study,
+        out,
+        workers=args.workers,
+        cluster=args.cluster,
+        progress=not args.no_progress and console.is_terminal,
+    )
+    console.print(
+        f"{outcome.finished} runs finished now, {outcome.skipped} already done, "
+        f"{len(outcome.failed)} failed, {outcome.missing - len(outcome.failed)} not reached "
+        f"({outcome.wall_time:.1f} s)"
+    )
+    for label, error in outcome.failed:
+        console.print(f"  [red]failed[/red] {label}: {error}", markup=True, highlight=False)
+    if outcome.failed:
+        console.print(f"  tracebacks: {out}/failures/; run the same command again to retry")
+    if outcome.interrupted:
+        console.print("interrupted: run the same command again to resume")
+        return 130
+    console.print(f"next: schedsim report {out}")
+    return 1 if outcome.failed else 0
+
+
+def cmd_report(args: argparse.Namespace, console: Console) -> int:
+    from model.report import load_study as load_results
+    from model.report import print_report
+
+    results = load_results(args.directory)
+    defaults = results.report_defaults
+    kind = args.kind or defaults.get("kind", "R")
+    baseline = args.baseline or defaults.get("baseline")
+    print_report(console, results, metrics=args.metric, baseline=baseline, kind=kind)
+    written = results.write(
+        args.out, metrics=args.metric, x=args.x, baseline=baseline, kind=kind
+    )
+    for what, paths in written.items():
+        if paths:
+            console.print(f"wrote {len(paths)} {what} into {paths[0].parent}/")
     return 0
 
 
@@ -284,6 +393,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "run":
             return cmd_run(args, console)
+        if args.command == "sweep":
+            return cmd_sweep(args, console)
+        if args.command == "report":
+            return cmd_report(args, console)
         if args.command == "policies":
             return cmd_policies(console)
         return cmd_workloads(console)

@@ -119,6 +119,7 @@ __all__ = [
     "Result",
     "compare",
     "derive",
+    "json_safe",
 ]
 
 #: Seconds: the bounded-slowdown threshold of seed 000, section 2.2.
@@ -263,14 +264,14 @@ def _trim_count(value: Any, n: int, name: str) -> int:
     return math.floor(value * n + 1e-9)
 
 
-def _json_safe(value: Any) -> Any:
+def json_safe(value: Any) -> Any:
     """Plain JSON types: numpy scalars unwrapped, inf/NaN as null, paths as str."""
     if isinstance(value, Mapping):
-        return {str(k): _json_safe(v) for k, v in value.items()}
+        return {str(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, np.ndarray):
-        return [_json_safe(v) for v in value.tolist()]
+        return [json_safe(v) for v in value.tolist()]
     if isinstance(value, (list, tuple, set, frozenset)):
-        return [_json_safe(v) for v in value]
+        return [json_safe(v) for v in value]
     if isinstance(value, np.generic):
         value = value.item()
     if value is None or isinstance(value, (bool, str, int)):
@@ -455,7 +456,8 @@ class Result:
         """Headline numbers of the run, as plain Python values (JSON-ready but NaN).
 
         Job-based entries (``jobs``, ``mean_wait``, ``max_wait``,
-        ``mean_bounded_slowdown``, ``max_bounded_slowdown``, ``mean_turnaround``,
+        ``mean_bounded_slowdown``, ``max_bounded_slowdown``, ``mean_slowdown``
+        (seed 001's s = 1 + d/v, jobs with v = 0 left out), ``mean_turnaround``,
         ``mean_xfactor``, ``makespan``, ``weighted_completion_time``,
         ``weighted_flow_time``, ``killed_at_limit``, ``killed``,
         ``suspensions``) use the jobs kept after ``warmup``/``cooldown``;
@@ -480,6 +482,7 @@ class Result:
             "max_wait": _f(jobs["wait"].max()),
             "mean_bounded_slowdown": _f(jobs["bounded_slowdown"].mean()),
             "max_bounded_slowdown": _f(jobs["bounded_slowdown"].max()),
+            "mean_slowdown": _f(jobs["slowdown"].mean()),
             "mean_turnaround": _f(jobs["turnaround"].mean()),
             "mean_xfactor": _f(jobs["xfactor"].mean()),
             "utilization": self.utilization(a, b),
@@ -519,7 +522,9 @@ class Result:
         size = jobs["size"].to_numpy(dtype=float)
         rc = _categorical(_classify(run, row_edges, 0.0), rows)
         sc = _categorical(_classify(size, col_edges, 1.0), cols)
-        grouped = jobs[metric].groupby([rc, sc], observed=False)
+        # As Series: a list of two bare arrays of length 2 reads as one key pair to pandas.
+        keys = [pd.Series(rc, index=jobs.index), pd.Series(sc, index=jobs.index)]
+        grouped = jobs[metric].groupby(keys, observed=False)
         table = _aggregate(grouped, stat)
         if isinstance(table, pd.DataFrame):
             raise ValueError(f"aggregation {stat!r} must give one value per group")
@@ -590,13 +595,16 @@ class Result:
         """
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        summary = self.summary(warmup=warmup, cooldown=cooldown)
         self.jobs.to_parquet(out / "jobs.parquet", index=False)
         self.jobs.to_csv(out / "jobs.csv", index=False)
         self.series.to_parquet(out / "series.parquet", index=False)
-        doc = _json_safe({"summary": summary, "meta": self.meta})
-        (out / "summary.json").write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n")
+        (out / "summary.json").write_text(self.summary_json(warmup, cooldown))
         return out
+
+    def summary_json(self, warmup: int | float = 0, cooldown: int | float = 0) -> str:
+        """The text of ``summary.json``: ``{"summary": ..., "meta": ...}`` (see `save`)."""
+        doc = json_safe({"summary": self.summary(warmup, cooldown), "meta": self.meta})
+        return json.dumps(doc, indent=2, allow_nan=False) + "\n"
 
     @classmethod
     def load(cls, out_dir: str | Path) -> Result:

@@ -77,15 +77,26 @@ def _convert(value: Any, annotation: Any, key: str, policy: str) -> Any:
     return value
 
 
-def make(name: str, params: Mapping[str, Any] | None = None) -> Policy:
-    """Build a policy from its name and parameters (strings are converted by type hints)."""
-    cls = get(name)
+def resolve_params(name: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Every parameter of a policy with its value: ``params`` converted, defaults filled in.
+
+    Two spellings of one configuration (a default given explicitly or left
+    out, ``"2"`` or ``2``) give the same dict, which is what a study needs
+    to identify a run by its configuration. Unknown names are a `ValueError`.
+    """
     accepted = parameters(name)
-    hints = typing.get_type_hints(cls.__init__)
-    kwargs = {}
+    hints = typing.get_type_hints(get(name).__init__)
+    resolved = {
+        key: p.default for key, p in accepted.items() if p.default is not inspect.Parameter.empty
+    }
     for key, value in (params or {}).items():
         if key not in accepted:
             known = ", ".join(accepted) or "none"
             raise ValueError(f"policy {name} has no parameter {key!r} (parameters: {known})")
-        kwargs[key] = _convert(value, hints.get(key, str), key, name)
-    return cls(**kwargs)
+        resolved[key] = _convert(value, hints.get(key, str), key, name)
+    return resolved
+
+
+def make(name: str, params: Mapping[str, Any] | None = None) -> Policy:
+    """Build a policy from its name and parameters (strings are converted by type hints)."""
+    return get(name)(**resolve_params(name, params))

@@ -570,3 +570,12 @@ def test_large_result_summarizes_fast() -> None:
     elapsed = time.perf_counter() - began
     assert s["jobs"] == 180_000
     assert elapsed < 1.0
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_category_table_with_very_few_jobs(n: int) -> None:
+    # Two jobs once made pandas read the two key arrays as one key pair.
+    result = make_result(make_jobs(run=[5.0, 700.0, 4000.0][:n], size=[1, 4, 40][:n]))
+    counts = result.category_table(stat="count")
+    assert counts.to_numpy().sum() == n
+    assert counts.loc["VS", "Seq"] == 1

@@ -1,0 +1,559 @@
+"""Parameter studies: what one run is, and how a study expands into runs.
+
+A **run configuration** (`RunConfig`) is everything that determines one
+simulation: the workload and its transforms, the machine, the policy with
+its parameters, the summary trimming and the seed. ``schedsim run`` builds
+one from its options and a study builds hundreds, so both go through
+`RunConfig.simulation`.
+
+A **study** (`Study`) is a base configuration, a grid (every combination of
+the listed values: a cartesian product) and/or a list of variants (explicit
+partial configurations), times a number of replications::
+
+    runs = variants (or one empty variant) x grid points x replications
+
+A variant or grid point overrides the base; setting one key in both a
+variant and the grid is an error (it would be ambiguous). Policy
+parameters are the ``params`` table, and a grid may vary one with a dotted
+key (``params.order = ["fcfs", "sjf"]``).
+
+Seeds: replication ``r`` runs with the seed derived from the study seed and
+``r`` (`replication_seed`), the same for every variant and grid point, so
+policies are compared on common random numbers and paired differences have
+less noise. A configuration may not set ``seed`` itself. Runs of a trace
+under deterministic policies are identical across replications; the
+replications matter once a component draws random numbers.
+
+Identity: `RunConfig.run_id` is a SHA-256 of the canonical JSON of the whole
+configuration, with policy parameters completed by their defaults (so
+spelling a default out does not make a new run) and a workload file named
+by its content digest rather than its path (so a study directory moves
+between machines); shipped traces are named by their short name. The
+``label`` of a run (shown in reports) is not part of its identity.
+
+A study is written in Python or as a TOML file (`load_study`)::
+
+    [study]
+    name = "easy-vs-conservative"
+    seed = 1                  # replication seeds derive from it
+    replications = 1
+    imports = []              # modules to import first (they register policies)
+
+    [base]
+    workload = "kth"
+    first = 5000
+
+    [grid]
+    policy = ["easy", "conservative"]
+    load_factor = [1.0, 1.2]
+
+    [[variants]]              # optional; each is a partial configuration
+    label = "easy-sjf"
+    policy = "easy"
+    params = { order = "sjf" }
+
+    [report]                  # defaults for `schedsim report` (model.report)
+    metrics = ["mean_bounded_slowdown", "utilization"]
+    baseline = "easy"
+
+Errors name the file and the key (``study.toml: grid.load_factor: ...``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import importlib
+import itertools
+import json
+import math
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workloads import catalog
+from workloads.transforms import exact_estimates, first, month, scale_load
+from workloads.workload import Workload
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = [
+    "CONFIG_KEYS",
+    "Run",
+    "RunConfig",
+    "Study",
+    "StudyError",
+    "load_study",
+    "replication_seed",
+    "schedsim_version",
+]
+
+#: Bumped when the meaning of a configuration changes, so old run ids are not reused.
+ID_FORMAT = 1
+
+
+class StudyError(ValueError):
+    """A study definition is malformed; the message names the file and key."""
+
+
+def schedsim_version() -> str:
+    """The installed schedsim version (``"unknown"`` when run from a bare checkout)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("schedsim")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def replication_seed(study_seed: int, replication: int) -> int:
+    """The seed of replication ``replication`` of a study (a 32-bit integer)."""
+    from model.simulation import stream_seed
+
+    return int(stream_seed(study_seed, f"replication {replication}").generate_state(1)[0])
+
+
+# ---- one run -----------------------------------------------------------------
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that determines one simulation.
+
+    Transforms apply in the order ``month``, ``first``, ``exact_estimates``,
+    ``load_factor`` (as ``schedsim run`` does). ``warmup``/``cooldown`` only
+    trim the summary (`model.results.Result.summary`). ``params`` holds the
+    policy's parameters; `normalized` completes them with their defaults.
+    """
+
+    workload: str = catalog.DEFAULT
+    month: str | None = None
+    first: int | None = None
+    exact_estimates: bool = False
+    load_factor: float | None = None
+    policy: str = "easy"
+    params: Mapping[str, Any] = field(default_factory=dict)
+    nodes: int | None = None
+    cores_per_node: int = 1
+    kill_at_estimate: bool = True
+    wide: str = "error"
+    warmup: int | float = 0
+    cooldown: int | float = 0
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        problems = _field_problems(self)
+        if problems:
+            key, why = problems[0]
+            raise StudyError(f"{key}: {why}")
+        object.__setattr__(self, "policy", self.policy.lower())
+        object.__setattr__(self, "params", dict(self.params))
+        if self.load_factor is not None:
+            object.__setattr__(self, "load_factor", float(self.load_factor))
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any], where: str = "") -> RunConfig:
+        """Build from a mapping; an unknown key or a bad value names ``where`` and the key."""
+        prefix = f"{where}: " if where else ""
+        unknown = [k for k in values if k not in CONFIG_KEYS]
+        if unknown:
+            raise StudyError(
+                f"{prefix}{unknown[0]}: unknown key (known: {', '.join(CONFIG_KEYS)})"
+            )
+        try:
+            return cls(**values)
+        except StudyError as exc:
+            raise StudyError(f"{prefix}{exc}") from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as plain JSON-ready values."""
+        out = dataclasses.asdict(self)
+        out["params"] = dict(self.params)
+        return out
+
+    def normalized(self) -> RunConfig:
+        """This configuration with the policy's parameters converted and completed.
+
+        Raises `StudyError` for an unknown policy or parameter.
+        """
+        from policies import registry
+
+        try:
+            params = registry.resolve_params(self.policy, self.params)
+        except ValueError as exc:
+            raise StudyError(f"policy: {exc}") from None
+        return dataclasses.replace(self, params=params)
+
+    def identity(self) -> dict[str, Any]:
+        """What `run_id` hashes: the normalized configuration, the workload by content."""
+        values = self.normalized().to_dict()
+        values["workload"] = workload_identity(self.workload)
+        values["id_format"] = ID_FORMAT
+        return values
+
+    def run_id(self) -> str:
+        """A stable 16-hex-digit hash of the full configuration."""
+        text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def build_workload(self) -> Workload:
+        """Load the workload and apply the transforms in order."""
+        w = _read_workload(*_workload_key(self.workload))
+        if self.month is not None:
+            w = month(w, self.month)
+        if self.first is not None:
+            w = first(w, self.first)
+        if self.exact_estimates:
+            w = exact_estimates(w)
+        if self.load_factor is not None:
+            w = scale_load(w, self.load_factor)
+        return w
+
+    def simulation(self) -> Any:
+        """A ready-to-run `model.simulation.Simulation` of this configuration."""
+        from model.simulation import Simulation
+
+        return Simulation(
+            self.build_workload(),
+            self.policy,
+            nodes=self.nodes,
+            cores_per_node=self.cores_per_node,
+            seed=self.seed,
+            kill_at_estimate=self.kill_at_estimate,
+            wide=self.wide,  # type: ignore[arg-type]
+            params=self.params,
+        )
+
+
+#: The keys a configuration (the study's base, a variant, a grid) may set.
+CONFIG_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RunConfig))
+
+
+def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
+    """(key, why) for every field with a bad type or value, in field order."""
+    checks: list[tuple[str, bool, str]] = [
+        ("workload", isinstance(c.workload, str) and bool(c.workload), "a non-empty string"),
+        ("month", c.month is None or isinstance(c.month, str), "a 'YYYY-MM' string"),
+        ("first", c.first is None or (_is_int(c.first) and c.first > 0), "a positive integer"),
+        ("exact_estimates", isinstance(c.exact_estimates, bool), "true or false"),
+        (
+            "load_factor",
+            c.load_factor is None
+            or (_is_number(c.load_factor) and math.isfinite(c.load_factor) and c.load_factor > 0),
+            "a positive number",
+        ),
+        ("policy", isinstance(c.policy, str) and bool(c.policy), "a policy name"),
+        (
+            "params",
+            isinstance(c.params, Mapping) and all(isinstance(k, str) for k in c.params),
+            "a table of policy parameters",
+        ),
+        ("nodes", c.nodes is None or (_is_int(c.nodes) and c.nodes > 0), "a positive integer"),
+        (
+            "cores_per_node",
+            _is_int(c.cores_per_node) and c.cores_per_node > 0,
+            "a positive integer",
+        ),
+        ("kill_at_estimate", isinstance(c.kill_at_estimate, bool), "true or false"),
+        ("wide", c.wide in ("error", "drop", "clamp"), "'error', 'drop' or 'clamp'"),
+        ("warmup", _trim_ok(c.warmup), "a job count or a fraction in [0, 1)"),
+        ("cooldown", _trim_ok(c.cooldown), "a job count or a fraction in [0, 1)"),
+        ("seed", _is_int(c.seed) and c.seed >= 0, "a non-negative integer"),
+    ]
+    return [
+        (key, f"expected {what}, got {getattr(c, key)!r}") for key, ok, what in checks if not ok
+    ]
+
+
+def _trim_ok(value: Any) -> bool:
+    if _is_int(value):
+        return value >= 0
+    return isinstance(value, float) and 0.0 <= value < 1.0
+
+
+def _workload_key(name_or_path: str) -> tuple[str, int, int]:
+    """(resolved path, mtime, size): a cache key that notices an edited file."""
+    path = catalog.resolve(name_or_path)
+    stat = path.stat()
+    return str(path), stat.st_mtime_ns, stat.st_size
+
+
+@functools.lru_cache(maxsize=4)
+def _read_workload(path: str, mtime_ns: int, size: int) -> Workload:
+    # A study runs the same trace many times in one worker; parsing it once
+    # saves about a second per run on CTC. Workloads are immutable.
+    return catalog.load(path)
+
+
+@functools.lru_cache(maxsize=64)
+def _digest(path: str, mtime_ns: int, size: int) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return "sha256:" + h.hexdigest()
+
+
+def workload_identity(name_or_path: str) -> str:
+    """A shipped trace's short name, or ``sha256:<digest>`` of a workload file."""
+    key = name_or_path.strip().lower()
+    if key in catalog.SHIPPED:
+        return key
+    try:
+        return _digest(*_workload_key(name_or_path))
+    except ValueError as exc:
+        raise StudyError(f"workload: {exc}") from None
+
+
+# ---- a study -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of a study: its configuration, label, replication and id."""
+
+    config: RunConfig
+    label: str
+    replication: int
+    id: str
+
+
+def _flatten(table: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Grid keys: nested ``params`` tables become dotted ``params.KEY`` keys."""
+    flat: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "params" and isinstance(value, Mapping):
+            for pkey, pvalue in value.items():
+                flat[f"params.{pkey}"] = pvalue
+        else:
+            flat[key] = value
+    for key in flat:
+        base = key.split(".", 1)[0]
+        if base not in CONFIG_KEYS or (base != "params" and "." in key):
+            raise StudyError(f"{where}.{key}: unknown key (known: {', '.join(CONFIG_KEYS)})")
+        if base == "params" and "." not in key:
+            raise StudyError(f"{where}.params: give one list per parameter (params.NAME = [...])")
+    return flat
+
+
+def _apply(values: dict[str, Any], key: str, value: Any) -> None:
+    if key.startswith("params."):
+        values["params"] = {**values.get("params", {}), key.split(".", 1)[1]: value}
+    else:
+        values[key] = value
+
+
+def _default_label(config: RunConfig, explicit: Mapping[str, Any]) -> str:
+    """The policy name, with the parameters the study set away from their defaults."""
+    try:
+        from policies import registry
+
+        defaults = {k: p.default for k, p in registry.parameters(config.policy).items()}
+    except ValueError:
+        defaults = {}
+    changed = [
+        f"{k}={v}" for k, v in sorted(explicit.items()) if k not in defaults or defaults[k] != v
+    ]
+    return f"{config.policy}({', '.join(changed)})" if changed else config.policy
+
+
+@dataclass
+class Study:
+    """A base configuration x (variants and/or a grid) x replications.
+
+    ``grid`` maps config keys (and dotted ``params.NAME`` keys) to lists of
+    values; ``variants`` is a list of partial configurations, each with an
+    optional ``label``. See the module docstring for the TOML form.
+    """
+
+    base: Mapping[str, Any] = field(default_factory=dict)
+    grid: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    variants: Sequence[Mapping[str, Any]] = ()
+    replications: int = 1
+    seed: int = 0
+    name: str = "study"
+    imports: Sequence[str] = ()
+    report: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "study"
+
+    def __post_init__(self) -> None:
+        src = self.source
+        if not _is_int(self.replications) or self.replications < 1:
+            raise StudyError(f"{src}: study.replications: expected a positive integer")
+        if not _is_int(self.seed) or self.seed < 0:
+            raise StudyError(f"{src}: study.seed: expected a non-negative integer")
+        if not isinstance(self.name, str) or not self.name:
+            raise StudyError(f"{src}: study.name: expected a non-empty string")
+        if isinstance(self.imports, str) or not all(isinstance(m, str) for m in self.imports):
+            raise StudyError(f"{src}: study.imports: expected a list of module names")
+        if not isinstance(self.base, Mapping):
+            raise StudyError(f"{src}: base: expected a table")
+        if not isinstance(self.base.get("params", {}), Mapping):
+            raise StudyError(f"{src}: base.params: expected a table of policy parameters")
+        if "seed" in self.base:
+            raise StudyError(f"{src}: base.seed: seeds come from study.seed and replications")
+        if not isinstance(self.grid, Mapping):
+            raise StudyError(f"{src}: grid: expected a table of lists")
+        for key, values in _flatten(self.grid, f"{src}: grid").items():
+            if key == "seed":
+                raise StudyError(f"{src}: grid.seed: seeds come from study.seed and replications")
+            if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+                raise StudyError(f"{src}: grid.{key}: expected a non-empty list of values")
+        if isinstance(self.variants, Mapping) or not isinstance(self.variants, Sequence):
+            raise StudyError(f"{src}: variants: expected a list of tables ([[variants]])")
+        for i, variant in enumerate(self.variants, 1):
+            if not isinstance(variant, Mapping):
+                raise StudyError(f"{src}: variants[{i}]: expected a table")
+            if not isinstance(variant.get("params", {}), Mapping):
+                raise StudyError(f"{src}: variants[{i}].params: expected a table")
+            if "seed" in variant:
+                raise StudyError(f"{src}: variants[{i}].seed: seeds come from study.seed")
+        if not isinstance(self.report, Mapping):
+            raise StudyError(f"{src}: report: expected a table")
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any], source: str = "study") -> Study:
+        """Build from the TOML document's tables (``study``, ``base``, ``grid``, ...)."""
+        known = ("study", "base", "grid", "variants", "report")
+        for key in doc:
+            if key not in known:
+                raise StudyError(f"{source}: {key}: unknown table (known: {', '.join(known)})")
+        head = doc.get("study", {})
+        if not isinstance(head, Mapping):
+            raise StudyError(f"{source}: study: expected a table")
+        head_keys = ("name", "seed", "replications", "imports")
+        for key in head:
+            if key not in head_keys:
+                raise StudyError(
+                    f"{source}: study.{key}: unknown key (known: {', '.join(head_keys)})"
+                )
+        return cls(
+            base=doc.get("base", {}),
+            grid=doc.get("grid", {}),
+            variants=doc.get("variants", ()),
+            report=doc.get("report", {}),
+            source=source,
+            **head,
+        )
+
+    def import_modules(self) -> None:
+        """Import the study's ``imports`` (modules that register policies)."""
+        for module in self.imports:
+            try:
+                importlib.import_module(module)
+            except ImportError as exc:
+                raise StudyError(f"{self.source}: study.imports: {exc}") from None
+
+    def runs(self) -> list[Run]:
+        """Every run, in order: variants, then grid points, then replications.
+
+        Raises `StudyError` naming the variant or grid point of a bad
+        configuration, and when two runs would have the same configuration.
+        """
+        self.import_modules()
+        src = self.source
+        grid = _flatten(self.grid, f"{src}: grid")
+        keys = list(grid)
+        variants: Iterable[Mapping[str, Any]] = self.variants or [{}]
+        out: list[Run] = []
+        seen: dict[str, str] = {}
+        for v, variant in enumerate(variants, 1):
+            variant = dict(variant)
+            label = variant.pop("label", None)
+            where = f"{src}: variants[{v}]" if self.variants else f"{src}: run"
+            clash = [k for k in _flatten(variant, where) if k in grid]
+            if clash:
+                raise StudyError(f"{where}.{clash[0]}: set both here and in the grid")
+            for point in itertools.product(*(grid[k] for k in keys)):
+                values: dict[str, Any] = {**self.base, **variant}
+                values["params"] = {**self.base.get("params", {}), **variant.get("params", {})}
+                for key, value in zip(keys, point, strict=True):
+                    _apply(values, key, value)
+                at = ", ".join(f"{k}={val!r}" for k, val in zip(keys, point, strict=True))
+                here = f"{where}{' (' + at + ')' if at else ''}"
+                config = RunConfig.from_dict(values, here)
+                try:
+                    config = config.normalized()
+                except StudyError as exc:
+                    raise StudyError(f"{here}: {exc}") from None
+                explicit = {k: config.params[k] for k in values["params"]}
+                run_label = str(label) if label is not None else _default_label(config, explicit)
+                for r in range(self.replications):
+                    seeded = dataclasses.replace(config, seed=replication_seed(self.seed, r))
+                    run_id = seeded.run_id()
+                    if run_id in seen:
+                        raise StudyError(
+                            f"{here}: the same run as {seen[run_id]} (identical configuration)"
+                        )
+                    seen[run_id] = f"{run_label} replication {r}"
+                    out.append(Run(seeded, run_label, r, run_id))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The definition as the TOML document's tables (JSON-ready)."""
+        return {
+            "study": {
+                "name": self.name,
+                "seed": self.seed,
+                "replications": self.replications,
+                "imports": list(self.imports),
+            },
+            "base": dict(self.base),
+            "grid": {k: list(v) for k, v in _flatten(self.grid, self.source).items()},
+            "variants": [dict(v) for v in self.variants],
+            "report": dict(self.report),
+        }
+
+
+def _resolve_paths(doc: dict[str, Any], root: Path) -> None:
+    """Make relative workload file paths relative to the study file's folder."""
+
+    def fix(value: Any) -> Any:
+        if not isinstance(value, str) or value.strip().lower() in catalog.SHIPPED:
+            return value
+        path = Path(value).expanduser()
+        if path.is_absolute() or not (root / path).is_file():
+            return value
+        return str((root / path).resolve())
+
+    variants = doc.get("variants")
+    tables = [doc.get("base"), *(variants if isinstance(variants, list) else [])]
+    for table in tables:
+        if isinstance(table, dict) and "workload" in table:
+            table["workload"] = fix(table["workload"])
+    grid = doc.get("grid")
+    if isinstance(grid, dict) and isinstance(grid.get("workload"), list):
+        grid["workload"] = [fix(v) for v in grid["workload"]]
+
+
+def load_study(path: str | os.PathLike[str]) -> Study:
+    """Read a study from a TOML file; errors name the file and the key.
+
+    Relative workload paths are taken relative to the file's folder.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise StudyError(f"{path}: cannot read the study file ({exc.strerror})") from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyError(f"{path}: not valid TOML: {exc}") from None
+    _resolve_paths(doc, path.parent)
+    return Study.from_dict(doc, source=str(path))

@@ -1,0 +1,384 @@
+"""Running a study: in parallel, resumably, with results that are never lost.
+
+`sweep` runs every run of a `model.study.Study` that the study directory
+does not already hold, in parallel:
+
+- by default on a local process pool over all cores (``workers=N`` sizes
+  it; ``workers=0`` runs in this process, which is what a debugger wants);
+- with ``cluster="tcp://host:8786"`` (or a `distributed.Client`) on an
+  existing Dask distributed cluster. Its workers need schedsim installed
+  (the same version) and must see the workload files a study names by
+  path; shipped traces travel inside the package.
+
+Workers only compute: a run comes back as its files' bytes, and this
+process alone writes the study directory, so a cluster needs no shared
+file system for the results. The layout::
+
+    DIR/study.json                the definition, its runs and the schedsim version
+    DIR/runs/<id>/config.json     the run's configuration, label, replication
+    DIR/runs/<id>/summary.json    {"summary": ..., "meta": ...} (Result.summary_json)
+    DIR/runs/<id>/jobs.parquet    the per-job table
+    DIR/runs/<id>/series.parquet  the time series
+    DIR/failures/<id>.json        the error and traceback of a run that raised
+
+A finished run is written into a temporary folder and renamed into place,
+so ``runs/<id>`` is either complete or absent: a study killed at any moment
+resumes by running the same command again, which skips every finished run
+and leaves its files untouched. A run that raises is recorded in
+``failures/`` with its traceback and the study goes on; it is tried again
+on the next sweep, and its failure record is removed once it succeeds. A
+changed configuration has a new id (`model.study.RunConfig.run_id`), so it
+is a new run beside the old ones, never an overwrite.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import multiprocessing
+import os
+import shutil
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from model.results import json_safe
+from model.study import Run, RunConfig, Study, schedsim_version
+
+__all__ = ["RunOutcome", "SweepOutcome", "execute", "is_finished", "sweep"]
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What a worker sends back: a finished run's files, or a failure."""
+
+    id: str
+    files: dict[str, bytes] = field(default_factory=dict)
+    error: str = ""
+    traceback: str = ""
+    wall_time: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+@dataclass
+class SweepOutcome:
+    """What a sweep did: counts, the failures (label, error) and the wall time."""
+
+    directory: Path
+    total: int
+    skipped: int
+    finished: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    interrupted: bool = False
+    wall_time: float = 0.0
+
+    @property
+    def missing(self) -> int:
+        """Runs neither finished before nor now (failed or never reached)."""
+        return self.total - self.skipped - self.finished
+
+
+Task = tuple[dict[str, Any], str, str, int, tuple[str, ...]]
+
+
+def _document(run: Run) -> dict[str, Any]:
+    return {
+        "id": run.id,
+        "label": run.label,
+        "replication": run.replication,
+        "config": run.config.to_dict(),
+    }
+
+
+def execute(task: Task) -> RunOutcome:
+    """Run one configuration and return its files (this is what workers call).
+
+    Never raises for a failing run: the error and traceback come back in the
+    outcome, so one bad configuration does not stop a study.
+    """
+    config_dict, run_id, label, replication, imports = task
+    t0 = time.perf_counter()
+    try:
+        import importlib
+
+        for module in imports:
+            importlib.import_module(module)
+        config = RunConfig.from_dict(config_dict)
+        result = config.simulation().run()
+        files = {}
+        for name, frame in (("jobs.parquet", result.jobs), ("series.parquet", result.series)):
+            buffer = io.BytesIO()
+            frame.to_parquet(buffer, index=False)
+            files[name] = buffer.getvalue()
+        files["summary.json"] = result.summary_json(config.warmup, config.cooldown).encode()
+        doc = {
+            "id": run_id,
+            "label": label,
+            "replication": replication,
+            "config": config_dict,
+            "schedsim_version": schedsim_version(),
+        }
+        files["config.json"] = (json.dumps(json_safe(doc), indent=2) + "\n").encode()
+        return RunOutcome(run_id, files=files, wall_time=time.perf_counter() - t0)
+    except Exception as exc:
+        first_line = (str(exc).splitlines() or [""])[0]
+        return RunOutcome(
+            run_id,
+            error=f"{type(exc).__name__}: {first_line}",
+            traceback=traceback.format_exc(),
+            wall_time=time.perf_counter() - t0,
+        )
+
+
+# ---- the study directory ---------------------------------------------------------
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write a file so that readers see the old content or the new, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def is_finished(directory: Path, run_id: str) -> bool:
+    """Whether ``runs/<run_id>`` holds a finished run."""
+    return (directory / "runs" / run_id / "summary.json").is_file()
+
+
+def _store(directory: Path, run: Run, outcome: RunOutcome) -> None:
+    """Put a finished run into ``runs/<id>`` by one rename, or record its failure."""
+    failure = directory / "failures" / f"{run.id}.json"
+    if not outcome.ok:
+        doc = {
+            **_document(run),
+            "error": outcome.error,
+            "traceback": outcome.traceback,
+            "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }
+        _write_atomic(failure, (json.dumps(json_safe(doc), indent=2) + "\n").encode())
+        return
+    runs = directory / "runs"
+    runs.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=runs, prefix=f".{run.id}.", suffix=".tmp"))
+    try:
+        for name, data in outcome.files.items():
+            (tmp / name).write_bytes(data)
+        final = runs / run.id
+        if final.exists() and not is_finished(directory, run.id):
+            # Not written by a sweep (renames are whole); someone removed files from it.
+            shutil.rmtree(final)
+        try:
+            os.rename(tmp, final)
+        except OSError:
+            # Another sweep of this directory finished the run first; keep theirs.
+            if not is_finished(directory, run.id):
+                raise
+            shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    failure.unlink(missing_ok=True)
+
+
+def _write_study(directory: Path, study: Study, runs: list[Run]) -> None:
+    doc = {
+        "name": study.name,
+        "schedsim_version": schedsim_version(),
+        "seed": study.seed,
+        "replications": study.replications,
+        "definition": study.to_dict(),
+        "report": dict(study.report),
+        "written": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "runs": [_document(run) for run in runs],
+    }
+    _write_atomic(directory / "study.json", (json.dumps(json_safe(doc), indent=2) + "\n").encode())
+
+
+def _clean_temporaries(directory: Path) -> None:
+    """Remove the half-written folders a killed sweep left behind."""
+    for tmp in (directory / "runs").glob(".*.tmp"):
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ---- executors ---------------------------------------------------------------------
+
+
+def _serial(tasks: list[Task]) -> Iterator[RunOutcome]:
+    for task in tasks:
+        yield execute(task)
+
+
+@contextlib.contextmanager
+def _local_pool(tasks: list[Task], workers: int) -> Iterator[Iterator[RunOutcome]]:
+    # fork (where the platform has it) lets a pool see policies registered at
+    # run time, e.g. in a notebook; elsewhere they must come from `imports`.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+    futures: list[Future[RunOutcome]] = [pool.submit(execute, t) for t in tasks]
+    by_future = {f: t for f, t in zip(futures, tasks, strict=True)}
+
+    def outcomes() -> Iterator[RunOutcome]:
+        for future in as_completed(futures):
+            yield _outcome(future, by_future[future][1])
+
+    try:
+        yield outcomes()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _outcome(future: Any, run_id: str) -> RunOutcome:
+    """A future's outcome; the executor's own failures (a worker died) become run failures."""
+    try:
+        return future.result()
+    except Exception as exc:
+        return RunOutcome(
+            run_id,
+            error=f"{type(exc).__name__}: worker failed: {exc}",
+            traceback="".join(traceback.format_exception(exc)),
+        )
+
+
+@contextlib.contextmanager
+def _dask(tasks: list[Task], cluster: Any) -> Iterator[Iterator[RunOutcome]]:
+    from distributed import Client
+    from distributed import as_completed as dask_completed
+
+    own = not isinstance(cluster, Client)
+    client = Client(cluster) if own else cluster
+    try:
+        futures = client.map(execute, tasks, pure=False)
+        ids = {f.key: t[1] for f, t in zip(futures, tasks, strict=True)}
+
+        def outcomes() -> Iterator[RunOutcome]:
+            for future in dask_completed(futures):
+                yield _outcome(future, ids[future.key])
+                future.release()
+
+        try:
+            yield outcomes()
+        finally:
+            client.cancel(futures)
+    finally:
+        if own:
+            client.close()
+
+
+# ---- the sweep -----------------------------------------------------------------------
+
+
+def sweep(
+    study: Study,
+    directory: str | os.PathLike[str],
+    *,
+    workers: int | None = None,
+    cluster: Any = None,
+    progress: bool | Callable[[int, int], None] = False,
+) -> SweepOutcome:
+    """Run the study's unfinished runs and store each as it finishes.
+
+    ``workers``: local pool size (default: all cores; 0 runs in this
+    process). ``cluster``: a Dask scheduler address or `distributed.Client`
+    (``workers`` is then ignored). ``progress``: True shows a rich progress
+    bar with the time left; a callable gets ``(done, total)`` after each run.
+    A KeyboardInterrupt stops the sweep cleanly: finished runs stay,
+    ``interrupted`` is set, and the next sweep resumes.
+    """
+    t0 = time.perf_counter()
+    directory = Path(directory)
+    runs = study.runs()
+    directory.mkdir(parents=True, exist_ok=True)
+    _clean_temporaries(directory)
+    _write_study(directory, study, runs)
+    pending = [run for run in runs if not is_finished(directory, run.id)]
+    outcome = SweepOutcome(directory, total=len(runs), skipped=len(runs) - len(pending))
+    if not pending:
+        outcome.wall_time = time.perf_counter() - t0
+        return outcome
+    by_id = {run.id: run for run in pending}
+    imports = tuple(study.imports)
+    tasks: list[Task] = [
+        (run.config.to_dict(), run.id, run.label, run.replication, imports) for run in pending
+    ]
+    if cluster is not None:
+        executor = _dask(tasks, cluster)
+    elif workers == 0:
+        executor = contextlib.nullcontext(_serial(tasks))
+    else:
+        n = workers or os.cpu_count() or 1
+        if n < 0:
+            raise ValueError(f"workers must be >= 0, got {workers}")
+        executor = _local_pool(tasks, min(n, len(tasks)))
+
+    with _reporter(progress, study.name, len(pending)) as report:
+        try:
+            with executor as results:
+                for result in results:
+                    run = by_id[result.id]
+                    _store(directory, run, result)
+                    if result.ok:
+                        outcome.finished += 1
+                    else:
+                        outcome.failed.append((run.label, result.error))
+                    report(outcome.finished + len(outcome.failed), len(outcome.failed))
+        except KeyboardInterrupt:
+            outcome.interrupted = True
+    outcome.wall_time = time.perf_counter() - t0
+    return outcome
+
+
+@contextlib.contextmanager
+def _reporter(
+    progress: bool | Callable[[int, int], None], name: str, total: int
+) -> Iterator[Callable[[int, int], None]]:
+    """A ``(done, failed)`` callback: a rich bar, the user's callable, or nothing."""
+    if callable(progress):
+        yield lambda done, failed: progress(done, total)
+        return
+    if not progress:
+        yield lambda done, failed: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("runs"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns) as bar:
+        task = bar.add_task(name, total=total)
+
+        def update(done: int, failed: int) -> None:
+            label = f"{name} [red]({failed} failed)[/red]" if failed else name
+            bar.update(task, completed=done, description=label)
+
+        yield update
+
