@@ -69,6 +69,7 @@ import itertools
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -165,6 +166,10 @@ class RunConfig:
         object.__setattr__(self, "params", dict(self.params))
         if self.load_factor is not None:
             object.__setattr__(self, "load_factor", float(self.load_factor))
+        # A trim of 0.0 is no trim: one value, so both spellings share a run id.
+        for key in ("warmup", "cooldown"):
+            if getattr(self, key) == 0:
+                object.__setattr__(self, key, 0)
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any], where: str = "") -> RunConfig:
@@ -203,6 +208,8 @@ class RunConfig:
         """What `run_id` hashes: the normalized configuration, the workload by content."""
         values = self.normalized().to_dict()
         values["workload"] = workload_identity(self.workload)
+        if values["load_factor"] is None:
+            values["load_factor"] = 1.0  # the trace's own load, however it is spelled
         values["id_format"] = ID_FORMAT
         return values
 
@@ -248,7 +255,11 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
     """(key, why) for every field with a bad type or value, in field order."""
     checks: list[tuple[str, bool, str]] = [
         ("workload", isinstance(c.workload, str) and bool(c.workload), "a non-empty string"),
-        ("month", c.month is None or isinstance(c.month, str), "a 'YYYY-MM' string"),
+        (
+            "month",
+            c.month is None or (isinstance(c.month, str) and _MONTH.fullmatch(c.month)),
+            "a 'YYYY-MM' string",
+        ),
         ("first", c.first is None or (_is_int(c.first) and c.first > 0), "a positive integer"),
         ("exact_estimates", isinstance(c.exact_estimates, bool), "true or false"),
         (
@@ -278,6 +289,9 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
     return [
         (key, f"expected {what}, got {getattr(c, key)!r}") for key, ok, what in checks if not ok
     ]
+
+
+_MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
 
 def _trim_ok(value: Any) -> bool:
@@ -405,6 +419,15 @@ class Study:
             raise StudyError(f"{src}: base: expected a table")
         if not isinstance(self.base.get("params", {}), Mapping):
             raise StudyError(f"{src}: base.params: expected a table of policy parameters")
+        for key in self.base:
+            if key not in CONFIG_KEYS:
+                raise StudyError(
+                    f"{src}: base.{key}: unknown key (known: {', '.join(CONFIG_KEYS)})"
+                )
+        try:
+            RunConfig.from_dict(self.base)
+        except StudyError as exc:
+            raise StudyError(f"{src}: base.{exc}") from None
         if "seed" in self.base:
             raise StudyError(f"{src}: base.seed: seeds come from study.seed and replications")
         if not isinstance(self.grid, Mapping):

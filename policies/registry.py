@@ -51,8 +51,8 @@ def parameters(name: str) -> dict[str, inspect.Parameter]:
 
 
 def _convert(value: Any, annotation: Any, key: str, policy: str) -> Any:
-    if not isinstance(value, str):
-        return value
+    """``value`` as the parameter's type hint wants it: from a string (the command
+    line) or from a TOML/JSON value, where an int may stand for a float."""
     target = annotation
     args = typing.get_args(annotation)
     if args:  # Optional[X], Literal[...], X | None
@@ -61,7 +61,22 @@ def _convert(value: Any, annotation: Any, key: str, policy: str) -> Any:
             if value not in literal:
                 raise ValueError(f"policy {policy}: {key}={value!r}, expected one of {literal}")
             return value
+        if value is None and type(None) in args:
+            return None
         target = next((a for a in args if a is not type(None)), str)
+    bad = ValueError(f"policy {policy}: parameter {key}={value!r} is not a valid {target}")
+    if isinstance(target, type):
+        bad = ValueError(
+            f"policy {policy}: parameter {key}={value!r} is not a valid {target.__name__}"
+        )
+    if not isinstance(value, str):
+        if target is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)  # TOML's 2 and 2.0 are one configuration
+        if target is int and isinstance(value, float) and value.is_integer():
+            return int(value)
+        if target in (bool, int, float, str) and type(value) is not target:
+            raise bad
+        return value
     try:
         if target is bool:
             lowered = value.lower()
@@ -71,9 +86,7 @@ def _convert(value: Any, annotation: Any, key: str, policy: str) -> Any:
         if target in (int, float, str):
             return target(value)
     except ValueError:
-        raise ValueError(
-            f"policy {policy}: parameter {key}={value!r} is not a valid {target.__name__}"
-        ) from None
+        raise bad from None
     return value
 
 

@@ -45,3 +45,13 @@ def test_added_policy_registers_and_runs(monkeypatch):
         assert len(result.jobs) == 300 and result.meta["policy_params"] == {"by": by}
     with pytest.raises(ValueError, match="expected one of"):
         Simulation(kth, "sjf", params={"by": "color"})
+
+
+def test_study_example_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code = next(b for b in python_blocks() if "sweep(study" in b)
+    namespace: dict = {}
+    exec(compile(code, "README.md (study)", "exec"), namespace)
+    results = namespace["results"]
+    assert results.counts["done"] == 4
+    assert (tmp_path / "results" / "easy-vs-conservative" / "study.json").is_file()

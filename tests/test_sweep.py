@@ -13,6 +13,7 @@ from model.cli import main
 from model.simulation import Simulation
 from model.study import Study, load_study
 from model.sweep import execute, is_finished, sweep
+from policies import base, registry
 from workloads.catalog import load
 from workloads.transforms import first, scale_load
 
@@ -268,9 +269,14 @@ def test_shipped_example_study_is_valid():
 
 
 @pytest.fixture(autouse=True)
-def _tests_on_path(monkeypatch):
+def _flaky_policy_importable(monkeypatch):
     # flaky_policy lives beside this file; forked pool workers inherit sys.path,
-    # and the serial path imports it here.
-    here = str(Path(__file__).resolve().parent)
-    if here not in sys.path:
-        monkeypatch.syspath_prepend(here)
+    # and the serial path imports it here. It registers "flaky", which must not
+    # leak into other tests' lists of every policy.
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent))
+    registry.names()  # the built-in policies are registered before the snapshot
+    saved = dict(base.REGISTRY)
+    yield
+    base.REGISTRY.clear()
+    base.REGISTRY.update(saved)
+    sys.modules.pop("flaky_policy", None)  # so the next test's import registers it again

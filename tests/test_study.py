@@ -1,0 +1,852 @@
+"""Parameter studies (model.study): run configurations, expansion, seeds, identity, TOML."""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import hashlib
+import importlib
+import json
+import re
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from model.simulation import Simulation
+from model.study import (
+    CONFIG_KEYS,
+    Run,
+    RunConfig,
+    Study,
+    StudyError,
+    load_study,
+    replication_seed,
+)
+from policies.base import REGISTRY
+from workloads import catalog
+from workloads.transforms import exact_estimates, first, month, scale_load
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+N = 300  # jobs of KTH in the runs that are simulated: fast, yet a real queue
+
+
+# ---- helpers -------------------------------------------------------------------
+
+
+def write_toml(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def runs_error(study_or_path: Study | Path) -> str:
+    """The message of the StudyError raised by loading (if a path) and expanding a study."""
+    with pytest.raises(StudyError) as info:
+        study = study_or_path if isinstance(study_or_path, Study) else load_study(study_or_path)
+        study.runs()
+    return str(info.value)
+
+
+def runs_error_from_dict(doc: dict) -> str:
+    with pytest.raises(StudyError) as info:
+        Study.from_dict(doc, source="mine").runs()
+    assert str(info.value).startswith("mine: ")
+    return str(info.value)
+
+
+def summary(runs: list[Run]) -> list[tuple]:
+    return [
+        (r.label, r.config.policy, r.config.load_factor, r.config.params, r.replication)
+        for r in runs
+    ]
+
+
+@pytest.fixture(scope="module")
+def kth():
+    return catalog.load("kth")
+
+
+POLICY_MODULE = '''
+from policies.base import register
+from policies.fcfs import FCFS
+
+
+@register("{name}")
+class Knobs(FCFS):
+    """FCFS with typed knobs that change nothing (for study tests)."""
+
+    def __init__(self, factor: float = 1.0, depth: int = 2, flag: bool = False) -> None:
+        self.factor, self.depth, self.flag = factor, depth, flag
+'''
+
+
+@pytest.fixture
+def knobs(tmp_path, monkeypatch):
+    """(module, policy name) of a policy with a float, an int and a bool parameter.
+
+    The module is written to a folder on sys.path but not imported; the
+    registry entry and the module are removed afterwards.
+    """
+    module, name = "study_test_knobs", "study-test-knobs"
+    folder = tmp_path / "policy_module"
+    folder.mkdir()
+    (folder / f"{module}.py").write_text(POLICY_MODULE.format(name=name))
+    monkeypatch.syspath_prepend(str(folder))
+    yield module, name
+    REGISTRY.pop(name, None)
+    sys.modules.pop(module, None)
+
+
+# ---- 1. expansion ----------------------------------------------------------------
+
+
+def test_no_grid_no_variants_is_one_run_per_replication():
+    runs = Study(base={"first": N}, replications=3).runs()
+    assert [r.replication for r in runs] == [0, 1, 2]
+    assert [r.label for r in runs] == ["easy"] * 3
+    assert all(r.config.first == N for r in runs)
+
+
+def test_grid_only_is_the_cartesian_product_in_key_order():
+    runs = Study(
+        base={"first": N}, grid={"policy": ["easy", "fcfs"], "load_factor": [1.0, 1.2, 1.5]}
+    ).runs()
+    assert [(r.config.policy, r.config.load_factor) for r in runs] == [
+        ("easy", 1.0),
+        ("easy", 1.2),
+        ("easy", 1.5),
+        ("fcfs", 1.0),
+        ("fcfs", 1.2),
+        ("fcfs", 1.5),
+    ]
+    assert {r.replication for r in runs} == {0}
+
+
+def test_variants_only_keep_their_order():
+    runs = Study(
+        base={"first": N},
+        variants=[{"policy": "fcfs"}, {"policy": "conservative"}, {"policy": "easy"}],
+    ).runs()
+    assert [r.config.policy for r in runs] == ["fcfs", "conservative", "easy"]
+    assert [r.label for r in runs] == ["fcfs", "conservative", "easy"]
+
+
+def test_variants_times_grid_times_replications_in_order():
+    study = Study(
+        base={"first": N},
+        variants=[{"policy": "fcfs"}, {"policy": "easy", "params": {"order": "sjf"}}],
+        grid={"load_factor": [1.0, 1.2]},
+        replications=3,
+    )
+    runs = study.runs()
+    assert len(runs) == 2 * 2 * 3
+    expected = [
+        (policy, factor, r)
+        for policy in ("fcfs", "easy")
+        for factor in (1.0, 1.2)
+        for r in range(3)
+    ]
+    assert [(r.config.policy, r.config.load_factor, r.replication) for r in runs] == expected
+    assert all(r.config.params == {"order": "sjf"} for r in runs if r.config.policy == "easy")
+    assert all(r.id == r.config.run_id() for r in runs)
+    assert len({r.id for r in runs}) == len(runs)
+
+
+def test_dotted_grid_key_in_toml(tmp_path):
+    path = write_toml(
+        tmp_path / "study.toml",
+        """
+        [base]
+        first = 300
+
+        [grid]
+        params.order = ["fcfs", "sjf"]
+        """,
+    )
+    runs = load_study(path).runs()
+    assert [r.config.params for r in runs] == [{"order": "fcfs"}, {"order": "sjf"}]
+    assert [r.label for r in runs] == ["easy", "easy(order=sjf)"]
+
+
+def test_dotted_grid_key_in_python_same_as_nested_table():
+    dotted = Study(base={"first": N}, grid={"params.order": ["fcfs", "sjf"]}).runs()
+    nested = Study(base={"first": N}, grid={"params": {"order": ["fcfs", "sjf"]}}).runs()
+    assert [r.config.params for r in dotted] == [{"order": "fcfs"}, {"order": "sjf"}]
+    assert [r.id for r in dotted] == [r.id for r in nested]
+
+
+def test_variant_params_merge_over_base_params(knobs):
+    module, name = knobs
+    study = Study(
+        base={"policy": name, "params": {"depth": 3, "factor": 2.5}},
+        variants=[{}, {"params": {"factor": 4.0}}, {"params": {"flag": True, "depth": 5}}],
+        imports=[module],
+    )
+    assert [r.config.params for r in study.runs()] == [
+        {"factor": 2.5, "depth": 3, "flag": False},
+        {"factor": 4.0, "depth": 3, "flag": False},
+        {"factor": 2.5, "depth": 5, "flag": True},
+    ]
+
+
+def test_dotted_grid_params_merge_over_base_and_variant_params(knobs):
+    module, name = knobs
+    study = Study(
+        base={"policy": name, "params": {"depth": 3}},
+        variants=[{"params": {"flag": True}}],
+        grid={"params.factor": [0.5, 2.0]},
+        imports=[module],
+    )
+    assert [r.config.params for r in study.runs()] == [
+        {"factor": 0.5, "depth": 3, "flag": True},
+        {"factor": 2.0, "depth": 3, "flag": True},
+    ]
+
+
+def test_base_params_reach_every_grid_point():
+    runs = Study(base={"params": {"order": "sjf"}}, grid={"load_factor": [1.0, 2.0]}).runs()
+    assert [r.config.params for r in runs] == [{"order": "sjf"}] * 2
+    assert [r.label for r in runs] == ["easy(order=sjf)"] * 2
+
+
+def test_labels():
+    runs = Study(
+        base={"first": N},
+        variants=[
+            {"policy": "fcfs"},
+            {"policy": "conservative"},
+            {"policy": "easy"},
+            {"policy": "EASY", "params": {"order": "sjf"}},
+            {"policy": "easy", "params": {"order": "xfactor"}, "label": "my own"},
+            {"policy": "easy", "params": {"order": "fcfs"}, "load_factor": 1.5},
+        ],
+    ).runs()
+    assert [r.label for r in runs] == [
+        "fcfs",
+        "conservative",
+        "easy",
+        "easy(order=sjf)",
+        "my own",
+        "easy",  # the default spelled out is not shown
+    ]
+    assert all("label" not in r.config.to_dict() for r in runs)
+
+
+def test_label_lists_changed_params_sorted_and_hides_spelled_out_defaults(knobs):
+    module, name = knobs
+    runs = Study(
+        base={"policy": name},
+        variants=[
+            {"params": {"factor": 2.5, "depth": 3}},
+            {"params": {"factor": 2.5, "depth": 2, "flag": "false"}},
+            {"params": {"depth": "2"}},
+        ],
+        imports=[module],
+    ).runs()
+    assert [r.label for r in runs] == [
+        f"{name}(depth=3, factor=2.5)",
+        f"{name}(factor=2.5)",
+        name,
+    ]
+
+
+def test_explicit_variant_label_applies_to_each_of_its_grid_points():
+    runs = Study(
+        base={"first": N}, variants=[{"label": "mine"}], grid={"load_factor": [1.0, 1.1]}
+    ).runs()
+    assert [r.label for r in runs] == ["mine", "mine"]
+    assert len({r.id for r in runs}) == 2
+
+
+# ---- 2. seeds ----------------------------------------------------------------------
+
+
+def test_replication_seed_regression_value():
+    # Regression guard: computed once from the implementation; a change here
+    # changes the seed (and so the id) of every run of every existing study.
+    assert replication_seed(1, 0) == 842285832
+
+
+def test_replication_seeds_are_32_bit_distinct_and_deterministic():
+    seeds = [replication_seed(7, r) for r in range(50)]
+    assert len(set(seeds)) == 50
+    assert all(isinstance(s, int) and 0 <= s < 2**32 for s in seeds)
+    assert seeds == [replication_seed(7, r) for r in range(50)]
+    assert replication_seed(7, 0) != replication_seed(8, 0)
+
+
+def test_common_random_numbers_across_variants_and_grid_points():
+    runs = Study(
+        base={"first": N},
+        variants=[{"policy": "fcfs"}, {"policy": "easy"}],
+        grid={"load_factor": [1.0, 1.3]},
+        replications=3,
+        seed=11,
+    ).runs()
+    by_replication: dict[int, set[int]] = {}
+    for run in runs:
+        assert run.config.seed == replication_seed(11, run.replication)
+        by_replication.setdefault(run.replication, set()).add(run.config.seed)
+    assert all(len(seeds) == 1 for seeds in by_replication.values())
+    assert len({next(iter(s)) for s in by_replication.values()}) == 3
+
+
+def test_seeds_depend_only_on_the_study_seed_and_replication():
+    one = Study(base={"first": N}, replications=3, seed=5, name="one").runs()
+    other = Study(
+        base={"first": 2 * N, "policy": "fcfs"},
+        grid={"cores_per_node": [1, 2]},
+        replications=3,
+        seed=5,
+        name="other",
+    ).runs()
+    assert [r.config.seed for r in one] == [replication_seed(5, r) for r in range(3)]
+    assert {(r.replication, r.config.seed) for r in other} == {
+        (r.replication, r.config.seed) for r in one
+    }
+    reseeded = Study(base={"first": N}, replications=3, seed=6).runs()
+    assert not {r.config.seed for r in reseeded} & {r.config.seed for r in one}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "key"),
+    [
+        ({"base": {"seed": 3}}, "base.seed"),
+        ({"grid": {"seed": [1, 2]}}, "grid.seed"),
+        ({"variants": [{"policy": "fcfs"}, {"seed": 3}]}, "variants[2].seed"),
+    ],
+)
+def test_a_configuration_may_not_set_its_seed(kwargs, key):
+    with pytest.raises(StudyError, match=re.escape(key)):
+        Study(**kwargs).runs()
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("[base]\nseed = 3\n", "base.seed"),
+        ("[grid]\nseed = [1, 2]\n", "grid.seed"),
+        ("[[variants]]\npolicy = 'fcfs'\nseed = 3\n", "variants[1].seed"),
+    ],
+)
+def test_a_toml_configuration_may_not_set_its_seed(tmp_path, text, key):
+    path = write_toml(tmp_path / "s.toml", text)
+    message = runs_error(path)
+    assert key in message and str(path) in message
+
+
+# ---- 3. identity ---------------------------------------------------------------------
+
+
+def test_run_id_regression_value():
+    # Regression guard: computed once from the implementation. If it changes,
+    # every stored run of every study becomes unreachable (bump ID_FORMAT on purpose).
+    assert RunConfig(workload="kth", first=200).run_id() == "1821eac48c71f5ec"
+
+
+def test_run_id_is_16_lowercase_hex_digits():
+    for config in (RunConfig(), RunConfig(first=N, policy="fcfs", seed=9)):
+        assert re.fullmatch(r"[0-9a-f]{16}", config.run_id())
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ({"load_factor": 1}, {"load_factor": 1.0}),
+        ({"params": {"order": "fcfs"}}, {"params": {}}),
+        ({"policy": "EASY"}, {"policy": "easy"}),
+        ({"workload": "KTH"}, {"workload": "kth"}),
+    ],
+    ids=["load_factor-int-float", "default-param", "policy-case", "workload-case"],
+)
+def test_spellings_of_one_configuration_have_one_id(a, b):
+    assert RunConfig(first=N, **a).run_id() == RunConfig(first=N, **b).run_id()
+
+
+CHANGES = {
+    "workload": "ctc",
+    "month": "1996-10",
+    "first": N + 1,
+    "exact_estimates": True,
+    "load_factor": 1.2,
+    "policy": "fcfs",
+    "params": {"order": "sjf"},
+    "nodes": 64,
+    "cores_per_node": 2,
+    "kill_at_estimate": False,
+    "wide": "drop",
+    "warmup": 10,
+    "cooldown": 0.1,
+    "seed": 7,
+}
+
+
+def test_every_field_is_covered_by_the_change_table():
+    assert set(CHANGES) == set(CONFIG_KEYS)
+
+
+@pytest.mark.parametrize(("key", "value"), CHANGES.items(), ids=list(CHANGES))
+def test_changing_any_field_changes_the_id(key, value):
+    base = RunConfig(workload="kth", first=N)
+    changed = dataclasses.replace(base, **{key: value})
+    assert changed.run_id() != base.run_id()
+
+
+def test_a_workload_file_is_identified_by_its_content(tmp_path):
+    shipped = catalog.resolve("kth")
+    a, b = tmp_path / "a" / "kth.swf.gz", tmp_path / "b" / "other-name.swf.gz"
+    for path in (a, b):
+        path.parent.mkdir()
+        shutil.copyfile(shipped, path)
+    id_a = RunConfig(workload=str(a), first=N).run_id()
+    assert id_a == RunConfig(workload=str(b), first=N).run_id()
+    digest = "sha256:" + hashlib.sha256(shipped.read_bytes()).hexdigest()
+    assert RunConfig(workload=str(a)).identity()["workload"] == digest
+    assert RunConfig(workload="kth").identity()["workload"] == "kth"
+
+    text = gzip.decompress(shipped.read_bytes()).decode()
+    assert "; Note: uses the EASY scheduler\n" in text
+    edited = text.replace("; Note: uses the EASY scheduler\n", "; Note: uses the EASY scheduler!\n")
+    c = tmp_path / "c" / "kth.swf.gz"
+    c.parent.mkdir()
+    c.write_bytes(gzip.compress(edited.encode()))
+    assert RunConfig(workload=str(c), first=N).run_id() != id_a
+
+
+def test_a_missing_workload_file_is_a_study_error_naming_the_key(tmp_path):
+    with pytest.raises(StudyError, match="workload"):
+        RunConfig(workload=str(tmp_path / "missing.swf")).run_id()
+
+
+def test_the_label_is_not_part_of_the_id():
+    a = Study(base={"first": N}, variants=[{"label": "a"}]).runs()
+    b = Study(base={"first": N}, variants=[{"label": "b"}]).runs()
+    c = Study(base={"first": N}).runs()
+    assert a[0].label == "a" and b[0].label == "b"
+    assert a[0].id == b[0].id == c[0].id
+
+
+def test_normalized_fills_in_defaults_and_identity_hashes_it():
+    config = RunConfig(policy="EASY", load_factor=2)
+    assert config.policy == "easy" and config.load_factor == 2.0
+    assert isinstance(config.load_factor, float)
+    assert config.params == {}
+    assert config.normalized().params == {"order": "fcfs"}
+    identity = config.identity()
+    assert identity["params"] == {"order": "fcfs"}
+    assert identity["workload"] == "kth"
+    assert config.normalized().run_id() == config.run_id()
+
+
+# ---- 4. duplicates ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"variants": [{"policy": "easy"}, {"policy": "easy", "params": {"order": "fcfs"}}]},
+        {"variants": [{"label": "one"}, {"label": "two"}]},
+        {"variants": [{"policy": "fcfs"}, {"policy": "FCFS"}]},
+        {"grid": {"load_factor": [1, 1.0]}},
+    ],
+    ids=["default-spelled-out", "labels-only", "policy-case", "grid-int-float"],
+)
+def test_two_runs_with_one_configuration_are_an_error(kwargs):
+    message = runs_error(Study(base={"first": N}, **kwargs))
+    assert "same run" in message
+
+
+# ---- 5. validation --------------------------------------------------------------------------
+
+# (TOML text, what the message must name). Every case is also run through the
+# Python API (the parsed document given to Study.from_dict).
+INVALID = {
+    "unknown-table": ("[bogus]\nx = 1\n", "bogus"),
+    "unknown-study-key": ("[study]\nnmae = 'x'\n", "study.nmae"),
+    "unknown-base-key": ("[base]\npolcy = 'easy'\n", "polcy"),
+    "first-string": ("[base]\nfirst = 'ten'\n", "first"),
+    "first-zero": ("[base]\nfirst = 0\n", "first"),
+    "first-bool": ("[base]\nfirst = true\n", "first"),
+    "load-factor-negative": ("[base]\nload_factor = -1\n", "load_factor"),
+    "wide-sideways": ("[base]\nwide = 'sideways'\n", "wide"),
+    "warmup-1.5": ("[base]\nwarmup = 1.5\n", "warmup"),
+    "grid-not-a-list": ("[grid]\nload_factor = 1.2\n", "grid.load_factor"),
+    "grid-empty-list": ("[grid]\npolicy = []\n", "grid.policy"),
+    "grid-param-not-a-list": ("[grid]\nparams.order = 'sjf'\n", "grid.params.order"),
+    "grid-unknown-key": ("[grid]\npolcy = ['easy']\n", "grid.polcy"),
+    "grid-bad-value": ("[grid]\nfirst = [10, 'ten']\n", "first"),
+    "variant-and-grid": (
+        "[grid]\npolicy = ['easy', 'fcfs']\n[[variants]]\npolicy = 'conservative'\n",
+        "variants[1].policy",
+    ),
+    "variant-and-grid-param": (
+        "[grid]\nparams.order = ['sjf']\n[[variants]]\nparams = { order = 'fcfs' }\n",
+        "variants[1].params.order",
+    ),
+    "variant-unknown-key": ("[[variants]]\npolcy = 'easy'\n", "variants[1].polcy"),
+    "variants-not-a-list": ("[variants]\npolicy = 'easy'\n", "variants"),
+    "unknown-policy": ("[base]\npolicy = 'nosuch'\n", "nosuch"),
+    "unknown-policy-param": ("[base]\nparams = { bogus = 1 }\n", "bogus"),
+    "bad-policy-param-value": ("[base]\nparams = { order = 'random' }\n", "order"),
+    "replications-zero": ("[study]\nreplications = 0\n", "study.replications"),
+    "seed-negative": ("[study]\nseed = -1\n", "study.seed"),
+    "missing-import": ("[study]\nimports = ['no_such_module_xyz']\n", "no_such_module_xyz"),
+}
+
+
+@pytest.mark.parametrize(("text", "key"), INVALID.values(), ids=list(INVALID))
+def test_invalid_toml_study_names_file_and_key(tmp_path, text, key):
+    path = write_toml(tmp_path / "bad-study.toml", text)
+    message = runs_error(path)
+    assert key in message
+    assert str(path) in message
+
+
+@pytest.mark.parametrize(("text", "key"), INVALID.values(), ids=list(INVALID))
+def test_invalid_python_study_names_key(text, key):
+    message = runs_error_from_dict(tomllib.loads(text))
+    assert key in message
+
+
+def test_missing_import_names_the_key(tmp_path):
+    path = write_toml(tmp_path / "s.toml", "[study]\nimports = ['no_such_module_xyz']\n")
+    assert "study.imports" in runs_error(path)
+
+
+def test_invalid_toml_syntax_names_the_file(tmp_path):
+    path = write_toml(tmp_path / "broken.toml", "[base\nfirst = 10\n")
+    with pytest.raises(StudyError) as info:
+        load_study(path)
+    assert str(path) in str(info.value) and "TOML" in str(info.value)
+
+
+def test_missing_study_file_names_the_file(tmp_path):
+    path = tmp_path / "nowhere.toml"
+    with pytest.raises(StudyError) as info:
+        load_study(path)
+    assert str(path) in str(info.value)
+
+
+def test_study_error_is_a_value_error():
+    assert issubclass(StudyError, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("values", "key"),
+    [
+        ({"first": "ten"}, "first"),
+        ({"first": 0}, "first"),
+        ({"first": True}, "first"),
+        ({"load_factor": -1}, "load_factor"),
+        ({"load_factor": float("inf")}, "load_factor"),
+        ({"load_factor": True}, "load_factor"),
+        ({"wide": "sideways"}, "wide"),
+        ({"warmup": 1.5}, "warmup"),
+        ({"cooldown": -1}, "cooldown"),
+        ({"nodes": 0}, "nodes"),
+        ({"cores_per_node": 1.5}, "cores_per_node"),
+        ({"exact_estimates": "yes"}, "exact_estimates"),
+        ({"kill_at_estimate": 1}, "kill_at_estimate"),
+        ({"workload": ""}, "workload"),
+        ({"policy": ""}, "policy"),
+        ({"params": {1: "x"}}, "params"),
+        ({"seed": -1}, "seed"),
+        ({"polcy": "easy"}, "polcy"),
+    ],
+)
+def test_run_config_from_dict_names_the_bad_key(values, key):
+    with pytest.raises(StudyError) as info:
+        RunConfig.from_dict(values, "here")
+    assert str(info.value).startswith(f"here: {key}: ")
+
+
+def test_unknown_policy_and_parameter_are_study_errors():
+    with pytest.raises(StudyError, match="nosuch"):
+        RunConfig(policy="nosuch").run_id()
+    with pytest.raises(StudyError, match="bogus"):
+        RunConfig(params={"bogus": 1}).normalized()
+
+
+def test_imports_register_policies_before_expansion(knobs):
+    module, name = knobs
+    assert "unknown policy" in runs_error(Study(base={"policy": name}))
+    runs = Study(base={"policy": name}, imports=[module]).runs()
+    assert runs[0].config.params == {"factor": 1.0, "depth": 2, "flag": False}
+
+
+@pytest.mark.parametrize("variants", [(), ({"policy": "fcfs"},)], ids=["plain", "variants"])
+def test_unknown_base_key_is_reported_as_a_base_key(variants):
+    # Caught when the study is built, before any expansion.
+    with pytest.raises(StudyError, match=r"base\.polcy: unknown key"):
+        Study(base={"polcy": "easy"}, variants=variants)
+
+
+@pytest.mark.parametrize("value", ["sept", "1996-13"])
+def test_month_format_is_validated(value):
+    with pytest.raises(StudyError, match="month"):
+        RunConfig(month=value)
+
+
+# ---- typed policy parameters -----------------------------------------------------------------
+
+
+def test_string_params_are_converted_before_hashing(knobs):
+    module, name = knobs
+    importlib.import_module(module)
+    default = RunConfig(policy=name).run_id()
+    assert RunConfig(policy=name, params={"factor": "1"}).run_id() == default
+    assert RunConfig(policy=name, params={"depth": "2"}).run_id() == default
+    assert RunConfig(policy=name, params={"flag": "false"}).run_id() == default
+    assert RunConfig(policy=name, params={"factor": 1.0}).run_id() == default
+
+
+@pytest.mark.parametrize(
+    ("given", "other"),
+    [(1, None), (2, 2.0), (2, "2")],
+    ids=["int-vs-default", "int-vs-float", "int-vs-string"],
+)
+def test_an_int_for_a_float_param_is_the_same_run(knobs, given, other):
+    module, name = knobs
+    importlib.import_module(module)
+    other_params = {} if other is None else {"factor": other}
+    assert (
+        RunConfig(policy=name, params={"factor": given}).run_id()
+        == RunConfig(policy=name, params=other_params).run_id()
+    )
+
+
+# ---- 6. relative workload paths ---------------------------------------------------------------
+
+
+def test_relative_workload_paths_resolve_against_the_study_folder(tmp_path, monkeypatch):
+    folder = tmp_path / "studies"
+    data = folder / "data"
+    data.mkdir(parents=True)
+    shutil.copyfile(catalog.resolve("kth"), data / "mine.swf.gz")
+    shutil.copyfile(catalog.resolve("kth"), data / "other.swf.gz")
+    path = write_toml(
+        folder / "study.toml",
+        """
+        [base]
+        workload = "data/mine.swf.gz"
+        first = 300
+
+        [grid]
+        workload = ["data/mine.swf.gz", "kth"]
+
+        [[variants]]
+        workload = "data/other.swf.gz"
+        policy = "fcfs"
+        """,
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    study = load_study(path)
+    assert study.base["workload"] == str((data / "mine.swf.gz").resolve())
+    assert study.variants[0]["workload"] == str((data / "other.swf.gz").resolve())
+    assert study.grid["workload"] == [str((data / "mine.swf.gz").resolve()), "kth"]
+    study.variants[0].pop("workload")  # a variant may not set a key the grid sets
+    runs = study.runs()
+    assert [r.config.workload for r in runs] == [str((data / "mine.swf.gz").resolve()), "kth"]
+    assert runs[0].config.build_workload().jobs == runs[1].config.build_workload().jobs
+
+
+def test_relative_study_path_from_another_cwd(tmp_path, monkeypatch):
+    folder = tmp_path / "studies"
+    folder.mkdir()
+    shutil.copyfile(catalog.resolve("kth"), folder / "mine.swf.gz")
+    write_toml(folder / "study.toml", "[base]\nworkload = 'mine.swf.gz'\nfirst = 300\n")
+    monkeypatch.chdir(tmp_path)
+    runs = load_study("studies/study.toml").runs()
+    assert Path(runs[0].config.workload) == (folder / "mine.swf.gz").resolve()
+    assert Path(runs[0].config.workload).is_absolute()
+
+
+def test_shipped_names_are_left_alone(tmp_path, monkeypatch):
+    # Even with a file of that name next to the study, a shipped name stays a shipped name.
+    (tmp_path / "kth").write_text("1 0 -1 100 4 -1 -1 4 200 -1 1 7 3 11 1 2 -1 -1\n")
+    path = write_toml(
+        tmp_path / "study.toml",
+        "[base]\nworkload = 'KTH'\nfirst = 300\n[grid]\nworkload = ['kth', 'ctc']\n",
+    )
+    monkeypatch.chdir(tmp_path)
+    study = load_study(path)
+    assert study.base["workload"] == "KTH"
+    assert study.grid["workload"] == ["kth", "ctc"]
+
+
+# ---- 7. the workload and the simulation ------------------------------------------------------
+
+
+def test_build_workload_applies_the_transforms_in_order(kth):
+    config = RunConfig(month="1996-10", first=N, exact_estimates=True, load_factor=1.3)
+    built = config.build_workload()
+    by_hand = scale_load(exact_estimates(first(month(kth, "1996-10"), N)), 1.3)
+    assert built.jobs == by_hand.jobs
+    assert built.cleaning == by_hand.cleaning
+    assert built.header == by_hand.header
+    assert len(built) == N
+    # The order matters: windowing the first N jobs of the whole trace is another workload.
+    assert month(first(kth, N), "1996-10").jobs != built.jobs
+
+
+@pytest.mark.parametrize(
+    "values",
+    [{}, {"first": N}, {"first": N, "load_factor": 0.7}, {"first": N, "exact_estimates": True}],
+)
+def test_build_workload_each_transform(kth, values):
+    by_hand = kth
+    if "first" in values:
+        by_hand = first(by_hand, values["first"])
+    if values.get("exact_estimates"):
+        by_hand = exact_estimates(by_hand)
+    if "load_factor" in values:
+        by_hand = scale_load(by_hand, values["load_factor"])
+    built = RunConfig(**values).build_workload()
+    assert built.jobs == by_hand.jobs
+    assert built.cleaning == by_hand.cleaning
+
+
+def test_simulation_matches_a_hand_built_simulation(kth):
+    config = RunConfig(
+        first=N,
+        policy="easy",
+        params={"order": "sjf"},
+        nodes=40,
+        cores_per_node=2,
+        kill_at_estimate=False,
+        wide="clamp",
+        seed=5,
+    )
+    result = config.simulation().run()
+    expected = Simulation(
+        first(kth, N),
+        "easy",
+        nodes=40,
+        cores_per_node=2,
+        seed=5,
+        kill_at_estimate=False,
+        wide="clamp",
+        params={"order": "sjf"},
+    ).run()
+    pd.testing.assert_frame_equal(result.jobs, expected.jobs)
+    assert len(result.jobs) == N
+
+
+def test_a_study_run_simulates(kth):
+    run = Study(base={"first": N}, variants=[{"policy": "conservative"}]).runs()[0]
+    jobs = run.config.simulation().run().jobs
+    expected = Simulation(first(kth, N), "conservative", seed=run.config.seed).run().jobs
+    pd.testing.assert_frame_equal(jobs, expected)
+
+
+# ---- 8./9. round trips ----------------------------------------------------------------------
+
+
+def example_study() -> Study:
+    return Study(
+        base={"first": N, "params": {"order": "fcfs"}},
+        grid={"params.order": ["fcfs", "sjf"], "load_factor": [1, 1.25]},
+        variants=[{"label": "plain"}, {"exact_estimates": True}],
+        replications=2,
+        seed=3,
+        name="round-trip",
+        report={"metrics": ["utilization"], "baseline": "plain"},
+    )
+
+
+def test_study_to_dict_round_trips():
+    study = example_study()
+    doc = study.to_dict()
+    again = Study.from_dict(json.loads(json.dumps(doc)))
+    assert [(r.id, r.label, r.replication) for r in again.runs()] == [
+        (r.id, r.label, r.replication) for r in study.runs()
+    ]
+    assert again.to_dict() == doc
+    assert doc["study"] == {"name": "round-trip", "seed": 3, "replications": 2, "imports": []}
+    assert doc["report"] == {"metrics": ["utilization"], "baseline": "plain"}
+
+
+def test_toml_study_to_dict_round_trips(tmp_path):
+    path = write_toml(
+        tmp_path / "study.toml",
+        """
+        [study]
+        name = "toml"
+        seed = 4
+        replications = 2
+
+        [base]
+        first = 300
+
+        [grid]
+        params.order = ["fcfs", "sjf"]
+
+        [[variants]]
+        label = "mine"
+        load_factor = 1.1
+
+        [[variants]]
+        load_factor = 1.2
+        """,
+    )
+    study = load_study(path)
+    again = Study.from_dict(study.to_dict())
+    assert summary(again.runs()) == summary(study.runs())
+    assert [r.id for r in again.runs()] == [r.id for r in study.runs()]
+    assert len(study.runs()) == 2 * 2 * 2
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        RunConfig(),
+        RunConfig(
+            workload="ctc",
+            month="1996-10",
+            first=N,
+            exact_estimates=True,
+            load_factor=1.5,
+            policy="EASY",
+            params={"order": "sjf"},
+            nodes=256,
+            cores_per_node=2,
+            kill_at_estimate=False,
+            wide="drop",
+            warmup=0.1,
+            cooldown=20,
+            seed=123,
+        ),
+    ],
+    ids=["defaults", "everything-set"],
+)
+def test_run_config_dict_round_trip(config):
+    again = RunConfig.from_dict(config.to_dict())
+    assert again == config
+    assert again.run_id() == config.run_id()
+    via_json = RunConfig.from_dict(json.loads(json.dumps(config.to_dict())))
+    assert via_json == config and via_json.run_id() == config.run_id()
+    assert list(config.to_dict()) == list(CONFIG_KEYS)
+
+
+def test_to_dict_params_is_a_copy():
+    config = RunConfig(params={"order": "sjf"})
+    config.to_dict()["params"]["order"] = "fcfs"
+    assert config.params == {"order": "sjf"}
+
+
+def test_non_string_values_are_checked_against_the_type_hints():
+    # A TOML value of the wrong type fails at expansion, not later inside a worker.
+    with pytest.raises(StudyError, match="expected one of"):
+        RunConfig(params={"order": 1}).normalized()
+    with pytest.raises(StudyError, match="policy easy: parameter"):
+        Study(base={"params": {"order": True}}).runs()
