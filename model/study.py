@@ -201,7 +201,8 @@ class RunConfig:
         try:
             params = registry.resolve_params(self.policy, self.params)
         except ValueError as exc:
-            raise StudyError(f"policy: {exc}") from None
+            key = "policy" if str(exc).startswith("unknown policy") else "params"
+            raise StudyError(f"{key}: {exc}") from None
         return dataclasses.replace(self, params=params)
 
     def identity(self) -> dict[str, Any]:

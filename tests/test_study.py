@@ -848,5 +848,5 @@ def test_non_string_values_are_checked_against_the_type_hints():
     # A TOML value of the wrong type fails at expansion, not later inside a worker.
     with pytest.raises(StudyError, match="expected one of"):
         RunConfig(params={"order": 1}).normalized()
-    with pytest.raises(StudyError, match="policy easy: parameter"):
+    with pytest.raises(StudyError, match=r"run: params: policy easy: order=True, expected one of"):
         Study(base={"params": {"order": True}}).runs()
