@@ -54,6 +54,13 @@ def _param(value: str) -> tuple[str, str]:
     return key.strip(), val.strip()
 
 
+def _debug_option(parser: argparse.ArgumentParser) -> None:
+    # Also accepted after the command; SUPPRESS keeps the top-level value otherwise.
+    parser.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks on errors"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="schedsim",
@@ -145,9 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="leave the last N jobs (or fraction F) out of the summaries",
     )
     run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    run.add_argument(
-        "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks on errors"
-    )
+    _debug_option(run)
 
     sweep = sub.add_parser(
         "sweep",
@@ -173,9 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run on an existing Dask cluster, e.g. tcp://scheduler:8786",
     )
     sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
-    sweep.add_argument(
-        "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks on errors"
-    )
+    _debug_option(sweep)
 
     report = sub.add_parser(
         "report",
@@ -206,9 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--out", type=Path, metavar="DIR", help="where to write (default DIR/report)"
     )
-    report.add_argument(
-        "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks on errors"
-    )
+    _debug_option(report)
 
     sub.add_parser("policies", help="list the scheduling policies and their parameters")
     sub.add_parser("workloads", help="list the shipped traces")

@@ -867,6 +867,7 @@ class StudyResults:
         x: str | None = None,
         ax: Axes | None = None,
         confidence: float = 0.95,
+        log: bool | None = None,
     ) -> Figure:
         """``metric`` (mean over replications, with its confidence band) against ``x``.
 
@@ -877,6 +878,10 @@ class StudyResults:
         without that column (NaN, e.g. a policy without the parameter) is drawn
         as a dashed horizontal reference. With ``x=None``, a bar per group with
         interval error bars. Draws on ``ax`` if given; returns the Figure.
+        ``log`` sets a logarithmic y axis; by default (None) it is used for lines
+        whose positive means span more than two decades (slowdowns under FCFS
+        and under backfilling differ that much, and a linear axis flattens the
+        smaller ones).
         """
         self._metrics([metric])
         _check_confidence(confidence)
@@ -901,6 +906,12 @@ class StudyResults:
             self._bars(ax, metric, confidence)
         else:
             self._lines(ax, metric, x, confidence)
+            if log is None:
+                means = self.aggregate([metric])[f"{metric}_mean"].to_numpy(dtype=float)
+                means = means[np.isfinite(means)]
+                log = bool(len(means)) and means.min() > 0 and means.max() > 100 * means.min()
+            if log:
+                ax.set_yscale("log")
         ax.set_ylabel(f"{metric} (mean, {confidence:.0%} CI)")
         ax.set_title(self.name)
         ax.grid(True, alpha=0.3)

@@ -622,6 +622,28 @@ def test_plot_against_load_has_a_line_and_band_per_label(demo: StudyResults) -> 
         demo.plot("mean_bounded_slowdown", x="params.order")
 
 
+def test_plot_log_axis_when_means_span_decades(demo: StudyResults) -> None:
+    # demo's mean waits span 350 to 900 s and its utilizations 0.1 to 0.7: no decades.
+    assert demo.plot("mean_wait", x="load_factor").axes[0].get_yscale() == "linear"
+    assert demo.plot("mean_wait", x="load_factor", log=True).axes[0].get_yscale() == "log"
+    assert demo.plot("utilization", x="load_factor").axes[0].get_yscale() == "linear"
+
+
+def test_plot_log_axis_by_default_over_two_decades(tmp_path: Path) -> None:
+    runs = [
+        run("a", "fcfs", 0, summary=summary(5000.0), seed=1),
+        run("b", "easy", 0, summary=summary(20.0), seed=1, policy="easy"),
+        run("c", "fcfs", 0, summary=summary(9000.0), seed=1, load_factor=1.2),
+        run("d", "easy", 0, summary=summary(40.0), seed=1, policy="easy", load_factor=1.2),
+    ]
+    results = load_study(write_study(tmp_path / "wide", runs))
+    fig = results.plot("mean_bounded_slowdown", x="load_factor")
+    assert fig.axes[0].get_yscale() == "log"
+    assert results.plot("mean_bounded_slowdown", x="load_factor", log=False).axes[
+        0
+    ].get_yscale() == "linear"
+
+
 def test_plot_bars_without_x(demo: StudyResults) -> None:
     fig = demo.plot("utilization")
     assert isinstance(fig, Figure)
