@@ -877,7 +877,8 @@ class StudyResults:
         markers at the points, the interval shaded where it exists. A group
         without that column (NaN, e.g. a policy without the parameter) is drawn
         as a dashed horizontal reference. With ``x=None``, a bar per group with
-        interval error bars. Draws on ``ax`` if given; returns the Figure.
+        interval error bars. Draws on ``ax`` if given; returns the Figure (a
+        notebook displays it with ``%matplotlib inline`` or once pyplot is imported).
         ``log`` sets a logarithmic y axis; by default (None) it is used for lines
         whose positive means span more than two decades (slowdowns under FCFS
         and under backfilling differ that much, and a linear axis flattens the

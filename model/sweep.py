@@ -240,6 +240,13 @@ def _local_pool(tasks: list[Task], workers: int) -> Iterator[Iterator[RunOutcome
 
     try:
         yield outcomes()
+    except BaseException:
+        # Interrupted: the runs in progress would be lost anyway, and a worker
+        # would otherwise go on to the calls already queued to it. (Python 3.14
+        # has ProcessPoolExecutor.terminate_workers for this.)
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 

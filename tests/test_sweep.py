@@ -166,6 +166,23 @@ def test_an_interrupted_sweep_resumes_where_it_stopped(tmp_path):
     assert all(is_finished(tmp_path, run.id) for run in study.runs())
 
 
+def test_an_interrupted_pool_stops_its_workers_and_resumes(tmp_path):
+    study = small_study(replications=3)
+
+    def stop_after_two(done: int, total: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    first_pass = sweep(study, tmp_path, workers=2, progress=stop_after_two)
+    assert first_pass.interrupted and first_pass.finished == 2
+    before = snapshot(tmp_path)
+    assert len({Path(k).parts[1] for k in before}) == 2  # nothing half-written beside them
+    second_pass = sweep(study, tmp_path, workers=2)
+    assert (second_pass.skipped, second_pass.finished) == (2, 10)
+    after = snapshot(tmp_path)
+    assert {k: v for k, v in after.items() if k in before} == before
+
+
 def test_leftovers_of_a_killed_sweep_are_cleaned_and_redone(tmp_path):
     study = small_study()
     runs = study.runs()
