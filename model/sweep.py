@@ -43,7 +43,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -231,12 +231,27 @@ def _local_pool(tasks: list[Task], workers: int) -> Iterator[Iterator[RunOutcome
     # run time, e.g. in a notebook; elsewhere they must come from `imports`.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
-    futures: list[Future[RunOutcome]] = [pool.submit(execute, t) for t in tasks]
-    by_future = {f: t for f, t in zip(futures, tasks, strict=True)}
 
     def outcomes() -> Iterator[RunOutcome]:
-        for future in as_completed(futures):
-            yield _outcome(future, by_future[future][1])
+        # A window of two runs per worker is in flight: enough to keep every
+        # worker busy, and a finished run's files are let go once stored
+        # rather than held until the whole study ends.
+        waiting = iter(tasks)
+        running: dict[Future[RunOutcome], str] = {}
+
+        def submit_next() -> None:
+            task = next(waiting, None)
+            if task is not None:
+                running[pool.submit(execute, task)] = task[1]
+
+        for _ in range(2 * workers):
+            submit_next()
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                run_id = running.pop(future)
+                submit_next()
+                yield _outcome(future, run_id)
 
     try:
         yield outcomes()
