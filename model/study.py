@@ -71,7 +71,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -387,6 +387,21 @@ def _default_label(config: RunConfig, explicit: Mapping[str, Any]) -> str:
     return f"{config.policy}({', '.join(changed)})" if changed else config.policy
 
 
+#: The ``[report]`` keys (defaults of `model.report`): key -> check(value) -> (ok, what).
+REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
+    "metrics": lambda v: (
+        isinstance(v, list) and all(isinstance(m, str) for m in v),
+        "a list of metric names",
+    ),
+    "x": lambda v: (isinstance(v, str), "a configuration column such as 'load_factor'"),
+    "baseline": lambda v: (isinstance(v, (str, int, float)), "a label such as 'easy'"),
+    "kind": lambda v: (
+        v in ("R", "ratio", "percent", "difference"),
+        "R, ratio, percent or difference",
+    ),
+}
+
+
 @dataclass
 class Study:
     """A base configuration x (variants and/or a grid) x replications.
@@ -449,6 +464,13 @@ class Study:
                 raise StudyError(f"{src}: variants[{i}].seed: seeds come from study.seed")
         if not isinstance(self.report, Mapping):
             raise StudyError(f"{src}: report: expected a table")
+        for key, value in self.report.items():
+            if key not in REPORT_KEYS:
+                known = ", ".join(REPORT_KEYS)
+                raise StudyError(f"{src}: report.{key}: unknown key (known: {known})")
+            ok, what = REPORT_KEYS[key](value)
+            if not ok:
+                raise StudyError(f"{src}: report.{key}: expected {what}, got {value!r}")
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any], source: str = "study") -> Study:

@@ -850,3 +850,18 @@ def test_non_string_values_are_checked_against_the_type_hints():
         RunConfig(params={"order": 1}).normalized()
     with pytest.raises(StudyError, match=r"run: params: policy easy: order=True, expected one of"):
         Study(base={"params": {"order": True}}).runs()
+
+
+@pytest.mark.parametrize(
+    ("table", "key"),
+    [
+        ("[report]\nmetricz = ['utilization']\n", "report.metricz: unknown key"),
+        ("[report]\nmetrics = 'utilization'\n", "report.metrics: expected a list"),
+        ("[report]\nkind = 'R2'\n", "report.kind: expected R, ratio"),
+    ],
+)
+def test_report_table_is_checked(tmp_path, table, key):
+    path = tmp_path / "s.toml"
+    path.write_text("[base]\nworkload = 'kth'\n" + table)
+    with pytest.raises(StudyError, match=re.escape(key)):
+        load_study(path)
