@@ -30,6 +30,7 @@ import simpy
 
 from model.cluster import Cluster, compact_ranges
 from model.job import JobRun
+from model.overhead import MemoryOverhead
 from model.results import Result
 from model.scheduler import OverheadModel, Scheduler
 from model.sources import replay
@@ -49,6 +50,14 @@ def stream_seed(seed: int, component: str) -> np.random.SeedSequence:
     digest = hashlib.sha256(component.encode()).digest()
     key = tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))
     return np.random.SeedSequence(seed, spawn_key=key)
+
+
+def _describe_overhead(overhead: object) -> str | None:
+    """The overhead model for the metadata: its parameters, or a function's name
+    (never a repr with a memory address, which would differ from run to run)."""
+    if overhead is None or isinstance(overhead, MemoryOverhead):
+        return None if overhead is None else repr(overhead)
+    return getattr(overhead, "__qualname__", type(overhead).__name__)
 
 
 class Simulation:
@@ -74,7 +83,9 @@ class Simulation:
         What to do with jobs wider than the machine: ``"error"`` (default),
         ``"drop"`` or ``"clamp"`` them.
     overhead:
-        Optional ``job -> (suspend_cost, resume_cost)`` in seconds.
+        Optional cost of suspension and restart: a `model.overhead.MemoryOverhead`
+        (seed 000, section 4.1; memory sizes from the ``"memory"`` stream) or
+        any ``run -> (suspend_cost, resume_cost)`` in seconds.
     params:
         Policy parameters when ``policy`` is a name.
     """
@@ -89,7 +100,7 @@ class Simulation:
         seed: int = 0,
         kill_at_estimate: bool = True,
         wide: Literal["error", "drop", "clamp"] = "error",
-        overhead: OverheadModel | None = None,
+        overhead: OverheadModel | MemoryOverhead | None = None,
         params: Mapping[str, Any] | None = None,
     ) -> None:
         if nodes is None:
@@ -110,6 +121,9 @@ class Simulation:
         self.policy = policy
         self.seed = seed
         self.kill_at_estimate = kill_at_estimate
+        self.overhead = overhead
+        if isinstance(overhead, MemoryOverhead):
+            overhead = overhead.model(self.workload.jobs, self.rng("memory"))
         self.env = simpy.Environment(initial_time=self.workload[0].submit)
         self.scheduler = Scheduler(
             self.env,
@@ -203,6 +217,7 @@ class Simulation:
             "total_cores": self.cluster.total_cores,
             "seed": self.seed,
             "kill_at_estimate": self.kill_at_estimate,
+            "overhead": _describe_overhead(self.overhead),
             "start": float(self.workload[0].submit),
             "end": float(self.env.now),
             "unix_start_time": header.unix_start_time,

@@ -20,6 +20,7 @@ from invariants import check_invariants
 
 from model.cluster import Allocation
 from model.job import Job, JobRun
+from model.overhead import MemoryOverhead
 from model.simulation import Simulation
 from policies import registry
 from policies.base import (
@@ -516,3 +517,20 @@ def test_jobrun_derived_quantities() -> None:
     assert r.accumulated_run(50.0) == 30.0 and r.wait(50.0) == 20.0
     assert r.xfactor(50.0) == (20.0 + 200.0) / 200.0
     assert r.instantaneous_xfactor(50.0) == (20.0 + 30.0) / 30.0
+
+
+def test_memory_overhead_of_seed_000() -> None:
+    # Memory fixed at 600 MB, written at 2 MB/s by each of A's 2 processors:
+    # 600 / (2 x 2) = 150 s to write out at 10 and 150 s to read back from 160.
+    model = MemoryOverhead(low_mb=600.0, high_mb=600.0, rate_mb_s=2.0)
+    script = {0: [("start", 1)], 10: [("suspend", 1)], 160: [("resume", 1)]}
+    _, _, result = simulate([job(1, 0, 2, 100)], 2, script, overhead=model)
+    a = row(result, 1)
+    assert (a["run"], a["suspended_time"], a["overhead_time"]) == (100.0, 0.0, 300.0)
+    assert a["end"] == 400.0
+    assert result.meta["overhead"] == repr(model)
+    # Per processor, each of the 2 processors moves its own 600 MB: 300 s each way.
+    per_cpu = MemoryOverhead(low_mb=600.0, high_mb=600.0, per="processor")
+    script = {0: [("start", 1)], 10: [("suspend", 1)], 310: [("resume", 1)]}
+    _, _, result = simulate([job(1, 0, 2, 100)], 2, script, overhead=per_cpu)
+    assert row(result, 1)["overhead_time"] == 600.0

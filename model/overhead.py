@@ -1,0 +1,83 @@
+"""The cost of suspending and restarting a job: seed 000's memory model (section 4.1).
+
+Seed 000 (Kettimuthu, section 4.1) models the overhead of preemption as
+the time to write the job's main memory to disk on suspension (and, by the
+same token, to read it back on restart): "the memory requirement of jobs
+[is] random and uniformly distributed between 100MB and 1GB", and "the
+transfer rate per processor was assumed to be 2 MBps (corresponding to a
+disk bandwidth of 8 MBps)" with a local disk per four-processor node.
+
+The text leaves open whether the 100 MB-1 GB is the job's whole memory or
+each processor's. The default (``per="job"``) reads it as the job's: its
+processors write their shares in parallel, each at the per-processor rate,
+so a job of n processors takes memory / (rate x n) seconds. ``per=
+"processor"`` reads it as each processor's memory: every job then takes
+memory / rate seconds whatever its width. Both costs, write-out and
+read-back, are the same number; while either runs the job holds its
+processors and makes no progress (`model.scheduler.Scheduler`).
+
+Memory sizes come from the run's own ``"memory"`` random stream
+(`model.simulation.Simulation.rng`), drawn once for all jobs in workload
+order (submit time, then id), so they do not depend on which jobs a policy
+happens to suspend, and other components' draws do not move them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from model.job import Job, JobRun
+from model.scheduler import OverheadModel
+
+__all__ = ["MemoryOverhead"]
+
+
+@dataclass(frozen=True)
+class MemoryOverhead:
+    """Suspension and restart each cost the time to move the job's memory to or from disk.
+
+    Parameters (seed 000, section 4.1): memory uniform in
+    [``low_mb``, ``high_mb``] MB, written and read at ``rate_mb_s`` MB/s per
+    processor; ``per`` says whose memory that is (module docstring).
+    """
+
+    low_mb: float = 100.0
+    high_mb: float = 1000.0
+    rate_mb_s: float = 2.0
+    per: Literal["job", "processor"] = "job"
+
+    def __post_init__(self) -> None:
+        if not (0.0 <= self.low_mb <= self.high_mb) or not np.isfinite(self.high_mb):
+            raise ValueError(
+                f"memory range must satisfy 0 <= low <= high < inf, "
+                f"got [{self.low_mb}, {self.high_mb}] MB"
+            )
+        if not (self.rate_mb_s > 0.0 and np.isfinite(self.rate_mb_s)):
+            raise ValueError(f"transfer rate must be a positive number, got {self.rate_mb_s}")
+        if self.per not in ("job", "processor"):
+            raise ValueError(f"per must be 'job' or 'processor', got {self.per!r}")
+
+    def memory(self, jobs: Sequence[Job], rng: np.random.Generator) -> dict[int, float]:
+        """Memory in MB of every job, by job id, drawn in the order given."""
+        drawn = rng.uniform(self.low_mb, self.high_mb, size=len(jobs))
+        return {job.id: float(mb) for job, mb in zip(jobs, drawn, strict=True)}
+
+    def seconds(self, memory_mb: float, size: int) -> float:
+        """Time to write (or read) ``memory_mb`` for a job of ``size`` processors."""
+        streams = size if self.per == "job" else 1
+        return memory_mb / (self.rate_mb_s * streams)
+
+    def model(self, jobs: Sequence[Job], rng: np.random.Generator) -> OverheadModel:
+        """The ``run -> (suspend_cost, resume_cost)`` the scheduler charges."""
+        memory = self.memory(jobs, rng)
+        cost = {job.id: self.seconds(memory[job.id], job.size) for job in jobs}
+
+        def overhead(run: JobRun) -> tuple[float, float]:
+            seconds = cost[run.id]
+            return seconds, seconds
+
+        return overhead
