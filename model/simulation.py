@@ -55,8 +55,10 @@ def stream_seed(seed: int, component: str) -> np.random.SeedSequence:
 def _describe_overhead(overhead: object) -> str | None:
     """The overhead model for the metadata: its parameters, or a function's name
     (never a repr with a memory address, which would differ from run to run)."""
-    if overhead is None or isinstance(overhead, MemoryOverhead):
-        return None if overhead is None else repr(overhead)
+    if overhead is None:
+        return None
+    if isinstance(overhead, MemoryOverhead):
+        return repr(overhead)
     return getattr(overhead, "__qualname__", type(overhead).__name__)
 
 

@@ -42,7 +42,7 @@ import shutil
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -63,7 +63,6 @@ class RunOutcome:
     files: dict[str, bytes] = field(default_factory=dict)
     error: str = ""
     traceback: str = ""
-    wall_time: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -88,7 +87,8 @@ class SweepOutcome:
         return self.total - self.skipped - self.finished
 
 
-Task = tuple[dict[str, Any], str, str, int, tuple[str, ...]]
+#: What a worker gets: the run's document (`_document`) and the modules to import.
+Task = tuple[dict[str, Any], tuple[str, ...]]
 
 
 def _document(run: Run) -> dict[str, Any]:
@@ -100,20 +100,24 @@ def _document(run: Run) -> dict[str, Any]:
     }
 
 
+def _json_bytes(doc: Mapping[str, Any]) -> bytes:
+    return (json.dumps(json_safe(doc), indent=2) + "\n").encode()
+
+
 def execute(task: Task) -> RunOutcome:
     """Run one configuration and return its files (this is what workers call).
 
     Never raises for a failing run: the error and traceback come back in the
     outcome, so one bad configuration does not stop a study.
     """
-    config_dict, run_id, label, replication, imports = task
-    t0 = time.perf_counter()
+    document, imports = task
+    run_id = document["id"]
     try:
         import importlib
 
         for module in imports:
             importlib.import_module(module)
-        config = RunConfig.from_dict(config_dict)
+        config = RunConfig.from_dict(document["config"])
         result = config.simulation().run()
         files = {}
         for name, frame in (("jobs.parquet", result.jobs), ("series.parquet", result.series)):
@@ -121,22 +125,12 @@ def execute(task: Task) -> RunOutcome:
             frame.to_parquet(buffer, index=False)
             files[name] = buffer.getvalue()
         files["summary.json"] = result.summary_json(config.warmup, config.cooldown).encode()
-        doc = {
-            "id": run_id,
-            "label": label,
-            "replication": replication,
-            "config": config_dict,
-            "schedsim_version": schedsim_version(),
-        }
-        files["config.json"] = (json.dumps(json_safe(doc), indent=2) + "\n").encode()
-        return RunOutcome(run_id, files=files, wall_time=time.perf_counter() - t0)
+        files["config.json"] = _json_bytes({**document, "schedsim_version": schedsim_version()})
+        return RunOutcome(run_id, files=files)
     except Exception as exc:
         first_line = (str(exc).splitlines() or [""])[0]
         return RunOutcome(
-            run_id,
-            error=f"{type(exc).__name__}: {first_line}",
-            traceback=traceback.format_exc(),
-            wall_time=time.perf_counter() - t0,
+            run_id, error=f"{type(exc).__name__}: {first_line}", traceback=traceback.format_exc()
         )
 
 
@@ -172,7 +166,7 @@ def _store(directory: Path, run: Run, outcome: RunOutcome) -> None:
             "traceback": outcome.traceback,
             "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
-        _write_atomic(failure, (json.dumps(json_safe(doc), indent=2) + "\n").encode())
+        _write_atomic(failure, _json_bytes(doc))
         return
     runs = directory / "runs"
     runs.mkdir(parents=True, exist_ok=True)
@@ -208,7 +202,7 @@ def _write_study(directory: Path, study: Study, runs: list[Run]) -> None:
         "written": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "runs": [_document(run) for run in runs],
     }
-    _write_atomic(directory / "study.json", (json.dumps(json_safe(doc), indent=2) + "\n").encode())
+    _write_atomic(directory / "study.json", _json_bytes(doc))
 
 
 def _clean_temporaries(directory: Path) -> None:
@@ -242,7 +236,7 @@ def _local_pool(tasks: list[Task], workers: int) -> Iterator[Iterator[RunOutcome
         def submit_next() -> None:
             task = next(waiting, None)
             if task is not None:
-                running[pool.submit(execute, task)] = task[1]
+                running[pool.submit(execute, task)] = task[0]["id"]
 
         for _ in range(2 * workers):
             submit_next()
@@ -287,7 +281,7 @@ def _dask(tasks: list[Task], cluster: Any) -> Iterator[Iterator[RunOutcome]]:
     client = Client(cluster) if own else cluster
     try:
         futures = client.map(execute, tasks, pure=False)
-        ids = {f.key: t[1] for f, t in zip(futures, tasks, strict=True)}
+        ids = {f.key: t[0]["id"] for f, t in zip(futures, tasks, strict=True)}
 
         def outcomes() -> Iterator[RunOutcome]:
             for future in dask_completed(futures):
@@ -323,6 +317,8 @@ def sweep(
     A KeyboardInterrupt stops the sweep cleanly: finished runs stay,
     ``interrupted`` is set, and the next sweep resumes.
     """
+    if workers is not None and workers < 0:
+        raise ValueError(f"workers must be >= 0, got {workers}")
     t0 = time.perf_counter()
     directory = Path(directory)
     runs = study.runs()
@@ -336,17 +332,13 @@ def sweep(
         return outcome
     by_id = {run.id: run for run in pending}
     imports = tuple(study.imports)
-    tasks: list[Task] = [
-        (run.config.to_dict(), run.id, run.label, run.replication, imports) for run in pending
-    ]
+    tasks: list[Task] = [(_document(run), imports) for run in pending]
     if cluster is not None:
         executor = _dask(tasks, cluster)
     elif workers == 0:
         executor = contextlib.nullcontext(_serial(tasks))
     else:
         n = workers or os.cpu_count() or 1
-        if n < 0:
-            raise ValueError(f"workers must be >= 0, got {workers}")
         executor = _local_pool(tasks, min(n, len(tasks)))
 
     with _reporter(progress, study.name, len(pending)) as report:

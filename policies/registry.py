@@ -64,11 +64,8 @@ def _convert(value: Any, annotation: Any, key: str, policy: str) -> Any:
         if value is None and type(None) in args:
             return None
         target = next((a for a in args if a is not type(None)), str)
-    bad = ValueError(f"policy {policy}: parameter {key}={value!r} is not a valid {target}")
-    if isinstance(target, type):
-        bad = ValueError(
-            f"policy {policy}: parameter {key}={value!r} is not a valid {target.__name__}"
-        )
+    kind = getattr(target, "__name__", str(target))
+    bad = ValueError(f"policy {policy}: parameter {key}={value!r} is not a valid {kind}")
     if not isinstance(value, str):
         if target is float and isinstance(value, (int, float)) and not isinstance(value, bool):
             return float(value)  # TOML's 2 and 2.0 are one configuration
@@ -106,7 +103,8 @@ def resolve_params(name: str, params: Mapping[str, Any] | None = None) -> dict[s
         if key not in accepted:
             known = ", ".join(accepted) or "none"
             raise ValueError(f"policy {name} has no parameter {key!r} (parameters: {known})")
-        resolved[key] = _convert(value, hints.get(key, str), key, name)
+        # No type hint: the value is taken as given (a string from the command line).
+        resolved[key] = _convert(value, hints.get(key, Any), key, name)
     return resolved
 
 

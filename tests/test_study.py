@@ -865,3 +865,18 @@ def test_report_table_is_checked(tmp_path, table, key):
     path.write_text("[base]\nworkload = 'kth'\n" + table)
     with pytest.raises(StudyError, match=re.escape(key)):
         load_study(path)
+
+
+def test_a_parameter_without_a_type_hint_takes_any_value(monkeypatch):
+    from policies import base
+
+    class Untyped(base.Policy):
+        def __init__(self, k=3) -> None:  # no hint: values are taken as given
+            self.k = k
+
+        def schedule(self, view):
+            return []
+
+    monkeypatch.setitem(base.REGISTRY, "untyped", Untyped)
+    assert RunConfig(policy="untyped", params={"k": 5}).normalized().params == {"k": 5}
+    assert RunConfig(policy="untyped", params={"k": "x"}).normalized().params == {"k": "x"}

@@ -211,7 +211,8 @@ def test_a_changed_configuration_is_a_new_run_beside_the_old(tmp_path):
 
 
 def test_execute_returns_a_failure_instead_of_raising():
-    task = ({**BASE, "policy": "easy", "nodes": 2}, "abc", "easy", 0, ())
+    document = {"id": "abc", "label": "easy", "replication": 0}
+    task = ({**document, "config": {**BASE, "policy": "easy", "nodes": 2}}, ())
     outcome = execute(task)
     assert not outcome.ok and outcome.id == "abc"
     assert outcome.error.startswith("ValueError:") and "wider than the machine" in outcome.error
