@@ -349,12 +349,10 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     from model.report import print_report
 
     results = load_results(args.directory)
-    defaults = results.report_defaults
-    kind = args.kind or defaults.get("kind", "R")
-    baseline = args.baseline or defaults.get("baseline")
-    print_report(console, results, metrics=args.metric, baseline=baseline, kind=kind)
+    # Options left out fall back to the study's [report] table (in model.report).
+    print_report(console, results, metrics=args.metric, baseline=args.baseline, kind=args.kind)
     written = results.write(
-        args.out, metrics=args.metric, x=args.x, baseline=baseline, kind=kind
+        args.out, metrics=args.metric, x=args.x, baseline=args.baseline, kind=args.kind
     )
     for what, paths in written.items():
         if paths:

@@ -985,6 +985,15 @@ class StudyResults:
 
     # ---- files --------------------------------------------------------------
 
+    def _with_defaults(
+        self, metrics: str | Iterable[str] | None, baseline: Any, kind: str | None
+    ) -> tuple[list[str], Any, str]:
+        """Arguments left None taken from the study's ``report`` defaults, then built-ins."""
+        defaults = self.report_defaults
+        metrics = self._metrics(metrics if metrics is not None else defaults.get("metrics"))
+        baseline = baseline if baseline is not None else defaults.get("baseline")
+        return metrics, baseline, kind or defaults.get("kind") or "R"
+
     def write(
         self,
         out_dir: str | Path | None = None,
@@ -1007,13 +1016,10 @@ class StudyResults:
         ``metrics`` are `MAIN_METRICS`, ``x`` every numeric varying column,
         no baseline, and ``kind="R"``.
         """
-        defaults = self.report_defaults
-        metrics = self._metrics(metrics if metrics is not None else defaults.get("metrics"))
-        xs = _as_list(x if x is not None else defaults.get("x"))
+        metrics, baseline, kind = self._with_defaults(metrics, baseline, kind)
+        xs = _as_list(x if x is not None else self.report_defaults.get("x"))
         if xs is None:
             xs = self.numeric_varying()
-        baseline = baseline if baseline is not None else defaults.get("baseline")
-        kind = kind or defaults.get("kind") or "R"
 
         out = self.directory / "report" if out_dir is None else Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -1079,10 +1085,7 @@ def print_report(
     ``metrics``, ``baseline`` and ``kind`` default to the study's ``report``
     defaults, as in `StudyResults.write`.
     """
-    defaults = results.report_defaults
-    metrics = results._metrics(metrics if metrics is not None else defaults.get("metrics"))
-    baseline = baseline if baseline is not None else defaults.get("baseline")
-    kind = kind or defaults.get("kind") or "R"
+    metrics, baseline, kind = results._with_defaults(metrics, baseline, kind)
     counts = results.counts
 
     header = Text()
