@@ -183,6 +183,13 @@ def test_an_interrupted_pool_stops_its_workers_and_resumes(tmp_path):
     assert {k: v for k, v in after.items() if k in before} == before
 
 
+def test_progress_bar_counts_every_run(tmp_path, capsys):
+    outcome = sweep(small_study(), tmp_path, workers=0, progress=True)
+    assert outcome.finished == 4
+    shown = capsys.readouterr().out
+    assert "small" in shown and "4/4" in shown and "left" in shown
+
+
 def test_leftovers_of_a_killed_sweep_are_cleaned_and_redone(tmp_path):
     study = small_study()
     runs = study.runs()
