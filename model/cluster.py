@@ -76,6 +76,34 @@ def compact_ranges(values: np.ndarray) -> str:
     return ",".join(parts)
 
 
+def first_fit(free: np.ndarray, size: int, cores_per_node: int = 1) -> Allocation | None:
+    """First fit of ``size`` cores over ``free`` (free cores per node), or None.
+
+    With one core per node it takes the lowest-numbered free nodes; with
+    several it fills the lowest-numbered nodes that have free cores, taking
+    all their free cores (`Cluster`). Policies that keep some free cores
+    aside (preemptive policies waiting for a suspension to finish) call it
+    on their own copy of the free array.
+    """
+    if size <= 0:
+        raise ValueError(f"job size must be positive, got {size}")
+    if cores_per_node == 1:
+        nodes = np.flatnonzero(free)[:size]
+        if len(nodes) < size:
+            return None
+        return Allocation(nodes, np.ones(size, dtype=np.int64))
+    candidates = np.flatnonzero(free)
+    avail = free[candidates]
+    cum = np.cumsum(avail)
+    if not len(cum) or cum[-1] < size:
+        return None
+    last = int(np.searchsorted(cum, size))
+    nodes = candidates[: last + 1]
+    cores = avail[: last + 1].copy()
+    cores[-1] -= int(cum[last]) - size
+    return Allocation(nodes, cores)
+
+
 class Cluster:
     """The pool of cores. Allocation is first fit over nodes in index order.
 
@@ -114,21 +142,7 @@ class Cluster:
 
     def first_fit(self, size: int) -> Allocation | None:
         """Cores for a job of ``size`` cores, or None when not enough are free."""
-        if size <= 0:
-            raise ValueError(f"job size must be positive, got {size}")
-        if size > self.free_cores:
-            return None
-        if self.cores_per_node == 1:
-            nodes = np.flatnonzero(self._free)[:size]
-            return Allocation(nodes, np.ones(size, dtype=np.int64))
-        candidates = np.flatnonzero(self._free)
-        free = self._free[candidates]
-        cum = np.cumsum(free)
-        last = int(np.searchsorted(cum, size))
-        nodes = candidates[: last + 1]
-        cores = free[: last + 1].copy()
-        cores[-1] -= int(cum[last]) - size
-        return Allocation(nodes, cores)
+        return first_fit(self._free, size, self.cores_per_node)
 
     def valid(self, alloc: Allocation) -> bool:
         """Whether ``alloc`` names existing nodes, each once, with 1..cores_per_node cores."""

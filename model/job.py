@@ -218,6 +218,10 @@ class JobRun:
         return (self.wait(now) + run) / run
 
 
+#: ``(suspend_cost, resume_cost)`` in seconds for a job: the overhead model
+#: (`model.overhead.MemoryOverhead` builds seed 000's).
+OverheadModel = Callable[["JobRun"], tuple[float, float]]
+
 #: Interrupt cause telling a job process to recompute its end (rate changed).
 RECOMPUTE = "recompute"
 #: Interrupt cause telling a job process to stop (suspended, killed, requeued).

@@ -16,7 +16,7 @@ on its cores in the same list.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Generator, Iterable
 from typing import Any
 
 import numpy as np
@@ -24,7 +24,7 @@ import simpy
 from simpy.events import NORMAL
 
 from model.cluster import Cluster
-from model.job import RECOMPUTE, STOP, JobRun, Outcome, State, job_process
+from model.job import RECOMPUTE, STOP, JobRun, Outcome, OverheadModel, State, job_process
 from policies.base import (
     Decision,
     Kill,
@@ -42,8 +42,7 @@ from policies.base import (
 #: Priority of the daemon's wake-up: after every NORMAL event at the same time.
 LATE = NORMAL + 1
 
-#: ``(suspend_cost, resume_cost)`` in seconds for a job: the overhead model.
-OverheadModel = Callable[[JobRun], tuple[float, float]]
+__all__ = ["LATE", "OverheadModel", "Scheduler", "delay_until"]
 
 
 def delay_until(now: float, t: float) -> float:
@@ -147,6 +146,7 @@ class Scheduler:
             free_per_node=self.cluster.free_per_node,
             nodes=self.cluster.nodes,
             cores_per_node=self.cluster.cores_per_node,
+            overhead=self.overhead,
         )
         self._arrived.clear()
         self._ended.clear()
@@ -174,7 +174,7 @@ class Scheduler:
         if isinstance(d, Start):
             self._start(d)
         elif isinstance(d, Suspend):
-            self._suspend(d.job)
+            self._suspend(d.job, d.penalty)
         elif isinstance(d, Resume):
             self._resume(d.job)
         elif isinstance(d, Kill):
@@ -227,9 +227,11 @@ class Scheduler:
         self.running[run.job.id] = run
         run.process = self.env.process(job_process(self.env, run, self._on_end, startup))
 
-    def _suspend(self, run: JobRun) -> None:
+    def _suspend(self, run: JobRun, penalty: float = 0.0) -> None:
         if run.state is not State.RUNNING:
             raise PolicyError(f"suspend of job {run.id}, which is {run.state.value}")
+        if not penalty >= 0:
+            raise PolicyError(f"suspension penalty of job {run.id} must be >= 0, got {penalty}")
         now = self.env.now
         run.account(now)
         run.process.interrupt(STOP)
@@ -238,7 +240,7 @@ class Scheduler:
         run.suspensions += 1
         run.expected_end = float("inf")
         self.suspended[run.job.id] = run
-        cost = self.overhead(run)[0] if self.overhead else 0.0
+        cost = (self.overhead(run)[0] if self.overhead else 0.0) + penalty
         # Suspended time starts once the cores are free: the write-out before
         # that is overhead, so run, suspended and overhead times never overlap.
         run.suspended_at = now if cost <= 0 else None

@@ -221,7 +221,9 @@ class Simulation:
             "kill_at_estimate": self.kill_at_estimate,
             "overhead": _describe_overhead(self.overhead),
             "start": float(self.workload[0].submit),
-            "end": float(self.env.now),
+            # The last job's end, not the clock: a policy timer left pending
+            # when the last job ended still moves the clock, but nothing happens then.
+            "end": float(max(jobs["end"].max(), s.series[-1][0] if s.series else -np.inf)),
             "unix_start_time": header.unix_start_time,
             "time_zone_string": header.time_zone_string,
             "cleaning": [str(c) for c in self.workload.cleaning],

@@ -177,9 +177,7 @@ class RunConfig:
         prefix = f"{where}: " if where else ""
         unknown = [k for k in values if k not in CONFIG_KEYS]
         if unknown:
-            raise StudyError(
-                f"{prefix}{unknown[0]}: unknown key (known: {', '.join(CONFIG_KEYS)})"
-            )
+            raise StudyError(f"{prefix}{unknown[0]}: unknown key (known: {', '.join(CONFIG_KEYS)})")
         try:
             return cls(**values)
         except StudyError as exc:

@@ -395,4 +395,3 @@ def _reporter(
             bar.update(task, completed=done, description=label)
 
         yield update
-

@@ -36,7 +36,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 from model.cluster import Allocation
-from model.job import JobRun
+from model.job import JobRun, OverheadModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,10 @@ class View:
     ``running`` and ``suspended`` hold the other live jobs; ``arrived`` and
     ``ended`` the jobs submitted and finished since the previous pass.
     ``free_per_node`` is a read-only array. Everything here is a snapshot or
-    read-only; the `JobRun` objects must not be assigned to.
+    read-only; the `JobRun` objects must not be assigned to. ``overhead``
+    is the run's suspension overhead model, if any: a preemptive policy
+    needs it to know whether a job it suspends frees its cores at once
+    (`suspend_cost`).
     """
 
     now: float
@@ -60,10 +63,15 @@ class View:
     free_per_node: np.ndarray
     nodes: int
     cores_per_node: int
+    overhead: OverheadModel | None = None
 
     @property
     def total_cores(self) -> int:
         return self.nodes * self.cores_per_node
+
+    def suspend_cost(self, job: JobRun, penalty: float = 0.0) -> float:
+        """Seconds ``job`` would keep its cores, making no progress, if suspended now."""
+        return (self.overhead(job)[0] if self.overhead is not None else 0.0) + penalty
 
 
 # -- decisions ---------------------------------------------------------------
@@ -79,9 +87,16 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Suspend:
-    """Suspend a running job; it keeps its nodes as its home."""
+    """Suspend a running job; it keeps its nodes as its home.
+
+    The job frees its cores once its write-out is over: the overhead
+    model's suspend cost plus ``penalty`` seconds (a context-switch delay,
+    seed 004 section 2), during which the cores stay busy and the job makes
+    no progress. With neither, the cores are free at once.
+    """
 
     job: JobRun
+    penalty: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

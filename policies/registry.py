@@ -15,7 +15,12 @@ from typing import Any
 
 from policies.base import REGISTRY, Policy
 
-MODULES: tuple[str, ...] = ("policies.fcfs", "policies.backfilling")
+MODULES: tuple[str, ...] = (
+    "policies.fcfs",
+    "policies.backfilling",
+    "policies.suspension",
+    "policies.gang",
+)
 
 
 def _load() -> None:

@@ -1,0 +1,238 @@
+"""What the preemptive policies share: choosing victims, placing jobs, claims.
+
+Seeds 000 and 004 preempt rigid jobs without migration: a suspended job
+keeps its nodes as its *home* and may only resume there (`policies.base.
+Resume`). Three pieces of bookkeeping follow, used by `policies.suspension`
+and `policies.gang`:
+
+* a **minimal victim set** (`minimal_victims`, `home_victims`): the jobs a
+  job suspends so that it can run, none of which could be left out;
+* a **placement** that prefers the victims' cores (`place`): suspending a
+  job and then leaving its cores idle would waste the suspension;
+* **claims** (`Claims`): with a suspension overhead (seed 000 section 4.1)
+  or a context-switch penalty (seed 004 section 2) a suspended job holds
+  its cores while its memory is written out. The job that suspended it
+  waits for those cores; its claim keeps every other start off the cores
+  it will use, and starts (or resumes) it the moment the last victim lets
+  go. Without overhead a claim is settled within the pass that makes it.
+
+Every free-core array here is per node, like `View.free_per_node`, and
+every function leaves its inputs unchanged unless it says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from model.cluster import Allocation, first_fit
+from model.job import JobRun, State
+from policies.base import Decision, Resume, Start, Suspend, View
+
+__all__ = [
+    "Claims",
+    "cores_of",
+    "home_victims",
+    "minimal_victims",
+    "place",
+    "suspend",
+]
+
+
+def cores_of(jobs: Iterable[JobRun], nodes: int) -> np.ndarray:
+    """Cores per node the jobs' allocations hold."""
+    out = np.zeros(nodes, dtype=np.int64)
+    for job in jobs:
+        alloc = job.allocation
+        if alloc is not None:
+            np.add.at(out, alloc.nodes, alloc.cores)
+    return out
+
+
+def minimal_victims(need: int, free: int, candidates: Sequence[JobRun]) -> list[JobRun] | None:
+    """Victims from ``candidates`` (most expendable first) that free ``need`` cores.
+
+    Candidates are taken in the order given until ``free`` plus their cores
+    reach ``need``; then every chosen job that can be left out is left out,
+    the least expendable first, so that no job of the result could be
+    spared (seed 000 section 3.3: the set P with f_t + sum of n_k - n_m <
+    n_i for every member m). None when all candidates together are not
+    enough; an empty list when ``free`` already is.
+    """
+    if free >= need:
+        return []
+    chosen: list[JobRun] = []
+    total = free
+    for job in candidates:
+        chosen.append(job)
+        total += job.size
+        if total >= need:
+            break
+    else:
+        return None
+    kept: list[JobRun] = []
+    # The last job taken is always needed; earlier ones may be covered by it.
+    for job in reversed(chosen):
+        if total - job.size >= need:
+            total -= job.size
+        else:
+            kept.append(job)
+    kept.reverse()
+    return kept
+
+
+def home_victims(
+    home: Allocation,
+    avail: np.ndarray,
+    running: Iterable[JobRun],
+    allowed: Callable[[JobRun], bool],
+) -> list[JobRun] | None:
+    """The running jobs a suspended job must suspend to get its own cores back.
+
+    ``avail`` are the cores free to it per node. Jobs holding cores the home
+    needs are considered in the order of ``running`` (most expendable
+    first); a job that is not ``allowed`` (not a candidate) and whose cores
+    are needed makes re-entry impossible (None). With one core per node
+    every job on the home nodes must go; with several, a minimal set that
+    covers each node's shortfall (seed 000 section 3.3: N_i must lie within
+    the free processors and those of the suspended jobs).
+    """
+    short = np.zeros(len(avail), dtype=np.int64)
+    short[home.nodes] = np.maximum(home.cores - avail[home.nodes], 0)
+    if not short.any():
+        return []
+    chosen: list[tuple[JobRun, np.ndarray, np.ndarray]] = []
+    for job in running:
+        alloc = job.allocation
+        if alloc is None:
+            continue
+        give = np.minimum(alloc.cores, short[alloc.nodes])
+        if not give.any():
+            continue
+        if not allowed(job):
+            return None
+        chosen.append((job, alloc.nodes, alloc.cores))
+        short[alloc.nodes] -= give
+        if not short.any():
+            break
+    else:
+        return None
+    # Leave out any chosen job whose cores the others already make up for.
+    freed = np.zeros(len(avail), dtype=np.int64)
+    for _, nodes, cores in chosen:
+        np.add.at(freed, nodes, cores)
+    need = np.zeros(len(avail), dtype=np.int64)
+    need[home.nodes] = np.maximum(home.cores - avail[home.nodes], 0)
+    kept = []
+    for job, nodes, cores in reversed(chosen):
+        if (freed[nodes] - cores >= need[nodes]).all():
+            freed[nodes] -= cores
+        else:
+            kept.append(job)
+    kept.reverse()
+    return kept
+
+
+def place(
+    size: int, avail: np.ndarray, victims: Sequence[JobRun], cores_per_node: int
+) -> Allocation:
+    """Cores for a job that suspends ``victims``: theirs first, then first fit on ``avail``.
+
+    ``avail`` excludes the victims' cores. The caller has checked that
+    ``avail`` and the victims together hold at least ``size`` cores.
+    """
+    theirs = cores_of(victims, len(avail))
+    own = int(theirs.sum())
+    if own >= size:
+        alloc = first_fit(theirs, size, cores_per_node)
+        assert alloc is not None
+        return alloc
+    rest = first_fit(avail, size - own, cores_per_node)
+    assert rest is not None, "not enough cores for the placement"
+    np.add.at(theirs, rest.nodes, rest.cores)
+    nodes = np.flatnonzero(theirs)
+    return Allocation(nodes, theirs[nodes])
+
+
+def suspend(
+    view: View, victims: Iterable[JobRun], avail: np.ndarray, penalty: float = 0.0
+) -> tuple[list[Suspend], bool]:
+    """Suspensions of ``victims``; adds to ``avail`` the cores freed at once.
+
+    Returns the decisions and whether every victim frees its cores now (no
+    write-out): only then may the suspender start in the same pass.
+    """
+    out, at_once = [], True
+    for job in victims:
+        out.append(Suspend(job, penalty))
+        if view.suspend_cost(job, penalty) > 0:
+            at_once = False
+        else:
+            alloc = job.allocation
+            assert alloc is not None
+            np.add.at(avail, alloc.nodes, alloc.cores)
+    return out, at_once
+
+
+@dataclass(slots=True)
+class _Claim:
+    job: JobRun
+    #: Where a queued job will start (a suspended job resumes on its home).
+    allocation: Allocation
+    victims: tuple[JobRun, ...]
+
+
+class Claims:
+    """Jobs waiting for the cores of the jobs they suspended to be written out."""
+
+    def __init__(self) -> None:
+        self._claims: dict[int, _Claim] = {}
+
+    def __contains__(self, job_id: int) -> bool:
+        return job_id in self._claims
+
+    def __len__(self) -> int:
+        return len(self._claims)
+
+    def add(self, job: JobRun, allocation: Allocation, victims: Iterable[JobRun]) -> None:
+        """``job`` will start on ``allocation`` (resume, if suspended) once ``victims`` let go."""
+        self._claims[job.id] = _Claim(job, allocation, tuple(victims))
+
+    def settle(self, view: View) -> list[Decision]:
+        """Start or resume every claimant whose victims have all freed their cores.
+
+        Call first in a pass, before `avail`: the decisions are applied in
+        order, so the cores they take are gone by the time later decisions
+        of the same pass are applied.
+        """
+        out: list[Decision] = []
+        for jid, claim in list(self._claims.items()):
+            if any(v.state is State.SUSPENDED and v.allocation is not None for v in claim.victims):
+                continue
+            del self._claims[jid]
+            job = claim.job
+            if job.state is State.SUSPENDED:
+                out.append(Resume(job))
+            elif job.state is State.QUEUED:
+                out.append(Start(job, claim.allocation))
+        return out
+
+    def avail(self, view: View, settled: Iterable[Decision] = ()) -> np.ndarray:
+        """Free cores per node that no claim is waiting for, after ``settled``.
+
+        A claim keeps aside the free cores of its allocation that its
+        victims do not already hold (those become free only when they let
+        go, and go straight to the claimant).
+        """
+        avail = view.free_per_node.copy()
+        for d in settled:
+            alloc = d.allocation if isinstance(d, Start) else d.job.home
+            assert alloc is not None
+            avail[alloc.nodes] -= alloc.cores
+        for claim in self._claims.values():
+            alloc = claim.allocation
+            held = cores_of((v for v in claim.victims if v.state is State.SUSPENDED), len(avail))
+            avail[alloc.nodes] -= np.maximum(alloc.cores - held[alloc.nodes], 0)
+        return avail

@@ -1,0 +1,582 @@
+"""Selective suspension (SS, TSS) and Immediate Service (IS): seed 000.
+
+Kettimuthu's thesis (seed 000) preempts rigid jobs on a distributed-memory
+machine without migration: a suspended job keeps its nodes and resumes
+only there. Both schemes here build on `policies.preemption`.
+
+**Selective Suspension** (`ss`, sections 3.1-3.3). A job's *suspension
+threshold* is its xfactor, (wait + estimate) / estimate (section 2.2): it
+grows while the job waits or is suspended and stays constant while it runs.
+An idle job T_i (queued, or suspended and waiting to re-enter) may suspend
+running jobs T_j with
+
+* τ_i > SF × τ_j (the suspension factor SF; the paper uses 1.5 to 5), and
+* the width restriction of section 3.2. Its text says "the number of
+  processors requested by a suspending job should be at least half of the
+  number of nodes requested by the job that it suspends", n_i ≥ n_j / 2,
+  so narrow jobs cannot suspend wide ones; this is the default
+  (``width="text"``). Section 3.3's formula reads n_i / n_j < 2, which
+  instead stops a job from suspending one less than half its width
+  (``width="formula"``). ``width="none"`` drops the restriction.
+
+These are T_i's *candidates*. T_i suspends a minimal set of them (section
+3.3's P: with the free processors they give at least n_i, and none could
+be left out), preferring the lowest thresholds. A suspended job re-entering
+needs its own nodes: every node of its home must be free or held by a
+candidate, and only candidates on its home are suspended. The preemption
+routine runs every ``interval`` seconds ("the scheduler periodically
+(after every minute) invokes the preemption routine"), at the clock times
+that are multiples of ``interval`` while a job is idle, considering idle
+jobs in decreasing threshold. Every scheduling pass also starts (or
+resumes) any idle job that fits the free processors, in the same order:
+section 3.2's "backfill algorithm without the usual reservation
+guarantees", since the growing xfactor already prevents starvation.
+
+Ticks at which no idle job could have a single candidate are skipped: the
+thresholds of running jobs are constant and those of idle jobs grow
+linearly, so the first tick at which τ_i > SF × min τ_j can hold is known
+in advance, and between events nothing else changes. The schedule is the
+same as with a pass at every tick (tested), only cheaper.
+
+**Tunable Selective Suspension** (`tss`, section 3.5): as SS, but a
+running job cannot be suspended once its threshold exceeds ``limit``
+(1.5) times the average slowdown of its category. The category (Table
+2.1) of a running job is taken from its estimate, the run time a scheduler
+knows. The averages are, by default, **tracked online**: the mean bounded
+slowdown (section 2.2) of the jobs of each category that have finished so
+far in this run, by their actual run time; a category with no finished
+job yet sets no limit. With ``averages=FILE`` they come from a table
+instead, for example the per-category average slowdowns of an earlier NS
+(EASY) run, as the paper's Table 2.3: a CSV in the layout
+`model.results.Result.category_table` writes (rows VS/S/L/VL, columns
+Seq/N/W/VW).
+
+**Immediate Service** (`is`, section 2.3): every arriving job gets an
+immediate time slice of ``quantum`` seconds (10 min), by suspending running
+jobs with the lowest instantaneous xfactor, (wait + accumulated run) /
+accumulated run, a minimal set of them. Jobs within their own slice are
+not suspended for another; an arrival that cannot get its slice that way
+waits like any idle job. The thesis does not say what happens when the
+slice ends; here the job gives the processors back: if any job it
+suspended is still suspended, it is suspended itself, and otherwise it
+simply runs on. Idle jobs (queued, or suspended) then start or resume
+whenever their processors are free, in decreasing instantaneous xfactor
+(a job that has not run yet has an infinite one), without reservations,
+and a suspended job only on its own nodes. Only arrivals preempt.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from model.cluster import first_fit
+from model.job import JobRun, State
+from policies.base import Decision, Policy, Resume, Start, View, WakeAt, register
+from policies.preemption import Claims, cores_of, home_victims, minimal_victims, place, suspend
+
+__all__ = ["ImmediateService", "SelectiveSuspension", "TunableSelectiveSuspension"]
+
+Width = Literal["text", "formula", "none"]
+
+#: Seed 000, section 2.2: the bounded slowdown's threshold (seconds).
+_BOUND = 10.0
+#: Table 2.1: run-time bounds (s, inclusive) and size bounds (processors, inclusive).
+_RUNTIME_EDGES = (600.0, 3600.0, 8 * 3600.0)
+_SIZE_EDGES = (1, 8, 32)
+_ROWS = ("VS", "S", "L", "VL")
+_COLS = ("Seq", "N", "W", "VW")
+
+
+def category(run_time: float, size: int) -> int:
+    """The Table 2.1 category (0-15, row by row) of a job of ``run_time`` and ``size``."""
+    r = 0
+    while r < 3 and run_time > _RUNTIME_EDGES[r]:
+        r += 1
+    s = 0
+    while s < 3 and size > _SIZE_EDGES[s]:
+        s += 1
+    return 4 * r + s
+
+
+def _width_rule(width: Width) -> Callable[[int, int], bool]:
+    """Whether a job of n_i processors may suspend one of n_j (section 3.2 / 3.3)."""
+    if width == "text":
+        return lambda ni, nj: 2 * ni >= nj
+    if width == "formula":
+        return lambda ni, nj: ni < 2 * nj
+    if width == "none":
+        return lambda ni, nj: True
+    raise ValueError(f"width must be 'text', 'formula' or 'none', got {width!r}")
+
+
+def _idle_threshold(job: JobRun, now: float) -> float:
+    # The xfactor of a job that is not running: its wait is everything but its run time.
+    est = max(job.estimate, 1e-9)
+    return (now - job.submit - job.run_time_done + est) / est
+
+
+def _next_multiple(t: float, step: float) -> float:
+    """The smallest multiple of ``step`` strictly after ``t``."""
+    k = math.floor(t / step) + 1
+    while k * step <= t:
+        k += 1
+    return k * step
+
+
+def _fits(avail: np.ndarray, job: JobRun) -> bool:
+    home = job.home
+    assert home is not None
+    return bool((avail[home.nodes] >= home.cores).all())
+
+
+class _Idle:
+    """Idle jobs and what starting them costs: the part SS and IS share."""
+
+    def __init__(self) -> None:
+        self.claims = Claims()
+
+    def idle(self, view: View) -> list[JobRun]:
+        """Queued jobs and suspended jobs done writing out, none of them waiting on a claim."""
+        claims = self.claims
+        out = [j for j in view.queue if j.id not in claims]
+        out.extend(j for j in view.suspended if j.allocation is None and j.id not in claims)
+        return out
+
+    @staticmethod
+    def start_if_free(job: JobRun, avail: np.ndarray, view: View) -> Decision | None:
+        """Start a queued job (first fit) or resume a suspended one, if its cores are free."""
+        if job.state is State.SUSPENDED:
+            if not _fits(avail, job):
+                return None
+            home = job.home
+            assert home is not None
+            avail[home.nodes] -= home.cores
+            return Resume(job)
+        alloc = first_fit(avail, job.size, view.cores_per_node)
+        if alloc is None:
+            return None
+        avail[alloc.nodes] -= alloc.cores
+        return Start(job, alloc)
+
+    def preempt(
+        self, job: JobRun, victims: Sequence[JobRun], avail: np.ndarray, view: View
+    ) -> list[Decision]:
+        """Suspend ``victims`` and start (or resume) ``job`` on their cores.
+
+        When a victim must first write out its memory, ``job`` gets a claim
+        instead and starts the moment the last victim lets go.
+        """
+        staying = [v for v in victims if view.suspend_cost(v) > 0]
+        if job.state is State.SUSPENDED:
+            alloc = job.home
+            assert alloc is not None
+        else:
+            alloc = place(job.size, avail, victims, view.cores_per_node)
+        out: list[Decision] = []
+        decisions, at_once = suspend(view, victims, avail)
+        out.extend(decisions)
+        held = cores_of(staying, len(avail))
+        avail[alloc.nodes] -= np.maximum(alloc.cores - held[alloc.nodes], 0)
+        if at_once:
+            out.append(Resume(job) if job.state is State.SUSPENDED else Start(job, alloc))
+        else:
+            self.claims.add(job, alloc, victims)
+        return out
+
+
+@register("ss")
+class SelectiveSuspension(Policy, _Idle):
+    """Selective Suspension: an idle job suspends running jobs of SF-times lower xfactor.
+
+    ``sf`` is the suspension factor (seed 000 uses 1.5 to 5), ``interval``
+    the period of the preemption routine in seconds, ``width`` the width
+    restriction: ``text`` (n_i >= n_j / 2, default), ``formula`` (n_i /
+    n_j < 2) or ``none``. See `policies.suspension`.
+    """
+
+    #: Skip the ticks at which no preemption can happen (same schedule; see module doc).
+    skip_idle_ticks = True
+
+    def __init__(self, sf: float = 2.0, interval: float = 60.0, width: Width = "text") -> None:
+        _Idle.__init__(self)
+        if not (sf >= 1.0 and math.isfinite(sf)):
+            raise ValueError(f"suspension factor sf must be >= 1, got {sf}")
+        if not (interval > 0 and math.isfinite(interval)):
+            raise ValueError(f"interval must be a positive number of seconds, got {interval}")
+        self.sf = float(sf)
+        self.interval = float(interval)
+        self.width = width
+        self._may_suspend = _width_rule(width)
+        #: The next clock time at which the preemption routine runs (None: no job idle).
+        self._tick: float | None = None
+
+    def params(self) -> dict[str, object]:
+        return {"sf": self.sf, "interval": self.interval, "width": self.width}
+
+    # -- hooks for TSS ------------------------------------------------------------
+    def observe(self, view: View) -> None:
+        """Called at the start of every pass (TSS tracks finished jobs here)."""
+
+    def protected(self, job: JobRun, threshold: float) -> bool:
+        """Whether a running job may not be suspended whatever its threshold (TSS)."""
+        return False
+
+    # -- the pass --------------------------------------------------------------------
+    def schedule(self, view: View) -> list[Decision]:
+        now = view.now
+        self.observe(view)
+        out = self.claims.settle(view)
+        avail = self.claims.avail(view, out)
+        settled = {d.job.id for d in out}
+        idle = [j for j in self.idle(view) if j.id not in settled]
+        if not idle:
+            self._tick = None
+            return out
+        tau = {j.id: _idle_threshold(j, now) for j in idle}
+        idle.sort(key=lambda j: (-tau[j.id], j.submit, j.id))
+        # The routine runs at every multiple of the interval (whether or not a
+        # tick was asked for: an event may fall on one).
+        tick = round(now / self.interval) * self.interval == now
+        running: list[tuple[float, JobRun]] = []
+        before: _Ladder | None = None
+        if tick:
+            running = sorted(
+                ((r.xfactor(now), r) for r in view.running),
+                key=lambda p: (p[0], -p[1].submit, -p[1].id),
+            )
+            before = self._ladder([(t, r, r.allocation) for t, r in running], avail, view)
+        for job in idle:
+            d = self.start_if_free(job, avail, view)
+            if d is not None:
+                out.append(d)
+                continue
+            if before is not None and running and before.earliest(job, tau[job.id], now) <= now:
+                victims = self._victims(job, tau[job.id], avail, running)
+                if victims is not None:
+                    out.extend(self.preempt(job, victims, avail, view))
+                    chosen = {v.id for v in victims}
+                    running = [p for p in running if p[1].id not in chosen]
+        self._plan_tick(view, idle, tau, out, avail)
+        if self._tick is not None:
+            out.append(WakeAt(self._tick))
+        return out
+
+    def _victims(
+        self, job: JobRun, tau: float, avail: np.ndarray, running: list[tuple[float, JobRun]]
+    ) -> list[JobRun] | None:
+        """A minimal set of ``job``'s candidates to suspend, or None (section 3.3)."""
+        bar = tau / self.sf
+        n = job.size
+        may = self._may_suspend
+        cands = []
+        for t, r in running:
+            if not t < bar:  # sorted by threshold: no later job qualifies either
+                break
+            if may(n, r.size) and not self.protected(r, t):
+                cands.append(r)
+        if not cands:
+            return None
+        if job.state is State.SUSPENDED:
+            home = job.home
+            assert home is not None
+            allowed = {r.id for r in cands}
+            return home_victims(home, avail, (r for _, r in running), lambda r: r.id in allowed)
+        return minimal_victims(n, int(avail.sum()), cands)
+
+    def _ladder(self, entries: list, avail: np.ndarray, view: View) -> _Ladder:
+        return _Ladder(entries, avail, view, self)
+
+    def _plan_tick(
+        self,
+        view: View,
+        idle: list[JobRun],
+        tau: dict[int, float],
+        out: list[Decision],
+        avail: np.ndarray,
+    ) -> None:
+        """Set the next tick of the preemption routine, or None when no job stays idle."""
+        now = view.now
+        taken = {d.job.id for d in out if isinstance(d, (Start, Resume))}
+        still = [j for j in idle if j.id not in taken and j.id not in self.claims]
+        if not still:
+            self._tick = None
+            return
+        if not self.skip_idle_ticks:
+            self._tick = _next_multiple(now, self.interval)
+            return
+        # The running jobs once this pass's decisions apply: those suspended
+        # leave, those started or resumed join with the threshold they have now.
+        gone = {d.job.id for d in out if not isinstance(d, (Start, Resume))}
+        entries = [(r.xfactor(now), r, r.allocation) for r in view.running if r.id not in gone]
+        for d in out:
+            if isinstance(d, Start):
+                entries.append((_idle_threshold(d.job, now), d.job, d.allocation))
+            elif isinstance(d, Resume):
+                entries.append((_idle_threshold(d.job, now), d.job, d.job.home))
+        entries.sort(key=lambda e: e[0])
+        ladder = self._ladder(entries, avail, view)
+        first = min(ladder.earliest(j, tau[j.id], now) for j in still)
+        if not math.isfinite(first):
+            # No idle job can ever preempt the jobs now running: only an event
+            # (which brings a pass) changes that.
+            self._tick = None
+            return
+        # Ticks are the multiples of the interval; the first at or after `first`.
+        self._tick = _next_multiple(max(first, now) - 1e-9 * self.interval, self.interval)
+        if self._tick <= now:
+            self._tick = _next_multiple(now, self.interval)
+
+
+class _Ladder:
+    """The running jobs by threshold: when could an idle job first preempt?
+
+    Every bound here is a necessary condition (width restrictions of fresh
+    jobs are left out), so a tick before `earliest` can start nothing:
+    skipping it leaves the schedule unchanged.
+    """
+
+    def __init__(
+        self,
+        entries: list[tuple[float, JobRun, object]],
+        avail: np.ndarray,
+        view: View,
+        policy: SelectiveSuspension,
+    ) -> None:
+        self.policy = policy
+        self.entries = entries
+        self.avail = avail
+        self.free = int(avail.sum())
+        self.view = view
+        open_ = [(t, r.size) for t, r, _ in entries if not policy.protected(r, t)]
+        self.taus = np.array([t for t, _ in open_], dtype=float)
+        self.cum = np.cumsum(np.array([n for _, n in open_], dtype=np.int64))
+        self._owner: np.ndarray | None = None
+
+    def earliest(self, job: JobRun, tau: float, now: float) -> float:
+        """The first time ``job``'s threshold may be high enough to preempt (inf: never)."""
+        bar = self._bar(job)
+        if not math.isfinite(bar):
+            return math.inf
+        est = max(job.estimate, 1e-9)
+        return now + (self.policy.sf * bar - tau) * est
+
+    def _bar(self, job: JobRun) -> float:
+        """The lowest threshold all the jobs ``job`` needs to suspend stay under."""
+        if job.state is State.SUSPENDED and self.view.cores_per_node == 1:
+            return self._home_bar(job)
+        need = job.size - self.free
+        if need <= 0:
+            return 0.0
+        k = int(np.searchsorted(self.cum, need))
+        return float(self.taus[k]) if k < len(self.taus) else math.inf
+
+    def _home_bar(self, job: JobRun) -> float:
+        # One core per node: every job on the home nodes must be a candidate.
+        if self._owner is None:
+            owner = np.where(self.avail > 0, -1, -2)
+            for k, (_, _, alloc) in enumerate(self.entries):
+                owner[alloc.nodes] = k
+            self._owner = owner
+        home = job.home
+        assert home is not None
+        held = self._owner[home.nodes]
+        if (held == -2).any():
+            return math.inf  # cores claimed or still being written out: wait for an event
+        bar = 0.0
+        may = self.policy._may_suspend
+        for k in set(held[held >= 0].tolist()):
+            t, r, _ = self.entries[k]
+            if not may(job.size, r.size) or self.policy.protected(r, t):
+                return math.inf
+            bar = max(bar, t)
+        return bar
+
+
+@register("tss")
+class TunableSelectiveSuspension(SelectiveSuspension):
+    """Tunable Selective Suspension: SS, but jobs far beyond their category's slowdown stay put.
+
+    ``limit`` (1.5): a running job whose threshold exceeds ``limit`` times
+    the average slowdown of its category cannot be suspended (seed 000
+    section 3.5). ``averages``: a CSV of per-category averages (rows
+    VS/S/L/VL, columns Seq/N/W/VW, as `model.results.Result.category_table`
+    writes); empty (default) tracks them online. Other parameters as SS.
+    """
+
+    def __init__(
+        self,
+        sf: float = 2.0,
+        interval: float = 60.0,
+        width: Width = "text",
+        limit: float = 1.5,
+        averages: str = "",
+    ) -> None:
+        super().__init__(sf, interval, width)
+        if not (limit > 0 and math.isfinite(limit)):
+            raise ValueError(f"limit must be a positive number, got {limit}")
+        self.limit = float(limit)
+        self.averages = averages
+        self._table = read_averages(averages) if averages else None
+        self._sum = [0.0] * 16
+        self._count = [0] * 16
+
+    def params(self) -> dict[str, object]:
+        return {**super().params(), "limit": self.limit, "averages": self.averages}
+
+    def observe(self, view: View) -> None:
+        if self._table is not None:
+            return
+        for job in view.ended:
+            run = job.run_time_done
+            assert job.end is not None
+            wait = job.end - job.submit - run
+            bounded = max(run, _BOUND)
+            c = category(run, job.size)
+            self._sum[c] += (wait + bounded) / bounded
+            self._count[c] += 1
+
+    def average(self, cat: int) -> float:
+        """The average slowdown of category ``cat`` (inf when not known yet)."""
+        if self._table is not None:
+            return self._table[cat]
+        n = self._count[cat]
+        return self._sum[cat] / n if n else math.inf
+
+    def protected(self, job: JobRun, threshold: float) -> bool:
+        return threshold > self.limit * self.average(category(job.estimate, job.size))
+
+
+def read_averages(path: str | Path) -> list[float]:
+    """The 16 category averages of a CSV in `Result.category_table`'s layout, row by row.
+
+    Errors name the file and the row or column at fault; an empty cell (a
+    category with no jobs in the earlier run) sets no limit.
+    """
+    import pandas as pd
+
+    path = Path(path)
+    try:
+        table = pd.read_csv(path, index_col=0)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot read category averages: {exc}") from None
+    rows = [str(r) for r in table.index]
+    cols = [str(c) for c in table.columns]
+    for want, have, what in ((_ROWS, rows, "rows"), (_COLS, cols, "columns")):
+        missing = [w for w in want if w not in have]
+        if missing:
+            raise ValueError(
+                f"{path}: category averages need {what} {', '.join(want)}; missing {missing}"
+            )
+    out = []
+    for r in _ROWS:
+        for c in _COLS:
+            value = pd.to_numeric(table.loc[r, c], errors="coerce")
+            if isinstance(value, pd.Series):
+                raise ValueError(f"{path}: row {r!r} appears more than once")
+            if np.isnan(value):
+                raw = table.loc[r, c]
+                if isinstance(raw, str) and raw.strip():
+                    raise ValueError(f"{path}: row {r}, column {c}: not a number: {raw!r}")
+                out.append(math.inf)
+            elif not value > 0:
+                raise ValueError(f"{path}: row {r}, column {c}: must be positive, got {value}")
+            else:
+                out.append(float(value))
+    return out
+
+
+@register("is")
+class ImmediateService(Policy, _Idle):
+    """Immediate Service: every arrival runs at once for a time slice, suspending others.
+
+    ``quantum`` is the slice in seconds (10 min in seed 000 section 2.3).
+    Victims are the running jobs of lowest instantaneous xfactor; see
+    `policies.suspension` for what happens when the slice ends.
+    """
+
+    def __init__(self, quantum: float = 600.0) -> None:
+        _Idle.__init__(self)
+        if not (quantum > 0 and math.isfinite(quantum)):
+            raise ValueError(f"quantum must be a positive number of seconds, got {quantum}")
+        self.quantum = float(quantum)
+        #: job id -> clock time its slice ends, for jobs in their slice.
+        self._slice: dict[int, float] = {}
+        #: job id -> the jobs it suspended to get its slice.
+        self._displaced: dict[int, tuple[JobRun, ...]] = {}
+        #: Arrivals waiting on a claim: their slice starts when they do.
+        self._pending: set[int] = set()
+
+    def params(self) -> dict[str, float]:
+        return {"quantum": self.quantum}
+
+    def schedule(self, view: View) -> list[Decision]:
+        now = view.now
+        for job in view.ended:
+            self._slice.pop(job.id, None)
+            self._displaced.pop(job.id, None)
+        out = self.claims.settle(view)
+        for d in out:
+            if d.job.id in self._pending:
+                self._pending.discard(d.job.id)
+                self._slice[d.job.id] = now + self.quantum
+        avail = self.claims.avail(view, out)
+
+        # Slices that ended: give the processors back to the jobs displaced.
+        for job in view.running:
+            end = self._slice.get(job.id)
+            if end is None or end > now:
+                continue
+            del self._slice[job.id]
+            displaced = self._displaced.pop(job.id, ())
+            if any(v.state is State.SUSPENDED for v in displaced):
+                decisions, _ = suspend(view, [job], avail)
+                out.extend(decisions)
+
+        # Arrivals get their slice now.
+        suspended_now = {d.job.id for d in out if not isinstance(d, (Start, Resume))}
+        for job in view.arrived:
+            if job.state is not State.QUEUED or job.id in self.claims:
+                continue
+            d = self.start_if_free(job, avail, view)
+            if d is not None:
+                out.append(d)
+                self._slice[job.id] = now + self.quantum
+                continue
+            cands = sorted(
+                (
+                    r
+                    for r in view.running
+                    if r.id not in self._slice
+                    and r.id not in suspended_now
+                    and r.allocation is not None
+                ),
+                key=lambda r: (r.instantaneous_xfactor(now), -r.submit, -r.id),
+            )
+            victims = minimal_victims(job.size, int(avail.sum()), cands)
+            if not victims:
+                continue  # no slice to be had: it waits like any idle job
+            out.extend(self.preempt(job, victims, avail, view))
+            suspended_now.update(v.id for v in victims)
+            self._displaced[job.id] = tuple(victims)
+            if job.id in self.claims:
+                self._pending.add(job.id)
+            else:
+                self._slice[job.id] = now + self.quantum
+
+        # Everyone else, highest instantaneous xfactor first, where there is room.
+        taken = {d.job.id for d in out}
+        idle = [j for j in self.idle(view) if j.id not in taken]
+        idle.sort(key=lambda j: (-j.instantaneous_xfactor(now), j.submit, j.id))
+        for job in idle:
+            d = self.start_if_free(job, avail, view)
+            if d is not None:
+                out.append(d)
+        ends = [t for t in self._slice.values() if t > now]
+        if ends:
+            out.append(WakeAt(min(ends)))
+        return out
