@@ -1,0 +1,263 @@
+"""Preemptive FCFS with gang scheduling (PFCFS): seed 004.
+
+Schwiegelshohn and Yahyapour (seed 004) schedule rigid jobs in strict
+submit order, first fit, without backfilling (`policies.fcfs` is their
+reference), and let only *wide* jobs, those needing more than half the
+machine (r_i > R/2), preempt. Their Algorithm PFCFS (Table 1) takes the
+jobs of the queue one at a time:
+
+* a small job waits until enough resources are free and starts (B);
+* a wide job waits until fewer than r_i resources are in use (C), then
+  until r_i resources are free or ``wait`` seconds have passed (D). If
+  they are free it starts; otherwise it preempts running jobs and starts
+  (F), runs until it completes or ``quantum`` seconds pass, and the jobs it
+  preempted resume (G). A wide job that has not completed waits for its
+  own nodes (no migration) or until ``quantum`` seconds pass, and then
+  preempts again (E2, H). Once its nodes are free it resumes and the next
+  job of the queue is taken.
+
+While a wide job is in this cycle no other job starts: the queue is taken
+one job at a time, so "all jobs are started in FIFO order" (section 3).
+As in the paper's experiments (section 6), the wide job "only preempts
+enough currently running jobs to generate a sufficiently large partition",
+chosen greedily: the widest running jobs first (ties: the latest
+started), which also makes the set minimal; the jobs not chosen keep
+running. When it preempts again to get its own nodes back, it suspends
+exactly the jobs on them.
+
+Table 3's strategies are parameter settings of `PreemptiveFCFS`:
+
+========  ======  ========  ==============================================
+name      wait    quantum   rounds
+========  ======  ========  ==============================================
+pfcfs1    10 min  10 min    unlimited: the two gangs alternate every
+                            10 min until one of them is empty
+pfcfs2    1 min   1 min     one: afterwards the wide job waits until its
+                            partition is empty, with no further preemption
+pfcfs3    10 min  none      the wide job runs to completion, then the
+                            preempted jobs resume
+========  ======  ========  ==============================================
+
+``wait`` is counted from the moment the wide job is first in the queue
+and step C holds. The context switch costs ``penalty`` seconds (the
+paper's p, section 2; 0 in its experiments, as for the IBM gang scheduler
+it is under a millisecond): each preempted job, and the wide job when it
+is switched out, holds its nodes that long without progress before they
+are free for the other gang (`policies.base.Suspend`); resuming costs
+nothing more. A suspension overhead of the run (`model.overhead`) adds to it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from model.cluster import first_fit
+from model.job import JobRun, State
+from policies.base import Decision, Policy, Resume, Start, View, WakeAt, register
+from policies.preemption import Claims, home_victims, minimal_victims, suspend, switch_in
+
+__all__ = ["PFCFS1", "PFCFS2", "PFCFS3", "PreemptiveFCFS"]
+
+
+@dataclass(slots=True)
+class _Cycle:
+    """A wide job between its first preemption and its last resumption (steps D-H)."""
+
+    job: JobRun
+    #: The jobs it preempted last, which resume when it completes or is switched out.
+    victims: tuple[JobRun, ...]
+    #: "run": the wide job runs (or waits on a claim to start); "wait": it is switched out.
+    phase: str
+    #: When the current phase ends: the quantum (run), or the wait for its nodes.
+    until: float
+    rounds: int
+
+
+def _by_width(job: JobRun) -> tuple[int, float, int]:
+    # Widest first; among equals the latest started (it has lost least by being stopped).
+    return (-job.size, -(job.first_start or 0.0), -job.id)
+
+
+@register("pfcfs")
+class PreemptiveFCFS(Policy):
+    """Preemptive FCFS (seed 004): a wide job that waited ``wait`` s preempts enough running jobs.
+
+    ``quantum``: seconds the two gangs alternate (inf: the wide job runs to
+    completion); ``rounds``: how many times the wide job preempts (0: no
+    limit); ``penalty``: seconds of a context switch. See `policies.gang`.
+    """
+
+    def __init__(
+        self,
+        wait: float = 600.0,
+        quantum: float = 600.0,
+        rounds: int = 0,
+        penalty: float = 0.0,
+    ) -> None:
+        if not (wait >= 0 and math.isfinite(wait)):
+            raise ValueError(f"wait must be a non-negative number of seconds, got {wait}")
+        if not quantum > 0:
+            raise ValueError(f"quantum must be positive (inf: run to completion), got {quantum}")
+        if rounds < 0:
+            raise ValueError(f"rounds must be >= 0 (0: no limit), got {rounds}")
+        if not (penalty >= 0 and math.isfinite(penalty)):
+            raise ValueError(f"penalty must be a non-negative number of seconds, got {penalty}")
+        self.wait = float(wait)
+        self.quantum = float(quantum)
+        self.rounds = int(rounds)
+        self.penalty = float(penalty)
+        self.claims = Claims()
+        self.cycle: _Cycle | None = None
+        #: Wide head job id -> when step C first held for it (its wait starts).
+        self._since: dict[int, float] = {}
+
+    def params(self) -> dict[str, float]:
+        return {
+            "wait": self.wait,
+            "quantum": self.quantum,
+            "rounds": self.rounds,
+            "penalty": self.penalty,
+        }
+
+    def schedule(self, view: View) -> list[Decision]:
+        now = view.now
+        out = self.claims.settle(view)
+        c = self.cycle
+        if c is not None and any(d.job is c.job for d in out):
+            c.until = now + self.quantum  # its quantum runs from its actual start
+        avail = self.claims.avail(view, out)
+        if c is not None:
+            out.extend(self._step(c, view, avail))
+            if self.cycle is not None:
+                if math.isfinite(c.until) and c.until > now and c.job.id not in self.claims:
+                    out.append(WakeAt(c.until))
+                return out  # the queue waits behind the wide job
+        out.extend(self._fcfs(view, avail, out))
+        return out
+
+    # -- steps B-F: the queue in submit order ------------------------------------
+    def _fcfs(self, view: View, avail: np.ndarray, settled: list[Decision]) -> list[Decision]:
+        now, total = view.now, view.total_cores
+        taken = {d.job.id for d in settled}
+        out: list[Decision] = []
+        for job in view.queue:
+            if job.id in taken or job.id in self.claims:
+                continue
+            alloc = first_fit(avail, job.size, view.cores_per_node)
+            if alloc is not None:
+                avail[alloc.nodes] -= alloc.cores
+                out.append(Start(job, alloc))
+                self._since.pop(job.id, None)
+                continue
+            if 2 * job.size <= total:
+                break  # B: a small job waits for free resources
+            used = total - int(avail.sum())
+            if used >= job.size:  # C: not yet
+                self._since.pop(job.id, None)
+                break
+            since = self._since.setdefault(job.id, now)
+            if now - since < self.wait:
+                out.append(WakeAt(since + self.wait))  # D: wait for resources or time
+                break
+            del self._since[job.id]
+            running = sorted((r for r in view.running if r.allocation is not None), key=_by_width)
+            victims = minimal_victims(job.size, int(avail.sum()), running)
+            if victims is None:  # cores held by jobs switching out: wait for them
+                break
+            out.extend(switch_in(job, victims, avail, view, self.claims, self.penalty))
+            self.cycle = _Cycle(job, tuple(victims), "run", now + self.quantum, 1)
+            if math.isfinite(self.quantum) and job.id not in self.claims:
+                out.append(WakeAt(now + self.quantum))
+            break
+        return out
+
+    # -- steps E-H: the wide job's cycle ---------------------------------------------
+    def _step(self, c: _Cycle, view: View, avail: np.ndarray) -> list[Decision]:
+        now = view.now
+        w = c.job
+        if w.state is State.DONE:
+            self.cycle = None
+            return self._resume_all(c.victims, avail, view, blocker=None)
+        if c.phase == "run":
+            if w.state is not State.RUNNING or now < c.until:
+                return []
+            # G: the quantum is over: switch the wide job out, the others back in.
+            out, _ = suspend(view, [w], avail, self.penalty)
+            blocker = w if view.suspend_cost(w, self.penalty) > 0 else None
+            out.extend(self._resume_all(c.victims, avail, view, blocker))
+            c.phase = "wait"
+            more = self.rounds == 0 or c.rounds < self.rounds
+            c.until = now + self.quantum if more else math.inf
+            return out
+        # phase "wait" (E2): its own nodes, or preempt again once the quantum is over.
+        if w.allocation is not None or w.id in self.claims:
+            return []  # still being switched out, or already coming back
+        home = w.home
+        assert home is not None
+        if (avail[home.nodes] >= home.cores).all():
+            avail[home.nodes] -= home.cores
+            self.cycle = None  # the wide job runs on; the queue moves again
+            return [Resume(w)]
+        if now < c.until:
+            return []
+        running = sorted((r for r in view.running if r.allocation is not None), key=_by_width)
+        victims = home_victims(home, avail, running, lambda r: True)
+        if victims is None:
+            return []  # some of its cores are held by jobs switching: an event will come
+        c.victims, c.phase, c.rounds = tuple(victims), "run", c.rounds + 1
+        c.until = now + self.quantum
+        return switch_in(w, victims, avail, view, self.claims, self.penalty)
+
+    def _resume_all(
+        self, victims: tuple[JobRun, ...], avail: np.ndarray, view: View, blocker: JobRun | None
+    ) -> list[Decision]:
+        """Resume the preempted gang; after ``blocker``'s switch-out if it has one."""
+        out: list[Decision] = []
+        for v in victims:
+            if v.state is not State.SUSPENDED:
+                continue
+            home = v.home
+            assert home is not None
+            waits = tuple(x for x in (blocker, v) if x is not None and x.allocation is not None)
+            if not waits and (avail[home.nodes] >= home.cores).all():
+                avail[home.nodes] -= home.cores
+                out.append(Resume(v))
+            else:
+                self.claims.add(v, home, waits)
+        return out
+
+
+@register("pfcfs1")
+class PFCFS1(PreemptiveFCFS):
+    """PFCFS1 (seed 004, Table 3): after 10 min a wide job preempts; the gangs swap every 10 min."""
+
+    def __init__(self, penalty: float = 0.0) -> None:
+        super().__init__(wait=600.0, quantum=600.0, rounds=0, penalty=penalty)
+
+    def params(self) -> dict[str, float]:
+        return {"penalty": self.penalty}
+
+
+@register("pfcfs2")
+class PFCFS2(PreemptiveFCFS):
+    """PFCFS2 (seed 004, Table 3): after 1 min a wide job runs 1 min, then waits for its nodes."""
+
+    def __init__(self, penalty: float = 0.0) -> None:
+        super().__init__(wait=60.0, quantum=60.0, rounds=1, penalty=penalty)
+
+    def params(self) -> dict[str, float]:
+        return {"penalty": self.penalty}
+
+
+@register("pfcfs3")
+class PFCFS3(PreemptiveFCFS):
+    """PFCFS3 (seed 004, Table 3): after 10 min a wide job preempts and runs to completion."""
+
+    def __init__(self, penalty: float = 0.0) -> None:
+        super().__init__(wait=600.0, quantum=math.inf, rounds=1, penalty=penalty)
+
+    def params(self) -> dict[str, float]:
+        return {"penalty": self.penalty}

@@ -38,6 +38,7 @@ __all__ = [
     "minimal_victims",
     "place",
     "suspend",
+    "switch_in",
 ]
 
 
@@ -174,6 +175,39 @@ def suspend(
             assert alloc is not None
             np.add.at(avail, alloc.nodes, alloc.cores)
     return out, at_once
+
+
+def switch_in(
+    job: JobRun,
+    victims: Sequence[JobRun],
+    avail: np.ndarray,
+    view: View,
+    claims: Claims,
+    penalty: float = 0.0,
+) -> list[Decision]:
+    """Suspend ``victims`` and start (or resume) ``job`` on their cores; updates ``avail``.
+
+    A queued job is placed on the victims' cores first (`place`); a
+    suspended one resumes on its home. When a victim must first write out
+    its memory (or pay ``penalty``), ``job`` gets a claim instead and
+    starts the moment the last victim lets go.
+    """
+    if job.state is State.SUSPENDED:
+        alloc = job.home
+        assert alloc is not None
+    else:
+        alloc = place(job.size, avail, victims, view.cores_per_node)
+    staying = [v for v in victims if view.suspend_cost(v, penalty) > 0]
+    out: list[Decision] = []
+    decisions, at_once = suspend(view, victims, avail, penalty)
+    out.extend(decisions)
+    held = cores_of(staying, len(avail))
+    avail[alloc.nodes] -= np.maximum(alloc.cores - held[alloc.nodes], 0)
+    if at_once:
+        out.append(Resume(job) if job.state is State.SUSPENDED else Start(job, alloc))
+    else:
+        claims.add(job, alloc, victims)
+    return out
 
 
 @dataclass(slots=True)

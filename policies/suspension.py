@@ -74,10 +74,10 @@ from typing import Literal
 
 import numpy as np
 
-from model.cluster import first_fit
+from model.cluster import Allocation, first_fit
 from model.job import JobRun, State
 from policies.base import Decision, Policy, Resume, Start, View, WakeAt, register
-from policies.preemption import Claims, cores_of, home_victims, minimal_victims, place, suspend
+from policies.preemption import Claims, home_victims, minimal_victims, suspend, switch_in
 
 __all__ = ["ImmediateService", "SelectiveSuspension", "TunableSelectiveSuspension"]
 
@@ -166,27 +166,8 @@ class _Idle:
     def preempt(
         self, job: JobRun, victims: Sequence[JobRun], avail: np.ndarray, view: View
     ) -> list[Decision]:
-        """Suspend ``victims`` and start (or resume) ``job`` on their cores.
-
-        When a victim must first write out its memory, ``job`` gets a claim
-        instead and starts the moment the last victim lets go.
-        """
-        staying = [v for v in victims if view.suspend_cost(v) > 0]
-        if job.state is State.SUSPENDED:
-            alloc = job.home
-            assert alloc is not None
-        else:
-            alloc = place(job.size, avail, victims, view.cores_per_node)
-        out: list[Decision] = []
-        decisions, at_once = suspend(view, victims, avail)
-        out.extend(decisions)
-        held = cores_of(staying, len(avail))
-        avail[alloc.nodes] -= np.maximum(alloc.cores - held[alloc.nodes], 0)
-        if at_once:
-            out.append(Resume(job) if job.state is State.SUSPENDED else Start(job, alloc))
-        else:
-            self.claims.add(job, alloc, victims)
-        return out
+        """Suspend ``victims`` and start (or resume) ``job`` on their cores (`switch_in`)."""
+        return switch_in(job, victims, avail, view, self.claims)
 
 
 @register("ss")
@@ -237,31 +218,47 @@ class SelectiveSuspension(Policy, _Idle):
         if not idle:
             self._tick = None
             return out
-        tau = {j.id: _idle_threshold(j, now) for j in idle}
-        idle.sort(key=lambda j: (-tau[j.id], j.submit, j.id))
+        taus = _thresholds(idle, now)
+        order = np.lexsort(
+            (np.array([j.id for j in idle]), np.array([j.submit for j in idle]), -taus)
+        )
+        idle = [idle[k] for k in order.tolist()]
+        taus = taus[order]
+        tau = dict(zip((j.id for j in idle), taus.tolist(), strict=True))
         # The routine runs at every multiple of the interval (whether or not a
         # tick was asked for: an event may fall on one).
         tick = round(now / self.interval) * self.interval == now
         running: list[tuple[float, JobRun]] = []
-        before: _Ladder | None = None
-        if tick:
+        may_preempt: list[bool] = [False] * len(idle)
+        if tick and view.running:
             running = sorted(
                 ((r.xfactor(now), r) for r in view.running),
                 key=lambda p: (p[0], -p[1].submit, -p[1].id),
             )
-            before = self._ladder([(t, r, r.allocation) for t, r in running], avail, view)
-        for job in idle:
-            d = self.start_if_free(job, avail, view)
-            if d is not None:
-                out.append(d)
-                continue
-            if before is not None and running and before.earliest(job, tau[job.id], now) <= now:
+            before = _Ladder([(t, r, r.allocation) for t, r in running], avail, view, self)
+            may_preempt = (before.earliest(idle, taus, now) <= now).tolist()
+        # Suspended jobs whose home is not free now cannot resume in this pass
+        # unless a suspension in it frees cores: one vector test for all.
+        home_free = _homes_free(idle, avail)
+        freed = False
+        free = int(avail.sum())
+        for k, job in enumerate(idle):
+            suspended = job.state is State.SUSPENDED
+            if (job.size <= free and not suspended) or (suspended and (freed or home_free[k])):
+                d = self.start_if_free(job, avail, view)
+                if d is not None:
+                    out.append(d)
+                    free -= job.size
+                    continue
+            if may_preempt[k]:
                 victims = self._victims(job, tau[job.id], avail, running)
                 if victims is not None:
                     out.extend(self.preempt(job, victims, avail, view))
                     chosen = {v.id for v in victims}
                     running = [p for p in running if p[1].id not in chosen]
-        self._plan_tick(view, idle, tau, out, avail)
+                    free = int(avail.sum())
+                    freed = True
+        self._plan_tick(view, idle, taus, out, avail)
         if self._tick is not None:
             out.append(WakeAt(self._tick))
         return out
@@ -295,15 +292,15 @@ class SelectiveSuspension(Policy, _Idle):
         self,
         view: View,
         idle: list[JobRun],
-        tau: dict[int, float],
+        taus: np.ndarray,
         out: list[Decision],
         avail: np.ndarray,
     ) -> None:
         """Set the next tick of the preemption routine, or None when no job stays idle."""
         now = view.now
         taken = {d.job.id for d in out if isinstance(d, (Start, Resume))}
-        still = [j for j in idle if j.id not in taken and j.id not in self.claims]
-        if not still:
+        keep = [k for k, j in enumerate(idle) if j.id not in taken and j.id not in self.claims]
+        if not keep:
             self._tick = None
             return
         if not self.skip_idle_ticks:
@@ -319,8 +316,8 @@ class SelectiveSuspension(Policy, _Idle):
             elif isinstance(d, Resume):
                 entries.append((_idle_threshold(d.job, now), d.job, d.job.home))
         entries.sort(key=lambda e: e[0])
-        ladder = self._ladder(entries, avail, view)
-        first = min(ladder.earliest(j, tau[j.id], now) for j in still)
+        still = [idle[k] for k in keep]
+        first = float(_Ladder(entries, avail, view, self).earliest(still, taus[keep], now).min())
         if not math.isfinite(first):
             # No idle job can ever preempt the jobs now running: only an event
             # (which brings a pass) changes that.
@@ -330,6 +327,37 @@ class SelectiveSuspension(Policy, _Idle):
         self._tick = _next_multiple(max(first, now) - 1e-9 * self.interval, self.interval)
         if self._tick <= now:
             self._tick = _next_multiple(now, self.interval)
+
+
+def _thresholds(jobs: list[JobRun], now: float) -> np.ndarray:
+    """The thresholds (xfactors) of idle jobs, as `_idle_threshold`, in one vector."""
+    est = np.maximum(np.array([j.estimate for j in jobs], dtype=float), 1e-9)
+    base = np.array([j.submit + j.run_time_done for j in jobs], dtype=float)
+    return (now - base + est) / est
+
+
+def _segments(jobs: list[JobRun]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The suspended jobs among ``jobs``: their positions, home nodes, cores and segment starts."""
+    pos = [k for k, j in enumerate(jobs) if j.state is State.SUSPENDED]
+    homes = [jobs[k].home for k in pos]
+    if not pos:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty
+    nodes = np.concatenate([h.nodes for h in homes])  # type: ignore[union-attr]
+    cores = np.concatenate([h.cores for h in homes])  # type: ignore[union-attr]
+    starts = np.cumsum([0] + [len(h.nodes) for h in homes[:-1]])  # type: ignore[union-attr]
+    return np.asarray(pos, dtype=np.int64), nodes, cores, starts
+
+
+def _homes_free(jobs: list[JobRun], avail: np.ndarray) -> list[bool]:
+    """For each job: whether it is suspended and every core of its home is in ``avail``."""
+    out = [False] * len(jobs)
+    pos, nodes, cores, starts = _segments(jobs)
+    if len(pos):
+        ok = np.minimum.reduceat((avail[nodes] >= cores).astype(np.int8), starts)
+        for k, fits in zip(pos.tolist(), ok.tolist(), strict=True):
+            out[k] = bool(fits)
+    return out
 
 
 class _Ladder:
@@ -342,7 +370,7 @@ class _Ladder:
 
     def __init__(
         self,
-        entries: list[tuple[float, JobRun, object]],
+        entries: list[tuple[float, JobRun, Allocation | None]],
         avail: np.ndarray,
         view: View,
         policy: SelectiveSuspension,
@@ -352,49 +380,54 @@ class _Ladder:
         self.avail = avail
         self.free = int(avail.sum())
         self.view = view
-        open_ = [(t, r.size) for t, r, _ in entries if not policy.protected(r, t)]
-        self.taus = np.array([t for t, _ in open_], dtype=float)
+        self.protected = [policy.protected(r, t) for t, r, _ in entries]
+        open_ = [(t, r.size) for (t, r, _), p in zip(entries, self.protected, strict=True) if not p]
+        self.taus = np.array([t for t, _ in open_] + [math.inf], dtype=float)
         self.cum = np.cumsum(np.array([n for _, n in open_], dtype=np.int64))
-        self._owner: np.ndarray | None = None
 
-    def earliest(self, job: JobRun, tau: float, now: float) -> float:
-        """The first time ``job``'s threshold may be high enough to preempt (inf: never)."""
-        bar = self._bar(job)
-        if not math.isfinite(bar):
-            return math.inf
-        est = max(job.estimate, 1e-9)
-        return now + (self.policy.sf * bar - tau) * est
+    def earliest(self, jobs: list[JobRun], taus: np.ndarray, now: float) -> np.ndarray:
+        """For each idle job, the first time its threshold may be high enough to preempt."""
+        sizes = np.array([j.size for j in jobs], dtype=np.int64)
+        est = np.maximum(np.array([j.estimate for j in jobs], dtype=float), 1e-9)
+        # A fresh job needs the lowest-threshold jobs that, with the free
+        # cores, make up its size: the last of them sets the bar.
+        need = sizes - self.free
+        bar = self.taus[np.searchsorted(self.cum, np.maximum(need, 1))]
+        bar[need <= 0] = 0.0
+        if self.view.cores_per_node == 1:
+            self._home_bars(jobs, sizes, bar)
+        with np.errstate(invalid="ignore"):
+            return now + (self.policy.sf * bar - taus) * est
 
-    def _bar(self, job: JobRun) -> float:
-        """The lowest threshold all the jobs ``job`` needs to suspend stay under."""
-        if job.state is State.SUSPENDED and self.view.cores_per_node == 1:
-            return self._home_bar(job)
-        need = job.size - self.free
-        if need <= 0:
-            return 0.0
-        k = int(np.searchsorted(self.cum, need))
-        return float(self.taus[k]) if k < len(self.taus) else math.inf
-
-    def _home_bar(self, job: JobRun) -> float:
-        # One core per node: every job on the home nodes must be a candidate.
-        if self._owner is None:
-            owner = np.where(self.avail > 0, -1, -2)
-            for k, (_, _, alloc) in enumerate(self.entries):
-                owner[alloc.nodes] = k
-            self._owner = owner
-        home = job.home
-        assert home is not None
-        held = self._owner[home.nodes]
-        if (held == -2).any():
-            return math.inf  # cores claimed or still being written out: wait for an event
-        bar = 0.0
-        may = self.policy._may_suspend
-        for k in set(held[held >= 0].tolist()):
-            t, r, _ = self.entries[k]
-            if not may(job.size, r.size) or self.policy.protected(r, t):
-                return math.inf
-            bar = max(bar, t)
-        return bar
+    def _home_bars(self, jobs: list[JobRun], sizes: np.ndarray, bar: np.ndarray) -> None:
+        """One core per node: every job on a suspended job's home must be its candidate."""
+        pos, nodes, _, starts = _segments(jobs)
+        if not len(pos):
+            return
+        n = len(self.avail)
+        # Per node: the threshold and width of the job on it; free nodes -inf
+        # and 0, nodes held otherwise (switching, claimed) +inf.
+        tau = np.where(self.avail > 0, -math.inf, math.inf)
+        width = np.zeros(n, dtype=np.int64)
+        blocked = np.zeros(n, dtype=bool)
+        if self.entries:
+            alloc_nodes = [a.nodes for _, _, a in self.entries]  # type: ignore[union-attr]
+            counts = [len(x) for x in alloc_nodes]
+            where = np.concatenate(alloc_nodes)
+            tau[where] = np.repeat([t for t, _, _ in self.entries], counts)
+            width[where] = np.repeat([r.size for _, r, _ in self.entries], counts)
+            blocked[where] = np.repeat(self.protected, counts)
+        top = np.maximum.reduceat(tau[nodes], starts)
+        widest = np.maximum.reduceat(width[nodes], starts)
+        owned = np.where(width[nodes] > 0, width[nodes], np.iinfo(np.int64).max)
+        narrowest = np.minimum.reduceat(owned, starts)
+        stuck = np.maximum.reduceat(blocked[nodes].astype(np.int8), starts) > 0
+        ni = sizes[pos]
+        if self.policy.width == "text":
+            stuck |= widest > 2 * ni
+        elif self.policy.width == "formula":
+            stuck |= ~(ni < 2 * narrowest)
+        bar[pos] = np.where(stuck, math.inf, np.maximum(top, 0.0))
 
 
 @register("tss")
