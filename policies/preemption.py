@@ -34,6 +34,7 @@ from policies.base import Decision, Resume, Start, Suspend, View
 __all__ = [
     "Claims",
     "cores_of",
+    "fit_avoiding",
     "home_victims",
     "minimal_victims",
     "place",
@@ -157,6 +158,26 @@ def place(
     return Allocation(nodes, theirs[nodes])
 
 
+def fit_avoiding(
+    avail: np.ndarray, size: int, cores_per_node: int, avoid: np.ndarray | None
+) -> Allocation | None:
+    """First fit on ``avail`` that takes the cores in ``avoid`` (per node) only when it must."""
+    if avoid is None or not avoid.any():
+        return first_fit(avail, size, cores_per_node)
+    spare = np.maximum(avail - avoid, 0)
+    alloc = first_fit(spare, size, cores_per_node)
+    if alloc is not None:
+        return alloc
+    if int(avail.sum()) < size:
+        return None
+    rest = first_fit(avail - spare, size - int(spare.sum()), cores_per_node)
+    assert rest is not None
+    take = spare.copy()
+    np.add.at(take, rest.nodes, rest.cores)
+    nodes = np.flatnonzero(take)
+    return Allocation(nodes, take[nodes])
+
+
 def suspend(
     view: View, victims: Iterable[JobRun], avail: np.ndarray, penalty: float = 0.0
 ) -> tuple[list[Suspend], bool]:
@@ -223,6 +244,10 @@ class Claims:
 
     def __init__(self) -> None:
         self._claims: dict[int, _Claim] = {}
+
+    def ids(self) -> set[int]:
+        """The ids of the jobs waiting on a claim."""
+        return set(self._claims)
 
     def __contains__(self, job_id: int) -> bool:
         return job_id in self._claims

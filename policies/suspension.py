@@ -74,10 +74,17 @@ from typing import Literal
 
 import numpy as np
 
-from model.cluster import Allocation, first_fit
+from model.cluster import Allocation
 from model.job import JobRun, State
 from policies.base import Decision, Policy, Resume, Start, View, WakeAt, register
-from policies.preemption import Claims, home_victims, minimal_victims, suspend, switch_in
+from policies.preemption import (
+    Claims,
+    fit_avoiding,
+    home_victims,
+    minimal_victims,
+    suspend,
+    switch_in,
+)
 
 __all__ = ["ImmediateService", "SelectiveSuspension", "TunableSelectiveSuspension"]
 
@@ -140,16 +147,29 @@ class _Idle:
     def __init__(self) -> None:
         self.claims = Claims()
 
-    def idle(self, view: View) -> list[JobRun]:
-        """Queued jobs and suspended jobs done writing out, none of them waiting on a claim."""
-        claims = self.claims
-        out = [j for j in view.queue if j.id not in claims]
-        out.extend(j for j in view.suspended if j.allocation is None and j.id not in claims)
-        return out
+    def idle(self, view: View, skip: set[int] | None = None) -> tuple[list[JobRun], list[JobRun]]:
+        """Queued jobs, and suspended jobs done writing out; none on a claim or in ``skip``."""
+        skip = self.claims.ids() | (skip or set())
+        if skip:
+            fresh = [j for j in view.queue if j.id not in skip]
+            held = [j for j in view.suspended if j.allocation is None and j.id not in skip]
+        else:
+            fresh = list(view.queue)
+            held = [j for j in view.suspended if j.allocation is None]
+        return fresh, held
 
     @staticmethod
-    def start_if_free(job: JobRun, avail: np.ndarray, view: View) -> Decision | None:
-        """Start a queued job (first fit) or resume a suspended one, if its cores are free."""
+    def start_if_free(
+        job: JobRun, avail: np.ndarray, view: View, homes: np.ndarray | None = None
+    ) -> Decision | None:
+        """Start a queued job or resume a suspended one, if its cores are free.
+
+        A queued job is placed first fit, but on the cores of no suspended
+        job's home (``homes``, cores per node) while others are free, so
+        that it does not keep a suspended job from re-entering: the thesis
+        leaves placement open, and re-entry on the same nodes is the
+        scheme's bottleneck on a distributed-memory machine.
+        """
         if job.state is State.SUSPENDED:
             if not _fits(avail, job):
                 return None
@@ -157,7 +177,7 @@ class _Idle:
             assert home is not None
             avail[home.nodes] -= home.cores
             return Resume(job)
-        alloc = first_fit(avail, job.size, view.cores_per_node)
+        alloc = fit_avoiding(avail, job.size, view.cores_per_node, homes)
         if alloc is None:
             return None
         avail[alloc.nodes] -= alloc.cores
@@ -168,6 +188,30 @@ class _Idle:
     ) -> list[Decision]:
         """Suspend ``victims`` and start (or resume) ``job`` on their cores (`switch_in`)."""
         return switch_in(job, victims, avail, view, self.claims)
+
+
+class _Homes:
+    """The home cores of a list of suspended jobs, flattened for vector tests (cached)."""
+
+    def __init__(self, jobs: list[JobRun], nodes: int) -> None:
+        self.key = tuple(j.id for j in jobs)
+        homes = [j.home for j in jobs]
+        if jobs:
+            self.nodes = np.concatenate([h.nodes for h in homes])  # type: ignore[union-attr]
+            self.cores = np.concatenate([h.cores for h in homes])  # type: ignore[union-attr]
+            self.starts = np.cumsum([0] + [len(h.nodes) for h in homes[:-1]])  # type: ignore[union-attr]
+        else:
+            self.nodes = self.cores = self.starts = np.zeros(0, dtype=np.int64)
+        self.per_node = np.zeros(nodes, dtype=np.int64)
+        np.add.at(self.per_node, self.nodes, self.cores)
+
+    def free(self, avail: np.ndarray) -> np.ndarray:
+        """For each job: whether every core of its home is in ``avail``."""
+        if not len(self.key):
+            return np.zeros(0, dtype=bool)
+        return (
+            np.minimum.reduceat((avail[self.nodes] >= self.cores).astype(np.int8), self.starts) > 0
+        )
 
 
 @register("ss")
@@ -195,6 +239,7 @@ class SelectiveSuspension(Policy, _Idle):
         self._may_suspend = _width_rule(width)
         #: The next clock time at which the preemption routine runs (None: no job idle).
         self._tick: float | None = None
+        self._homes: _Homes | None = None
 
     def params(self) -> dict[str, object]:
         return {"sf": self.sf, "interval": self.interval, "width": self.width}
@@ -211,54 +256,61 @@ class SelectiveSuspension(Policy, _Idle):
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
         self.observe(view)
-        out = self.claims.settle(view)
+        out = self.claims.settle(view) if len(self.claims) else []
         avail = self.claims.avail(view, out)
-        settled = {d.job.id for d in out}
-        idle = [j for j in self.idle(view) if j.id not in settled]
+        fresh, held = self.idle(view, {d.job.id for d in out})
+        idle = fresh + held
         if not idle:
             self._tick = None
             return out
-        taus = _thresholds(idle, now)
-        order = np.lexsort(
-            (np.array([j.id for j in idle]), np.array([j.submit for j in idle]), -taus)
-        )
-        idle = [idle[k] for k in order.tolist()]
-        taus = taus[order]
-        tau = dict(zip((j.id for j in idle), taus.tolist(), strict=True))
+        n, nf = len(idle), len(fresh)
+        if self._homes is None or self._homes.key != tuple(j.id for j in held):
+            self._homes = _Homes(held, view.nodes)
+        homes = self._homes
+        sizes = np.fromiter((j.size for j in idle), np.int64, n)
+        est = np.maximum(np.fromiter((j.estimate for j in idle), float, n), 1e-9)
+        submit = np.fromiter((j.submit for j in idle), float, n)
+        done = np.fromiter((j.run_time_done for j in held), float, len(held))
+        # Thresholds of idle jobs: their xfactor, (wait + estimate) / estimate.
+        taus = (now - submit + est) / est
+        taus[nf:] += -done / est[nf:]
+        ids = np.fromiter((j.id for j in idle), np.int64, n)
+        order = np.lexsort((ids, submit, -taus)).tolist()
         # The routine runs at every multiple of the interval (whether or not a
         # tick was asked for: an event may fall on one).
-        tick = round(now / self.interval) * self.interval == now
+        tick = round(now / self.interval) * self.interval == now and bool(view.running)
         running: list[tuple[float, JobRun]] = []
-        may_preempt: list[bool] = [False] * len(idle)
-        if tick and view.running:
+        free = int(avail.sum())
+        # Cheap necessary conditions first: a fresh job needs enough free cores,
+        # a suspended one its home free, a preemption its bound (`_Ladder`).
+        ready = np.zeros(n, dtype=bool)
+        ready[:nf] = sizes[:nf] <= free
+        ready[nf:] = homes.free(avail)
+        if tick:
             running = sorted(
                 ((r.xfactor(now), r) for r in view.running),
                 key=lambda p: (p[0], -p[1].submit, -p[1].id),
             )
             before = _Ladder([(t, r, r.allocation) for t, r in running], avail, view, self)
-            may_preempt = (before.earliest(idle, taus, now) <= now).tolist()
-        # Suspended jobs whose home is not free now cannot resume in this pass
-        # unless a suspension in it frees cores: one vector test for all.
-        home_free = _homes_free(idle, avail)
+            ready |= before.earliest(sizes, est, taus, nf, homes, now) <= now
+        candidates = ready.tolist()
         freed = False
-        free = int(avail.sum())
-        for k, job in enumerate(idle):
-            suspended = job.state is State.SUSPENDED
-            if (job.size <= free and not suspended) or (suspended and (freed or home_free[k])):
-                d = self.start_if_free(job, avail, view)
-                if d is not None:
-                    out.append(d)
-                    free -= job.size
-                    continue
-            if may_preempt[k]:
-                victims = self._victims(job, tau[job.id], avail, running)
+        for k in order:
+            if not (candidates[k] or (freed and k >= nf)):
+                continue
+            job = idle[k]
+            d = self.start_if_free(job, avail, view, homes.per_node)
+            if d is not None:
+                out.append(d)
+                continue
+            if tick and running:
+                victims = self._victims(job, float(taus[k]), avail, running)
                 if victims is not None:
                     out.extend(self.preempt(job, victims, avail, view))
                     chosen = {v.id for v in victims}
                     running = [p for p in running if p[1].id not in chosen]
-                    free = int(avail.sum())
                     freed = True
-        self._plan_tick(view, idle, taus, out, avail)
+        self._plan_tick(view, idle, (sizes, est, taus, nf, homes), out, avail)
         if self._tick is not None:
             out.append(WakeAt(self._tick))
         return out
@@ -285,22 +337,19 @@ class SelectiveSuspension(Policy, _Idle):
             return home_victims(home, avail, (r for _, r in running), lambda r: r.id in allowed)
         return minimal_victims(n, int(avail.sum()), cands)
 
-    def _ladder(self, entries: list, avail: np.ndarray, view: View) -> _Ladder:
-        return _Ladder(entries, avail, view, self)
-
     def _plan_tick(
         self,
         view: View,
         idle: list[JobRun],
-        taus: np.ndarray,
+        arrays: tuple[np.ndarray, np.ndarray, np.ndarray, int, _Homes],
         out: list[Decision],
         avail: np.ndarray,
     ) -> None:
         """Set the next tick of the preemption routine, or None when no job stays idle."""
         now = view.now
-        taken = {d.job.id for d in out if isinstance(d, (Start, Resume))}
-        keep = [k for k, j in enumerate(idle) if j.id not in taken and j.id not in self.claims]
-        if not keep:
+        taken = {d.job.id for d in out if isinstance(d, (Start, Resume))} | self.claims.ids()
+        still = np.fromiter((j.id not in taken for j in idle), bool, len(idle))
+        if not still.any():
             self._tick = None
             return
         if not self.skip_idle_ticks:
@@ -315,9 +364,12 @@ class SelectiveSuspension(Policy, _Idle):
                 entries.append((_idle_threshold(d.job, now), d.job, d.allocation))
             elif isinstance(d, Resume):
                 entries.append((_idle_threshold(d.job, now), d.job, d.job.home))
+        if not entries:
+            self._tick = None  # nothing to preempt until an event starts something
+            return
         entries.sort(key=lambda e: e[0])
-        still = [idle[k] for k in keep]
-        first = float(_Ladder(entries, avail, view, self).earliest(still, taus[keep], now).min())
+        when = _Ladder(entries, avail, view, self).earliest(*arrays, now)
+        first = float(when[still].min())
         if not math.isfinite(first):
             # No idle job can ever preempt the jobs now running: only an event
             # (which brings a pass) changes that.
@@ -327,37 +379,6 @@ class SelectiveSuspension(Policy, _Idle):
         self._tick = _next_multiple(max(first, now) - 1e-9 * self.interval, self.interval)
         if self._tick <= now:
             self._tick = _next_multiple(now, self.interval)
-
-
-def _thresholds(jobs: list[JobRun], now: float) -> np.ndarray:
-    """The thresholds (xfactors) of idle jobs, as `_idle_threshold`, in one vector."""
-    est = np.maximum(np.array([j.estimate for j in jobs], dtype=float), 1e-9)
-    base = np.array([j.submit + j.run_time_done for j in jobs], dtype=float)
-    return (now - base + est) / est
-
-
-def _segments(jobs: list[JobRun]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The suspended jobs among ``jobs``: their positions, home nodes, cores and segment starts."""
-    pos = [k for k, j in enumerate(jobs) if j.state is State.SUSPENDED]
-    homes = [jobs[k].home for k in pos]
-    if not pos:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, empty
-    nodes = np.concatenate([h.nodes for h in homes])  # type: ignore[union-attr]
-    cores = np.concatenate([h.cores for h in homes])  # type: ignore[union-attr]
-    starts = np.cumsum([0] + [len(h.nodes) for h in homes[:-1]])  # type: ignore[union-attr]
-    return np.asarray(pos, dtype=np.int64), nodes, cores, starts
-
-
-def _homes_free(jobs: list[JobRun], avail: np.ndarray) -> list[bool]:
-    """For each job: whether it is suspended and every core of its home is in ``avail``."""
-    out = [False] * len(jobs)
-    pos, nodes, cores, starts = _segments(jobs)
-    if len(pos):
-        ok = np.minimum.reduceat((avail[nodes] >= cores).astype(np.int8), starts)
-        for k, fits in zip(pos.tolist(), ok.tolist(), strict=True):
-            out[k] = bool(fits)
-    return out
 
 
 class _Ladder:
@@ -385,49 +406,50 @@ class _Ladder:
         self.taus = np.array([t for t, _ in open_] + [math.inf], dtype=float)
         self.cum = np.cumsum(np.array([n for _, n in open_], dtype=np.int64))
 
-    def earliest(self, jobs: list[JobRun], taus: np.ndarray, now: float) -> np.ndarray:
-        """For each idle job, the first time its threshold may be high enough to preempt."""
-        sizes = np.array([j.size for j in jobs], dtype=np.int64)
-        est = np.maximum(np.array([j.estimate for j in jobs], dtype=float), 1e-9)
+    def earliest(
+        self,
+        sizes: np.ndarray,
+        est: np.ndarray,
+        taus: np.ndarray,
+        nf: int,
+        homes: _Homes,
+        now: float,
+    ) -> np.ndarray:
+        """For each idle job (fresh ones first, ``nf`` of them, then ``homes``' jobs),
+        the first time its threshold may be high enough to preempt."""
         # A fresh job needs the lowest-threshold jobs that, with the free
         # cores, make up its size: the last of them sets the bar.
         need = sizes - self.free
         bar = self.taus[np.searchsorted(self.cum, np.maximum(need, 1))]
         bar[need <= 0] = 0.0
-        if self.view.cores_per_node == 1:
-            self._home_bars(jobs, sizes, bar)
+        if self.view.cores_per_node == 1 and len(homes.key):
+            bar[nf:] = self._home_bars(sizes[nf:], homes)
         with np.errstate(invalid="ignore"):
             return now + (self.policy.sf * bar - taus) * est
 
-    def _home_bars(self, jobs: list[JobRun], sizes: np.ndarray, bar: np.ndarray) -> None:
+    def _home_bars(self, sizes: np.ndarray, homes: _Homes) -> np.ndarray:
         """One core per node: every job on a suspended job's home must be its candidate."""
-        pos, nodes, _, starts = _segments(jobs)
-        if not len(pos):
-            return
         n = len(self.avail)
         # Per node: the threshold and width of the job on it; free nodes -inf
         # and 0, nodes held otherwise (switching, claimed) +inf.
         tau = np.where(self.avail > 0, -math.inf, math.inf)
         width = np.zeros(n, dtype=np.int64)
         blocked = np.zeros(n, dtype=bool)
-        if self.entries:
-            alloc_nodes = [a.nodes for _, _, a in self.entries]  # type: ignore[union-attr]
-            counts = [len(x) for x in alloc_nodes]
-            where = np.concatenate(alloc_nodes)
-            tau[where] = np.repeat([t for t, _, _ in self.entries], counts)
-            width[where] = np.repeat([r.size for _, r, _ in self.entries], counts)
-            blocked[where] = np.repeat(self.protected, counts)
+        alloc_nodes = [a.nodes for _, _, a in self.entries]  # type: ignore[union-attr]
+        counts = [len(x) for x in alloc_nodes]
+        where = np.concatenate(alloc_nodes)
+        tau[where] = np.repeat([t for t, _, _ in self.entries], counts)
+        width[where] = np.repeat([r.size for _, r, _ in self.entries], counts)
+        blocked[where] = np.repeat(self.protected, counts)
+        nodes, starts = homes.nodes, homes.starts
         top = np.maximum.reduceat(tau[nodes], starts)
-        widest = np.maximum.reduceat(width[nodes], starts)
-        owned = np.where(width[nodes] > 0, width[nodes], np.iinfo(np.int64).max)
-        narrowest = np.minimum.reduceat(owned, starts)
         stuck = np.maximum.reduceat(blocked[nodes].astype(np.int8), starts) > 0
-        ni = sizes[pos]
         if self.policy.width == "text":
-            stuck |= widest > 2 * ni
+            stuck |= np.maximum.reduceat(width[nodes], starts) > 2 * sizes
         elif self.policy.width == "formula":
-            stuck |= ~(ni < 2 * narrowest)
-        bar[pos] = np.where(stuck, math.inf, np.maximum(top, 0.0))
+            owned = np.where(width[nodes] > 0, width[nodes], np.iinfo(np.int64).max)
+            stuck |= ~(sizes < 2 * np.minimum.reduceat(owned, starts))
+        return np.where(stuck, math.inf, np.maximum(top, 0.0))
 
 
 @register("tss")
@@ -559,6 +581,10 @@ class ImmediateService(Policy, _Idle):
                 self._slice[d.job.id] = now + self.quantum
         avail = self.claims.avail(view, out)
 
+        # Fresh jobs keep off the nodes suspended jobs must re-enter on.
+        waiting = [j for j in view.suspended if j.allocation is None]
+        homes = _Homes(waiting, view.nodes).per_node if waiting else None
+
         # Slices that ended: give the processors back to the jobs displaced.
         for job in view.running:
             end = self._slice.get(job.id)
@@ -575,7 +601,7 @@ class ImmediateService(Policy, _Idle):
         for job in view.arrived:
             if job.state is not State.QUEUED or job.id in self.claims:
                 continue
-            d = self.start_if_free(job, avail, view)
+            d = self.start_if_free(job, avail, view, homes)
             if d is not None:
                 out.append(d)
                 self._slice[job.id] = now + self.quantum
@@ -602,11 +628,10 @@ class ImmediateService(Policy, _Idle):
                 self._slice[job.id] = now + self.quantum
 
         # Everyone else, highest instantaneous xfactor first, where there is room.
-        taken = {d.job.id for d in out}
-        idle = [j for j in self.idle(view) if j.id not in taken]
-        idle.sort(key=lambda j: (-j.instantaneous_xfactor(now), j.submit, j.id))
+        fresh, held = self.idle(view, {d.job.id for d in out})
+        idle = sorted(fresh + held, key=lambda j: (-j.instantaneous_xfactor(now), j.submit, j.id))
         for job in idle:
-            d = self.start_if_free(job, avail, view)
+            d = self.start_if_free(job, avail, view, homes)
             if d is not None:
                 out.append(d)
         ends = [t for t in self._slice.values() if t > now]
