@@ -1,8 +1,8 @@
-"""Speed of the simulator on whole real traces: FCFS, EASY and conservative backfilling.
+"""Speed of the simulator on whole real traces: FCFS, EASY, conservative, SS and PFCFS1.
 
 Run from the repository root (or anywhere: the project is installed)::
 
-    python benchmarks/run.py                       # CTC-SP2 and SDSC-SP2, three policies
+    python benchmarks/run.py                       # CTC-SP2 and SDSC-SP2, five policies
     python benchmarks/run.py --first 5000          # a quick look
     python benchmarks/run.py --traces kth hpc2n --policies easy --repeat 3
     python benchmarks/run.py --traces ctc --policies easy --profile easy
@@ -73,7 +73,8 @@ REPO: Path = Path(__file__).resolve().parent.parent
 SHARED_TRACES: Path = REPO.parent / "shared" / "traces"
 
 DEFAULT_TRACES: tuple[str, ...] = ("ctc", "sdsc-sp2")
-DEFAULT_POLICIES: tuple[str, ...] = ("fcfs", "easy", "conservative")
+#: The classic three, then the preemptive schemes of seeds 000 (SS) and 004 (PFCFS1).
+DEFAULT_POLICIES: tuple[str, ...] = ("fcfs", "easy", "conservative", "ss", "pfcfs1")
 
 #: The reference run every speed is divided by.
 REFERENCE_TRACE: str = "kth"
@@ -362,8 +363,11 @@ def runs_table(runs: list[RunTiming], reference: dict[str, Any]) -> Table:
     table.add_column("sim s", justify="right")
     table.add_column("jobs/s", justify="right")
     table.add_column("x ref", justify="right")
+    # Time over EASY's on the same trace: seed 000's SS must stay within 3x.
+    table.add_column("time / easy", justify="right")
     table.add_column("mean bsld", justify="right")
     table.add_column("util", justify="right")
+    easy = {run.trace: run.sim_s for run in runs if run.policy == "easy"}
     for run in runs:
         table.add_row(
             run.trace,
@@ -372,6 +376,7 @@ def runs_table(runs: list[RunTiming], reference: dict[str, Any]) -> Table:
             f"{run.sim_s:.2f}",
             f"{run.jobs_per_s:,.0f}",
             f"{run.vs_ref:.2f}",
+            f"{run.sim_s / easy[run.trace]:.2f}" if run.trace in easy else "-",
             f"{run.mean_bounded_slowdown:.2f}",
             f"{run.utilization:.3f}",
         )

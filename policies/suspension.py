@@ -190,6 +190,18 @@ class _Idle:
         return switch_in(job, victims, avail, view, self.claims)
 
 
+def _columns(jobs: list[JobRun]) -> tuple[np.ndarray, ...]:
+    """Sizes, estimates (at least 1e-9), submit times, run times so far and ids of ``jobs``."""
+    n = len(jobs)
+    return (
+        np.fromiter((j.size for j in jobs), np.int64, n),
+        np.maximum(np.fromiter((j.estimate for j in jobs), float, n), 1e-9),
+        np.fromiter((j.submit for j in jobs), float, n),
+        np.fromiter((j.run_time_done for j in jobs), float, n),
+        np.fromiter((j.id for j in jobs), np.int64, n),
+    )
+
+
 class _Homes:
     """The home cores of a list of suspended jobs, flattened for vector tests (cached)."""
 
@@ -204,6 +216,8 @@ class _Homes:
             self.nodes = self.cores = self.starts = np.zeros(0, dtype=np.int64)
         self.per_node = np.zeros(nodes, dtype=np.int64)
         np.add.at(self.per_node, self.nodes, self.cores)
+        # What the thresholds need, constant while the jobs stay suspended.
+        self.columns = _columns(jobs)
 
     def free(self, avail: np.ndarray) -> np.ndarray:
         """For each job: whether every core of its home is in ``avail``."""
@@ -267,14 +281,11 @@ class SelectiveSuspension(Policy, _Idle):
         if self._homes is None or self._homes.key != tuple(j.id for j in held):
             self._homes = _Homes(held, view.nodes)
         homes = self._homes
-        sizes = np.fromiter((j.size for j in idle), np.int64, n)
-        est = np.maximum(np.fromiter((j.estimate for j in idle), float, n), 1e-9)
-        submit = np.fromiter((j.submit for j in idle), float, n)
-        done = np.fromiter((j.run_time_done for j in held), float, len(held))
+        sizes, est, submit, done, ids = (
+            np.concatenate(pair) for pair in zip(_columns(fresh), homes.columns, strict=True)
+        )
         # Thresholds of idle jobs: their xfactor, (wait + estimate) / estimate.
-        taus = (now - submit + est) / est
-        taus[nf:] += -done / est[nf:]
-        ids = np.fromiter((j.id for j in idle), np.int64, n)
+        taus = (now - submit - done + est) / est
         order = np.lexsort((ids, submit, -taus)).tolist()
         # The routine runs at every multiple of the interval (whether or not a
         # tick was asked for: an event may fall on one).
@@ -348,7 +359,9 @@ class SelectiveSuspension(Policy, _Idle):
         """Set the next tick of the preemption routine, or None when no job stays idle."""
         now = view.now
         taken = {d.job.id for d in out if isinstance(d, (Start, Resume))} | self.claims.ids()
-        still = np.fromiter((j.id not in taken for j in idle), bool, len(idle))
+        still = np.ones(len(idle), dtype=bool)
+        if taken:
+            still[[k for k, j in enumerate(idle) if j.id in taken]] = False
         if not still.any():
             self._tick = None
             return
