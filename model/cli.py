@@ -137,6 +137,36 @@ def build_parser() -> argparse.ArgumentParser:
         default="error",
         help="jobs wider than the machine: error (default), drop or clamp them",
     )
+    overhead = run.add_argument_group(
+        "suspension overhead",
+        "Seed 000's model (section 4.1): suspending or resuming a job costs the time to "
+        "write or read its memory, drawn uniformly in [LOW, HIGH] MB per job, at RATE MB/s "
+        "per processor. Off by default; any of these options turns it on, the others "
+        "keeping the paper's values.",
+    )
+    overhead.add_argument(
+        "--overhead",
+        action="store_true",
+        help="charge the overhead with the paper's parameters (100-1000 MB, 2 MB/s, per job)",
+    )
+    overhead.add_argument(
+        "--overhead-low-mb", type=float, metavar="LOW", help="smallest memory in MB (100)"
+    )
+    overhead.add_argument(
+        "--overhead-high-mb", type=float, metavar="HIGH", help="largest memory in MB (1000)"
+    )
+    overhead.add_argument(
+        "--overhead-rate",
+        type=float,
+        metavar="RATE",
+        help="transfer rate in MB/s per processor (2)",
+    )
+    overhead.add_argument(
+        "--overhead-per",
+        choices=("job", "processor"),
+        help="whose memory LOW-HIGH is: the whole job's, written by its processors in "
+        "parallel (job, default), or each processor's (processor)",
+    )
     run.add_argument(
         "--warmup",
         type=_trim,
@@ -196,7 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="summary metric to report, repeatable (e.g. mean_bounded_slowdown)",
     )
-    report.add_argument("--x", metavar="KEY", help="x axis of the plots (e.g. load_factor)")
+    report.add_argument(
+        "--x", metavar="KEY", help="x axis of the plots (e.g. load_factor; none: no such plots)"
+    )
     report.add_argument(
         "--baseline", metavar="LABEL", help="compare every other policy label against this one"
     )
@@ -207,6 +239,13 @@ def build_parser() -> argparse.ArgumentParser:
         "difference (default R)",
     )
     report.add_argument(
+        "--categories",
+        action="store_true",
+        help="also write seed 000's per-category tables and bar charts (average and worst "
+        "bounded slowdown and turnaround per category; the study's [report] categories "
+        "table, if any, says which)",
+    )
+    report.add_argument(
         "--out", type=Path, metavar="DIR", help="where to write (default DIR/report)"
     )
     _debug_option(report)
@@ -214,6 +253,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("policies", help="list the scheduling policies and their parameters")
     sub.add_parser("workloads", help="list the shipped traces")
     return parser
+
+
+def overhead_config(args: argparse.Namespace) -> dict[str, object] | None:
+    """``RunConfig.overhead`` from the ``--overhead*`` options: None when none is given."""
+    given = {
+        key: value
+        for key, value in (
+            ("low_mb", args.overhead_low_mb),
+            ("high_mb", args.overhead_high_mb),
+            ("rate_mb_s", args.overhead_rate),
+            ("per", args.overhead_per),
+        )
+        if value is not None
+    }
+    return given if args.overhead or given else None
 
 
 def run_config(args: argparse.Namespace) -> RunConfig:
@@ -231,6 +285,7 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "cores_per_node": args.cores_per_node,
             "kill_at_estimate": not args.keep_run_times,
             "wide": args.wide,
+            "overhead": overhead_config(args),
             "warmup": args.warmup,
             "cooldown": args.cooldown,
             "seed": args.seed,
@@ -251,6 +306,8 @@ def print_summary(console: Console, result: Result, summary: dict[str, object]) 
         f"{meta['nodes']} nodes x {meta['cores_per_node']} cores, seed {meta['seed']}, "
         f"simulated in {meta['wall_time']:.2f} s"
     )
+    if meta.get("overhead"):
+        console.print(f"  suspension overhead: {meta['overhead']}")
     for step in meta["cleaning"]:
         console.print(f"  cleaning: {step}")
     table = Table(title="Summary", show_header=False)
@@ -352,7 +409,12 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     # Options left out fall back to the study's [report] table (in model.report).
     print_report(console, results, metrics=args.metric, baseline=args.baseline, kind=args.kind)
     written = results.write(
-        args.out, metrics=args.metric, x=args.x, baseline=args.baseline, kind=args.kind
+        args.out,
+        metrics=args.metric,
+        x=args.x,
+        baseline=args.baseline,
+        kind=args.kind,
+        categories=True if args.categories else None,
     )
     for what, paths in written.items():
         if paths:

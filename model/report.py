@@ -71,7 +71,7 @@ from rich.table import Table
 from rich.text import Text
 
 from model.results import CATEGORIES, CATEGORIES4, Result, Stat
-from model.study import CONFIG_KEYS
+from model.study import CATEGORY_KEYS, CONFIG_KEYS
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -95,6 +95,10 @@ MAIN_METRICS: tuple[str, ...] = (
     "throughput_per_day",
     "makespan",
 )
+#: Per-category statistics a report writes unless told otherwise (seed 000: the
+#: average and the worst case of the bounded slowdown and the turnaround time).
+CATEGORY_METRICS: tuple[str, ...] = ("bounded_slowdown", "turnaround")
+CATEGORY_STATS: tuple[str, ...] = ("mean", "max")
 #: Comparisons `StudyResults.ratio` knows.
 KINDS: tuple[str, ...] = ("R", "ratio", "percent", "difference")
 STATUSES: tuple[str, ...] = ("done", "failed", "missing")
@@ -793,6 +797,39 @@ class StudyResults:
         except (OSError, ValueError, KeyError) as exc:
             raise ValueError(f"cannot load run {run_id!r} from {path}: {exc}") from exc
 
+    def _category_cells(
+        self, requests: Sequence[tuple[str, Stat, str, str | None]]
+    ) -> dict[tuple[str, Stat, str, str | None], np.ndarray]:
+        """Per request (metric, stat, scheme, estimate): finished runs x categories of
+        `Result.category_table` (with each run's own warmup/cooldown), in ``done`` order."""
+        for _, _, scheme, estimate in requests:
+            if scheme not in ("16", "4"):
+                raise ValueError(f"scheme must be '16' or '4', got {scheme!r}")
+            if estimate not in (None, "well", "poor"):
+                raise ValueError(f"estimate must be None, 'well' or 'poor', got {estimate!r}")
+        done = self.done
+        cells = {
+            req: np.full((len(done), len(CATEGORIES if req[2] == "16" else CATEGORIES4)), math.nan)
+            for req in requests
+        }
+        # Reading jobs.parquet is the slow part: each run once, then let it go.
+        for k, run_id in enumerate(done["id"].tolist()):
+            config = self._configs[run_id]
+            result = self.result(run_id)
+            for req in requests:
+                metric, stat, scheme, estimate = req
+                table = result.category_table(
+                    metric,
+                    stat,
+                    scheme,
+                    estimate,
+                    _trim(config.get("warmup")),
+                    _trim(config.get("cooldown")),
+                )
+                # Row-major ravel of the runtime x size table is the category order.
+                cells[req][k] = table.to_numpy(dtype=float).ravel()
+        return cells
+
     def categories(
         self,
         metric: str = "bounded_slowdown",
@@ -812,27 +849,12 @@ class StudyResults:
         had jobs in that category).
         """
         _check_confidence(confidence)
-        if scheme not in ("16", "4"):
-            raise ValueError(f"scheme must be '16' or '4', got {scheme!r}")
-        labels = list(CATEGORIES if scheme == "16" else CATEGORIES4)
         by = self._by(by)
-        done = self.done
-        cells = np.full((len(done), len(labels)), math.nan)
-        # Reading jobs.parquet is the slow part: each run once, then let it go.
-        for k, run_id in enumerate(done["id"].tolist()):
-            config = self._configs[run_id]
-            table = self.result(run_id).category_table(
-                metric,
-                stat,
-                scheme,
-                estimate,
-                _trim(config.get("warmup")),
-                _trim(config.get("cooldown")),
-            )
-            # Row-major ravel of the runtime x size table is the category order.
-            cells[k] = table.to_numpy(dtype=float).ravel()
+        request = (metric, stat, scheme, estimate)
+        cells = self._category_cells([request])[request]
+        labels = list(CATEGORIES if scheme == "16" else CATEGORIES4)
         rows: list[dict[str, Any]] = []
-        for values, pos in _groups(done, by):
+        for values, pos in _groups(self.done, by):
             group = dict(zip(by, values, strict=True))
             for c, label in enumerate(labels):
                 mean, _, low, high, n = _describe(cells[pos, c], confidence)
@@ -847,6 +869,54 @@ class StudyResults:
                     }
                 )
         out = pd.DataFrame(rows, columns=[*by, "category", "mean", "ci_low", "ci_high", "n"])
+        out["category"] = pd.Categorical(out["category"], categories=labels, ordered=True)
+        return out
+
+    def category_summary(
+        self,
+        scheme: str = "16",
+        estimate: str | None = None,
+        metrics: Sequence[str] = CATEGORY_METRICS,
+        stats: Sequence[str] = CATEGORY_STATS,
+        by: str | Sequence[str] | None = None,
+        confidence: float = 0.95,
+    ) -> pd.DataFrame:
+        """Several per-category statistics side by side, averaged over replications.
+
+        The table to set beside seed 000's figures: per group (``by`` as in
+        `aggregate`) and category (16 of Table 2.1 or 4 of Table 4.1, paper
+        order), ``n`` (runs with jobs in the category), ``jobs`` (their mean
+        number of jobs there), and per stat and metric the mean over
+        replications of the per-run value, ``<stat>_<metric>`` (e.g.
+        ``mean_bounded_slowdown``, ``max_turnaround``: average and worst case),
+        with ``_ci_low``/``_ci_high`` (Student t; NaN for one run). ``estimate``
+        keeps only ``"well"`` or ``"poor"`` estimated jobs (seed 000, chapter 4).
+        """
+        _check_confidence(confidence)
+        by = self._by(by)
+        labels = list(CATEGORIES if scheme == "16" else CATEGORIES4)
+        columns = [(m, st) for st in stats for m in metrics]
+        requests = [(m, st, scheme, estimate) for m, st in columns]
+        count = (metrics[0] if metrics else "bounded_slowdown", "count", scheme, estimate)
+        cells = self._category_cells([count, *requests])
+        rows: list[dict[str, Any]] = []
+        for values, pos in _groups(self.done, by):
+            group = dict(zip(by, values, strict=True))
+            for c, label in enumerate(labels):
+                jobs = cells[count][pos, c]
+                row: dict[str, Any] = {
+                    **group,
+                    "category": label,
+                    "n": int(np.sum(jobs > 0)),
+                    "jobs": float(np.mean(jobs)) if len(jobs) else math.nan,
+                }
+                for (m, st), req in zip(columns, requests, strict=True):
+                    mean, _, low, high, _ = _describe(cells[req][pos, c], confidence)
+                    name = f"{st}_{m}"
+                    row.update({name: mean, f"{name}_ci_low": low, f"{name}_ci_high": high})
+                rows.append(row)
+        names = [f"{st}_{m}{end}" for m, st in columns for end in ("", "_ci_low", "_ci_high")]
+        out = pd.DataFrame(rows, columns=[*by, "category", "n", "jobs", *names])
         out["category"] = pd.Categorical(out["category"], categories=labels, ordered=True)
         return out
 
@@ -983,6 +1053,112 @@ class StudyResults:
         ax.set_xticks(xs, names, rotation=30 if crowded else 0, ha="right" if crowded else "center")
         ax.set_xlabel(", ".join(by))
 
+    def category_plot(
+        self,
+        metric: str = "bounded_slowdown",
+        stat: str = "mean",
+        scheme: str = "16",
+        estimate: str | None = None,
+        confidence: float = 0.95,
+        log: bool | None = None,
+        table: pd.DataFrame | None = None,
+    ) -> Figure:
+        """Seed 000's category bar chart: per category a bar for each label.
+
+        One panel per scenario (each combination of the varying configuration
+        columns that are not about the policy, e.g. accurate or inaccurate
+        estimates, overhead, load factor), so each panel reads like one of the
+        paper's figures; a label keeps its colour in every panel. Bars are
+        `category_summary`'s ``<stat>_<metric>`` (pass its result as ``table``
+        to save recomputing it), with the confidence interval as error bars
+        where there is one. ``log`` as in `plot` (by default a log axis when
+        the positive values span more than two decades).
+        """
+        import matplotlib as mpl
+        from matplotlib.figure import Figure
+
+        column = f"{stat}_{metric}"
+        if table is None:
+            table = self.category_summary(scheme, estimate, [metric], [stat], confidence=confidence)
+        if column not in table:
+            raise ValueError(f"table has no column {column!r}")
+        if self.counts["done"] == 0:
+            raise ValueError(f"study {self.name!r} has no finished runs to plot")
+        by = list(table.columns[: table.columns.get_loc("category")])
+        scenario = [c for c in by if c != "label"]
+        panels = _groups(table, scenario)
+        categories = list(table["category"].cat.categories)
+        labels = list(dict.fromkeys(_key(v) for v in table["label"].tolist()))
+        palette = mpl.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
+        colour = {label: palette[i % len(palette)] for i, label in enumerate(labels)}
+        values = table[column].to_numpy(dtype=float)
+        if log is None:
+            positive = values[np.isfinite(values) & (values > 0)]
+            log = bool(len(positive)) and positive.max() > 100 * positive.min()
+
+        ncols = 1 if len(panels) == 1 else 2
+        nrows = math.ceil(len(panels) / ncols)
+        width = 7.0 if len(categories) <= 4 else 10.0
+        fig = Figure(figsize=(width * ncols, 3.4 * nrows + 0.6), layout="constrained")
+        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+        handles: dict[Any, Any] = {}
+        for ax, (scene, pos) in zip(axes, panels, strict=False):
+            part = table.iloc[pos]
+            present = list(dict.fromkeys(_key(v) for v in part["label"].tolist()))
+            step = 0.8 / max(len(present), 1)
+            for j, label in enumerate(present):
+                rows = part[[_key(v) == label for v in part["label"].tolist()]]
+                order = [categories.index(c) for c in rows["category"].tolist()]
+                xs = np.asarray(order, dtype=float) - 0.4 + step * (j + 0.5)
+                mean = rows[column].to_numpy(dtype=float)
+                bars = ax.bar(xs, mean, width=step, color=colour[label], label=_fmt(label))
+                handles.setdefault(label, bars)
+                low = rows[f"{column}_ci_low"].to_numpy(dtype=float)
+                high = rows[f"{column}_ci_high"].to_numpy(dtype=float)
+                ok = np.isfinite(low) & np.isfinite(high) & np.isfinite(mean)
+                if ok.any():
+                    ax.errorbar(
+                        xs[ok],
+                        mean[ok],
+                        yerr=np.vstack([mean[ok] - low[ok], high[ok] - mean[ok]]),
+                        fmt="none",
+                        ecolor="black",
+                        capsize=2,
+                        linewidth=0.8,
+                    )
+            ax.set_xticks(
+                range(len(categories)),
+                categories,
+                rotation=45 if len(categories) > 4 else 0,
+                ha="right" if len(categories) > 4 else "center",
+            )
+            shown = part[column].to_numpy(dtype=float)
+            if not np.isfinite(shown).any():
+                # e.g. the poorly estimated jobs of a run with exact estimates
+                ax.text(0.5, 0.5, "no jobs", transform=ax.transAxes, ha="center", va="center")
+            elif log and (shown[np.isfinite(shown)] > 0).any():
+                ax.set_yscale("log")
+            ax.set_ylabel(column.replace("_", " "))
+            # A scenario column a run does not set (overhead: none) is left out of its title.
+            named = [(c, v) for c, v in zip(scenario, scene, strict=True) if _key(v) is not _NA]
+            title = _name([c for c, _ in named], [v for _, v in named])
+            ax.set_title(title or "all runs", fontsize="medium")
+            ax.grid(True, axis="y", alpha=0.3)
+        for ax in axes[len(panels) :]:
+            ax.set_visible(False)
+        what = f"{stat} {metric.replace('_', ' ')} per category"
+        if estimate is not None:
+            what += f", {estimate}-estimated jobs"
+        fig.suptitle(f"{self.name}: {what}")
+        fig.legend(
+            list(handles.values()),
+            [_fmt(label) for label in handles],
+            loc="outside lower center",
+            ncols=min(len(handles), 6),
+            fontsize="small",
+        )
+        return fig
+
     # ---- files --------------------------------------------------------------
 
     def _with_defaults(
@@ -1001,6 +1177,7 @@ class StudyResults:
         x: str | Iterable[str] | None = None,
         baseline: Any = None,
         kind: str | None = None,
+        categories: bool | Mapping[str, Any] | None = None,
     ) -> dict[str, list[Path]]:
         """Write the standard report; returns the paths written, as ``{"tables": [...],
         "plots": [...]}``.
@@ -1011,12 +1188,28 @@ class StudyResults:
         metric when there is a baseline (`ratio_table` on labels), and per
         metric a plot against each ``x`` as ``<metric>-vs-<x>.png`` and
         ``.svg``, or a bar chart ``<metric>.png``/``.svg`` when there is no
-        numeric varying column. Arguments left None come from the study's
+        numeric varying column (``x="none"``: no such plots, e.g. when the
+        tables are the result). Arguments left None come from the study's
         ``report`` defaults (``metrics``, ``x``, ``baseline``, ``kind``); then
         ``metrics`` are `MAIN_METRICS`, ``x`` every numeric varying column,
         no baseline, and ``kind="R"``.
+
+        ``categories`` (default: the study's ``report.categories``, else none)
+        adds seed 000's per-category tables: True for the defaults, or a table
+        of lists ``schemes`` ("16", "4"), ``estimates`` ("all", "well",
+        "poor"), ``metrics`` (jobs columns) and ``stats`` (`Result.category_table`
+        stats), each key optional (default: scheme 16, all jobs, the mean and
+        max of bounded slowdown and turnaround). Per scheme and estimate, a
+        `category_summary` as ``categories-<scheme>[-<estimate>].csv`` and per
+        stat and metric a `category_plot` as
+        ``categories-<scheme>[-<estimate>]-<stat>_<metric>.png``. True with a
+        study table uses the study's.
         """
         metrics, baseline, kind = self._with_defaults(metrics, baseline, kind)
+        study_categories = self.report_defaults.get("categories")
+        if categories is None or (categories is True and isinstance(study_categories, Mapping)):
+            categories = study_categories
+        spec = _category_spec(categories)
         xs = _as_list(x if x is not None else self.report_defaults.get("x"))
         if xs is None:
             xs = self.numeric_varying()
@@ -1041,7 +1234,7 @@ class StudyResults:
             for m in metrics:
                 table(self.ratio_table(m, baseline, kind=kind), f"ratios-{_safe(m)}.csv")
 
-        if self.counts["done"]:
+        if self.counts["done"] and xs != ["none"]:
             for m in metrics:
                 for column in xs or [None]:
                     stem = _safe(m) if column is None else f"{_safe(m)}-vs-{_safe(column)}"
@@ -1051,7 +1244,50 @@ class StudyResults:
                         fig.savefig(path, dpi=150)
                         plots.append(path)
                     fig.clear()  # a bare Figure: no pyplot registry to close it from
+
+        if spec is not None:
+            for scheme in spec["schemes"]:
+                for estimate in spec["estimates"]:
+                    quality = None if estimate == "all" else estimate
+                    stem = f"categories-{scheme}" + (f"-{estimate}" if quality else "")
+                    frame = self.category_summary(scheme, quality, spec["metrics"], spec["stats"])
+                    table(frame, f"{stem}.csv")
+                    if not self.counts["done"]:
+                        continue
+                    for st in spec["stats"]:
+                        for m in spec["metrics"]:
+                            fig = self.category_plot(m, st, scheme, quality, table=frame)
+                            path = out / f"{stem}-{_safe(f'{st}_{m}')}.png"
+                            fig.savefig(path, dpi=120)
+                            plots.append(path)
+                            fig.clear()
         return {"tables": tables, "plots": plots}
+
+
+def _category_spec(value: bool | Mapping[str, Any] | None) -> dict[str, list[str]] | None:
+    """The per-category tables asked for: None (none), or every key of
+    `model.study.CATEGORY_KEYS` with its list (True: the defaults)."""
+    if value is None or value is False:
+        return None
+    spec: dict[str, list[str]] = {
+        "schemes": ["16"],
+        "estimates": ["all"],
+        "metrics": list(CATEGORY_METRICS),
+        "stats": list(CATEGORY_STATS),
+    }
+    if value is True:
+        return spec
+    if not isinstance(value, Mapping):
+        raise ValueError(f"categories must be true, false or a table, got {value!r}")
+    for key, items in value.items():
+        allowed = CATEGORY_KEYS.get(key, ())
+        chosen = [str(v) for v in _as_list(items) or []]
+        bad = [v for v in chosen if allowed is not None and v not in allowed]
+        if key not in CATEGORY_KEYS or not chosen or bad:
+            known = ", ".join(f"{k} ({', '.join(v or ('...',))})" for k, v in CATEGORY_KEYS.items())
+            raise ValueError(f"categories.{key}: expected a list of {known}; got {items!r}")
+        spec[key] = chosen
+    return spec
 
 
 def load_study(directory: str | Path) -> StudyResults:

@@ -2,9 +2,9 @@
 
 A **run configuration** (`RunConfig`) is everything that determines one
 simulation: the workload and its transforms, the machine, the policy with
-its parameters, the summary trimming and the seed. ``schedsim run`` builds
-one from its options and a study builds hundreds, so both go through
-`RunConfig.simulation`.
+its parameters, the suspension overhead, the summary trimming and the
+seed. ``schedsim run`` builds one from its options and a study builds
+hundreds, so both go through `RunConfig.simulation`.
 
 A **study** (`Study`) is a base configuration, a grid (every combination of
 the listed values: a cartesian product) and/or a list of variants (explicit
@@ -29,7 +29,19 @@ configuration, with policy parameters completed by their defaults (so
 spelling a default out does not make a new run) and a workload file named
 by its content digest rather than its path (so a study directory moves
 between machines); shipped traces are named by their short name. The
-``label`` of a run (shown in reports) is not part of its identity.
+``label`` of a run (shown in reports) is not part of its identity. A key
+added later is left out of the identity while it has its "off" value
+(``overhead``), so the runs stored before it existed keep their ids.
+
+Suspension overhead (seed 000, section 4.1; `model.overhead.MemoryOverhead`)::
+
+    overhead = "memory"                   # the paper's model: 100 MB-1 GB at 2 MB/s
+    overhead = { rate_mb_s = 8 }          # the same with other parameters; keys:
+                                          # low_mb, high_mb, rate_mb_s, per ("job"|"processor")
+    overhead = "none"                     # no overhead (the default; TOML has no null)
+
+A table is completed with the paper's values, and one that ends up equal
+to them is ``"memory"``, so both spellings are one run.
 
 A study is written in Python or as a TOML file (`load_study`)::
 
@@ -55,6 +67,7 @@ A study is written in Python or as a TOML file (`load_study`)::
     [report]                  # defaults for `schedsim report` (model.report)
     metrics = ["mean_bounded_slowdown", "utilization"]
     baseline = "easy"
+    categories = { schemes = ["16"], estimates = ["all", "well", "poor"] }  # or true
 
 Errors name the file and the key (``study.toml: grid.load_factor: ...``).
 """
@@ -76,6 +89,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from model.overhead import MemoryOverhead
 from workloads import catalog
 from workloads.transforms import exact_estimates, first, month, scale_load
 from workloads.workload import Workload
@@ -86,7 +100,9 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 __all__ = [
+    "CATEGORY_KEYS",
     "CONFIG_KEYS",
+    "OVERHEAD_KEYS",
     "Run",
     "RunConfig",
     "Study",
@@ -140,6 +156,10 @@ class RunConfig:
     ``load_factor`` (as ``schedsim run`` does). ``warmup``/``cooldown`` only
     trim the summary (`model.results.Result.summary`). ``params`` holds the
     policy's parameters; `normalized` completes them with their defaults.
+    ``overhead`` is None (no suspension overhead), ``"memory"`` (seed 000's
+    model with the paper's parameters) or a table of `MemoryOverhead`
+    parameters (completed with the paper's values; one equal to them
+    becomes ``"memory"``); ``"none"`` is None.
     """
 
     workload: str = catalog.DEFAULT
@@ -153,6 +173,7 @@ class RunConfig:
     cores_per_node: int = 1
     kill_at_estimate: bool = True
     wide: str = "error"
+    overhead: str | Mapping[str, Any] | None = None
     warmup: int | float = 0
     cooldown: int | float = 0
     seed: int = 0
@@ -162,6 +183,7 @@ class RunConfig:
         if problems:
             key, why = problems[0]
             raise StudyError(f"{key}: {why}")
+        object.__setattr__(self, "overhead", _canonical_overhead(self.overhead))
         object.__setattr__(self, "policy", self.policy.lower())
         object.__setattr__(self, "params", dict(self.params))
         if self.load_factor is not None:
@@ -187,6 +209,8 @@ class RunConfig:
         """The configuration as plain JSON-ready values."""
         out = dataclasses.asdict(self)
         out["params"] = dict(self.params)
+        if isinstance(self.overhead, Mapping):
+            out["overhead"] = dict(self.overhead)
         return out
 
     def normalized(self) -> RunConfig:
@@ -209,6 +233,8 @@ class RunConfig:
         values["workload"] = workload_identity(self.workload)
         if values["load_factor"] is None:
             values["load_factor"] = 1.0  # the trace's own load, however it is spelled
+        if values["overhead"] is None:
+            del values["overhead"]  # as before the key existed: old run ids stay valid
         values["id_format"] = ID_FORMAT
         return values
 
@@ -230,6 +256,14 @@ class RunConfig:
             w = scale_load(w, self.load_factor)
         return w
 
+    def memory_overhead(self) -> MemoryOverhead | None:
+        """The `MemoryOverhead` that ``overhead`` describes, or None."""
+        if self.overhead is None:
+            return None
+        if self.overhead == "memory":
+            return MemoryOverhead()
+        return MemoryOverhead(**self.overhead)  # type: ignore[arg-type]
+
     def simulation(self) -> Any:
         """A ready-to-run `model.simulation.Simulation` of this configuration."""
         from model.simulation import Simulation
@@ -242,6 +276,7 @@ class RunConfig:
             seed=self.seed,
             kill_at_estimate=self.kill_at_estimate,
             wide=self.wide,  # type: ignore[arg-type]
+            overhead=self.memory_overhead(),
             params=self.params,
         )
 
@@ -281,13 +316,77 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
         ),
         ("kill_at_estimate", isinstance(c.kill_at_estimate, bool), "true or false"),
         ("wide", c.wide in ("error", "drop", "clamp"), "'error', 'drop' or 'clamp'"),
+        (
+            "overhead",
+            c.overhead is None
+            or (isinstance(c.overhead, str) and c.overhead.lower() in ("none", "memory"))
+            or isinstance(c.overhead, Mapping),
+            "'none', 'memory' or a table of " + ", ".join(OVERHEAD_KEYS),
+        ),
         ("warmup", _trim_ok(c.warmup), "a job count or a fraction in [0, 1)"),
         ("cooldown", _trim_ok(c.cooldown), "a job count or a fraction in [0, 1)"),
         ("seed", _is_int(c.seed) and c.seed >= 0, "a non-negative integer"),
     ]
-    return [
-        (key, f"expected {what}, got {getattr(c, key)!r}") for key, ok, what in checks if not ok
+    problems: list[tuple[str, str]] = []
+    for key, ok, what in checks:
+        if key == "overhead" and isinstance(c.overhead, Mapping):
+            problems += _overhead_problems(c.overhead)  # named by the table's own key
+        elif not ok:
+            problems.append((key, f"expected {what}, got {getattr(c, key)!r}"))
+    return problems
+
+
+#: The keys of an ``overhead`` table: `MemoryOverhead`'s parameters.
+OVERHEAD_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(MemoryOverhead))
+_OVERHEAD_DEFAULTS: dict[str, Any] = dataclasses.asdict(MemoryOverhead())
+
+
+def _overhead_problems(table: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(``overhead.KEY``, why) for every bad key or value of an overhead table."""
+    problems = [
+        (f"overhead.{key}", f"unknown key (known: {', '.join(OVERHEAD_KEYS)})")
+        for key in table
+        if key not in OVERHEAD_KEYS
     ]
+    if problems:
+        return problems
+    values = {**_OVERHEAD_DEFAULTS, **table}
+
+    def number(key: str, low: float, strict: bool) -> bool:
+        v = values[key]
+        return _is_number(v) and math.isfinite(v) and (v > low if strict else v >= low)
+
+    checks: list[tuple[str, bool, str]] = [
+        ("low_mb", number("low_mb", 0.0, strict=False), "a number of MB >= 0"),
+        ("high_mb", number("high_mb", 0.0, strict=False), "a number of MB >= 0"),
+        ("rate_mb_s", number("rate_mb_s", 0.0, strict=True), "a positive number of MB/s"),
+        ("per", values["per"] in ("job", "processor"), "'job' or 'processor'"),
+    ]
+    problems = [
+        (f"overhead.{key}", f"expected {what}, got {values[key]!r}")
+        for key, ok, what in checks
+        if not ok
+    ]
+    if not problems and values["high_mb"] < values["low_mb"]:
+        problems.append(
+            (
+                "overhead.high_mb",
+                f"expected at least low_mb ({values['low_mb']!r}), got {values['high_mb']!r}",
+            )
+        )
+    return problems
+
+
+def _canonical_overhead(value: str | Mapping[str, Any] | None) -> str | dict[str, Any] | None:
+    """None, ``"memory"`` (the paper's parameters) or the completed table (numbers as float)."""
+    if value is None or (isinstance(value, str) and value.lower() == "none"):
+        return None
+    if isinstance(value, str):
+        return "memory"
+    table = {
+        key: float(v) if _is_number(v) else v for key, v in {**_OVERHEAD_DEFAULTS, **value}.items()
+    }
+    return "memory" if table == _OVERHEAD_DEFAULTS else table
 
 
 _MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
@@ -385,18 +484,53 @@ def _default_label(config: RunConfig, explicit: Mapping[str, Any]) -> str:
     return f"{config.policy}({', '.join(changed)})" if changed else config.policy
 
 
+#: ``[report] categories`` keys -> the values allowed (None: any strings; `model.report`
+#: checks metric and stat names against the runs).
+CATEGORY_KEYS: dict[str, tuple[str, ...] | None] = {
+    "schemes": ("16", "4"),
+    "estimates": ("all", "well", "poor"),
+    "metrics": None,
+    "stats": None,
+}
+
+
+def _categories_ok(value: Any) -> tuple[bool, str]:
+    """``[report] categories``: true/false, or a table of lists (`CATEGORY_KEYS`)."""
+    what = (
+        "true, false or a table of lists: schemes ('16', '4'), estimates ('all', 'well', "
+        "'poor'), metrics (jobs columns such as 'bounded_slowdown'), stats ('mean', 'max', ...)"
+    )
+    if isinstance(value, bool):
+        return True, what
+    if not isinstance(value, Mapping):
+        return False, what
+    for key, items in value.items():
+        if key not in CATEGORY_KEYS or not isinstance(items, list) or not items:
+            return False, what
+        allowed = CATEGORY_KEYS[key]
+        for item in items:
+            text = str(item) if _is_int(item) and key == "schemes" else item
+            if not isinstance(text, str) or (allowed is not None and text not in allowed):
+                return False, what
+    return True, what
+
+
 #: The ``[report]`` keys (defaults of `model.report`): key -> check(value) -> (ok, what).
 REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
     "metrics": lambda v: (
         isinstance(v, list) and all(isinstance(m, str) for m in v),
         "a list of metric names",
     ),
-    "x": lambda v: (isinstance(v, str), "a configuration column such as 'load_factor'"),
+    "x": lambda v: (
+        isinstance(v, str),
+        "a configuration column such as 'load_factor', or 'none' (no plots against one)",
+    ),
     "baseline": lambda v: (isinstance(v, (str, int, float)), "a label such as 'easy'"),
     "kind": lambda v: (
         v in ("R", "ratio", "percent", "difference"),
         "R, ratio, percent or difference",
     ),
+    "categories": _categories_ok,
 }
 
 

@@ -130,3 +130,77 @@ def test_progress_bar_run_equals_plain_run(submits):
     plain = Simulation(w, "easy").run().jobs
     shown = Simulation(w, "easy").run(progress=True).jobs
     pd.testing.assert_frame_equal(plain, shown, check_exact=True)
+
+
+def test_overhead_options_build_the_run_configuration():
+    from model.cli import build_parser, run_config
+
+    def config(*argv: str):
+        return run_config(build_parser().parse_args(["run", *argv]))
+
+    assert config().overhead is None
+    assert config("--overhead").overhead == "memory"
+    assert config("--overhead-rate", "2").overhead == "memory"  # the paper's value: one run
+    assert config("--overhead-rate", "8", "--overhead-per", "processor").overhead == {
+        "low_mb": 100.0,
+        "high_mb": 1000.0,
+        "rate_mb_s": 8.0,
+        "per": "processor",
+    }
+    both = config("--overhead", "--overhead-low-mb", "0", "--overhead-high-mb", "50")
+    assert both.overhead == {"low_mb": 0.0, "high_mb": 50.0, "rate_mb_s": 2.0, "per": "job"}
+
+
+def test_overhead_reaches_the_simulation(tmp_path, capsys):
+    out = tmp_path / "o"
+    code, text, _ = run(
+        capsys, "run", "--first", "300", "--policy", "ss", "--overhead", "--out", str(out)
+    )
+    assert code == 0 and "suspension overhead" in text
+    meta = json.loads((out / "summary.json").read_text())["meta"]
+    assert (
+        meta["overhead"] == "MemoryOverhead(low_mb=100.0, high_mb=1000.0, rate_mb_s=2.0, per='job')"
+    )
+    assert pd.read_parquet(out / "jobs.parquet")["overhead_time"].sum() > 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--overhead-rate", "0"], "overhead.rate_mb_s: expected a positive number"),
+        (["--overhead-low-mb", "500", "--overhead-high-mb", "200"], "overhead.high_mb"),
+    ],
+)
+def test_bad_overhead_exits_2_naming_the_key(capsys, tmp_path, argv, needle):
+    code, _, err = run(capsys, "run", "--first", "5", *argv, "--out", str(tmp_path / "o"))
+    assert code == 2
+    assert needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_help_documents_the_overhead_options(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    text = capsys.readouterr().out
+    for option in (
+        "--overhead", "--overhead-low-mb", "--overhead-high-mb", "--overhead-rate",
+        "--overhead-per", "2 MB/s",
+    ):  # fmt: skip
+        assert option in text
+
+
+def test_report_categories_option_writes_category_tables(tmp_path, capsys):
+    study = tmp_path / "s.toml"
+    study.write_text(
+        "[study]\nname = 'cats'\n[base]\nfirst = 200\n[grid]\npolicy = ['fcfs', 'easy']\n"
+    )
+    out = tmp_path / "dir"
+    assert run(capsys, "sweep", str(study), "--out", str(out), "--workers", "0")[0] == 0
+    code, _, _ = run(capsys, "report", str(out), "--metric", "utilization")
+    assert code == 0 and not (out / "report" / "categories-16.csv").exists()
+    code, _, _ = run(capsys, "report", str(out), "--metric", "utilization", "--categories")
+    assert code == 0
+    table = pd.read_csv(out / "report" / "categories-16.csv")
+    assert table["label"].unique().tolist() == ["fcfs", "easy"] and len(table) == 32
+    for name in ("mean_bounded_slowdown", "max_bounded_slowdown", "mean_turnaround"):
+        assert name in table
+    assert (out / "report" / "categories-16-max_turnaround.png").is_file()

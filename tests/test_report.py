@@ -639,9 +639,10 @@ def test_plot_log_axis_by_default_over_two_decades(tmp_path: Path) -> None:
     results = load_study(write_study(tmp_path / "wide", runs))
     fig = results.plot("mean_bounded_slowdown", x="load_factor")
     assert fig.axes[0].get_yscale() == "log"
-    assert results.plot("mean_bounded_slowdown", x="load_factor", log=False).axes[
-        0
-    ].get_yscale() == "linear"
+    assert (
+        results.plot("mean_bounded_slowdown", x="load_factor", log=False).axes[0].get_yscale()
+        == "linear"
+    )
 
 
 def test_plot_bars_without_x(demo: StudyResults) -> None:
@@ -743,3 +744,157 @@ def test_print_report_without_finished_runs(tmp_path: Path) -> None:
     print_report(console, s)
     text = console.export_text()
     assert "No finished runs" in text and "ValueError: boom" in text
+
+
+# --------------------------------------------------------------------------- #
+# Per-category tables and plots (seed 000's figures)
+# --------------------------------------------------------------------------- #
+
+
+def test_category_summary_average_and_worst_case(real_study: StudyResults) -> None:
+    # Job 1 left out by the warm-up (see test_categories_over_replications). VS Seq
+    # holds jobs 3 and 4: with the first job 100 s they end at 150 and 180 s
+    # (bounded slowdowns 3 and 6), with 200 s at 250 and 280 s (5 and 28/3).
+    table = real_study.category_summary()
+    assert table.columns.tolist() == [
+        "label", "category", "n", "jobs",
+        *(f"{s}_{m}{e}" for s in ("mean", "max") for m in ("bounded_slowdown", "turnaround")
+          for e in ("", "_ci_low", "_ci_high")),
+    ]  # fmt: skip
+    assert len(table) == 2 * 16
+    assert table["category"].cat.categories.tolist() == list(CATEGORIES)
+    vs = row(table, label="fcfs", category="VS Seq")
+    assert (vs["n"], vs["jobs"]) == (2, 2.0)
+    assert vs["mean_bounded_slowdown"] == pytest.approx(35.0 / 6.0, rel=1e-12)
+    assert vs["mean_turnaround"] == pytest.approx((165.0 + 265.0) / 2, rel=1e-12)
+    assert vs["max_bounded_slowdown"] == pytest.approx((6.0 + 28.0 / 3.0) / 2, rel=1e-12)
+    assert vs["max_turnaround"] == pytest.approx((180.0 + 280.0) / 2, rel=1e-12)
+    # the worst cases 6 and 28/3: half-width t(0.975, 1) x std / sqrt(2), std = (10/3) / sqrt(2)
+    half = T1 * (28.0 / 3.0 - 6.0) / math.sqrt(2) / math.sqrt(2)
+    assert vs["max_bounded_slowdown_ci_high"] - vs["max_bounded_slowdown"] == pytest.approx(
+        half, rel=1e-9
+    )
+    # the same numbers as categories(), one statistic at a time
+    cats = real_study.categories("turnaround", "max")
+    assert row(cats, label="fcfs", category="VS Seq")["mean"] == vs["max_turnaround"]
+    empty = row(table, label="fcfs", category="L W")
+    assert (empty["n"], empty["jobs"]) == (0, 0.0) and math.isnan(empty["mean_turnaround"])
+    easy = row(table, label="easy", category="VS Seq")
+    assert easy["n"] == 1 and math.isnan(easy["mean_bounded_slowdown_ci_low"])
+
+
+def test_category_summary_estimate_split_and_scheme_4(real_study: StudyResults) -> None:
+    # Every job of `tiny` runs exactly its estimate: all well estimated, none poorly.
+    well = real_study.category_summary("4", "well", ["bounded_slowdown"], ["mean"])
+    everything = real_study.category_summary("4", None, ["bounded_slowdown"], ["mean"])
+    pd.testing.assert_frame_equal(well, everything)
+    assert well["category"].iloc[:4].tolist() == list(CATEGORIES4)
+    assert row(well, label="fcfs", category="SN")["mean_bounded_slowdown"] == pytest.approx(
+        583.0 / 168.0, rel=1e-12
+    )
+    poor = real_study.category_summary("16", "poor")
+    assert (poor["jobs"] == 0).all() and (poor["n"] == 0).all()
+    assert poor["mean_bounded_slowdown"].isna().all()
+    with pytest.raises(ValueError, match="estimate"):
+        real_study.category_summary("16", "so-so")
+    with pytest.raises(ValueError, match="scheme"):
+        real_study.category_summary("9")
+
+
+def test_category_plot_has_a_bar_per_label_and_category(real_study: StudyResults) -> None:
+    fig = real_study.category_plot("bounded_slowdown", "max")
+    assert len(fig.axes) == 1  # one scenario
+    ax = fig.axes[0]
+    assert len(ax.patches) == 2 * 16
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(CATEGORIES)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["fcfs", "easy"]
+    assert ax.get_ylabel() == "max bounded slowdown"
+
+
+def test_category_plot_one_panel_per_scenario(tmp_path: Path) -> None:
+    results = {
+        "f1": Simulation(tiny(100.0), "fcfs", seed=1).run(),
+        "f2": Simulation(tiny(200.0), "fcfs", seed=1).run(),
+        "e1": Simulation(tiny(100.0), "easy", seed=1).run(),
+    }
+    runs = [
+        run("f1", "fcfs", 0, workload="tiny", seed=1),
+        run("e1", "easy", 0, workload="tiny", seed=1, policy="easy"),
+        run("f2", "fcfs", 0, workload="tiny", seed=1, load_factor=1.2),
+    ]
+    s = load_study(write_study(tmp_path / "s", runs, results=results))
+    fig = s.category_plot(scheme="4")
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in visible] == ["load_factor=1", "load_factor=1.2"]
+    first, second = visible
+    assert len(first.patches) == 2 * 4 and len(second.patches) == 4  # easy ran at 1.0 only
+    fcfs_colour = first.patches[0].get_facecolor()
+    assert second.patches[0].get_facecolor() == fcfs_colour  # a label keeps its colour
+
+
+def test_write_category_tables_and_plots(real_study: StudyResults, tmp_path: Path) -> None:
+    out = tmp_path / "cats"
+    spec = {"schemes": ["4"], "estimates": ["all", "well"], "stats": ["mean"]}
+    written = real_study.write(out, metrics=["utilization"], categories=spec)
+    tables = {p.name for p in written["tables"]}
+    assert {"categories-4.csv", "categories-4-well.csv"} <= tables
+    assert not any(name.startswith("categories-16") for name in tables)
+    plots = {p.name for p in written["plots"] if p.name.startswith("categories")}
+    assert plots == {
+        f"categories-4{e}-mean_{m}.png"
+        for e in ("", "-well")
+        for m in ("bounded_slowdown", "turnaround")
+    }
+    assert (out / "categories-4-mean_turnaround.png").read_bytes()[:4] == b"\x89PNG"
+    csv = pd.read_csv(out / "categories-4.csv")
+    assert csv.columns.tolist()[:4] == ["label", "category", "n", "jobs"]
+    assert "max_bounded_slowdown" not in csv  # stats = ["mean"] only
+    # no categories unless asked for
+    plain = real_study.write(tmp_path / "plain", metrics=["utilization"])
+    assert not any(p.name.startswith("categories") for p in plain["tables"])
+    with pytest.raises(ValueError, match=r"categories\.schemes"):
+        real_study.write(tmp_path / "bad", metrics=["utilization"], categories={"schemes": ["8"]})
+
+
+def test_write_takes_categories_from_the_study(tmp_path: Path) -> None:
+    results = {"f1": Simulation(tiny(100.0), "fcfs", seed=1).run()}
+    runs = [run("f1", "fcfs", 0, workload="tiny", seed=1)]
+    report = {"metrics": ["utilization"], "categories": {"schemes": [4], "metrics": ["wait"]}}
+    s = load_study(write_study(tmp_path / "s", runs, report=report, results=results))
+    names = {p.name for p in s.write()["tables"]}
+    assert "categories-4.csv" in names and "categories-16.csv" not in names
+    table = pd.read_csv(tmp_path / "s" / "report" / "categories-4.csv")
+    assert "mean_wait" in table and "max_wait" in table and "mean_turnaround" not in table
+    # True keeps the study's table; False turns it off.
+    assert "categories-4.csv" in {p.name for p in s.write(categories=True)["tables"]}
+    assert not any(p.name.startswith("categories") for p in s.write(categories=False)["tables"])
+
+
+def test_category_plot_of_a_panel_without_jobs_still_draws(tmp_path: Path) -> None:
+    # Exact estimates have no poorly estimated jobs: that panel is empty, and a log
+    # axis (chosen for the other panel) must not break drawing it.
+    late = Workload.from_jobs(
+        [Job(1, 0.0, 10.0, 2, 10.0), Job(2, 0.0, 5000.0, 1, 20000.0), Job(3, 1.0, 10.0, 1, 9e4)],
+        name="late",
+        max_procs=2,
+    )
+    results = {
+        "a": Simulation(late, "fcfs", seed=1).run(),
+        "b": Simulation(tiny(100.0), "fcfs", seed=1).run(),
+    }
+    runs = [
+        run("a", "fcfs", 0, workload="late", seed=1),
+        run("b", "fcfs", 0, workload="tiny", seed=1, exact_estimates=True),
+    ]
+    s = load_study(write_study(tmp_path / "s", runs, results=results))
+    fig = s.category_plot("turnaround", "mean", estimate="poor")
+    first, second = (ax for ax in fig.axes if ax.get_visible())
+    assert first.get_yscale() == "log" and second.get_yscale() == "linear"
+    assert [t.get_text() for t in second.texts] == ["no jobs"]
+    fig.savefig(tmp_path / "plot.png")
+
+
+def test_write_x_none_makes_no_metric_plots(demo: StudyResults, tmp_path: Path) -> None:
+    written = demo.write(tmp_path / "tables-only", x="none")
+    assert written["plots"] == []
+    assert "summary.csv" in {p.name for p in written["tables"]}

@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from model.overhead import MemoryOverhead
 from model.simulation import Simulation
 from model.study import (
     CONFIG_KEYS,
@@ -383,6 +384,7 @@ CHANGES = {
     "cores_per_node": 2,
     "kill_at_estimate": False,
     "wide": "drop",
+    "overhead": "memory",
     "warmup": 10,
     "cooldown": 0.1,
     "seed": 7,
@@ -822,12 +824,14 @@ def test_toml_study_to_dict_round_trips(tmp_path):
             cores_per_node=2,
             kill_at_estimate=False,
             wide="drop",
+            overhead={"rate_mb_s": 8, "per": "processor"},
             warmup=0.1,
             cooldown=20,
             seed=123,
         ),
+        RunConfig(overhead="memory"),
     ],
-    ids=["defaults", "everything-set"],
+    ids=["defaults", "everything-set", "overhead-memory"],
 )
 def test_run_config_dict_round_trip(config):
     again = RunConfig.from_dict(config.to_dict())
@@ -858,6 +862,11 @@ def test_non_string_values_are_checked_against_the_type_hints():
         ("[report]\nmetricz = ['utilization']\n", "report.metricz: unknown key"),
         ("[report]\nmetrics = 'utilization'\n", "report.metrics: expected a list"),
         ("[report]\nkind = 'R2'\n", "report.kind: expected R, ratio"),
+        ("[report]\ncategories = 'yes'\n", "report.categories: expected true, false or a"),
+        ("[report]\ncategories = { scheme = ['16'] }\n", "report.categories: expected"),
+        ("[report]\ncategories = { schemes = ['8'] }\n", "report.categories: expected"),
+        ("[report]\ncategories = { estimates = 'well' }\n", "report.categories: expected"),
+        ("[report]\ncategories = { stats = [] }\n", "report.categories: expected"),
     ],
 )
 def test_report_table_is_checked(tmp_path, table, key):
@@ -880,3 +889,204 @@ def test_a_parameter_without_a_type_hint_takes_any_value(monkeypatch):
     monkeypatch.setitem(base.REGISTRY, "untyped", Untyped)
     assert RunConfig(policy="untyped", params={"k": 5}).normalized().params == {"k": 5}
     assert RunConfig(policy="untyped", params={"k": "x"}).normalized().params == {"k": "x"}
+
+
+# ---- 10. suspension overhead -------------------------------------------------------------
+
+
+def test_run_ids_without_overhead_are_those_from_before_the_key():
+    # Computed before `overhead` existed: adding the key must not move any old run.
+    assert RunConfig().run_id() == "a3de95d61eaa93df"
+    ss = RunConfig(
+        workload="ctc",
+        policy="ss",
+        params={"sf": 1.5},
+        month="1996-07",
+        exact_estimates=True,
+        load_factor=1.2,
+    )
+    assert ss.run_id() == "2510dd2dd36103b1"
+    assert RunConfig(workload="ctc", policy="is", nodes=128, wide="drop").run_id() == (
+        "f831596917374989"
+    )
+    assert "overhead" not in RunConfig().identity()
+    assert RunConfig(overhead="none").run_id() == RunConfig().run_id()
+
+
+def test_overhead_run_id_regression_value():
+    assert RunConfig(overhead="memory").run_id() == "d9444629b2d1a70c"
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "memory",
+        "MEMORY",
+        {},
+        {"low_mb": 100, "high_mb": 1000, "rate_mb_s": 2, "per": "job"},
+        {"rate_mb_s": 2.0},
+    ],
+    ids=["memory", "upper-case", "empty-table", "paper-table", "one-key"],
+)
+def test_the_paper_overhead_has_one_spelling(spelling):
+    config = RunConfig(first=N, overhead=spelling)
+    assert config.overhead == "memory"
+    assert config.run_id() == RunConfig(first=N, overhead="memory").run_id()
+    assert config.memory_overhead() == MemoryOverhead()
+
+
+def test_an_overhead_table_is_completed_with_the_paper_values():
+    config = RunConfig(overhead={"rate_mb_s": 8, "per": "processor"})
+    assert config.overhead == {
+        "low_mb": 100.0,
+        "high_mb": 1000.0,
+        "rate_mb_s": 8.0,
+        "per": "processor",
+    }
+    assert config.memory_overhead() == MemoryOverhead(rate_mb_s=8.0, per="processor")
+    assert config.to_dict()["overhead"] == config.overhead
+    assert config.run_id() == RunConfig(overhead={"per": "processor", "rate_mb_s": 8.0}).run_id()
+    ids = {
+        RunConfig(overhead=o).run_id()
+        for o in (None, "memory", {"rate_mb_s": 8}, {"per": "processor"}, {"low_mb": 0})
+    }
+    assert len(ids) == 5
+
+
+@pytest.mark.parametrize(
+    ("value", "key", "why"),
+    [
+        ({"rate": 1}, "overhead.rate", "unknown key (known: low_mb, high_mb, rate_mb_s, per)"),
+        ({"rate_mb_s": 0}, "overhead.rate_mb_s", "expected a positive number"),
+        ({"rate_mb_s": float("inf")}, "overhead.rate_mb_s", "expected a positive number"),
+        ({"low_mb": -1}, "overhead.low_mb", "expected a number of MB >= 0"),
+        ({"high_mb": "1GB"}, "overhead.high_mb", "expected a number of MB >= 0"),
+        ({"low_mb": True}, "overhead.low_mb", "expected a number"),
+        ({"per": "node"}, "overhead.per", "expected 'job' or 'processor'"),
+        ({"low_mb": 500, "high_mb": 200}, "overhead.high_mb", "expected at least low_mb"),
+        ("disk", "overhead", "expected 'none', 'memory' or a table"),
+        (True, "overhead", "expected 'none', 'memory' or a table"),
+    ],
+)
+def test_bad_overhead_names_the_key(value, key, why):
+    with pytest.raises(StudyError) as info:
+        RunConfig.from_dict({"overhead": value}, "here")
+    assert str(info.value).startswith(f"here: {key}: {why}")
+
+
+def test_bad_overhead_in_a_toml_variant_names_file_variant_and_key(tmp_path):
+    path = write_toml(
+        tmp_path / "s.toml",
+        """
+        [base]
+        first = 10
+        [[variants]]
+        policy = "easy"
+        [[variants]]
+        policy = "ss"
+        overhead = { per = "node" }
+        """,
+    )
+    message = runs_error(path)
+    assert message.startswith(f"{path}: variants[2]: overhead.per: expected 'job' or")
+
+
+def test_overhead_in_toml_base_variant_and_grid(tmp_path):
+    path = write_toml(
+        tmp_path / "s.toml",
+        """
+        [base]
+        first = 10
+        policy = "ss"
+        [grid]
+        overhead = ["none", "memory", { rate_mb_s = 8 }]
+        [[variants]]
+        label = "plain"
+        [[variants]]
+        label = "tss"
+        policy = "tss"
+        """,
+    )
+    runs = load_study(path).runs()
+    assert [(r.label, r.config.overhead) for r in runs] == [
+        ("plain", None),
+        ("plain", "memory"),
+        ("plain", {"low_mb": 100.0, "high_mb": 1000.0, "rate_mb_s": 8.0, "per": "job"}),
+        ("tss", None),
+        ("tss", "memory"),
+        ("tss", {"low_mb": 100.0, "high_mb": 1000.0, "rate_mb_s": 8.0, "per": "job"}),
+    ]
+    assert len({r.id for r in runs}) == 6
+    # "memory" and the paper's table spelled out are one run: a duplicate.
+    dup = Study(base={"first": 10}, grid={"overhead": ["memory", {"per": "job"}]})
+    assert "same run" in runs_error(dup)
+
+
+def test_simulation_charges_the_configured_overhead():
+    config = RunConfig(first=N, policy="ss", overhead={"rate_mb_s": 4})
+    sim = config.simulation()
+    assert sim.overhead == MemoryOverhead(rate_mb_s=4.0)
+    result = sim.run()
+    assert result.meta["overhead"] == repr(MemoryOverhead(rate_mb_s=4.0))
+    assert result.jobs["suspensions"].sum() > 0
+    assert result.jobs["overhead_time"].sum() > 0
+    plain = RunConfig(first=N, policy="ss").simulation()
+    assert plain.overhead is None
+    assert plain.run().jobs["overhead_time"].sum() == 0
+
+
+# ---- 11. the shipped studies of seeds 000 and 004 ---------------------------------------------
+
+STUDIES = Path(__file__).resolve().parent.parent / "studies"
+
+
+def test_seed000_study_covers_the_thesis_scenarios():
+    study = load_study(STUDIES / "seed000.toml")
+    runs = study.runs()
+    assert len(runs) == 34
+    assert {r.config.workload for r in runs} == {"ctc"}
+    assert {r.config.month for r in runs} == {"1996-07"}
+    labels = ["NS", "SS sf=1.5", "SS sf=2", "SS sf=5", "TSS", "IS"]
+
+    def scenario(exact=False, overhead=None, load=None):
+        return [
+            r.label
+            for r in runs
+            if (r.config.exact_estimates, r.config.overhead, r.config.load_factor)
+            == (exact, overhead, load)
+        ]
+
+    assert scenario(exact=True) == labels
+    assert scenario() == labels
+    assert scenario(overhead="memory") == ["NS", "SS sf=2", "TSS", "IS"]
+    for load in (1.1, 1.2, 1.3, 1.4, 1.5, 1.6):
+        assert sorted(scenario(load=load)) == ["IS", "NS", "SS sf=2"]
+    policies = {r.label: (r.config.policy, r.config.params.get("sf")) for r in runs}
+    assert policies["NS"] == ("easy", None) and policies["IS"] == ("is", None)
+    assert policies["SS sf=1.5"] == ("ss", 1.5) and policies["TSS"] == ("tss", 2.0)
+    assert runs[0].config.params == {"order": "fcfs"}  # NS: FCFS priority
+    categories = study.report["categories"]
+    assert categories["schemes"] == ["16", "4"]
+    assert categories["estimates"] == ["all", "well", "poor"]
+
+
+def test_seed004_study_is_the_papers_grid():
+    from policies import registry
+
+    if "pfcfs1" not in registry.names():  # pragma: no cover - policies/gang.py not there yet
+        pytest.skip("the pfcfs policies are not registered")
+    study = load_study(STUDIES / "seed004.toml")
+    runs = study.runs()
+    assert len(runs) == 4 * 2 * 11
+    assert {r.label for r in runs} == {"fcfs", "pfcfs1", "pfcfs2", "pfcfs3"}
+    assert {r.config.nodes for r in runs} == {128, 256}
+    months = sorted({r.config.month for r in runs})
+    assert months[0] == "1996-07" and months[-1] == "1997-05" and len(months) == 11
+    assert all(r.config.wide == "drop" and r.config.kill_at_estimate for r in runs)
+    assert all(r.config.params.get("penalty", 0.0) == 0.0 for r in runs)
+    assert study.report == {
+        "metrics": ["makespan", "weighted_completion_time", "weighted_flow_time"],
+        "baseline": "fcfs",
+        "kind": "percent",
+        "x": "none",
+    }
