@@ -254,6 +254,8 @@ class SelectiveSuspension(Policy, _Idle):
         #: The next clock time at which the preemption routine runs (None: no job idle).
         self._tick: float | None = None
         self._homes: _Homes | None = None
+        self._ladder: _Ladder | None = None
+        self._running_tau: dict[int, float] = {}
 
     def params(self) -> dict[str, object]:
         return {"sf": self.sf, "interval": self.interval, "width": self.width}
@@ -266,10 +268,17 @@ class SelectiveSuspension(Policy, _Idle):
         """Whether a running job may not be suspended whatever its threshold (TSS)."""
         return False
 
+    def protection_version(self) -> int:
+        """Changes whenever `protected` may answer differently for the same job (TSS)."""
+        return 0
+
     # -- the pass --------------------------------------------------------------------
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
         self.observe(view)
+        # A running job's threshold is its xfactor when it started running: constant.
+        known = self._running_tau
+        self._running_tau = {r.id: known.get(r.id) or r.xfactor(now) for r in view.running}
         out = self.claims.settle(view) if len(self.claims) else []
         avail = self.claims.avail(view, out)
         fresh, held = self.idle(view, {d.job.id for d in out})
@@ -298,16 +307,17 @@ class SelectiveSuspension(Policy, _Idle):
         ready[:nf] = sizes[:nf] <= free
         ready[nf:] = homes.free(avail)
         if tick:
+            tau_of = self._running_tau
             running = sorted(
-                ((r.xfactor(now), r) for r in view.running),
+                ((tau_of[r.id], r) for r in view.running),
                 key=lambda p: (p[0], -p[1].submit, -p[1].id),
             )
-            before = _Ladder([(t, r, r.allocation) for t, r in running], avail, view, self)
+            before = _Ladder([(t, r, r.allocation) for t, r in running], avail, view, self, None)
             ready |= before.earliest(sizes, est, taus, nf, homes, now) <= now
         candidates = ready.tolist()
         freed = False
         for k in order:
-            if not (candidates[k] or (freed and k >= nf)):
+            if not (candidates[k] or freed):  # after a preemption the bounds are stale
                 continue
             job = idle[k]
             d = self.start_if_free(job, avail, view, homes.per_node)
@@ -371,7 +381,8 @@ class SelectiveSuspension(Policy, _Idle):
         # The running jobs once this pass's decisions apply: those suspended
         # leave, those started or resumed join with the threshold they have now.
         gone = {d.job.id for d in out if not isinstance(d, (Start, Resume))}
-        entries = [(r.xfactor(now), r, r.allocation) for r in view.running if r.id not in gone]
+        tau_of = self._running_tau
+        entries = [(tau_of[r.id], r, r.allocation) for r in view.running if r.id not in gone]
         for d in out:
             if isinstance(d, Start):
                 entries.append((_idle_threshold(d.job, now), d.job, d.allocation))
@@ -380,8 +391,13 @@ class SelectiveSuspension(Policy, _Idle):
         if not entries:
             self._tick = None  # nothing to preempt until an event starts something
             return
-        entries.sort(key=lambda e: e[0])
-        when = _Ladder(entries, avail, view, self).earliest(*arrays, now)
+        entries.sort(key=lambda e: (e[0], e[1].id))
+        # Between passes that change neither the running jobs, the free cores
+        # nor the protections (arrivals at a full machine), the ladder is the same.
+        key = (tuple(e[1].id for e in entries), avail.tobytes(), self.protection_version())
+        if self._ladder is None or self._ladder.key != key:
+            self._ladder = _Ladder(entries, avail, view, self, key)
+        when = self._ladder.earliest(*arrays, now)
         first = float(when[still].min())
         if not math.isfinite(first):
             # No idle job can ever preempt the jobs now running: only an event
@@ -408,10 +424,15 @@ class _Ladder:
         avail: np.ndarray,
         view: View,
         policy: SelectiveSuspension,
+        key: object,
     ) -> None:
+        self.key = key
         self.policy = policy
         self.entries = entries
-        self.avail = avail
+        #: homes key -> bars of those suspended jobs (they depend on nothing else).
+        self._home_cache: dict[tuple[int, ...], np.ndarray] = {}
+        self._per_node: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.avail = avail.copy()  # the caller goes on changing its own
         self.free = int(avail.sum())
         self.view = view
         self.protected = [policy.protected(r, t) for t, r, _ in entries]
@@ -436,24 +457,36 @@ class _Ladder:
         bar = self.taus[np.searchsorted(self.cum, np.maximum(need, 1))]
         bar[need <= 0] = 0.0
         if self.view.cores_per_node == 1 and len(homes.key):
-            bar[nf:] = self._home_bars(sizes[nf:], homes)
+            cached = self._home_cache.get(homes.key)
+            if cached is None:
+                cached = self._home_cache[homes.key] = self._home_bars(sizes[nf:], homes)
+            bar[nf:] = cached
         with np.errstate(invalid="ignore"):
             return now + (self.policy.sf * bar - taus) * est
 
+    def _nodes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per node: the threshold, width and protection of the job on it.
+
+        Free nodes have threshold -inf and width 0; nodes held otherwise
+        (a job switching out, a claim) +inf.
+        """
+        if self._per_node is None:
+            n = len(self.avail)
+            tau = np.where(self.avail > 0, -math.inf, math.inf)
+            width = np.zeros(n, dtype=np.int64)
+            blocked = np.zeros(n, dtype=bool)
+            alloc_nodes = [a.nodes for _, _, a in self.entries]  # type: ignore[union-attr]
+            counts = [len(x) for x in alloc_nodes]
+            where = np.concatenate(alloc_nodes)
+            tau[where] = np.repeat([t for t, _, _ in self.entries], counts)
+            width[where] = np.repeat([r.size for _, r, _ in self.entries], counts)
+            blocked[where] = np.repeat(self.protected, counts)
+            self._per_node = (tau, width, blocked)
+        return self._per_node
+
     def _home_bars(self, sizes: np.ndarray, homes: _Homes) -> np.ndarray:
         """One core per node: every job on a suspended job's home must be its candidate."""
-        n = len(self.avail)
-        # Per node: the threshold and width of the job on it; free nodes -inf
-        # and 0, nodes held otherwise (switching, claimed) +inf.
-        tau = np.where(self.avail > 0, -math.inf, math.inf)
-        width = np.zeros(n, dtype=np.int64)
-        blocked = np.zeros(n, dtype=bool)
-        alloc_nodes = [a.nodes for _, _, a in self.entries]  # type: ignore[union-attr]
-        counts = [len(x) for x in alloc_nodes]
-        where = np.concatenate(alloc_nodes)
-        tau[where] = np.repeat([t for t, _, _ in self.entries], counts)
-        width[where] = np.repeat([r.size for _, r, _ in self.entries], counts)
-        blocked[where] = np.repeat(self.protected, counts)
+        tau, width, blocked = self._nodes()
         nodes, starts = homes.nodes, homes.starts
         top = np.maximum.reduceat(tau[nodes], starts)
         stuck = np.maximum.reduceat(blocked[nodes].astype(np.int8), starts) > 0
@@ -495,6 +528,9 @@ class TunableSelectiveSuspension(SelectiveSuspension):
 
     def params(self) -> dict[str, object]:
         return {**super().params(), "limit": self.limit, "averages": self.averages}
+
+    def protection_version(self) -> int:
+        return sum(self._count) if self._table is None else 0
 
     def observe(self, view: View) -> None:
         if self._table is not None:
