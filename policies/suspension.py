@@ -375,8 +375,13 @@ class SelectiveSuspension(Policy, _Idle):
         if not still.any():
             self._tick = None
             return
+        soonest = _next_multiple(now, self.interval)
         if not self.skip_idle_ticks:
-            self._tick = _next_multiple(now, self.interval)
+            self._tick = soonest
+            return
+        if self._tick is not None and now < self._tick <= soonest:
+            # Already the next tick: a new plan could only put it later, saving
+            # at most one pass that finds nothing, for the price of a plan now.
             return
         # The running jobs once this pass's decisions apply: those suspended
         # leave, those started or resumed join with the threshold they have now.
@@ -407,7 +412,7 @@ class SelectiveSuspension(Policy, _Idle):
         # Ticks are the multiples of the interval; the first at or after `first`.
         self._tick = _next_multiple(max(first, now) - 1e-9 * self.interval, self.interval)
         if self._tick <= now:
-            self._tick = _next_multiple(now, self.interval)
+            self._tick = soonest
 
 
 class _Ladder:
