@@ -300,24 +300,29 @@ class SelectiveSuspension(Policy, _Idle):
         # tick was asked for: an event may fall on one).
         tick = round(now / self.interval) * self.interval == now and bool(view.running)
         running: list[tuple[float, JobRun]] = []
-        free = int(avail.sum())
-        # Cheap necessary conditions first: a fresh job needs enough free cores,
-        # a suspended one its home free, a preemption its bound (`_Ladder`).
-        ready = np.zeros(n, dtype=bool)
-        ready[:nf] = sizes[:nf] <= free
-        ready[nf:] = homes.free(avail)
         if tick:
             tau_of = self._running_tau
             running = sorted(
                 ((tau_of[r.id], r) for r in view.running),
                 key=lambda p: (p[0], -p[1].submit, -p[1].id),
             )
-            before = _Ladder([(t, r, r.allocation) for t, r in running], avail, view, self, None)
-            ready |= before.earliest(sizes, est, taus, nf, homes, now) <= now
-        candidates = ready.tolist()
-        freed = False
+
+        def ready() -> list[bool]:
+            # Cheap necessary conditions: a fresh job needs enough free cores, a
+            # suspended one its home free, a preemption its bound (`_Ladder`).
+            ok = np.zeros(n, dtype=bool)
+            ok[:nf] = sizes[:nf] <= int(avail.sum())
+            ok[nf:] = homes.free(avail)
+            if tick and running:
+                ladder = _Ladder(
+                    [(t, r, r.allocation) for t, r in running], avail, view, self, None
+                )
+                ok |= ladder.earliest(sizes, est, taus, nf, homes, now) <= now
+            return ok.tolist()
+
+        candidates = ready()
         for k in order:
-            if not (candidates[k] or freed):  # after a preemption the bounds are stale
+            if not candidates[k]:
                 continue
             job = idle[k]
             d = self.start_if_free(job, avail, view, homes.per_node)
@@ -330,7 +335,7 @@ class SelectiveSuspension(Policy, _Idle):
                     out.extend(self.preempt(job, victims, avail, view))
                     chosen = {v.id for v in victims}
                     running = [p for p in running if p[1].id not in chosen]
-                    freed = True
+                    candidates = ready()  # the suspensions changed what is possible
         self._plan_tick(view, idle, (sizes, est, taus, nf, homes), out, avail)
         if self._tick is not None:
             out.append(WakeAt(self._tick))

@@ -280,3 +280,214 @@ def _check_node_overlap(
         assert len(across) + 1 <= cores_per_node, (
             f"job {row.owner} ran on node {row.node} at {row.t0} inside jobs {list(across.owner)}"
         )
+
+
+# --------------------------------------------------------------------------- #
+# Preemption: every interval during which a job held its cores
+# --------------------------------------------------------------------------- #
+
+
+class Holding:
+    """One interval during which a job held its cores: from a launch to the release.
+
+    A launch is a start or a resume (the restart overhead, if any, is inside
+    the interval); the release is the end, a kill, or a suspension once the
+    write-out (if any) is over. ``seq`` numbers the launch and ``end_seq``
+    the release among all launches and releases of the run, in the order the
+    scheduler made them (several can happen at one clock time).
+    """
+
+    __slots__ = ("cores", "end", "end_seq", "job", "nodes", "seq", "start")
+
+    def __init__(self, job: int, start: float, seq: int, nodes: tuple, cores: tuple) -> None:
+        self.job = job
+        self.start = start
+        self.seq = seq
+        self.nodes: tuple[int, ...] = nodes
+        self.cores: tuple[int, ...] = cores
+        self.end: float | None = None
+        self.end_seq: int | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"Holding(job={self.job}, [{self.start}, {self.end}), nodes={list(self.nodes)}, "
+            f"cores={list(self.cores)})"
+        )
+
+
+def record_holdings(sim) -> list[Holding]:
+    """Record every holding interval of ``sim``'s jobs (call before ``sim.run()``).
+
+    Wraps the instance methods ``_launch`` and ``_release`` of
+    ``sim.scheduler`` (by attribute assignment on the instance, each calling
+    the original): every start and resume goes through ``_launch`` with the
+    allocation already set, and every end, kill and suspension frees its
+    cores through ``_release``. The list returned is filled while the
+    simulation runs; after ``sim.run()`` every interval is closed.
+    """
+    scheduler = sim.scheduler
+    env = scheduler.env
+    log: list[Holding] = []
+    open_: dict[int, Holding] = {}
+    counter = [0]
+    launch, release = scheduler._launch, scheduler._release
+
+    def _next() -> int:
+        counter[0] += 1
+        return counter[0]
+
+    def recording_launch(run, startup):
+        alloc = run.allocation
+        assert alloc is not None, f"job {run.id} launched without an allocation"
+        assert run.id not in open_, f"job {run.id} launched while it already holds cores"
+        held = Holding(
+            run.id,
+            env.now,
+            _next(),
+            tuple(int(n) for n in alloc.nodes),
+            tuple(int(c) for c in alloc.cores),
+        )
+        open_[run.id] = held
+        log.append(held)
+        return launch(run, startup)
+
+    def recording_release(run):
+        if run.allocation is not None:
+            held = open_.pop(run.id, None)
+            assert held is not None, f"job {run.id} released cores it never launched on"
+            assert tuple(int(n) for n in run.allocation.nodes) == held.nodes, (
+                f"job {run.id} released nodes other than those it launched on"
+            )
+            held.end = env.now
+            held.end_seq = _next()
+        return release(run)
+
+    scheduler._launch = recording_launch
+    scheduler._release = recording_release
+    return log
+
+
+def check_preemption(result: Result, log: list[Holding], total_cores: int) -> None:
+    """Assert the holding intervals of a preemptive run (`record_holdings`) are consistent.
+
+    * every job of ``result.jobs`` held cores at least once, and only on its
+      own nodes: every interval of a job uses the same allocation (a
+      suspended job resumes on its home), the one the ``nodes`` column names;
+    * no node ever holds more jobs at once than it has cores, over all the
+      intervals, suspended and resumed jobs included (replayed in the order
+      the scheduler launched and released them, and by clock time);
+    * work is conserved, overhead included: the time a job held its cores is
+      ``run + overhead_time``, the gaps between its intervals are its
+      ``suspended_time``, and ``end - submit == run + overhead_time +
+      suspended_time + (start - submit)``;
+    * the first interval begins at ``start``, the last ends at ``end``, and
+      ``suspensions`` is the number of intervals less one (a job the policy
+      killed while suspended may have one suspension more).
+
+    Times are compared exactly when they are integers, else up to a few
+    ulps of the clock per interval.
+    """
+    jobs = result.jobs
+    meta = result.meta
+    cores_per_node = int(meta.get("cores_per_node", 1))
+    nodes = int(meta.get("nodes", total_cores // cores_per_node))
+    assert nodes * cores_per_node == total_cores
+
+    by_job: dict[int, list[Holding]] = {}
+    for held in log:
+        assert held.end is not None, f"{held} never released"
+        assert held.end >= held.start, f"{held} ends before it starts"
+        assert held.end_seq is not None and held.end_seq > held.seq
+        by_job.setdefault(held.job, []).append(held)
+    ids = set(jobs["id"].tolist())
+    assert set(by_job) == ids, (
+        f"jobs without holdings: {sorted(ids - set(by_job))}; "
+        f"holdings of unknown jobs: {sorted(set(by_job) - ids)}"
+    )
+
+    # -- capacity: replay launches and releases in the scheduler's order -------
+    events = []
+    for held in log:
+        events.append((held.seq, held.start, held, +1))
+        events.append((held.end_seq, held.end, held, -1))
+    events.sort(key=lambda e: e[0])
+    times = [e[1] for e in events]
+    assert all(a <= b for a, b in zip(times, times[1:], strict=False)), "time goes backwards"
+    level = np.zeros(nodes, dtype=np.int64)
+    holders: dict[int, set[int]] = {n: set() for n in range(nodes)}
+    for _, t, held, sign in events:
+        for n, c in zip(held.nodes, held.cores, strict=True):
+            assert 0 <= n < nodes, f"{held}: node out of range"
+            assert 1 <= c <= cores_per_node, f"{held}: {c} cores on a node"
+            level[n] += sign * c
+            if sign > 0:
+                holders[n].add(held.job)
+            else:
+                holders[n].discard(held.job)
+            assert level[n] <= cores_per_node, (
+                f"node {n} over-full at {t}: jobs {sorted(holders[n])}, {level[n]} cores"
+            )
+        assert (level >= 0).all()
+    assert not level.any(), "cores still held at the end of the run"
+    # And by clock time alone (ends before starts at one instant), for
+    # intervals of positive length: what the times in the records say.
+    pos = [h for h in log if h.end > h.start]
+    if pos:
+        node_ = np.array([n for h in pos for n in h.nodes], dtype=np.int64)
+        core_ = np.array([c for h in pos for c in h.cores], dtype=np.int64)
+        t0 = np.array([h.start for h in pos for _ in h.nodes], dtype=float)
+        t1 = np.array([h.end for h in pos for _ in h.nodes], dtype=float)
+        node2 = np.concatenate([node_, node_])
+        tt = np.concatenate([t1, t0])
+        dd = np.concatenate([-core_, core_])
+        order = np.lexsort((dd, tt, node2))
+        peak = int(np.cumsum(dd[order]).max(initial=0))
+        assert peak <= cores_per_node, f"a node holds {peak} cores at once by the clock"
+
+    # -- per job: home, accounting -----------------------------------------------
+    for row in jobs.itertuples(index=False):
+        spans = sorted(by_job[row.id], key=lambda h: h.seq)
+        what = f"job {row.id} ({row.outcome}): {spans}"
+        assert not getattr(row, "requeues", 0), f"{what}: requeued (not a preemptive schedule)"
+        first = spans[0]
+        for held in spans[1:]:
+            assert (held.nodes, held.cores) == (first.nodes, first.cores), (
+                f"{what}: resumed away from its home"
+            )
+        assert list(first.nodes) == parse_nodes(row.nodes), f"{what}: nodes column {row.nodes!r}"
+        for a, b in zip(spans, spans[1:], strict=False):
+            assert b.start >= a.end, f"{what}: intervals overlap"
+        exact = all(
+            float(v).is_integer()
+            for v in (row.submit, row.start, row.end, row.run, row.overhead_time)
+        ) and all(float(h.start).is_integer() and float(h.end).is_integer() for h in spans)
+        tol = 8 * (len(spans) + 2) * float(np.spacing(abs(row.end) + 1.0))
+
+        def same(actual: float, expected: float, label: str, what: str = what) -> None:
+            if exact:
+                assert actual == expected, f"{what}: {label} {actual!r} != {expected!r}"
+            else:
+                assert actual == pytest.approx(expected, rel=1e-12, abs=tol), (
+                    f"{what}: {label} {actual!r} != {expected!r}"
+                )
+
+        assert first.start == row.start, f"{what}: first interval is not at start {row.start}"
+        held_for = sum(h.end - h.start for h in spans)
+        same(held_for, row.run + row.overhead_time, "time holding cores vs run + overhead")
+        gaps = sum(b.start - a.end for a, b in zip(spans, spans[1:], strict=False))
+        if row.outcome == "killed" and row.end > spans[-1].end:
+            # Killed while suspended: the last gap runs to the kill.
+            gaps += row.end - spans[-1].end
+        else:
+            assert spans[-1].end == row.end, f"{what}: last interval does not end at {row.end}"
+        same(gaps, row.suspended_time, "gaps between intervals vs suspended_time")
+        queued = row.start - row.submit
+        same(
+            row.end - row.submit,
+            row.run + row.overhead_time + row.suspended_time + queued,
+            "end - submit vs run + overhead + suspended + queued",
+        )
+        if row.outcome == "killed":
+            assert row.suspensions in (len(spans) - 1, len(spans)), what
+        else:
+            assert row.suspensions == len(spans) - 1, f"{what}: suspensions {row.suspensions}"
