@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from pathlib import Path
 from typing import Literal
 
@@ -89,6 +90,8 @@ from policies.preemption import (
 __all__ = ["ImmediateService", "SelectiveSuspension", "TunableSelectiveSuspension"]
 
 Width = Literal["text", "formula", "none"]
+
+_ID = attrgetter("id")
 
 #: Seed 000, section 2.2: the bounded slowdown's threshold (seconds).
 _BOUND = 10.0
@@ -206,7 +209,7 @@ class _Homes:
     """The home cores of a list of suspended jobs, flattened for vector tests (cached)."""
 
     def __init__(self, jobs: list[JobRun], nodes: int) -> None:
-        self.key = tuple(j.id for j in jobs)
+        self.key = tuple(map(_ID, jobs))
         homes = [j.home for j in jobs]
         if jobs:
             self.nodes = np.concatenate([h.nodes for h in homes])  # type: ignore[union-attr]
@@ -287,7 +290,7 @@ class SelectiveSuspension(Policy, _Idle):
             self._tick = None
             return out
         n, nf = len(idle), len(fresh)
-        if self._homes is None or self._homes.key != tuple(j.id for j in held):
+        if self._homes is None or self._homes.key != tuple(map(_ID, held)):
             self._homes = _Homes(held, view.nodes)
         homes = self._homes
         sizes, est, submit, done, ids = (
