@@ -627,6 +627,7 @@ class ImmediateService(Policy, _Idle):
         self._displaced: dict[int, tuple[JobRun, ...]] = {}
         #: Arrivals waiting on a claim: their slice starts when they do.
         self._pending: set[int] = set()
+        self._homes: _Homes | None = None
 
     def params(self) -> dict[str, float]:
         return {"quantum": self.quantum}
@@ -645,7 +646,9 @@ class ImmediateService(Policy, _Idle):
 
         # Fresh jobs keep off the nodes suspended jobs must re-enter on.
         waiting = [j for j in view.suspended if j.allocation is None]
-        homes = _Homes(waiting, view.nodes).per_node if waiting else None
+        if self._homes is None or self._homes.key != tuple(map(_ID, waiting)):
+            self._homes = _Homes(waiting, view.nodes)
+        homes = self._homes.per_node
 
         # Slices that ended: give the processors back to the jobs displaced.
         for job in view.running:
@@ -691,11 +694,24 @@ class ImmediateService(Policy, _Idle):
 
         # Everyone else, highest instantaneous xfactor first, where there is room.
         fresh, held = self.idle(view, {d.job.id for d in out})
-        idle = sorted(fresh + held, key=lambda j: (-j.instantaneous_xfactor(now), j.submit, j.id))
-        for job in idle:
-            d = self.start_if_free(job, avail, view, homes)
-            if d is not None:
-                out.append(d)
+        idle = fresh + held
+        if idle:
+            sizes, _, submit, done, ids = (
+                np.concatenate(c) for c in zip(_columns(fresh), _columns(held), strict=True)
+            )
+            # Instantaneous xfactor of an idle job: (wait + run so far) / run so far.
+            ran = np.where(done > 0, done, 1.0)
+            inst = np.where(done > 0, (now - submit) / ran, math.inf)
+            nf = len(fresh)
+            fits = np.zeros(len(idle), dtype=bool)
+            fits[:nf] = sizes[:nf] <= int(avail.sum())
+            fits[nf:] = [_fits(avail, j) for j in held]
+            for k in np.lexsort((ids, submit, -inst)).tolist():
+                if not fits[k]:
+                    continue  # cores only get fewer during the pass
+                d = self.start_if_free(idle[k], avail, view, homes)
+                if d is not None:
+                    out.append(d)
         ends = [t for t in self._slice.values() if t > now]
         if ends:
             out.append(WakeAt(min(ends)))
