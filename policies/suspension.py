@@ -77,7 +77,7 @@ import numpy as np
 
 from model.cluster import Allocation
 from model.job import JobRun, State
-from policies.base import Decision, Policy, Resume, Start, View, WakeAt, register
+from policies.base import Decision, Policy, Resume, Start, Suspend, View, WakeAt, register
 from policies.preemption import (
     Claims,
     fit_avoiding,
@@ -380,7 +380,9 @@ class SelectiveSuspension(Policy, _Idle):
         still = np.ones(len(idle), dtype=bool)
         if taken:
             still[[k for k, j in enumerate(idle) if j.id in taken]] = False
-        if not still.any():
+        # The jobs suspended in this pass are idle from now on too.
+        victims = [d.job for d in out if isinstance(d, Suspend)]
+        if not still.any() and not victims:
             self._tick = None
             return
         soonest = _next_multiple(now, self.interval)
@@ -393,7 +395,7 @@ class SelectiveSuspension(Policy, _Idle):
             return
         # The running jobs once this pass's decisions apply: those suspended
         # leave, those started or resumed join with the threshold they have now.
-        gone = {d.job.id for d in out if not isinstance(d, (Start, Resume))}
+        gone = {v.id for v in victims}
         tau_of = self._running_tau
         entries = [(tau_of[r.id], r, r.allocation) for r in view.running if r.id not in gone]
         for d in out:
@@ -411,7 +413,13 @@ class SelectiveSuspension(Policy, _Idle):
         if self._ladder is None or self._ladder.key != key:
             self._ladder = _Ladder(entries, avail, view, self, key)
         when = self._ladder.earliest(*arrays, now)
-        first = float(when[still].min())
+        first = float(when[still].min()) if still.any() else math.inf
+        if victims:
+            # A victim's threshold goes on from the one it ran with.
+            ladder, mine = self._ladder, _Homes(victims, view.nodes)
+            sizes, est = mine.columns[0], mine.columns[1]
+            taus = np.array([tau_of[v.id] for v in victims])
+            first = min(first, float(ladder.earliest(sizes, est, taus, 0, mine, now).min()))
         if not math.isfinite(first):
             # No idle job can ever preempt the jobs now running: only an event
             # (which brings a pass) changes that.
