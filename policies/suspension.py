@@ -279,7 +279,7 @@ class SelectiveSuspension(Policy, _Idle):
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
         self.observe(view)
-        # A running job's threshold is its xfactor when it started running: constant.
+        # A running job's threshold is its xfactor when it (re)started: constant.
         known = self._running_tau
         self._running_tau = {r.id: known.get(r.id) or r.xfactor(now) for r in view.running}
         out = self.claims.settle(view) if len(self.claims) else []
@@ -288,6 +288,7 @@ class SelectiveSuspension(Policy, _Idle):
         idle = fresh + held
         if not idle:
             self._tick = None
+            self._remember(out, now)
             return out
         n, nf = len(idle), len(fresh)
         if self._homes is None or self._homes.key != tuple(map(_ID, held)):
@@ -339,10 +340,17 @@ class SelectiveSuspension(Policy, _Idle):
                     chosen = {v.id for v in victims}
                     running = [p for p in running if p[1].id not in chosen]
                     candidates = ready()  # the suspensions changed what is possible
+        self._remember(out, now)
         self._plan_tick(view, idle, (sizes, est, taus, nf, homes), out, avail)
         if self._tick is not None:
             out.append(WakeAt(self._tick))
         return out
+
+    def _remember(self, out: list[Decision], now: float) -> None:
+        """The thresholds of the jobs (re)started now: their xfactor now, kept while they run."""
+        for d in out:
+            if isinstance(d, (Start, Resume)):
+                self._running_tau[d.job.id] = _idle_threshold(d.job, now)
 
     def _victims(
         self, job: JobRun, tau: float, avail: np.ndarray, running: list[tuple[float, JobRun]]
