@@ -159,7 +159,7 @@ class PreemptiveFCFS(Policy):
                 self._since.pop(job.id, None)
                 break
             since = self._since.setdefault(job.id, now)
-            if now - since < self.wait:
+            if now < since + self.wait:  # absolute times: the WakeAt below is then in the future
                 out.append(WakeAt(since + self.wait))  # D: wait for resources or time
                 break
             del self._since[job.id]
