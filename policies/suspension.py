@@ -6,7 +6,9 @@ only there. Both schemes here build on `policies.preemption`.
 
 **Selective Suspension** (`ss`, sections 3.1-3.3). A job's *suspension
 threshold* is its xfactor, (wait + estimate) / estimate (section 2.2): it
-grows while the job waits or is suspended and stays constant while it runs.
+grows while the job waits or is suspended and stays constant while it runs
+(here: the value it had when it started or resumed, so a restart overhead
+after that does not move it).
 An idle job T_i (queued, or suspended and waiting to re-enter) may suspend
 running jobs T_j with
 
@@ -32,11 +34,18 @@ resumes) any idle job that fits the free processors, in the same order:
 section 3.2's "backfill algorithm without the usual reservation
 guarantees", since the growing xfactor already prevents starvation.
 
-Ticks at which no idle job could have a single candidate are skipped: the
-thresholds of running jobs are constant and those of idle jobs grow
-linearly, so the first tick at which τ_i > SF × min τ_j can hold is known
-in advance, and between events nothing else changes. The schedule is the
-same as with a pass at every tick (tested), only cheaper.
+Ticks at which no idle job could preempt are skipped: the thresholds of
+running jobs are constant and those of idle jobs grow linearly, so the
+first tick at which a job's threshold can exceed SF times the highest
+threshold among the jobs it would need (the lowest-threshold running jobs
+that make up its size; for a re-entry, the jobs on its home) is known in
+advance, and between events nothing else changes. The schedule is the same
+as with a pass at every tick (tested; `SelectiveSuspension.skip_idle_ticks`
+switches it off), only cheaper.
+
+Placement, which the thesis leaves open: a fresh job is placed first fit
+on free nodes that are no suspended job's home while there are enough of
+them, so that it does not keep a suspended job from re-entering.
 
 **Tunable Selective Suspension** (`tss`, section 3.5): as SS, but a
 running job cannot be suspended once its threshold exceeds ``limit``

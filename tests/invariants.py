@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -412,7 +413,7 @@ def check_preemption(result: Result, log: list[Holding], total_cores: int) -> No
         events.append((held.end_seq, held.end, held, -1))
     events.sort(key=lambda e: e[0])
     times = [e[1] for e in events]
-    assert all(a <= b for a, b in zip(times, times[1:], strict=False)), "time goes backwards"
+    assert all(a <= b for a, b in pairwise(times)), "time goes backwards"
     level = np.zeros(nodes, dtype=np.int64)
     holders: dict[int, set[int]] = {n: set() for n in range(nodes)}
     for _, t, held, sign in events:
@@ -455,7 +456,7 @@ def check_preemption(result: Result, log: list[Holding], total_cores: int) -> No
                 f"{what}: resumed away from its home"
             )
         assert list(first.nodes) == parse_nodes(row.nodes), f"{what}: nodes column {row.nodes!r}"
-        for a, b in zip(spans, spans[1:], strict=False):
+        for a, b in pairwise(spans):
             assert b.start >= a.end, f"{what}: intervals overlap"
         exact = all(
             float(v).is_integer()
@@ -463,7 +464,9 @@ def check_preemption(result: Result, log: list[Holding], total_cores: int) -> No
         ) and all(float(h.start).is_integer() and float(h.end).is_integer() for h in spans)
         tol = 8 * (len(spans) + 2) * float(np.spacing(abs(row.end) + 1.0))
 
-        def same(actual: float, expected: float, label: str, what: str = what) -> None:
+        def same(
+            actual: float, expected: float, label: str, what=what, exact=exact, tol=tol
+        ) -> None:
             if exact:
                 assert actual == expected, f"{what}: {label} {actual!r} != {expected!r}"
             else:
@@ -474,7 +477,7 @@ def check_preemption(result: Result, log: list[Holding], total_cores: int) -> No
         assert first.start == row.start, f"{what}: first interval is not at start {row.start}"
         held_for = sum(h.end - h.start for h in spans)
         same(held_for, row.run + row.overhead_time, "time holding cores vs run + overhead")
-        gaps = sum(b.start - a.end for a, b in zip(spans, spans[1:], strict=False))
+        gaps = sum(b.start - a.end for a, b in pairwise(spans))
         if row.outcome == "killed" and row.end > spans[-1].end:
             # Killed while suspended: the last gap runs to the kill.
             gaps += row.end - spans[-1].end
