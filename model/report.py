@@ -1038,16 +1038,7 @@ class StudyResults:
             colour = colours.setdefault(_key(label), palette[len(colours) % len(palette)])
             legend = _fmt(label) if first else "_nolegend_"
             ax.bar(xs[k], mean[k], color=colour, label=legend)
-        ok = np.isfinite(low) & np.isfinite(high)
-        if ok.any():
-            ax.errorbar(
-                xs[ok],
-                mean[ok],
-                yerr=np.vstack([mean[ok] - low[ok], high[ok] - mean[ok]]),
-                fmt="none",
-                ecolor="black",
-                capsize=4,
-            )
+        _error_bars(ax, xs, mean, low, high, capsize=4)
         names = [_name(by, row) for row in table[by].itertuples(index=False, name=None)]
         crowded = len(xs) > 3
         ax.set_xticks(xs, names, rotation=30 if crowded else 0, ha="right" if crowded else "center")
@@ -1115,17 +1106,7 @@ class StudyResults:
                 handles.setdefault(label, bars)
                 low = rows[f"{column}_ci_low"].to_numpy(dtype=float)
                 high = rows[f"{column}_ci_high"].to_numpy(dtype=float)
-                ok = np.isfinite(low) & np.isfinite(high) & np.isfinite(mean)
-                if ok.any():
-                    ax.errorbar(
-                        xs[ok],
-                        mean[ok],
-                        yerr=np.vstack([mean[ok] - low[ok], high[ok] - mean[ok]]),
-                        fmt="none",
-                        ecolor="black",
-                        capsize=2,
-                        linewidth=0.8,
-                    )
+                _error_bars(ax, xs, mean, low, high, capsize=2, linewidth=0.8)
             ax.set_xticks(
                 range(len(categories)),
                 categories,
@@ -1403,3 +1384,19 @@ def print_report(
             failed.add_row(Text(str(row["label"])), Text(_fmt(row["replication"])), Text(error))
         console.print(failed)
         console.print(f"Tracebacks: {results.directory / 'failures'}")
+
+
+def _error_bars(
+    ax: Any, xs: np.ndarray, mean: np.ndarray, low: np.ndarray, high: np.ndarray, **style: Any
+) -> None:
+    """Black confidence-interval whiskers on bars, where the interval is known."""
+    ok = np.isfinite(low) & np.isfinite(high) & np.isfinite(mean)
+    if ok.any():
+        ax.errorbar(
+            xs[ok],
+            mean[ok],
+            yerr=np.vstack([mean[ok] - low[ok], high[ok] - mean[ok]]),
+            fmt="none",
+            ecolor="black",
+            **style,
+        )
