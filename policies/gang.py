@@ -230,34 +230,32 @@ class PreemptiveFCFS(Policy):
         return out
 
 
+class _Table3(PreemptiveFCFS):
+    """A strategy of Table 3: fixed wait, quantum and rounds; only the penalty is a parameter."""
+
+    def params(self) -> dict[str, float]:
+        return {"penalty": self.penalty}
+
+
 @register("pfcfs1")
-class PFCFS1(PreemptiveFCFS):
+class PFCFS1(_Table3):
     """PFCFS1 (seed 004, Table 3): after 10 min a wide job preempts; the gangs swap every 10 min."""
 
     def __init__(self, penalty: float = 0.0) -> None:
         super().__init__(wait=600.0, quantum=600.0, rounds=0, penalty=penalty)
 
-    def params(self) -> dict[str, float]:
-        return {"penalty": self.penalty}
-
 
 @register("pfcfs2")
-class PFCFS2(PreemptiveFCFS):
+class PFCFS2(_Table3):
     """PFCFS2 (seed 004, Table 3): after 1 min a wide job runs 1 min, then waits for its nodes."""
 
     def __init__(self, penalty: float = 0.0) -> None:
         super().__init__(wait=60.0, quantum=60.0, rounds=1, penalty=penalty)
 
-    def params(self) -> dict[str, float]:
-        return {"penalty": self.penalty}
-
 
 @register("pfcfs3")
-class PFCFS3(PreemptiveFCFS):
+class PFCFS3(_Table3):
     """PFCFS3 (seed 004, Table 3): after 10 min a wide job preempts and runs to completion."""
 
     def __init__(self, penalty: float = 0.0) -> None:
         super().__init__(wait=600.0, quantum=math.inf, rounds=1, penalty=penalty)
-
-    def params(self) -> dict[str, float]:
-        return {"penalty": self.penalty}
