@@ -24,7 +24,7 @@ in the same position it held previously").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from heapq import heappop, heappush
 from operator import attrgetter
 from typing import Literal
@@ -117,9 +117,13 @@ class EASY(Policy):
     def params(self) -> dict[str, str]:
         return {"order": self.order}
 
+    def ordered(self, queue: tuple[JobRun, ...], now: float) -> Sequence[JobRun]:
+        """The queue in the order a pass scans it (subclasses override: `policies.creasy`)."""
+        return order_queue(queue, self.order, now)
+
     def schedule(self, view: View) -> list[Start]:
         free = view.free_cores
-        queue = order_queue(view.queue, self.order, view.now)
+        queue = self.ordered(view.queue, view.now)
         starts: list[Start] = []
         self.reservation = None
         it = iter(queue)

@@ -20,6 +20,7 @@ MODULES: tuple[str, ...] = (
     "policies.backfilling",
     "policies.suspension",
     "policies.gang",
+    "policies.creasy",
 )
 
 

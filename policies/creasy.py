@@ -1,0 +1,135 @@
+"""CREASY, criticality-based EASY (Shmueli & Feitelson; seed 002 section 2).
+
+Users keep a session going with a probability that falls with the response
+time of their jobs (seed 002 section 2, Equation 1)::
+
+    p(rt) = 0.8 / (0.05 * rt + 1)                                  (1)
+
+with ``rt`` in minutes (seed 002 does not print the unit of Equation 1; the
+minute is the unit of its slope 0.05 in the user model it comes from, see
+``workload-models.md`` section 4). CREASY "uses the derivative of Equation
+1 to assign high priorities to critical jobs whose *expected response time*
+is short, and lower priorities to those whose effect on user behavior is
+already marginal" (Equation 1 itself is
+`workloads.users.continue_probability`), and orders the queue by (Equation 2)::
+
+    priority(j) = alpha * criticality(j) + seniority(j)            (2)
+
+What this module computes, and why:
+
+* **Expected response time** (footnote 3): "the sum of the time the job has
+  already spent in the scheduler's queue, and the time it is expected
+  [to] run, which is based on a user estimate", i.e. ``wait + estimate``,
+  in minutes, re-evaluated at every scheduling pass.
+* **Criticality** is the *magnitude* of the derivative of Equation 1 at the
+  expected response time::
+
+      criticality = |dp/drt| = 0.8 * 0.05 / (0.05 * rt + 1) ** 2   [1/min]
+
+  The derivative itself is negative everywhere; the paper wants high
+  priority for jobs "whose expected response time is short" and says the
+  factor "assigns high priorities to the critical jobs", and the magnitude
+  is what is largest at short ``rt`` (0.04 per minute at rt = 0, 0.01 at
+  20 minutes, 0.0025 at an hour). Used with its sign, alpha > 0 would
+  instead favour the longest jobs. As a job waits, its ``rt`` grows and
+  its criticality falls, as section 4.2 says: "if short jobs wait for a
+  long time in the queue, their priority decreases under CREASY".
+* **Seniority** is "the job's waiting time in the scheduler's queue, in
+  minutes" (section 2): ``(now - submit) / 60`` for a queued job
+  (`JobRun.wait`).
+* **alpha** "is used to set the relative importance of the two factors ...
+  and at the same time to adjust the different units used": criticality is
+  a probability per minute, seniority is in minutes, so alpha is in
+  minutes squared and ``alpha * criticality`` is a number of minutes of
+  seniority. With the paper's values: at alpha = 6000 a job expected to
+  respond at once is worth 6000 * 0.04 = 240 minutes of waiting, one of
+  expected response 20 minutes 60 minutes, one of an hour 15 minutes, one
+  of four hours 1.4 minutes; alpha = 1500, 3000, 4500 scale these by 1/4,
+  1/2, 3/4. Priority changes with waiting at the rate
+  ``1 - alpha * 0.004 / (1 + 0.05 * rt) ** 3`` per minute: at alpha = 6000
+  a job whose expected response is under about 38 minutes *loses*
+  priority while it waits, and every other job gains it, which is how
+  seniority "prevent[s] the starvation of old jobs".
+
+The queue is ordered by priority, highest first, ties by submit time, then
+job id; the pass itself is EASY's (`policies.backfilling.EASY`): "CREASY
+inherits its backfilling algorithm from EASY. The only actual difference
+between the two schedulers is in the way they prioritize the jobs." With
+alpha = 0 the order is by waiting time alone, which is submit order, and
+CREASY is EASY job for job ("With α = 0 only seniority takes effect, and
+CREASY effectively reverts to the original EASY behavior").
+
+Left open by the paper, and chosen here:
+
+* Which jobs get criticality. The rationale (section 2) is "to promote the
+  execution of recently submitted short jobs whose owners are still active
+  and waiting for them", but Equation 2 gives every job the same formula
+  and no condition on the user's session; a trace replay has no sessions
+  either. Every queued job gets criticality.
+* The reservation. As in EASY, the first job in priority order at a pass
+  gets the reservation. Priorities change with time, so another job may
+  overtake the reserved one at a later pass and take the reservation (as
+  with EASY's ``sjf`` and ``xfactor`` orders, see ``tests/test_invariants``).
+* When priorities are evaluated: at scheduling passes only, which happen
+  when a job arrives or ends (as in the paper's simulator, section 3:
+  "every time a new job arrives or a running job terminates").
+* The default alpha: 6000, the value of the paper's CREASY runs (Figure 5(b)
+  "CREASY Scheduler (α = 6000)"; "beyond 6000, improvements in performance
+  for CREASY are marginal"). Alpha = 0 is EASY (registered as ``easy``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from model.job import JobRun
+from policies.backfilling import EASY
+from policies.base import register
+from workloads.users import P_CONTINUE_AT_ZERO, SLOPE_PER_MINUTE
+
+MINUTE = 60.0
+
+
+def criticality(rt_minutes: float) -> float:
+    """|dp/drt| of Equation 1 at expected response time ``rt`` minutes, per minute.
+
+    dp/drt = -0.8 * 0.05 / (0.05 * rt + 1) ** 2; this returns its magnitude,
+    largest (0.04) at rt = 0 and falling towards 0 as rt grows.
+    """
+    d = SLOPE_PER_MINUTE * rt_minutes + 1.0
+    return P_CONTINUE_AT_ZERO * SLOPE_PER_MINUTE / (d * d)
+
+
+def priority(job: JobRun, now: float, alpha: float) -> float:
+    """Equation 2 (seed 002 section 2) for a queued job at clock time ``now`` (seconds).
+
+    ``alpha * criticality(wait + estimate) + wait``, times in minutes.
+    """
+    wait = job.wait(now) / MINUTE
+    return alpha * criticality(wait + job.estimate / MINUTE) + wait
+
+
+@register("creasy")
+class CREASY(EASY):
+    """CREASY (seed 002): EASY with the queue ordered by alpha * criticality + seniority.
+
+    ``alpha`` (minutes squared; paper values 0, 1500, 3000, 4500, 6000):
+    weight of criticality, |dp/drt| of Equation 1 at the expected response
+    time (wait + estimate, minutes), against seniority, the wait in
+    minutes. 0 is EASY. See `policies.creasy`.
+    """
+
+    def __init__(self, alpha: float = 6000.0) -> None:
+        if not (alpha >= 0 and math.isfinite(alpha)):
+            raise ValueError(f"alpha must be a non-negative finite number, got {alpha}")
+        super().__init__("fcfs")
+        self.alpha = float(alpha)
+
+    def params(self) -> dict[str, float]:  # type: ignore[override]
+        return {"alpha": self.alpha}
+
+    def ordered(self, queue: tuple[JobRun, ...], now: float) -> Sequence[JobRun]:
+        """Highest priority first; ties by submit time, then job id."""
+        alpha = self.alpha
+        return sorted(queue, key=lambda j: (-priority(j, now, alpha), j.submit, j.id))
