@@ -135,6 +135,9 @@ class JobRun:
     #: Expected end by the estimate, valid while RUNNING (for backfilling).
     expected_end: float = float("inf")
     process: Any = None
+    #: A SimPy event the scheduler triggers (with this JobRun) when the job
+    #: ends: how a closed-loop user waits for its job (`model.sources`).
+    on_end: Any = None
 
     # Copies of the job's most-read attributes: policies read them in their
     # inner loops, where a plain slot is several times cheaper than a property.

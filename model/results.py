@@ -105,6 +105,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from model.sessions import closed_loop_summary
+
 __all__ = [
     "BSLD_THRESHOLD",
     "CATEGORIES",
@@ -322,6 +324,8 @@ class Result:
     jobs: pd.DataFrame
     series: pd.DataFrame
     meta: dict[str, Any]
+    #: Closed-loop runs only: one row per user session (`model.sessions`).
+    sessions: pd.DataFrame | None = None
 
     def __post_init__(self) -> None:
         missing = [c for c in JOB_COLUMNS if c not in self.jobs]
@@ -494,6 +498,7 @@ class Result:
             "killed_at_limit": int((outcome == "killed_at_limit").sum()),
             "killed": int((outcome == "killed").sum()),
             "suspensions": int(jobs["suspensions"].sum()),
+            **(closed_loop_summary(self) if self.sessions is not None else {}),
         }
 
     def category_table(
@@ -598,6 +603,8 @@ class Result:
         self.jobs.to_parquet(out / "jobs.parquet", index=False)
         self.jobs.to_csv(out / "jobs.csv", index=False)
         self.series.to_parquet(out / "series.parquet", index=False)
+        if self.sessions is not None:
+            self.sessions.to_parquet(out / "sessions.parquet", index=False)
         (out / "summary.json").write_text(self.summary_json(warmup, cooldown))
         return out
 
@@ -613,7 +620,9 @@ class Result:
         doc = json.loads((src / "summary.json").read_text())
         jobs = pd.read_parquet(src / "jobs.parquet")
         series = pd.read_parquet(src / "series.parquet")
-        return cls(jobs=jobs, series=series, meta=doc["meta"])
+        sessions_file = src / "sessions.parquet"
+        sessions = pd.read_parquet(sessions_file) if sessions_file.exists() else None
+        return cls(jobs=jobs, series=series, meta=doc["meta"], sessions=sessions)
 
 
 def compare(

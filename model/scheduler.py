@@ -357,3 +357,5 @@ class Scheduler:
         run.expected_end = self.env.now
         self._ended.append(run)
         self.finished.append(run)
+        if run.on_end is not None:
+            run.on_end.succeed(run)

@@ -19,9 +19,11 @@ other components drew before it.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -33,11 +35,12 @@ from model.job import JobRun
 from model.overhead import MemoryOverhead
 from model.results import Result
 from model.scheduler import OverheadModel, Scheduler
-from model.sources import replay
+from model.sessions import SESSION_COLUMNS
+from model.sources import Population, SessionLog, population, replay
 from policies import registry
 from policies.base import Policy
 from workloads.transforms import fit_machine
-from workloads.workload import Workload
+from workloads.workload import Header, Workload
 
 
 def stream_seed(seed: int, component: str) -> np.random.SeedSequence:
@@ -105,17 +108,33 @@ class Simulation:
         overhead: OverheadModel | MemoryOverhead | None = None,
         params: Mapping[str, Any] | None = None,
     ) -> None:
+        self.population = workload if isinstance(workload, Population) else None
+        pop = self.population
         if nodes is None:
-            size = workload.header.machine_size
+            size = pop.model.machine if pop is not None else workload.header.machine_size
             if not size:
                 raise ValueError(
                     f"workload {workload.name!r} has no MaxProcs/MaxNodes header: give nodes="
                 )
             nodes = size // cores_per_node
         self.cluster = Cluster(nodes, cores_per_node)
-        self.workload = fit_machine(workload, self.cluster.total_cores, mode=wide)
-        if len(self.workload) == 0:
-            raise ValueError(f"workload {workload.name!r} has no jobs to simulate")
+        if pop is not None:
+            if overhead is not None:
+                raise ValueError(
+                    "suspension overhead is not supported with a closed-loop population"
+                )
+            self.population = pop = replace(pop, model=pop.model.restrict(self.cluster.total_cores))
+            # The jobs are made as the run goes; this empty workload carries the clock.
+            self.workload = Workload(
+                (),
+                Header(unix_start_time=pop.unix_start_time, time_zone_string="UTC"),
+                name=pop.name,
+                source=pop.model.source,
+            )
+        else:
+            self.workload = fit_machine(workload, self.cluster.total_cores, mode=wide)
+            if len(self.workload) == 0:
+                raise ValueError(f"workload {workload.name!r} has no jobs to simulate")
         if isinstance(policy, str):
             policy = registry.make(policy, params)
         elif params:
@@ -126,7 +145,7 @@ class Simulation:
         self.overhead = overhead
         if isinstance(overhead, MemoryOverhead):
             overhead = overhead.model(self.workload.jobs, self.rng("memory"))
-        self.env = simpy.Environment(initial_time=self.workload[0].submit)
+        self.env = simpy.Environment(initial_time=self.start)
         self.scheduler = Scheduler(
             self.env,
             self.cluster,
@@ -134,8 +153,18 @@ class Simulation:
             kill_at_estimate=kill_at_estimate,
             overhead=overhead,
         )
-        self.env.process(replay(self.env, self.workload.jobs, self.scheduler))
+        self.sessions = SessionLog()
+        if pop is not None:
+            population(self.env, self.scheduler, pop, self.rng, self.sessions)
+            self.scheduler.source_done = True  # users stop by themselves at the horizon
+        else:
+            self.env.process(replay(self.env, self.workload.jobs, self.scheduler))
         self._result: Result | None = None
+
+    @property
+    def start(self) -> float:
+        """The clock origin: the first submit, or 0 (midnight of day 0) for a population."""
+        return 0.0 if self.population is not None else float(self.workload[0].submit)
 
     def rng(self, component: str) -> np.random.Generator:
         """The random stream of a named component (``"estimates"``, ``"users"``, ...).
@@ -161,18 +190,26 @@ class Simulation:
     def _run_with_progress(self) -> None:
         from rich.progress import Progress
 
-        first, last = self.workload[0].submit, self.workload[-1].submit
         steps = 200
-        total = len(self.workload)
+        if self.population is not None:
+            # Jobs are not known in advance: progress is simulated time, in steps.
+            first, last, total = 0.0, self.population.horizon, steps
+        else:
+            first, last = self.workload[0].submit, self.workload[-1].submit
+            total = len(self.workload)
+
+        def done(k: int) -> int:
+            return k if self.population is not None else len(self.scheduler.finished)
+
         with Progress(transient=True) as bar:
             task = bar.add_task(f"{self.policy.name} on {self.workload.name}", total=total)
             for k in range(1, steps + 1):
                 until = first + (last - first) * k / steps
                 if until > self.env.now and self.env.peek() <= until:
                     self.env.run(until=until)
-                    bar.update(task, completed=len(self.scheduler.finished))
+                    bar.update(task, completed=done(k))
             self.env.run()
-            bar.update(task, completed=len(self.scheduler.finished))
+            bar.update(task, completed=total)
 
     def _collect(self, wall: float) -> Result:
         s = self.scheduler
@@ -204,6 +241,11 @@ class Simulation:
             }
         )
         jobs.insert(5, "wait", jobs["end"] - jobs["submit"] - jobs["run"])
+        sessions = None
+        if self.population is not None:
+            of = self.sessions.job_session
+            jobs["session"] = np.array([of[i][1] for i in jobs["id"]], dtype=np.int64)
+            sessions = pd.DataFrame(self.sessions.sessions, columns=list(SESSION_COLUMNS))
         series = pd.DataFrame(
             s.series,
             columns=["time", "busy_cores", "busy_nodes", "queued", "running", "suspended"],
@@ -220,7 +262,7 @@ class Simulation:
             "seed": self.seed,
             "kill_at_estimate": self.kill_at_estimate,
             "overhead": _describe_overhead(self.overhead),
-            "start": float(self.workload[0].submit),
+            "start": self.start,
             # The last job's end, not the clock: a policy timer left pending
             # when the last job ended still moves the clock, but nothing happens then.
             "end": float(max(jobs["end"].max(), s.series[-1][0] if s.series else -np.inf)),
@@ -230,4 +272,13 @@ class Simulation:
             "passes": s.passes,
             "wall_time": wall,
         }
-        return Result(jobs=jobs, series=series, meta=meta)
+        if self.population is not None:
+            pop = self.population
+            meta.update(
+                users=pop.users,
+                days=pop.days,
+                horizon=pop.horizon,
+                daily_cycle=dataclasses.asdict(pop.cycle),
+                user_model=pop.model.describe(),
+            )
+        return Result(jobs=jobs, series=series, meta=meta, sessions=sessions)

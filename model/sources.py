@@ -4,17 +4,28 @@
 list in submit order and hands every job submitted at the same instant to
 the scheduler in one batch. It never creates a process per future job, so
 a multi-year trace costs one pending event at any time.
+
+`population` is the closed-loop source of seed 002: one process per user,
+running sessions of submit, wait, think (`workloads.users` holds the model
+and its parameters), so the load reacts to the response times the policy
+gives and follows the daily cycle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+import itertools
+import math
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
+import numpy as np
 import simpy
 
 from model.job import Job, JobRun
 from model.scheduler import Scheduler, delay_until
+from workloads.users import P_CONTINUE_AT_ZERO, DailyCycle, UserModel, continue_probability
 
 
 def replay(
@@ -32,3 +43,175 @@ def replay(
             i += 1
         scheduler.submit(batch)
     scheduler.source_done = True
+
+
+#: Monday 1 January 2024, 00:00 UTC: the clock origin of closed-loop runs, so
+#: that time of day and day of week are known (day 0 is a Monday).
+EPOCH = 1704067200
+_DAY = 86400.0
+_HOUR = 3600.0
+
+
+@dataclass(frozen=True)
+class Population:
+    """A closed-loop workload (seed 002): ``users`` users of ``model`` for ``days`` days.
+
+    The population size sets the load. Users submit nothing at or after the
+    horizon (``days`` days after the clock origin, midnight of day 0); jobs
+    still in the system then run to their end, so every job ends exactly once.
+    ``cycle`` is the daily cycle (`workloads.users.DailyCycle`); with
+    ``cycle.enabled = False`` the same users submit at any hour.
+    """
+
+    model: UserModel
+    users: int
+    days: float
+    cycle: DailyCycle = field(default_factory=DailyCycle)
+    unix_start_time: int = EPOCH
+
+    def __post_init__(self) -> None:
+        if isinstance(self.users, bool) or not isinstance(self.users, int) or self.users < 1:
+            raise ValueError(f"users must be a positive integer, got {self.users!r}")
+        if not (self.days > 0 and math.isfinite(self.days)):
+            raise ValueError(f"days must be a positive number, got {self.days!r}")
+
+    @property
+    def horizon(self) -> float:
+        return self.days * _DAY
+
+    @property
+    def name(self) -> str:
+        cycle = "cycle" if self.cycle.enabled else "no-cycle"
+        return f"users-{self.users}x{self.days:g}d-{cycle}-{self.model.source}"
+
+
+@dataclass
+class SessionLog:
+    """What the users did: one row per session, and each job's session."""
+
+    #: (user, session, first submit, end, jobs, reason) per session.
+    sessions: list[tuple[int, int, float, float, int, str]] = field(default_factory=list)
+    #: job id -> (user, session number of that user).
+    job_session: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+
+class _Clock:
+    """When one user may submit: the daily cycle with this user's own arrival times."""
+
+    def __init__(self, cycle: DailyCycle, weekday0: int, rng: np.random.Generator) -> None:
+        self.cycle = cycle
+        self.weekday0 = weekday0
+        self.rng = rng
+        self.arrivals: list[float] = []
+
+    def arrival(self, day: int) -> float:
+        # Drawn in day order whatever asks first, so day d's arrival is the
+        # same under every policy.
+        c = self.cycle
+        while len(self.arrivals) <= day:
+            self.arrivals.append(self.rng.uniform(c.day_start, c.arrive_until) * _HOUR)
+        return self.arrivals[day]
+
+    def open_at(self, t: float) -> float:
+        """The earliest time >= ``t`` at which the user submits (seed 002 section 3.2)."""
+        c = self.cycle
+        day = math.floor(t / _DAY)
+        while True:
+            if c.working(day, self.weekday0):
+                start = day * _DAY + self.arrival(day)
+                if t < start:
+                    return start
+                if t < day * _DAY + c.day_end * _HOUR:
+                    return t
+            day += 1
+            t = day * _DAY
+
+
+def population(
+    env: simpy.Environment,
+    scheduler: Scheduler,
+    pop: Population,
+    streams: Callable[[str], np.random.Generator],
+    log: SessionLog,
+) -> None:
+    """Start one SimPy process per user of ``pop`` (seed 002 sections 2-3).
+
+    ``streams(name)`` gives the run's named random streams: ``"users"``
+    assigns each user a trace user; user ``i`` draws its jobs, continue
+    draws, think times and breaks from ``"users/i"`` and its daily arrival
+    times from ``"users/i/days"``. A user's k-th job, k-th continue draw and
+    day d's arrival are therefore the same under every policy: schedulers
+    are compared on the same workload-generation process, not the same jobs.
+    """
+    model = pop.model
+    assign = streams("users").integers(len(model.pools), size=pop.users)
+    weekday0 = datetime.fromtimestamp(pop.unix_start_time, timezone.utc).weekday()
+    ids = itertools.count(1)
+    for i in range(pop.users):
+        clock = _Clock(pop.cycle, weekday0, streams(f"users/{i}/days"))
+        env.process(
+            _user(
+                env,
+                scheduler,
+                pop,
+                i,
+                model.pools[assign[i]],
+                streams(f"users/{i}"),
+                clock,
+                ids,
+                log,
+            )
+        )
+
+
+def _user(
+    env: simpy.Environment,
+    scheduler: Scheduler,
+    pop: Population,
+    uid: int,
+    pool: np.ndarray,
+    rng: np.random.Generator,
+    clock: _Clock,
+    ids: Iterator[int],
+    log: SessionLog,
+) -> Generator[simpy.Event, Any, None]:
+    model, horizon = pop.model, pop.horizon
+    open_at = clock.open_at if pop.cycle.enabled else float
+    think, breaks = model.think, model.breaks
+    # Without a cycle a user is somewhere inside a break at time 0, so that the
+    # users do not all start at once.
+    wake = 0.0 if pop.cycle.enabled else rng.random() * breaks[rng.integers(breaks.size)]
+    session = 0
+    while True:
+        # One session: submit, wait for the end, think, maybe go on.
+        if wake > env.now:
+            yield env.timeout(delay_until(env.now, wake))
+        first, jobs, reason = math.nan, 0, "horizon"
+        while True:
+            t = open_at(env.now)
+            if t >= horizon:
+                break
+            if t > env.now:
+                yield env.timeout(delay_until(env.now, t))
+            size, run_time, estimate = pool[rng.integers(len(pool))]
+            job = Job(next(ids), env.now, run_time, int(size), estimate, user=uid)
+            run = JobRun(job, limit=None)
+            done = run.on_end = env.event()
+            scheduler.submit([run])
+            log.job_session[job.id] = (uid, session)
+            if not jobs:
+                first = env.now
+            jobs += 1
+            yield done
+            u = rng.random()
+            if u < continue_probability(env.now - job.submit):
+                yield env.timeout(think[rng.integers(think.size)])
+                continue
+            reason = "response" if u < P_CONTINUE_AT_ZERO else "choice"
+            break
+        if jobs:
+            log.sessions.append((uid, session, first, env.now, jobs, reason))
+            session += 1
+        if reason == "horizon":
+            return
+        wake = env.now + breaks[rng.integers(breaks.size)]

@@ -1,0 +1,257 @@
+"""The user/session model of seed 002 (Shmueli & Feitelson): its parameters and data.
+
+Seed 002, sections 2-3: the workload is made by users. Within a *session*
+a user submits a job, waits for it to complete, thinks, and then goes on
+with the session with probability (Equation 1)
+
+    p(continue) = 0.8 / (0.05 * response + 1),    response in **minutes**,
+
+or ends it. A think time longer than 20 minutes separates sessions
+(Zilber et al., as seed 002 section 3 quotes). The unit is minutes because
+that is what makes the curve the paper describes: Figure 1's data are
+plotted per minute of response, and with minutes the probability halves at
+a 20-minute response, the same 20 minutes that separate sessions; in
+seconds a one-minute job would already end 3 sessions in 4.
+
+What the paper leaves open, and is chosen here (every choice a parameter):
+
+* **Jobs.** Each simulated user imitates one real user of a trace: it is
+  assigned a trace user (uniformly among those with at least ``min_jobs``
+  usable jobs) and draws every job it submits uniformly, with replacement,
+  from that user's own jobs: size, run time and estimate together, so their
+  correlations within a user are kept. Section 4.1 says the runs it shows
+  limit run times to one hour; ``max_runtime`` (3600 s) keeps only the jobs
+  that ran at most that long, with estimates capped there (the site limit).
+* **Think times and breaks.** Gaps between a user's jobs in the trace,
+  from the end of one (submit + wait + run, SWF fields 2-4) to the submit of
+  the next, pooled over all users: gaps of at most ``session_gap`` (20 min)
+  are think times within a session; longer ones, up to ``max_break`` (8 h),
+  are breaks between sessions. Longer gaps are absences (nights, holidays,
+  the user leaving the site), which the daily cycle and the population
+  model instead; negative gaps (the next job submitted before the previous
+  one ended) are not closed-loop behaviour and are left out. Both are
+  resampled from these empirical samples.
+* **The continue draw.** One uniform u per completed job: u < p continues;
+  p <= u < 0.8 ends the session *because of the response* (it would have
+  continued had the response been instant, since p(0) = 0.8); u >= 0.8 ends
+  it whatever the response. That splits session ends into aborts
+  attributable to long responses and the others.
+
+The daily cycle of section 3.2 is `DailyCycle`: users submit only between
+8:00 and 18:00; a submission that would fall outside is delayed to the next
+morning; each user starts each day at a uniformly random time between 8:00
+and 10:00. The process that plays all this out is `model.sources.population`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from model.job import Job
+from workloads.workload import Workload
+
+__all__ = [
+    "P_CONTINUE_AT_ZERO",
+    "SLOPE_PER_MINUTE",
+    "DailyCycle",
+    "UserModel",
+    "continue_probability",
+    "fit_users",
+]
+
+_DAY = 86400.0
+_HOUR = 3600.0
+
+#: Equation 1: the probability of going on with the session after an instant response.
+P_CONTINUE_AT_ZERO = 0.8
+#: Equation 1: the slope of its denominator, per minute of response time.
+SLOPE_PER_MINUTE = 0.05
+
+
+def continue_probability(response: float | np.ndarray) -> float | np.ndarray:
+    """Seed 002 Equation 1: 0.8 / (0.05 x response + 1), ``response`` in **seconds**.
+
+    The equation reads the response in minutes (see the module docstring);
+    this function converts, so callers stay in the simulator's seconds.
+    """
+    return P_CONTINUE_AT_ZERO / (SLOPE_PER_MINUTE * (response / 60.0) + 1.0)
+
+
+@dataclass(frozen=True)
+class DailyCycle:
+    """When users work (seed 002 section 3.2). Hours are local clock hours.
+
+    ``day_start``-``day_end``: the working hours (8:00-18:00); users submit
+    only then. ``arrive_until``: each user starts each working day at a time
+    drawn uniformly from [day_start, arrive_until) (10:00), "to make the
+    transition from night to day somewhat less abrupt". ``weekdays``: the
+    days users work, 0 = Monday; all seven by default (no weekly cycle);
+    ``(0, 1, 2, 3, 4)`` adds a weekly cycle. ``enabled=False`` keeps the same
+    population with no cycle at all, for the paper's with/without comparison.
+    """
+
+    day_start: float = 8.0
+    day_end: float = 18.0
+    arrive_until: float = 10.0
+    weekdays: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6)
+    enabled: bool = True
+
+    def __post_init__(self) -> None:
+        if not (0.0 <= self.day_start <= self.arrive_until <= self.day_end <= 24.0):
+            raise ValueError(
+                "daily cycle needs 0 <= day_start <= arrive_until <= day_end <= 24 (hours), got "
+                f"{self.day_start}, {self.arrive_until}, {self.day_end}"
+            )
+        if self.day_start == self.day_end:
+            raise ValueError("daily cycle has no working hours (day_start == day_end)")
+        days = tuple(sorted(set(self.weekdays)))
+        if not days or any(d not in range(7) for d in days):
+            raise ValueError(f"weekdays must be a non-empty subset of 0..6, got {self.weekdays}")
+        object.__setattr__(self, "weekdays", days)
+
+    def working(self, day: int, epoch_weekday: int) -> bool:
+        """Whether day number ``day`` of the run (day 0 a ``epoch_weekday``) is a working day."""
+        return (epoch_weekday + day) % 7 in self.weekdays
+
+
+@dataclass(frozen=True)
+class UserModel:
+    """What a simulated user draws from: job pools, think times and breaks.
+
+    ``pools[k]`` is an array of rows (size, run_time, estimate) of the jobs of
+    the k-th eligible trace user (``trace_users[k]``); ``think`` and
+    ``breaks`` are the pooled empirical gaps in seconds (see the module
+    docstring). ``machine`` is the source trace's machine size, the default
+    machine for a run. Build one with `fit_users`.
+    """
+
+    pools: tuple[np.ndarray, ...]
+    trace_users: tuple[int, ...]
+    think: np.ndarray
+    breaks: np.ndarray
+    machine: int
+    source: str
+    session_gap: float = 1200.0
+    max_runtime: float | None = 3600.0
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.pools:
+            raise ValueError(f"user model from {self.source!r} has no eligible users")
+        if len(self.think) == 0 or len(self.breaks) == 0:
+            raise ValueError(
+                f"user model from {self.source!r} has no think times or no breaks "
+                "(too few users with consecutive jobs)"
+            )
+
+    def describe(self) -> dict[str, object]:
+        """The model's provenance and sizes, for a run's metadata."""
+        sizes = np.concatenate([p[:, 0] for p in self.pools])
+        runs = np.concatenate([p[:, 1] for p in self.pools])
+        return {
+            "source": self.source,
+            "users": len(self.pools),
+            "jobs": int(sizes.size),
+            "max_runtime": self.max_runtime,
+            "session_gap": self.session_gap,
+            "think_samples": int(self.think.size),
+            "think_median": float(np.median(self.think)),
+            "break_samples": int(self.breaks.size),
+            "break_median": float(np.median(self.breaks)),
+            "mean_size": float(sizes.mean()),
+            "mean_run_time": float(runs.mean()),
+            "notes": list(self.notes),
+        }
+
+    def restrict(self, cores: int) -> UserModel:
+        """The model on a machine of ``cores`` cores: jobs wider than it leave the pools."""
+        pools, users, dropped = [], [], 0
+        for pool, user in zip(self.pools, self.trace_users, strict=True):
+            keep = pool[pool[:, 0] <= cores]
+            dropped += len(pool) - len(keep)
+            if len(keep):
+                pools.append(keep)
+                users.append(user)
+        if not dropped:
+            return self
+        note = f"{dropped} trace jobs wider than {cores} cores left out of the user pools"
+        return UserModel(
+            tuple(pools),
+            tuple(users),
+            self.think,
+            self.breaks,
+            min(self.machine, cores),
+            self.source,
+            self.session_gap,
+            self.max_runtime,
+            (*self.notes, note),
+        )
+
+
+def _trace_end(job: Job) -> float:
+    # SWF field 3 is the trace's own wait: the job ended at submit + wait + run.
+    wait = job.swf[2] if job.swf is not None and job.swf[2] >= 0 else 0.0
+    return job.submit + wait + job.run_time
+
+
+def fit_users(
+    workload: Workload,
+    *,
+    max_runtime: float | None = 3600.0,
+    session_gap: float = 1200.0,
+    max_break: float = 8 * _HOUR,
+    min_jobs: int = 5,
+) -> UserModel:
+    """A `UserModel` from a trace's users (seed 002 section 3; module docstring).
+
+    ``max_runtime`` (None: no limit) keeps the jobs that ran at most that
+    long and caps estimates there; ``session_gap`` splits think times from
+    breaks; ``max_break`` is the longest gap still counted as a break;
+    ``min_jobs`` is the fewest usable jobs a trace user needs to be imitated.
+    """
+    if max_runtime is not None and not max_runtime > 0:
+        raise ValueError(f"max_runtime must be positive or None, got {max_runtime}")
+    if not (0 < session_gap < max_break):
+        raise ValueError(f"need 0 < session_gap < max_break, got {session_gap}, {max_break}")
+    if min_jobs < 1:
+        raise ValueError(f"min_jobs must be at least 1, got {min_jobs}")
+    by_user: dict[int, list] = {}
+    for job in workload:
+        if job.user >= 0:
+            by_user.setdefault(job.user, []).append(job)
+    no_user = len(workload) - sum(map(len, by_user.values()))
+    pools: list[np.ndarray] = []
+    users: list[int] = []
+    think: list[float] = []
+    breaks: list[float] = []
+    limit = math.inf if max_runtime is None else float(max_runtime)
+    for user in sorted(by_user):
+        jobs = by_user[user]  # in submit order, as the workload is
+        ends = [_trace_end(j) for j in jobs]
+        for prev_end, nxt in zip(ends, jobs[1:], strict=False):
+            gap = nxt.submit - prev_end
+            if 0 < gap <= session_gap:
+                think.append(gap)
+            elif session_gap < gap <= max_break:
+                breaks.append(gap)
+        rows = [(j.size, j.run_time, min(j.estimate, limit)) for j in jobs if j.run_time <= limit]
+        if len(rows) >= min_jobs:
+            pools.append(np.array(rows, dtype=float))
+            users.append(user)
+    notes = []
+    if no_user:
+        notes.append(f"{no_user} trace jobs without a user id left out")
+    return UserModel(
+        tuple(pools),
+        tuple(users),
+        np.array(think, dtype=float),
+        np.array(breaks, dtype=float),
+        int(workload.header.machine_size or max(j.size for j in workload)),
+        workload.name,
+        float(session_gap),
+        None if max_runtime is None else float(max_runtime),
+        tuple(notes),
+    )
