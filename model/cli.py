@@ -168,6 +168,36 @@ def build_parser() -> argparse.ArgumentParser:
         "parallel (job, default), or each processor's (processor)",
     )
     run.add_argument(
+        "--estimates",
+        metavar="MODEL",
+        help="replace the estimates: exact, f:F (uniform in [run, (1+F) run]), tsafrir "
+        "(modal model), ... (see workloads.estimates); drawn from the seed's own stream",
+    )
+    users = run.add_argument_group(
+        "closed-loop users (seed 002)",
+        "--users N makes the workload a population of N users who submit, wait for the job, "
+        "think, and go on with their session with a probability that falls with the response "
+        "time; their jobs and think times are resampled from the --workload trace's users.",
+    )
+    users.add_argument("--users", type=int, metavar="N", help="simulate N closed-loop users")
+    users.add_argument(
+        "--days", type=float, metavar="D", help="simulated days of user activity (default 180)"
+    )
+    users.add_argument(
+        "--no-daily-cycle",
+        action="store_true",
+        help="users submit at any hour (default: only 8:00-18:00, arriving 8:00-10:00)",
+    )
+    users.add_argument(
+        "--weekly-cycle", action="store_true", help="users work Monday to Friday only"
+    )
+    users.add_argument(
+        "--max-runtime",
+        type=float,
+        metavar="S",
+        help="users' jobs are the trace jobs that ran at most S seconds (default 3600; inf: all)",
+    )
+    run.add_argument(
         "--warmup",
         type=_trim,
         default=0,
@@ -289,6 +319,12 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "warmup": args.warmup,
             "cooldown": args.cooldown,
             "seed": args.seed,
+            "estimates": args.estimates,
+            "users": args.users,
+            "days": args.days,
+            "daily_cycle": False if args.no_daily_cycle else None,
+            "weekdays": [0, 1, 2, 3, 4] if args.weekly_cycle else None,
+            "max_runtime": args.max_runtime,
         }
     )
 
@@ -350,7 +386,9 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     sim = run_config(args).simulation()
     workload = sim.workload
     progress = (
-        not args.no_progress and console.is_terminal and len(sim.workload) >= PROGRESS_MIN_JOBS
+        not args.no_progress
+        and console.is_terminal
+        and (sim.population is not None or len(sim.workload) >= PROGRESS_MIN_JOBS)
     )
     result = sim.run(progress=progress)
     summary = result.summary(warmup=args.warmup, cooldown=args.cooldown)

@@ -89,9 +89,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from model.overhead import MemoryOverhead
+from model.sources import Population
 from workloads import catalog
+from workloads.estimates import apply_estimates, parse_estimates
 from workloads.transforms import exact_estimates, first, month, scale_load
+from workloads.users import DailyCycle, fit_users
 from workloads.workload import Workload
 
 if sys.version_info >= (3, 11):
@@ -177,6 +182,12 @@ class RunConfig:
     warmup: int | float = 0
     cooldown: int | float = 0
     seed: int = 0
+    estimates: str | None = None
+    users: int | None = None
+    days: float | None = None
+    daily_cycle: bool | None = None
+    weekdays: tuple[int, ...] | None = None
+    max_runtime: float | None = None
 
     def __post_init__(self) -> None:
         problems = _field_problems(self)
@@ -188,6 +199,11 @@ class RunConfig:
         object.__setattr__(self, "params", dict(self.params))
         if self.load_factor is not None:
             object.__setattr__(self, "load_factor", float(self.load_factor))
+        for key in ("days", "max_runtime"):
+            if getattr(self, key) is not None:
+                object.__setattr__(self, key, float(getattr(self, key)))
+        if self.weekdays is not None:
+            object.__setattr__(self, "weekdays", tuple(sorted(set(self.weekdays))))
         # A trim of 0.0 is no trim: one value, so both spellings share a run id.
         for key in ("warmup", "cooldown"):
             if getattr(self, key) == 0:
@@ -209,6 +225,8 @@ class RunConfig:
         """The configuration as plain JSON-ready values."""
         out = dataclasses.asdict(self)
         out["params"] = dict(self.params)
+        if self.weekdays is not None:
+            out["weekdays"] = list(self.weekdays)
         if isinstance(self.overhead, Mapping):
             out["overhead"] = dict(self.overhead)
         return out
@@ -233,8 +251,9 @@ class RunConfig:
         values["workload"] = workload_identity(self.workload)
         if values["load_factor"] is None:
             values["load_factor"] = 1.0  # the trace's own load, however it is spelled
-        if values["overhead"] is None:
-            del values["overhead"]  # as before the key existed: old run ids stay valid
+        for key in _LATER_KEYS:
+            if values[key] is None:
+                del values[key]  # as before the key existed: old run ids stay valid
         values["id_format"] = ID_FORMAT
         return values
 
@@ -252,9 +271,36 @@ class RunConfig:
             w = first(w, self.first)
         if self.exact_estimates:
             w = exact_estimates(w)
+        if self.estimates is not None:
+            from model.simulation import stream_seed
+
+            rng = np.random.default_rng(stream_seed(self.seed, "estimates"))
+            w = apply_estimates(w, self.estimates, rng)
         if self.load_factor is not None:
             w = scale_load(w, self.load_factor)
         return w
+
+    @property
+    def closed_loop(self) -> bool:
+        """Whether this is a closed-loop run (``users`` set): users make the jobs."""
+        return self.users is not None
+
+    def population(self) -> Population:
+        """The closed-loop population: ``users`` users fitted from the workload (seed 002).
+
+        ``days`` defaults to the paper's 180, ``daily_cycle`` to on,
+        ``weekdays`` to every day (no weekly cycle), ``max_runtime`` to the
+        paper's one hour (``inf``: no limit).
+        """
+        if self.users is None:
+            raise StudyError("users: not a closed-loop configuration")
+        limit = 3600.0 if self.max_runtime is None else self.max_runtime
+        model = fit_users(self.build_workload(), max_runtime=None if math.isinf(limit) else limit)
+        cycle = DailyCycle(
+            enabled=self.daily_cycle is not False,
+            **({"weekdays": self.weekdays} if self.weekdays is not None else {}),
+        )
+        return Population(model, self.users, 180.0 if self.days is None else self.days, cycle)
 
     def memory_overhead(self) -> MemoryOverhead | None:
         """The `MemoryOverhead` that ``overhead`` describes, or None."""
@@ -269,7 +315,7 @@ class RunConfig:
         from model.simulation import Simulation
 
         return Simulation(
-            self.build_workload(),
+            self.population() if self.closed_loop else self.build_workload(),
             self.policy,
             nodes=self.nodes,
             cores_per_node=self.cores_per_node,
@@ -280,6 +326,30 @@ class RunConfig:
             params=self.params,
         )
 
+
+_ESTIMATES_WHAT = "an estimate model: exact, f:F, tsafrir, ... (see workloads.estimates)"
+
+
+def _estimates_ok(spec: Any) -> bool:
+    if not isinstance(spec, str):
+        return False
+    try:
+        parse_estimates(spec)
+    except ValueError:
+        return False
+    return True
+
+
+#: Keys added after run ids were first published: left out of the identity when unset.
+_LATER_KEYS = (
+    "overhead",
+    "estimates",
+    "users",
+    "days",
+    "daily_cycle",
+    "weekdays",
+    "max_runtime",
+)
 
 #: The keys a configuration (the study's base, a variant, a grid) may set.
 CONFIG_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RunConfig))
@@ -326,6 +396,29 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
         ("warmup", _trim_ok(c.warmup), "a job count or a fraction in [0, 1)"),
         ("cooldown", _trim_ok(c.cooldown), "a job count or a fraction in [0, 1)"),
         ("seed", _is_int(c.seed) and c.seed >= 0, "a non-negative integer"),
+        ("estimates", c.estimates is None or _estimates_ok(c.estimates), _ESTIMATES_WHAT),
+        ("users", c.users is None or (_is_int(c.users) and c.users > 0), "a positive integer"),
+        (
+            "days",
+            c.days is None or (_is_number(c.days) and math.isfinite(c.days) and c.days > 0),
+            "a positive number of days",
+        ),
+        ("daily_cycle", c.daily_cycle is None or isinstance(c.daily_cycle, bool), "true or false"),
+        (
+            "weekdays",
+            c.weekdays is None
+            or (
+                isinstance(c.weekdays, (list, tuple))
+                and bool(c.weekdays)
+                and all(_is_int(d) and 0 <= d <= 6 for d in c.weekdays)
+            ),
+            "a non-empty list of weekdays 0 (Monday) to 6",
+        ),
+        (
+            "max_runtime",
+            c.max_runtime is None or (_is_number(c.max_runtime) and c.max_runtime > 0),
+            "a positive number of seconds (inf: no limit)",
+        ),
     ]
     problems: list[tuple[str, str]] = []
     for key, ok, what in checks:
@@ -333,6 +426,14 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             problems += _overhead_problems(c.overhead)  # named by the table's own key
         elif not ok:
             problems.append((key, f"expected {what}, got {getattr(c, key)!r}"))
+    if c.users is None:
+        for key in ("days", "daily_cycle", "weekdays", "max_runtime"):
+            if getattr(c, key) is not None:
+                problems.append((key, "applies only to a closed-loop run: set users = N"))
+    elif c.load_factor is not None:
+        problems.append(
+            ("load_factor", "does not apply with users = (the population sets the load)")
+        )
     return problems
 
 

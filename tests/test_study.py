@@ -388,11 +388,20 @@ CHANGES = {
     "warmup": 10,
     "cooldown": 0.1,
     "seed": 7,
+    "estimates": "f:1",
+    "users": 10,
+}
+#: Keys that apply only to a closed-loop run (``users`` set).
+CLOSED_LOOP_CHANGES = {
+    "days": 3,
+    "daily_cycle": False,
+    "weekdays": [0, 1, 2, 3, 4],
+    "max_runtime": 7200,
 }
 
 
 def test_every_field_is_covered_by_the_change_table():
-    assert set(CHANGES) == set(CONFIG_KEYS)
+    assert set(CHANGES) | set(CLOSED_LOOP_CHANGES) == set(CONFIG_KEYS)
 
 
 @pytest.mark.parametrize(("key", "value"), CHANGES.items(), ids=list(CHANGES))
@@ -400,6 +409,26 @@ def test_changing_any_field_changes_the_id(key, value):
     base = RunConfig(workload="kth", first=N)
     changed = dataclasses.replace(base, **{key: value})
     assert changed.run_id() != base.run_id()
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), CLOSED_LOOP_CHANGES.items(), ids=list(CLOSED_LOOP_CHANGES)
+)
+def test_changing_a_closed_loop_field_changes_the_id(key, value):
+    base = RunConfig(workload="kth", users=10)
+    changed = dataclasses.replace(base, **{key: value})
+    assert changed.run_id() != base.run_id()
+
+
+@pytest.mark.parametrize("key", list(CLOSED_LOOP_CHANGES))
+def test_closed_loop_keys_need_users(key):
+    with pytest.raises(StudyError, match=f"{key}: .*users"):
+        RunConfig(workload="kth", **{key: CLOSED_LOOP_CHANGES[key]})
+
+
+def test_a_population_sets_its_own_load():
+    with pytest.raises(StudyError, match="load_factor"):
+        RunConfig(users=10, load_factor=1.5)
 
 
 def test_a_workload_file_is_identified_by_its_content(tmp_path):
