@@ -82,8 +82,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--workload",
         default=catalog.DEFAULT,
         metavar="NAME|PATH",
-        help=f"a shipped trace ({', '.join(catalog.SHIPPED)}) or an SWF file "
-        f"(.swf or .swf.gz); default {catalog.DEFAULT}",
+        help=f"a shipped trace ({', '.join(catalog.SHIPPED)}), an SWF file "
+        f"(.swf or .swf.gz), or lublin (generate the Lublin-Feitelson model for --nodes, "
+        f"default 128); default {catalog.DEFAULT}",
+    )
+    run.add_argument(
+        "--jobs", type=int, metavar="N", help="with --workload lublin: jobs to generate (10000)"
+    )
+    run.add_argument(
+        "--lublin-alpha",
+        type=float,
+        metavar="A",
+        help="with --workload lublin: the gamma shape of log interarrival times, the load "
+        "knob (default 10.46; seed 003 uses 10.33 and 9.83; lower = more load)",
     )
     run.add_argument(
         "--policy", default="easy", metavar="NAME", help="scheduling policy (default easy)"
@@ -325,6 +336,8 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "daily_cycle": False if args.no_daily_cycle else None,
             "weekdays": [0, 1, 2, 3, 4] if args.weekly_cycle else None,
             "max_runtime": args.max_runtime,
+            "jobs": args.jobs,
+            "lublin_alpha": args.lublin_alpha,
         }
     )
 
@@ -398,12 +411,13 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     result.save(out, warmup=args.warmup, cooldown=args.cooldown)
     write_swf(
         out / "schedule.swf",
-        sim.workload,
+        sim.jobs_submitted(),
         schedule_frame(result),
         note=f"schedule simulated by schedsim (policy: {sim.policy.name})",
     )
     console.print(
         f"wrote {out}/: jobs.parquet, jobs.csv, series.parquet, schedule.swf, summary.json"
+        + (", sessions.parquet" if result.sessions is not None else "")
     )
     return 0
 

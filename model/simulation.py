@@ -187,6 +187,18 @@ class Simulation:
         self._result = self._collect(wall)
         return self._result
 
+    def jobs_submitted(self) -> Workload:
+        """The jobs as submitted, in submit order: the trace's, or those the users made.
+
+        For a closed-loop run this is the workload the users generated (known
+        only after `run`), with the population's clock header, so it can be
+        written as SWF or replayed open loop.
+        """
+        if self.population is None:
+            return self.workload
+        jobs = sorted((r.job for r in self.scheduler.finished), key=lambda j: (j.submit, j.id))
+        return self.workload.with_jobs(jobs)
+
     def _run_with_progress(self) -> None:
         from rich.progress import Progress
 

@@ -93,7 +93,7 @@ import numpy as np
 
 from model.overhead import MemoryOverhead
 from model.sources import Population
-from workloads import catalog
+from workloads import catalog, lublin
 from workloads.estimates import apply_estimates, parse_estimates
 from workloads.transforms import exact_estimates, first, month, scale_load
 from workloads.users import DailyCycle, fit_users
@@ -188,6 +188,8 @@ class RunConfig:
     daily_cycle: bool | None = None
     weekdays: tuple[int, ...] | None = None
     max_runtime: float | None = None
+    jobs: int | None = None
+    lublin_alpha: float | None = None
 
     def __post_init__(self) -> None:
         problems = _field_problems(self)
@@ -199,7 +201,7 @@ class RunConfig:
         object.__setattr__(self, "params", dict(self.params))
         if self.load_factor is not None:
             object.__setattr__(self, "load_factor", float(self.load_factor))
-        for key in ("days", "max_runtime"):
+        for key in ("days", "max_runtime", "lublin_alpha"):
             if getattr(self, key) is not None:
                 object.__setattr__(self, key, float(getattr(self, key)))
         if self.weekdays is not None:
@@ -262,9 +264,30 @@ class RunConfig:
         text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    @property
+    def synthetic(self) -> bool:
+        """Whether the workload is generated (``workload = "lublin"``), not read."""
+        return self.workload.strip().lower() in SYNTHETIC
+
     def build_workload(self) -> Workload:
-        """Load the workload and apply the transforms in order."""
-        w = _read_workload(*_workload_key(self.workload))
+        """Load (or generate) the workload and apply the transforms in order.
+
+        ``workload = "lublin"`` generates ``jobs`` jobs (10,000 by default)
+        of the Lublin-Feitelson model for the machine (``nodes``, 128 by
+        default) from the seed's ``"lublin"`` stream, with ``lublin_alpha``
+        as the load knob (`workloads.lublin.generate`).
+        """
+        if self.synthetic:
+            from model.simulation import stream_seed
+
+            w = lublin.generate(
+                10_000 if self.jobs is None else self.jobs,
+                (self.nodes or lublin.REFERENCE_NODES) * self.cores_per_node,
+                np.random.default_rng(stream_seed(self.seed, "lublin")),
+                alpha=self.lublin_alpha,
+            )
+        else:
+            w = _read_workload(*_workload_key(self.workload))
         if self.month is not None:
             w = month(w, self.month)
         if self.first is not None:
@@ -349,7 +372,12 @@ _LATER_KEYS = (
     "daily_cycle",
     "weekdays",
     "max_runtime",
+    "jobs",
+    "lublin_alpha",
 )
+
+#: Workload names that are generated, not read from a file.
+SYNTHETIC = ("lublin",)
 
 #: The keys a configuration (the study's base, a variant, a grid) may set.
 CONFIG_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RunConfig))
@@ -414,6 +442,15 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             ),
             "a non-empty list of weekdays 0 (Monday) to 6",
         ),
+        ("jobs", c.jobs is None or (_is_int(c.jobs) and c.jobs > 0), "a positive integer"),
+        (
+            "lublin_alpha",
+            c.lublin_alpha is None
+            or (
+                _is_number(c.lublin_alpha) and math.isfinite(c.lublin_alpha) and c.lublin_alpha > 0
+            ),
+            "a positive number",
+        ),
         (
             "max_runtime",
             c.max_runtime is None or (_is_number(c.max_runtime) and c.max_runtime > 0),
@@ -426,6 +463,10 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             problems += _overhead_problems(c.overhead)  # named by the table's own key
         elif not ok:
             problems.append((key, f"expected {what}, got {getattr(c, key)!r}"))
+    if not c.synthetic:
+        for key in ("jobs", "lublin_alpha"):
+            if getattr(c, key) is not None:
+                problems.append((key, 'applies only to a generated workload: workload = "lublin"'))
     if c.users is None:
         for key in ("days", "daily_cycle", "weekdays", "max_runtime"):
             if getattr(c, key) is not None:
@@ -525,7 +566,7 @@ def _digest(path: str, mtime_ns: int, size: int) -> str:
 def workload_identity(name_or_path: str) -> str:
     """A shipped trace's short name, or ``sha256:<digest>`` of a workload file."""
     key = name_or_path.strip().lower()
-    if key in catalog.SHIPPED:
+    if key in catalog.SHIPPED or key in SYNTHETIC:
         return key
     try:
         return _digest(*_workload_key(name_or_path))

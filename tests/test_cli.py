@@ -204,3 +204,58 @@ def test_report_categories_option_writes_category_tables(tmp_path, capsys):
     for name in ("mean_bounded_slowdown", "max_bounded_slowdown", "mean_turnaround"):
         assert name in table
     assert (out / "report" / "categories-16-max_turnaround.png").is_file()
+
+
+# ---- issue 5: generated workloads, estimate models, closed-loop users ----------------
+
+
+def test_lublin_workload_for_the_given_machine(tmp_path, capsys):
+    out = tmp_path / "o"
+    code, text, _ = run(
+        capsys, "run", "--workload", "lublin", "--jobs", "400", "--nodes", "64", "--out", str(out)
+    )
+    assert code == 0 and "lublin-64" in text
+    meta = json.loads((out / "summary.json").read_text())["meta"]
+    assert meta["nodes"] == 64 and meta["workload"] == "lublin-64"
+    assert len(pd.read_parquet(out / "jobs.parquet")) == 400
+
+
+def test_estimates_option_replaces_the_estimates(tmp_path, capsys):
+    out = tmp_path / "o"
+    code, _, _ = run(capsys, "run", "--first", "500", "--estimates", "f:2", "--out", str(out))
+    assert code == 0
+    jobs = pd.read_parquet(out / "jobs.parquet")
+    meta = json.loads((out / "summary.json").read_text())["meta"]
+    assert any("f-model" in step for step in meta["cleaning"])
+    assert (jobs["estimate"] >= jobs["work"] - 1e-9).all()
+
+
+def test_closed_loop_users_from_the_command_line(tmp_path, capsys):
+    out = tmp_path / "o"
+    code, text, _ = run(
+        capsys, "run", "--users", "20", "--days", "2", "--no-daily-cycle",
+        "--policy", "creasy", "--param", "alpha=3000", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0 and "daily_throughput" in text
+    meta = json.loads((out / "summary.json").read_text())["meta"]
+    assert meta["users"] == 20 and meta["days"] == 2.0
+    assert meta["daily_cycle"]["enabled"] is False
+    sessions = pd.read_parquet(out / "sessions.parquet")
+    jobs = pd.read_parquet(out / "jobs.parquet")
+    assert sessions["jobs"].sum() == len(jobs) > 0
+    assert [j.id for j in read_swf(out / "schedule.swf")] == sorted(jobs["id"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--days", "3"], "users"),
+        (["--users", "5", "--load-factor", "2"], "load_factor"),
+        (["--estimates", "f:-1", "--first", "5"], "estimates"),
+        (["--jobs", "10"], "lublin"),
+    ],
+)
+def test_bad_issue_5_options_exit_2(capsys, tmp_path, argv, needle):
+    code, _, err = run(capsys, "run", *argv, "--out", str(tmp_path / "o"))
+    assert code == 2
+    assert needle in err and len(err.strip().splitlines()) == 1

@@ -400,8 +400,31 @@ CLOSED_LOOP_CHANGES = {
 }
 
 
+#: Keys that apply only to a generated workload.
+SYNTHETIC_CHANGES = {"jobs": 500, "lublin_alpha": 9.83}
+
+
 def test_every_field_is_covered_by_the_change_table():
-    assert set(CHANGES) | set(CLOSED_LOOP_CHANGES) == set(CONFIG_KEYS)
+    assert set(CHANGES) | set(CLOSED_LOOP_CHANGES) | set(SYNTHETIC_CHANGES) == set(CONFIG_KEYS)
+
+
+@pytest.mark.parametrize(("key", "value"), SYNTHETIC_CHANGES.items(), ids=list(SYNTHETIC_CHANGES))
+def test_changing_a_generator_field_changes_the_id(key, value):
+    base = RunConfig(workload="lublin", jobs=300)
+    assert dataclasses.replace(base, **{key: value}).run_id() != base.run_id()
+    with pytest.raises(StudyError, match=f"{key}: .*lublin"):
+        RunConfig(workload="kth", **{key: value})
+
+
+def test_a_lublin_workload_is_generated_for_the_machine():
+    config = RunConfig(workload="lublin", jobs=300, nodes=64, seed=3)
+    w = config.build_workload()
+    assert len(w) == 300 and w.header.max_procs == 64 and max(j.size for j in w) <= 64
+    assert config.identity()["workload"] == "lublin"
+    again = RunConfig(workload="lublin", jobs=300, nodes=64, seed=3).build_workload()
+    assert again.jobs == w.jobs
+    result = config.simulation().run()
+    assert len(result.jobs) == 300 and result.meta["nodes"] == 64
 
 
 @pytest.mark.parametrize(("key", "value"), CHANGES.items(), ids=list(CHANGES))
