@@ -1242,7 +1242,75 @@ class StudyResults:
                             fig.savefig(path, dpi=120)
                             plots.append(path)
                             fig.clear()
+        closed = self.report_defaults.get("closed_loop")
+        if closed and self.counts["done"]:
+            spec_cl = closed if isinstance(closed, Mapping) else {}
+            t, p = self.closed_loop_figures(out, spec_cl.get("users"), spec_cl.get("hours"))
+            tables += t
+            plots += p
         return {"tables": tables, "plots": plots}
+
+    def closed_loop_figures(
+        self,
+        out_dir: str | Path,
+        users: int | None = None,
+        hours: Sequence[float] | None = None,
+    ) -> tuple[list[Path], list[Path]]:
+        """Seed 002's Figures 5 and 6 for the closed-loop runs of ``users`` users.
+
+        ``users`` defaults to the largest population in the study; ``hours`` to
+        10:00, 16:00 and 23:00. For each daily-cycle setting: the queue length
+        by time of day averaged over the days, one line per label
+        (``queue-by-time-of-day-<cycle>.png`` and ``.csv``), and the size x
+        run time maps of waiting and running jobs for the first and the last
+        label (``job-maps-<cycle>.png``; `model.sessions`). Uses the first
+        replication of each configuration.
+        """
+        from model import sessions
+
+        out = Path(out_dir)
+        done = self.done
+        if "users" not in done or done["users"].isna().all():
+            raise ValueError(f"study {self.name!r} has no closed-loop runs (users)")
+        size = int(done["users"].max() if users is None else users)
+        hours = list(hours) if hours is not None else [10.0, 16.0, 23.0]
+        picked = done[(done["users"] == size) & (done["replication"] == 0)]
+        if picked.empty:
+            raise ValueError(f"study {self.name!r} has no finished run with {size} users")
+        cycle = picked["daily_cycle"] if "daily_cycle" in picked else pd.Series(None, picked.index)
+        tables: list[Path] = []
+        plots: list[Path] = []
+        for setting in pd.unique(cycle.fillna(True)):
+            rows = picked[cycle.fillna(True) == setting]
+            results = {
+                str(row.label): Result.load(self.directory / "runs" / row.id)
+                for row in rows.itertuples()
+            }
+            name = "cycle" if setting else "no-cycle"
+            frames = [
+                sessions.queue_by_time_of_day(r).assign(label=label) for label, r in results.items()
+            ]
+            path = out / f"queue-by-time-of-day-{name}.csv"
+            pd.concat(frames, ignore_index=True).to_csv(path, index=False)
+            tables.append(path)
+            labels = list(results)
+            for stem, fig in (
+                (f"queue-by-time-of-day-{name}", sessions.plot_queue_by_time_of_day(results)),
+                (
+                    f"job-maps-{name}",
+                    sessions.plot_job_maps(
+                        {k: results[k] for k in dict.fromkeys([labels[0], labels[-1]])}, hours
+                    ),
+                ),
+            ):
+                fig.suptitle(f"{self.name}: {size} users, {name}", fontsize=9)
+                path = out / f"{stem}.png"
+                fig.savefig(path, dpi=120)
+                plots.append(path)
+                import matplotlib.pyplot as plt
+
+                plt.close(fig)
+        return tables, plots
 
 
 def _category_spec(value: bool | Mapping[str, Any] | None) -> dict[str, list[str]] | None:

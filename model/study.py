@@ -673,6 +673,25 @@ REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
         "R, ratio, percent or difference",
     ),
     "categories": _categories_ok,
+    "closed_loop": lambda v: (
+        isinstance(v, bool)
+        or (
+            isinstance(v, Mapping)
+            and set(v) <= {"users", "hours"}
+            and (
+                "users" not in v
+                or (isinstance(v["users"], int) and not isinstance(v["users"], bool))
+            )
+            and (
+                "hours" not in v
+                or (
+                    isinstance(v["hours"], list)
+                    and all(_is_number(h) and 0 <= h < 24 for h in v["hours"])
+                )
+            )
+        ),
+        "true, or a table with users (an integer) and hours (a list of hours in [0, 24))",
+    ),
 }
 
 

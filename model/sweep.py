@@ -19,6 +19,7 @@ file system for the results. The layout::
     DIR/runs/<id>/summary.json    {"summary": ..., "meta": ...} (Result.summary_json)
     DIR/runs/<id>/jobs.parquet    the per-job table
     DIR/runs/<id>/series.parquet  the time series
+    DIR/runs/<id>/sessions.parquet  the users' sessions (closed-loop runs only)
     DIR/failures/<id>.json        the error and traceback of a run that raised
 
 A finished run is written into a temporary folder and renamed into place,
@@ -120,7 +121,10 @@ def execute(task: Task) -> RunOutcome:
         config = RunConfig.from_dict(document["config"])
         result = config.simulation().run()
         files = {}
-        for name, frame in (("jobs.parquet", result.jobs), ("series.parquet", result.series)):
+        tables = [("jobs.parquet", result.jobs), ("series.parquet", result.series)]
+        if result.sessions is not None:
+            tables.append(("sessions.parquet", result.sessions))
+        for name, frame in tables:
             buffer = io.BytesIO()
             frame.to_parquet(buffer, index=False)
             files[name] = buffer.getvalue()

@@ -83,6 +83,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 from model.job import JobRun
 from policies.backfilling import EASY
 from policies.base import register
@@ -130,6 +132,22 @@ class CREASY(EASY):
         return {"alpha": self.alpha}
 
     def ordered(self, queue: tuple[JobRun, ...], now: float) -> Sequence[JobRun]:
-        """Highest priority first; ties by submit time, then job id."""
-        alpha = self.alpha
-        return sorted(queue, key=lambda j: (-priority(j, now, alpha), j.submit, j.id))
+        """Highest priority first; ties by submit time, then job id.
+
+        The priorities are `priority`'s, computed for the whole queue at once
+        with the same floating-point operations in the same order, so the
+        order is the same as sorting by `priority` (tested), only faster on
+        the long queues of a loaded closed-loop run.
+        """
+        n = len(queue)
+        if n < 2:
+            return queue
+        submit = np.fromiter((j.submit for j in queue), float, n)
+        done = np.fromiter((j.run_time_done for j in queue), float, n)
+        estimate = np.fromiter((j.estimate for j in queue), float, n)
+        # A queued job is not running: its wait is now - submit - run time so far.
+        wait = (now - submit - done) / MINUTE
+        d = SLOPE_PER_MINUTE * (wait + estimate / MINUTE) + 1.0
+        prio = self.alpha * (P_CONTINUE_AT_ZERO * SLOPE_PER_MINUTE / (d * d)) + wait
+        ids = np.fromiter((j.id for j in queue), np.int64, n)
+        return [queue[k] for k in np.lexsort((ids, submit, -prio)).tolist()]

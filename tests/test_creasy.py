@@ -108,6 +108,24 @@ def test_order_highest_priority_first_ties_by_submit_then_id() -> None:
     assert [j.id for j in CREASY(0.0).ordered(queue, 600.0)] == [4, 5, 2, 3]
 
 
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 5000).map(float) | st.floats(0, 5000, allow_nan=False),
+            st.sampled_from([1.0, 60.0, 300.0, 3600.0]) | st.floats(0.5, 1e5),
+        ),
+        min_size=0,
+        max_size=30,
+    ),
+    st.sampled_from([0.0, 1500.0, 6000.0, 12345.6]),
+)
+def test_vectorised_order_equals_sorting_by_priority(rows, alpha) -> None:
+    queue = tuple(_queued(i + 1, sub, est) for i, (sub, est) in enumerate(rows))
+    now = 5000.0 + 17.25
+    expected = sorted(queue, key=lambda j: (-priority(j, now, alpha), j.submit, j.id))
+    assert [j.id for j in CREASY(alpha).ordered(queue, now)] == [j.id for j in expected]
+
+
 def _starts(jobs: list[Job], cores: int, policy: str, **params: float) -> dict[int, float]:
     w = Workload.from_jobs(jobs, max_procs=cores)
     result = Simulation(w, policy, nodes=cores, params=params or None).run()
