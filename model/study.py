@@ -43,6 +43,24 @@ Suspension overhead (seed 000, section 4.1; `model.overhead.MemoryOverhead`)::
 A table is completed with the paper's values, and one that ends up equal
 to them is ``"memory"``, so both spellings are one run.
 
+Workloads that are made, not read (issue 5)::
+
+    workload = "lublin"                   # the Lublin-Feitelson model (workloads.lublin)
+    jobs = 20000                          # jobs to generate (10,000); nodes = machine (128)
+    lublin_alpha = 9.83                   # its load knob (default 10.46)
+    estimates = "f:3"                     # any workload: exact, f:F, tsafrir[:MAX], ...+crash
+    users = 250                           # closed loop: users fitted from the workload's users
+    days = 14                             # simulated days (180)
+    daily_cycle = false                   # users submit at any hour (default: 8:00-18:00)
+    weekdays = [0, 1, 2, 3, 4]            # a weekly cycle (default: every day)
+    max_runtime = 3600                    # users' jobs ran at most this long (inf: no limit)
+
+``days``, ``daily_cycle``, ``weekdays`` and ``max_runtime`` need ``users``;
+``jobs`` and ``lublin_alpha`` need ``workload = "lublin"``; ``load_factor``
+does not apply to a population (its size sets the load). ``[report]
+closed_loop = true`` (or ``{ users = 250, hours = [10, 16, 23] }``) adds
+seed 002's Figures 5 and 6 (`StudyResults.closed_loop_figures`).
+
 A study is written in Python or as a TOML file (`load_study`)::
 
     [study]

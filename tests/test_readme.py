@@ -55,3 +55,10 @@ def test_study_example_runs(tmp_path, monkeypatch):
     results = namespace["results"]
     assert results.counts["done"] == 4
     assert (tmp_path / "results" / "easy-vs-conservative" / "study.json").is_file()
+
+
+def test_closed_loop_example_runs():
+    code = next(b for b in python_blocks() if "queue_by_time_of_day" in b)
+    namespace: dict = {}
+    exec(compile(code, "README.md (closed loop)", "exec"), namespace)
+    assert namespace["r"].meta["users"] == 250

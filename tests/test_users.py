@@ -244,3 +244,26 @@ def test_sessions_survive_save_and_load(tmp_path, kth_model):
     pd.testing.assert_frame_equal(back.sessions, r.sessions)
     assert back.summary()["sessions"] == len(r.sessions)
     assert math.isfinite(back.summary()["daily_throughput"])
+
+
+def test_a_closed_loop_study_reports_figures_5_and_6(tmp_path):
+    from model.report import load_study
+    from model.study import Study
+    from model.sweep import sweep
+
+    study = Study(
+        name="tiny-seed002",
+        base={"workload": "kth", "policy": "creasy", "users": 10, "days": 2},
+        grid={"params.alpha": [0.0, 6000.0], "users": [5, 10], "daily_cycle": [True, False]},
+        report={"x": "users", "metrics": ["daily_throughput"], "closed_loop": True},
+    )
+    sweep(study, tmp_path / "s", workers=0)
+    results = load_study(tmp_path / "s")
+    assert results.counts["done"] == 8
+    written = results.write()
+    names = {p.name for p in written["plots"]}
+    for name in ("queue-by-time-of-day-cycle.png", "job-maps-no-cycle.png",
+                 "daily_throughput-vs-users.png"):  # fmt: skip
+        assert name in names
+    queue = pd.read_csv(tmp_path / "s" / "report" / "queue-by-time-of-day-cycle.csv")
+    assert set(queue["label"]) == {"creasy(alpha=0.0)", "creasy"} and len(queue) == 2 * 144
