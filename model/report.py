@@ -1287,15 +1287,17 @@ class StudyResults:
                 for row in rows.itertuples()
             }
             name = "cycle" if setting else "no-cycle"
-            frames = [
-                sessions.queue_by_time_of_day(r).assign(label=label) for label, r in results.items()
-            ]
+            queues = {label: sessions.queue_by_time_of_day(r) for label, r in results.items()}
+            frames = [q.assign(label=label) for label, q in queues.items()]
             path = out / f"queue-by-time-of-day-{name}.csv"
             pd.concat(frames, ignore_index=True).to_csv(path, index=False)
             tables.append(path)
             labels = list(results)
             for stem, fig in (
-                (f"queue-by-time-of-day-{name}", sessions.plot_queue_by_time_of_day(results)),
+                (
+                    f"queue-by-time-of-day-{name}",
+                    sessions.plot_queue_by_time_of_day(results, tables=queues),
+                ),
                 (
                     f"job-maps-{name}",
                     sessions.plot_job_maps(
@@ -1307,9 +1309,7 @@ class StudyResults:
                 path = out / f"{stem}.png"
                 fig.savefig(path, dpi=120)
                 plots.append(path)
-                import matplotlib.pyplot as plt
-
-                plt.close(fig)
+                fig.clear()  # a bare Figure: no pyplot registry to close it from
         return tables, plots
 
 

@@ -88,9 +88,14 @@ def _step_values(result: Result, column: str, times: np.ndarray) -> np.ndarray:
     return np.where(at >= 0, v[np.maximum(at, 0)], 0.0)
 
 
-def _day_grid(result: Result, step: float) -> tuple[np.ndarray, np.ndarray]:
+def _whole_days(result: Result) -> tuple[float, int]:
+    """The clock origin and the number of whole days up to the horizon."""
     start, horizon = _horizon(result)
-    days = math.floor((horizon - start) / _DAY + 1e-9)
+    return start, math.floor((horizon - start) / _DAY + 1e-9)
+
+
+def _day_grid(result: Result, step: float) -> tuple[np.ndarray, np.ndarray]:
+    start, days = _whole_days(result)
     if days < 1:
         raise ValueError("the run is shorter than one day")
     offsets = np.arange(0.0, _DAY, step)
@@ -127,13 +132,12 @@ def jobs_at_times(result: Result, hours: Sequence[float] = (10, 16, 20, 23)) -> 
     suspensions are not separated out). Columns: ``hour``, ``day``,
     ``state`` (``waiting``/``running``), ``id``, ``size``, ``run``.
     """
-    start, horizon = _horizon(result)
+    start, days = _whole_days(result)
     jobs = result.jobs
     submit = jobs["submit"].to_numpy(dtype=float)
     first = jobs["start"].to_numpy(dtype=float)
     end = jobs["end"].to_numpy(dtype=float)
     frames = []
-    days = math.floor((horizon - start) / _DAY + 1e-9)
     for hour in hours:
         if not 0 <= hour < 24:
             raise ValueError(f"hours must be in [0, 24), got {hour}")
@@ -177,14 +181,14 @@ def job_maps(samples: pd.DataFrame) -> dict[tuple[float, str], np.ndarray]:
 def plot_job_maps(results: Mapping[str, Result], hours: Sequence[float] = (10, 16, 23)) -> Figure:
     """Seed 002 Figure 6: colour maps of running and waiting jobs, size x run time.
 
-    One pair of rows (running, waiting) per result, one column per hour.
+    One pair of rows (running, waiting) per result, one column per hour. A
+    bare Figure, as `model.report` draws: nothing to close in pyplot.
     """
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     rows = [(label, state) for label in results for state in ("running", "waiting")]
-    fig, axes = plt.subplots(
-        len(rows), len(hours), figsize=(3.2 * len(hours), 2.6 * len(rows)), squeeze=False
-    )
+    fig = Figure(figsize=(3.2 * len(hours), 2.6 * len(rows)), layout="constrained")
+    axes = fig.subplots(len(rows), len(hours), squeeze=False)
     maps = {label: job_maps(jobs_at_times(r, hours)) for label, r in results.items()}
     top = max((m.max() for per in maps.values() for m in per.values()), default=1.0) or 1.0
     for i, (label, state) in enumerate(rows):
@@ -203,22 +207,29 @@ def plot_job_maps(results: Mapping[str, Result], hours: Sequence[float] = (10, 1
                 ax.set_ylabel("run time (s)", fontsize=7)
             if i == len(rows) - 1:
                 ax.set_xlabel("size (processors)", fontsize=7)
-    fig.tight_layout()
     return fig
 
 
-def plot_queue_by_time_of_day(results: Mapping[str, Result], step: float = 600.0) -> Figure:
-    """Seed 002 Figure 5: average queue length against time of day, one line per result."""
-    import matplotlib.pyplot as plt
+def plot_queue_by_time_of_day(
+    results: Mapping[str, Result],
+    step: float = 600.0,
+    tables: Mapping[str, pd.DataFrame] | None = None,
+) -> Figure:
+    """Seed 002 Figure 5: average queue length against time of day, one line per result.
 
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ``tables`` (label -> `queue_by_time_of_day`), when the caller has them
+    already, are drawn instead of being computed again. A bare Figure.
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6, 3.5), layout="constrained")
+    ax = fig.subplots()
     for label, result in results.items():
-        q = queue_by_time_of_day(result, step)
+        q = tables[label] if tables is not None else queue_by_time_of_day(result, step)
         ax.plot(q["hour"], q["queued"], label=label)
     ax.set_xlabel("time of day (h)")
     ax.set_ylabel("average queue length (jobs)")
     ax.set_xlim(0, 24)
     ax.set_xticks(range(0, 25, 4))
     ax.legend(fontsize=8)
-    fig.tight_layout()
     return fig

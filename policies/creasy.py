@@ -93,7 +93,7 @@ from workloads.users import P_CONTINUE_AT_ZERO, SLOPE_PER_MINUTE
 MINUTE = 60.0
 
 
-def criticality(rt_minutes: float) -> float:
+def criticality(rt_minutes: float | np.ndarray) -> float | np.ndarray:
     """|dp/drt| of Equation 1 at expected response time ``rt`` minutes, per minute.
 
     dp/drt = -0.8 * 0.05 / (0.05 * rt + 1) ** 2; this returns its magnitude,
@@ -135,9 +135,9 @@ class CREASY(EASY):
         """Highest priority first; ties by submit time, then job id.
 
         The priorities are `priority`'s, computed for the whole queue at once
-        with the same floating-point operations in the same order, so the
-        order is the same as sorting by `priority` (tested), only faster on
-        the long queues of a loaded closed-loop run.
+        (`criticality` on an array) with the same floating-point operations in
+        the same order, so the order is the same as sorting by `priority`
+        (tested), only faster on the long queues of a loaded closed-loop run.
         """
         n = len(queue)
         if n < 2:
@@ -147,7 +147,6 @@ class CREASY(EASY):
         estimate = np.fromiter((j.estimate for j in queue), float, n)
         # A queued job is not running: its wait is now - submit - run time so far.
         wait = (now - submit - done) / MINUTE
-        d = SLOPE_PER_MINUTE * (wait + estimate / MINUTE) + 1.0
-        prio = self.alpha * (P_CONTINUE_AT_ZERO * SLOPE_PER_MINUTE / (d * d)) + wait
+        prio = self.alpha * criticality(wait + estimate / MINUTE) + wait
         ids = np.fromiter((j.id for j in queue), np.int64, n)
         return [queue[k] for k in np.lexsort((ids, submit, -prio)).tolist()]
