@@ -23,7 +23,6 @@ import dataclasses
 import hashlib
 import time
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -71,7 +70,11 @@ class Simulation:
     Parameters
     ----------
     workload:
-        The jobs (a `Workload`; see `workloads.catalog.load` and `workloads.swf.read_swf`).
+        The jobs (a `Workload`; see `workloads.catalog.load` and `workloads.swf.read_swf`),
+        or a closed-loop `model.sources.Population` of users who make them as the
+        run goes (seed 002); then ``nodes`` defaults to the users' source trace's
+        machine, the clock starts at 0 (midnight of day 0) and `jobs_submitted`
+        gives the jobs they made.
     policy:
         A `Policy` instance or a registered name (``"fcfs"``, ``"easy"``, ``"conservative"``).
     nodes:
@@ -97,7 +100,7 @@ class Simulation:
 
     def __init__(
         self,
-        workload: Workload,
+        workload: Workload | Population,
         policy: Policy | str = "easy",
         *,
         nodes: int | None = None,
@@ -123,7 +126,9 @@ class Simulation:
                 raise ValueError(
                     "suspension overhead is not supported with a closed-loop population"
                 )
-            self.population = pop = replace(pop, model=pop.model.restrict(self.cluster.total_cores))
+            self.population = pop = dataclasses.replace(
+                pop, model=pop.model.restrict(self.cluster.total_cores)
+            )
             # The jobs are made as the run goes; this empty workload carries the clock.
             self.workload = Workload(
                 (),
