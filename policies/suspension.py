@@ -202,42 +202,95 @@ class _Idle:
         return switch_in(job, victims, avail, view, self.claims)
 
 
-def _columns(jobs: list[JobRun]) -> tuple[np.ndarray, ...]:
-    """Sizes, estimates (at least 1e-9), submit times, run times so far and ids of ``jobs``."""
-    n = len(jobs)
-    return (
-        np.fromiter((j.size for j in jobs), np.int64, n),
-        np.maximum(np.fromiter((j.estimate for j in jobs), float, n), 1e-9),
-        np.fromiter((j.submit for j in jobs), float, n),
-        np.fromiter((j.run_time_done for j in jobs), float, n),
-        np.fromiter((j.id for j in jobs), np.int64, n),
-    )
+def _row(job: JobRun) -> tuple[float, float, float, float, float]:
+    """Size, estimate (at least 1e-9), submit time, run time so far and id of ``job``."""
+    return (job.size, max(job.estimate, 1e-9), job.submit, job.run_time_done, job.id)
+
+
+def _columns(
+    jobs: Sequence[JobRun], rows: dict[int, tuple] | None = None
+) -> tuple[np.ndarray, ...]:
+    """Sizes, estimates (at least 1e-9), submit times, run times so far and ids of ``jobs``.
+
+    ``rows`` caches `_row` by job id (a suspended job's row stays the same
+    until it resumes); the jobs' rows are added to it.
+    """
+    if rows is None:
+        table = [_row(j) for j in jobs]
+    else:
+        table = []
+        for j in jobs:
+            r = rows.get(j.id)
+            if r is None:
+                r = rows[j.id] = _row(j)
+            table.append(r)
+    if not table:
+        empty = np.zeros(0)
+        return (empty.astype(np.int64), empty, empty, empty, empty.astype(np.int64))
+    a = np.array(table, dtype=float).T
+    return (a[0].astype(np.int64), a[1], a[2], a[3], a[4].astype(np.int64))
 
 
 class _Homes:
-    """The home cores of a list of suspended jobs, flattened for vector tests (cached)."""
+    """The home cores of suspended jobs, flattened for vector tests (cached by the policies).
 
-    def __init__(self, jobs: list[JobRun], nodes: int) -> None:
+    ``rows`` caches the jobs' `_row`s across rebuilds: the caller drops a
+    job's row when it resumes, as its run time so far changes then.
+    """
+
+    def __init__(
+        self, jobs: Sequence[JobRun], nodes: int, rows: dict[int, tuple] | None = None
+    ) -> None:
+        self.jobs = tuple(jobs)
         self.key = tuple(map(_ID, jobs))
         homes = [j.home for j in jobs]
         if jobs:
             self.nodes = np.concatenate([h.nodes for h in homes])  # type: ignore[union-attr]
             self.cores = np.concatenate([h.cores for h in homes])  # type: ignore[union-attr]
-            self.starts = np.cumsum([0] + [len(h.nodes) for h in homes[:-1]])  # type: ignore[union-attr]
+            self.lengths = np.array([len(h.nodes) for h in homes], dtype=np.int64)  # type: ignore[union-attr]
         else:
-            self.nodes = self.cores = self.starts = np.zeros(0, dtype=np.int64)
-        self.per_node = np.zeros(nodes, dtype=np.int64)
-        np.add.at(self.per_node, self.nodes, self.cores)
+            self.nodes = self.cores = self.lengths = np.zeros(0, dtype=np.int64)
+        self.per_node = np.bincount(self.nodes, self.cores, minlength=nodes).astype(np.int64)
+        self.starts = np.concatenate(([0], np.cumsum(self.lengths[:-1]))).astype(np.int64)
         # What the thresholds need, constant while the jobs stay suspended.
-        self.columns = _columns(jobs)
+        self.columns = _columns(jobs, rows)
+
+    def update(
+        self, jobs: Sequence[JobRun], nodes: int, rows: dict[int, tuple] | None = None
+    ) -> _Homes:
+        """The homes of ``jobs``, reusing these arrays when ``jobs`` are some of
+        these jobs in the same order, then new ones (the order in which the
+        scheduler keeps suspended jobs)."""
+        ids = np.fromiter(map(_ID, jobs), np.int64, len(jobs))
+        keep = np.isin(self.columns[4], ids)
+        k = int(keep.sum())
+        if not k or not np.array_equal(self.columns[4][keep], ids[:k]):
+            return _Homes(jobs, nodes, rows)
+        new = _Homes(jobs[k:], nodes, rows)
+        slots = np.repeat(keep, self.lengths)
+        gone = ~slots
+        out = _Homes.__new__(_Homes)
+        out.jobs, out.key = tuple(jobs), tuple(ids.tolist())
+        out.nodes = np.concatenate((self.nodes[slots], new.nodes))
+        out.cores = np.concatenate((self.cores[slots], new.cores))
+        out.lengths = np.concatenate((self.lengths[keep], new.lengths))
+        out.starts = np.concatenate(([0], np.cumsum(out.lengths[:-1]))).astype(np.int64)
+        out.per_node = new.per_node + self.per_node
+        if gone.any():
+            out.per_node -= np.bincount(self.nodes[gone], self.cores[gone], minlength=nodes).astype(
+                np.int64
+            )
+        out.columns = tuple(
+            np.concatenate((mine[keep], theirs))
+            for mine, theirs in zip(self.columns, new.columns, strict=True)
+        )
+        return out
 
     def free(self, avail: np.ndarray) -> np.ndarray:
         """For each job: whether every core of its home is in ``avail``."""
         if not len(self.key):
             return np.zeros(0, dtype=bool)
-        return (
-            np.minimum.reduceat((avail[self.nodes] >= self.cores).astype(np.int8), self.starts) > 0
-        )
+        return np.logical_and.reduceat(avail[self.nodes] >= self.cores, self.starts)
 
 
 @register("ss")
@@ -266,8 +319,16 @@ class SelectiveSuspension(Policy, _Idle):
         #: The next clock time at which the preemption routine runs (None: no job idle).
         self._tick: float | None = None
         self._homes: _Homes | None = None
+        #: `_row`s of the jobs suspended now, by id (see `_Homes`).
+        self._rows: dict[int, tuple] = {}
         self._ladder: _Ladder | None = None
         self._running_tau: dict[int, float] = {}
+        #: Whether no idle job could start on the free cores the last pass left
+        #: (so that at a pass that only brings arrivals, only they can start).
+        self._settled = False
+        #: Free cores the last pass left, and `protection_version` at the last full plan.
+        self._free_after = -1
+        self._planned_version = 0
 
     def params(self) -> dict[str, object]:
         return {"sf": self.sf, "interval": self.interval, "width": self.width}
@@ -289,29 +350,124 @@ class SelectiveSuspension(Policy, _Idle):
         now = view.now
         self.observe(view)
         # A running job's threshold is its xfactor when it (re)started: constant.
-        known = self._running_tau
-        self._running_tau = {r.id: known.get(r.id) or r.xfactor(now) for r in view.running}
+        tau_of = self._running_tau
+        for job in view.ended:
+            tau_of.pop(job.id, None)
+        if len(tau_of) != len(view.running):  # not kept up (a first pass)
+            self._running_tau = {r.id: tau_of.get(r.id) or r.xfactor(now) for r in view.running}
+        # The routine runs at every multiple of the interval (whether or not a
+        # tick was asked for: an event may fall on one).
+        tick = round(now / self.interval) * self.interval == now and bool(view.running)
+        if not tick and self._only_arrivals(view):
+            out = self._arrivals(view)
+        else:
+            out = self._full_pass(view, tick)
+        self._free_after = (
+            view.free_cores
+            - sum(d.job.size for d in out if isinstance(d, (Start, Resume)))
+            + sum(d.job.size for d in out if isinstance(d, Suspend))
+        )
+        if self._tick is not None:
+            out.append(WakeAt(self._tick))
+        return out
+
+    def _only_arrivals(self, view: View) -> bool:
+        """Whether nothing but arrivals happened since a pass that left nothing startable.
+
+        Then the free cores are those the last pass left (nothing ended, no
+        write-out), every other idle job still does not fit them, and only
+        the new jobs, whose thresholds are 1 (they come last), may start.
+        """
+        return (
+            self._settled
+            and self.skip_idle_ticks
+            and not view.ended
+            and view.overhead is None
+            and not len(self.claims)
+            and (self._tick is None or self._tick > view.now)
+            and self.protection_version() == self._planned_version
+            and view.free_cores == self._free_after
+            and all(j.submit == view.now for j in view.arrived)
+        )
+
+    def _held(self, view: View) -> _Homes:
+        """The suspended jobs done writing out (and on no claim), with their homes (cached)."""
+        if view.overhead is None and not len(self.claims):
+            held: Sequence[JobRun] = view.suspended  # freed their cores when suspended
+        else:
+            skip = self.claims.ids()
+            held = [j for j in view.suspended if j.allocation is None and j.id not in skip]
+        homes = self._homes
+        if homes is None:
+            homes = self._homes = _Homes(held, view.nodes, self._rows)
+        elif homes.jobs != tuple(held):
+            homes = self._homes = homes.update(held, view.nodes, self._rows)
+        return homes
+
+    def _changed(self, out: list[Decision]) -> None:
+        """After a pass: forget the rows of the jobs resumed (their run time will
+        change) and the thresholds of those suspended (they get new ones)."""
+        for d in out:
+            if isinstance(d, Resume):
+                self._rows.pop(d.job.id, None)
+            elif isinstance(d, Suspend):
+                self._running_tau.pop(d.job.id, None)
+
+    def _arrivals(self, view: View) -> list[Decision]:
+        """A pass that only brings arrivals (`_only_arrivals`): start those that fit.
+
+        The same decisions as `_full_pass`, which would find every other idle
+        job still not fitting, and the new ones last in its order.
+        """
+        now = view.now
+        homes = self._held(view)
+        avail = view.free_per_node.copy()
+        total = int(avail.sum())
+        out: list[Decision] = []
+        stay: list[JobRun] = []
+        for job in sorted(view.arrived, key=_ID):
+            if job.state is not State.QUEUED:
+                continue
+            d = self.start_if_free(job, avail, view, homes.per_node) if job.size <= total else None
+            if d is None:
+                stay.append(job)
+            else:
+                out.append(d)
+        self._remember(out, now)
+        if stay:
+            sizes, est, submit, done, _ = _columns(stay)
+            taus = (now - submit - done + est) / est
+            new = np.ones(len(stay), dtype=bool)
+            arrays = (sizes, est, taus, len(stay), _NO_HOMES)
+            self._plan_tick(view, new.copy(), arrays, out, avail, new)
+        return out
+
+    def _full_pass(self, view: View, tick: bool) -> list[Decision]:
+        now = view.now
         out = self.claims.settle(view) if len(self.claims) else []
         avail = self.claims.avail(view, out)
-        fresh, held = self.idle(view, {d.job.id for d in out})
-        idle = fresh + held
+        # Idle: queued jobs, and suspended jobs done writing out; none on a
+        # claim or started by one just now.
+        settled = {d.job.id for d in out}
+        skip = settled | self.claims.ids() if len(self.claims) else settled
+        fresh = [j for j in view.queue if j.id not in skip] if skip else list(view.queue)
+        homes = self._held(view)
+        if settled:
+            homes = _Homes([j for j in homes.jobs if j.id not in settled], view.nodes, self._rows)
+        idle = fresh + list(homes.jobs)
+        self._settled = False
         if not idle:
             self._tick = None
             self._remember(out, now)
+            self._changed(out)
+            self._settled = not len(self.claims)
             return out
         n, nf = len(idle), len(fresh)
-        if self._homes is None or self._homes.key != tuple(map(_ID, held)):
-            self._homes = _Homes(held, view.nodes)
-        homes = self._homes
         sizes, est, submit, done, ids = (
             np.concatenate(pair) for pair in zip(_columns(fresh), homes.columns, strict=True)
         )
         # Thresholds of idle jobs: their xfactor, (wait + estimate) / estimate.
         taus = (now - submit - done + est) / est
-        order = np.lexsort((ids, submit, -taus)).tolist()
-        # The routine runs at every multiple of the interval (whether or not a
-        # tick was asked for: an event may fall on one).
-        tick = round(now / self.interval) * self.interval == now and bool(view.running)
         running: list[tuple[float, JobRun]] = []
         if tick:
             tau_of = self._running_tau
@@ -320,39 +476,63 @@ class SelectiveSuspension(Policy, _Idle):
                 key=lambda p: (p[0], -p[1].submit, -p[1].id),
             )
 
-        def ready() -> list[bool]:
+        def ready() -> np.ndarray:
             # Cheap necessary conditions: a fresh job needs enough free cores, a
             # suspended one its home free, a preemption its bound (`_Ladder`).
             ok = np.zeros(n, dtype=bool)
             ok[:nf] = sizes[:nf] <= int(avail.sum())
             ok[nf:] = homes.free(avail)
             if tick and running:
-                ladder = _Ladder(
-                    [(t, r, r.allocation) for t, r in running], avail, view, self, None
-                )
+                ladder = self._ladder_for([(t, r, r.allocation) for t, r in running], avail, view)
                 ok |= ladder.earliest(sizes, est, taus, nf, homes, now) <= now
-            return ok.tolist()
+            return ok
 
-        candidates = ready()
-        for k in order:
-            if not candidates[k]:
-                continue
+        def in_order(pick: np.ndarray) -> list[int]:
+            # Decreasing threshold, then submit time, then id.
+            return pick[np.lexsort((ids[pick], submit[pick], -taus[pick]))].tolist()
+
+        # The candidates in order; after a preemption, those after it afresh.
+        todo = in_order(np.flatnonzero(ready()))
+        taken = []
+        preempted = False
+        i = 0
+        while i < len(todo):
+            k = todo[i]
+            i += 1
             job = idle[k]
             d = self.start_if_free(job, avail, view, homes.per_node)
             if d is not None:
                 out.append(d)
+                taken.append(k)
                 continue
             if tick and running:
                 victims = self._victims(job, float(taus[k]), avail, running)
                 if victims is not None:
                     out.extend(self.preempt(job, victims, avail, view))
+                    taken.append(k)
                     chosen = {v.id for v in victims}
                     running = [p for p in running if p[1].id not in chosen]
-                    candidates = ready()  # the suspensions changed what is possible
+                    preempted = True
+                    # The suspensions changed what is possible for the jobs after it.
+                    t, s, j = taus[k], submit[k], ids[k]
+                    after = (taus < t) | (
+                        (taus == t) & ((submit > s) | ((submit == s) & (ids > j)))
+                    )
+                    todo, i = in_order(np.flatnonzero(after & ready())), 0
         self._remember(out, now)
-        self._plan_tick(view, idle, (sizes, est, taus, nf, homes), out, avail)
-        if self._tick is not None:
-            out.append(WakeAt(self._tick))
+        # Without a preemption, cores only got fewer during the pass: every
+        # job it passed over still does not fit (see `_only_arrivals`).
+        self._settled = not preempted and not len(self.claims)
+        new = None
+        if not view.ended and not len(self.claims) and view.overhead is None and not settled:
+            arrived = {j.id for j in view.arrived}
+            new = np.zeros(n, dtype=bool)
+            if arrived:
+                new[:nf] = [j.id in arrived for j in fresh]
+        still = np.ones(n, dtype=bool)
+        still[taken] = False
+        self._plan_tick(view, still, (sizes, est, taus, nf, homes), out, avail, new)
+        self._changed(out)
         return out
 
     def _remember(self, out: list[Decision], now: float) -> None:
@@ -383,20 +563,37 @@ class SelectiveSuspension(Policy, _Idle):
             return home_victims(home, avail, (r for _, r in running), lambda r: r.id in allowed)
         return minimal_victims(n, int(avail.sum()), cands)
 
+    def _ladder_for(
+        self, entries: list[tuple[float, JobRun, Allocation | None]], avail: np.ndarray, view: View
+    ) -> _Ladder:
+        """The ladder of these running jobs on ``avail`` (cached: between passes that
+        change neither the running jobs, the free cores nor the protections, such
+        as arrivals at a full machine or a tick that preempts nothing, it is the same)."""
+        entries.sort(key=lambda e: (e[0], e[1].id))
+        key = (tuple(e[1].id for e in entries), avail.tobytes(), self.protection_version())
+        if self._ladder is None or self._ladder.key != key:
+            self._ladder = _Ladder(entries, avail, view, self, key)
+        return self._ladder
+
     def _plan_tick(
         self,
         view: View,
-        idle: list[JobRun],
+        still: np.ndarray,
         arrays: tuple[np.ndarray, np.ndarray, np.ndarray, int, _Homes],
         out: list[Decision],
         avail: np.ndarray,
+        new: np.ndarray | None,
     ) -> None:
-        """Set the next tick of the preemption routine, or None when no job stays idle."""
+        """Set the next tick of the preemption routine, or None when no job stays idle.
+
+        ``still`` marks the idle jobs of ``arrays`` that stay idle after ``out``.
+        ``new`` marks the idle jobs that arrived since the last pass, when
+        nothing else happened that could bring a preemption nearer (no job
+        ended or was suspended, no write-out, no change of protections):
+        starts only raise the bars (`_Ladder`), so the planned tick still
+        holds for the other jobs and only the new ones need planning.
+        """
         now = view.now
-        taken = {d.job.id for d in out if isinstance(d, (Start, Resume))} | self.claims.ids()
-        still = np.ones(len(idle), dtype=bool)
-        if taken:
-            still[[k for k, j in enumerate(idle) if j.id in taken]] = False
         # The jobs suspended in this pass are idle from now on too.
         victims = [d.job for d in out if isinstance(d, Suspend)]
         if not still.any() and not victims:
@@ -410,6 +607,19 @@ class SelectiveSuspension(Policy, _Idle):
             # Already the next tick: a new plan could only put it later, saving
             # at most one pass that finds nothing, for the price of a plan now.
             return
+        version = self.protection_version()
+        planned = self._tick
+        incremental = (
+            new is not None
+            and not victims
+            and (planned is None or planned > now)
+            and version == self._planned_version
+        )
+        if incremental:
+            still &= new
+            if not still.any():
+                return  # the plan holds
+        self._planned_version = version
         # The running jobs once this pass's decisions apply: those suspended
         # leave, those started or resumed join with the threshold they have now.
         gone = {v.id for v in victims}
@@ -423,29 +633,36 @@ class SelectiveSuspension(Policy, _Idle):
         if not entries:
             self._tick = None  # nothing to preempt until an event starts something
             return
-        entries.sort(key=lambda e: (e[0], e[1].id))
-        # Between passes that change neither the running jobs, the free cores
-        # nor the protections (arrivals at a full machine), the ladder is the same.
-        key = (tuple(e[1].id for e in entries), avail.tobytes(), self.protection_version())
-        if self._ladder is None or self._ladder.key != key:
-            self._ladder = _Ladder(entries, avail, view, self, key)
-        when = self._ladder.earliest(*arrays, now)
-        first = float(when[still].min()) if still.any() else math.inf
+        ladder = self._ladder_for(entries, avail, view)
+        sizes, est, taus, nf, homes = arrays
+        if incremental:
+            # Only new jobs, all fresh: the suspended jobs' bars are not needed.
+            pick = np.flatnonzero(still)
+            when = ladder.earliest(sizes[pick], est[pick], taus[pick], len(pick), _NO_HOMES, now)
+            first = float(when.min())
+        else:
+            planned = None
+            when = ladder.earliest(sizes, est, taus, nf, homes, now)
+            first = float(when[still].min()) if still.any() else math.inf
         if victims:
             # A victim's threshold goes on from the one it ran with.
-            ladder, mine = self._ladder, _Homes(victims, view.nodes)
+            mine = _Homes(victims, view.nodes)
             sizes, est = mine.columns[0], mine.columns[1]
             taus = np.array([tau_of[v.id] for v in victims])
             first = min(first, float(ladder.earliest(sizes, est, taus, 0, mine, now).min()))
         if not math.isfinite(first):
             # No idle job can ever preempt the jobs now running: only an event
             # (which brings a pass) changes that.
-            self._tick = None
+            self._tick = planned
             return
         # Ticks are the multiples of the interval; the first at or after `first`.
-        self._tick = _next_multiple(max(first, now) - 1e-9 * self.interval, self.interval)
-        if self._tick <= now:
-            self._tick = soonest
+        tick = _next_multiple(max(first, now) - 1e-9 * self.interval, self.interval)
+        if tick <= now:
+            tick = soonest
+        self._tick = tick if planned is None else min(tick, planned)
+
+
+_NO_HOMES = _Homes((), 0)
 
 
 class _Ladder:
@@ -469,7 +686,7 @@ class _Ladder:
         self.entries = entries
         #: homes key -> bars of those suspended jobs (they depend on nothing else).
         self._home_cache: dict[tuple[int, ...], np.ndarray] = {}
-        self._per_node: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._per_node: tuple[np.ndarray, np.ndarray] | None = None
         self.avail = avail.copy()  # the caller goes on changing its own
         self.free = int(avail.sum())
         self.view = view
@@ -502,32 +719,35 @@ class _Ladder:
         with np.errstate(invalid="ignore"):
             return now + (self.policy.sf * bar - taus) * est
 
-    def _nodes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per node: the threshold, width and protection of the job on it.
+    def _nodes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per node: the threshold and width of the job on it.
 
-        Free nodes have threshold -inf and width 0; nodes held otherwise
-        (a job switching out, a claim) +inf.
+        Free nodes have threshold -inf and width 0; nodes held otherwise (a
+        job switching out, a claim) and those of protected jobs +inf: no
+        suspended job can re-enter over them.
         """
         if self._per_node is None:
             n = len(self.avail)
             tau = np.where(self.avail > 0, -math.inf, math.inf)
             width = np.zeros(n, dtype=np.int64)
-            blocked = np.zeros(n, dtype=bool)
             alloc_nodes = [a.nodes for _, _, a in self.entries]  # type: ignore[union-attr]
             counts = [len(x) for x in alloc_nodes]
             where = np.concatenate(alloc_nodes)
-            tau[where] = np.repeat([t for t, _, _ in self.entries], counts)
+            taus = [
+                math.inf if p else t
+                for (t, _, _), p in zip(self.entries, self.protected, strict=True)
+            ]
+            tau[where] = np.repeat(taus, counts)
             width[where] = np.repeat([r.size for _, r, _ in self.entries], counts)
-            blocked[where] = np.repeat(self.protected, counts)
-            self._per_node = (tau, width, blocked)
+            self._per_node = (tau, width)
         return self._per_node
 
     def _home_bars(self, sizes: np.ndarray, homes: _Homes) -> np.ndarray:
         """One core per node: every job on a suspended job's home must be its candidate."""
-        tau, width, blocked = self._nodes()
+        tau, width = self._nodes()
         nodes, starts = homes.nodes, homes.starts
         top = np.maximum.reduceat(tau[nodes], starts)
-        stuck = np.maximum.reduceat(blocked[nodes].astype(np.int8), starts) > 0
+        stuck = np.zeros(len(starts), dtype=bool)
         if self.policy.width == "text":
             stuck |= np.maximum.reduceat(width[nodes], starts) > 2 * sizes
         elif self.policy.width == "formula":
