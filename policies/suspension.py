@@ -78,6 +78,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from itertools import compress
 from operator import attrgetter
 from pathlib import Path
 from typing import Literal
@@ -261,29 +262,39 @@ class _Homes:
         """The homes of ``jobs``, reusing these arrays when ``jobs`` are some of
         these jobs in the same order, then new ones (the order in which the
         scheduler keeps suspended jobs)."""
-        ids = np.fromiter(map(_ID, jobs), np.int64, len(jobs))
-        keep = np.isin(self.columns[4], ids)
-        k = int(keep.sum())
-        if not k or not np.array_equal(self.columns[4][keep], ids[:k]):
+        key = tuple(map(_ID, jobs))
+        keep = np.fromiter(map(set(key).__contains__, self.key), bool, len(self.key))
+        kept = tuple(compress(self.key, keep))
+        k = len(kept)
+        if key[:k] != kept:
             return _Homes(jobs, nodes, rows)
-        new = _Homes(jobs[k:], nodes, rows)
-        slots = np.repeat(keep, self.lengths)
-        gone = ~slots
+        added = jobs[k:]
         out = _Homes.__new__(_Homes)
-        out.jobs, out.key = tuple(jobs), tuple(ids.tolist())
-        out.nodes = np.concatenate((self.nodes[slots], new.nodes))
-        out.cores = np.concatenate((self.cores[slots], new.cores))
-        out.lengths = np.concatenate((self.lengths[keep], new.lengths))
-        out.starts = np.concatenate(([0], np.cumsum(out.lengths[:-1]))).astype(np.int64)
-        out.per_node = new.per_node + self.per_node
-        if gone.any():
+        out.jobs, out.key = tuple(jobs), key
+        lost = k < len(self.key)
+        slots = np.repeat(keep, self.lengths) if lost else None
+        mine = (self.nodes, self.cores, self.lengths, *self.columns)
+        if lost:
+            mine = tuple(a[slots] for a in mine[:2]) + tuple(a[keep] for a in mine[2:])
+        out.per_node = self.per_node.copy()
+        if lost:
+            gone = ~slots  # type: ignore[operator]
             out.per_node -= np.bincount(self.nodes[gone], self.cores[gone], minlength=nodes).astype(
                 np.int64
             )
-        out.columns = tuple(
-            np.concatenate((mine[keep], theirs))
-            for mine, theirs in zip(self.columns, new.columns, strict=True)
-        )
+        if added:
+            homes = [j.home for j in added]
+            theirs = (
+                np.concatenate([h.nodes for h in homes]),  # type: ignore[union-attr]
+                np.concatenate([h.cores for h in homes]),  # type: ignore[union-attr]
+                np.array([len(h.nodes) for h in homes], dtype=np.int64),  # type: ignore[union-attr]
+                *_columns(added, rows),
+            )
+            np.add.at(out.per_node, theirs[0], theirs[1])
+            mine = tuple(np.concatenate(pair) for pair in zip(mine, theirs, strict=True))
+        out.nodes, out.cores, out.lengths = mine[0], mine[1], mine[2]
+        out.columns = tuple(mine[3:])
+        out.starts = np.concatenate(([0], np.cumsum(out.lengths[:-1]))).astype(np.int64)
         return out
 
     def free(self, avail: np.ndarray) -> np.ndarray:
@@ -305,6 +316,8 @@ class SelectiveSuspension(Policy, _Idle):
 
     #: Skip the ticks at which no preemption can happen (same schedule; see module doc).
     skip_idle_ticks = True
+    #: Whether `protected` may ever say yes (TSS); SS saves asking for every running job.
+    protects = False
 
     def __init__(self, sf: float = 2.0, interval: float = 60.0, width: Width = "text") -> None:
         _Idle.__init__(self)
@@ -690,10 +703,14 @@ class _Ladder:
         self.avail = avail.copy()  # the caller goes on changing its own
         self.free = int(avail.sum())
         self.view = view
-        self.protected = [policy.protected(r, t) for t, r, _ in entries]
-        open_ = [(t, r.size) for (t, r, _), p in zip(entries, self.protected, strict=True) if not p]
-        self.taus = np.array([t for t, _ in open_] + [math.inf], dtype=float)
-        self.cum = np.cumsum(np.array([n for _, n in open_], dtype=np.int64))
+        if policy.protects:
+            self.protected = [policy.protected(r, t) for t, r, _ in entries]
+            open_ = [e for e, p in zip(entries, self.protected, strict=True) if not p]
+        else:
+            self.protected = [False] * len(entries)
+            open_ = entries
+        self.taus = np.array([e[0] for e in open_] + [math.inf], dtype=float)
+        self.cum = np.cumsum(np.array([e[1].size for e in open_], dtype=np.int64))
 
     def earliest(
         self,
@@ -786,6 +803,8 @@ class TunableSelectiveSuspension(SelectiveSuspension):
 
     def params(self) -> dict[str, object]:
         return {**super().params(), "limit": self.limit, "averages": self.averages}
+
+    protects = True
 
     def protection_version(self) -> int:
         return sum(self._count) if self._table is None else 0
