@@ -41,7 +41,19 @@ threshold among the jobs it would need (the lowest-threshold running jobs
 that make up its size; for a re-entry, the jobs on its home) is known in
 advance, and between events nothing else changes. The schedule is the same
 as with a pass at every tick (tested; `SelectiveSuspension.skip_idle_ticks`
-switches it off), only cheaper.
+switches it off), only cheaper. Two more shortcuts rest on the same
+monotony, and are off with ``skip_idle_ticks`` too:
+
+* a start or a resume only raises those bars, so after a pass where
+  nothing ended, nothing was suspended and no protection changed, the
+  planned tick still holds and only the jobs that just arrived are planned;
+* a pass that only brings arrivals, after one that left nothing startable
+  (no preemption, no write-out under way), can start nothing but the new
+  jobs: they alone are tried (`SelectiveSuspension._only_arrivals`).
+
+The suspended jobs' homes are kept as flat arrays updated as jobs leave
+and join, and the ladder of running jobs is shared by all tests of one
+state.
 
 Placement, which the thesis leaves open: a fresh job is placed first fit
 on free nodes that are no suspended job's home while there are enough of
@@ -648,21 +660,26 @@ class SelectiveSuspension(Policy, _Idle):
             return
         ladder = self._ladder_for(entries, avail, view)
         sizes, est, taus, nf, homes = arrays
-        if incremental:
-            # Only new jobs, all fresh: the suspended jobs' bars are not needed.
-            pick = np.flatnonzero(still)
+        # Fresh jobs first (only the new ones when incremental) and victims:
+        # they are cheap. The suspended jobs' bars cost most, and only matter
+        # when the others leave the next tick later than the soonest.
+        pick = np.flatnonzero(still if incremental else still[:nf])
+        first = math.inf
+        if len(pick):
             when = ladder.earliest(sizes[pick], est[pick], taus[pick], len(pick), _NO_HOMES, now)
             first = float(when.min())
-        else:
-            planned = None
-            when = ladder.earliest(sizes, est, taus, nf, homes, now)
-            first = float(when[still].min()) if still.any() else math.inf
         if victims:
             # A victim's threshold goes on from the one it ran with.
             mine = _Homes(victims, view.nodes)
-            sizes, est = mine.columns[0], mine.columns[1]
-            taus = np.array([tau_of[v.id] for v in victims])
-            first = min(first, float(ladder.earliest(sizes, est, taus, 0, mine, now).min()))
+            v_sizes, v_est = mine.columns[0], mine.columns[1]
+            v_taus = np.array([tau_of[v.id] for v in victims])
+            first = min(first, float(ladder.earliest(v_sizes, v_est, v_taus, 0, mine, now).min()))
+        if not incremental:
+            planned = None
+            waiting = still[nf:]
+            if first > soonest and waiting.any():
+                when = ladder.earliest(sizes, est, taus, nf, homes, now)
+                first = min(first, float(when[nf:][waiting].min()))
         if not math.isfinite(first):
             # No idle job can ever preempt the jobs now running: only an event
             # (which brings a pass) changes that.

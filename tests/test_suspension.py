@@ -45,6 +45,7 @@ from policies.suspension import (
     ImmediateService,
     SelectiveSuspension,
     TunableSelectiveSuspension,
+    _Homes,
 )
 from workloads.catalog import load
 from workloads.transforms import first
@@ -866,6 +867,64 @@ def test_skipping_idle_ticks_keeps_the_schedule_on_kth(kth1500: Workload, name: 
     skipped, every = _both_ways(kth1500, 100, name, {})
     assert skipped["suspensions"].sum() > 0  # the slice does preempt
     pd.testing.assert_frame_equal(skipped, every)
+
+
+def test_the_shortcuts_are_taken_on_kth(kth1500: Workload, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The test above compares schedules; this one makes sure the cheap paths
+    # it vouches for (arrival-only passes, plans of new jobs only) really run.
+    calls = {"arrivals": 0, "incremental": 0}
+    arrivals, plan = SelectiveSuspension._arrivals, SelectiveSuspension._plan_tick
+
+    def count_arrivals(self, view):
+        calls["arrivals"] += 1
+        return arrivals(self, view)
+
+    def count_plans(self, view, still, arrays, out, avail, new):
+        if new is not None and new.any():
+            calls["incremental"] += 1
+        return plan(self, view, still, arrays, out, avail, new)
+
+    monkeypatch.setattr(SelectiveSuspension, "_arrivals", count_arrivals)
+    monkeypatch.setattr(SelectiveSuspension, "_plan_tick", count_plans)
+    Simulation(kth1500, "ss", nodes=100).run()
+    assert calls["arrivals"] > 100
+    assert calls["incremental"] > 10
+
+
+def _homes_arrays(homes: _Homes) -> list[np.ndarray]:
+    return [homes.nodes, homes.cores, homes.lengths, homes.starts, homes.per_node, *homes.columns]
+
+
+@FAST
+@given(st.data())
+def test_updated_homes_equal_homes_built_afresh(data: st.DataObject) -> None:
+    # Suspended jobs leave from anywhere and join at the end, as in the scheduler.
+    nodes = 12
+    jobs = []
+    for i in range(data.draw(st.integers(8, 20))):
+        picked = data.draw(st.sets(st.integers(0, nodes - 1), min_size=1, max_size=5))
+        run = SimpleNamespace(
+            id=100 + i,
+            size=len(picked),
+            estimate=float(data.draw(st.integers(1, 5000))),
+            submit=float(i),
+            run_time_done=float(data.draw(st.integers(0, 100))),
+            home=SimpleNamespace(
+                nodes=np.array(sorted(picked)), cores=np.ones(len(picked), dtype=np.int64)
+            ),
+        )
+        jobs.append(run)
+    held = jobs[:4]
+    homes = _Homes(held, nodes)
+    rest = jobs[4:]
+    for _ in range(6):
+        held = [j for j in held if not data.draw(st.booleans())]
+        take = data.draw(st.integers(0, min(3, len(rest))))
+        held, rest = held + rest[:take], rest[take:]
+        homes = homes.update(held, nodes)
+        for got, want in zip(_homes_arrays(homes), _homes_arrays(_Homes(held, nodes)), strict=True):
+            np.testing.assert_array_equal(got, want)
+        assert homes.key == tuple(j.id for j in held)
 
 
 # --------------------------------------------------------------------------- #
