@@ -100,6 +100,7 @@ import numpy as np
 from model.cluster import Allocation
 from model.job import JobRun, State
 from policies.base import Decision, Policy, Resume, Start, Suspend, View, WakeAt, register
+from policies.homeboard import HomeBoard
 from policies.preemption import (
     Claims,
     fit_avoiding,
@@ -354,6 +355,12 @@ class SelectiveSuspension(Policy, _Idle):
         #: Free cores the last pass left, and `protection_version` at the last full plan.
         self._free_after = -1
         self._planned_version = 0
+        #: The running jobs and the suspended jobs' homes node by node, when
+        #: one core per node and no overhead let it serve (`_board_for`).
+        self._board: HomeBoard | None = None
+        #: Jobs suspended in the last pass: on the board once their run time
+        #: is accounted (at the next pass).
+        self._pending: list[JobRun] = []
 
     def params(self) -> dict[str, object]:
         return {"sf": self.sf, "interval": self.interval, "width": self.width}
@@ -383,8 +390,13 @@ class SelectiveSuspension(Policy, _Idle):
         # The routine runs at every multiple of the interval (whether or not a
         # tick was asked for: an event may fall on one).
         tick = round(now / self.interval) * self.interval == now and bool(view.running)
-        if not tick and self._only_arrivals(view):
+        board = self._board_for(view)
+        if tick and self._stale_timer(view):
+            out: list[Decision] = []
+        elif not tick and self._only_arrivals(view):
             out = self._arrivals(view)
+        elif not tick and board is not None:
+            out = self._board_pass(view, board)
         else:
             out = self._full_pass(view, tick)
         self._free_after = (
@@ -395,6 +407,23 @@ class SelectiveSuspension(Policy, _Idle):
         if self._tick is not None:
             out.append(WakeAt(self._tick))
         return out
+
+    def _stale_timer(self, view: View) -> bool:
+        """Whether this tick is a timer the plan has since moved on from, with nothing new.
+
+        A pass after the timer was set may have put the next possible
+        preemption later (a start raises the bars), but the timer still
+        fires. With no job ended or arrived since, nothing changed from the
+        state that plan was made on: no job can preempt or start now.
+        """
+        return (
+            self.skip_idle_ticks
+            and not view.ended
+            and not view.arrived
+            and view.overhead is None
+            and not len(self.claims)
+            and (self._tick is None or self._tick > view.now)
+        )
 
     def _only_arrivals(self, view: View) -> bool:
         """Whether nothing but arrivals happened since a pass that left nothing startable.
@@ -429,6 +458,47 @@ class SelectiveSuspension(Policy, _Idle):
             homes = self._homes = homes.update(held, view.nodes, self._rows)
         return homes
 
+    def _board_for(self, view: View) -> HomeBoard | None:
+        """The board (`policies.homeboard`) brought up to this pass, or None where it
+        cannot serve: several cores per node, a suspension overhead (a node being
+        written out is neither free nor running), protections (TSS), or no skipped
+        ticks (nothing to plan)."""
+        if not (
+            self.skip_idle_ticks
+            and view.overhead is None
+            and view.cores_per_node == 1
+            and not self.protects
+        ):
+            self._board = None
+            return None
+        board = self._board
+        if board is not None:
+            for job in view.ended:
+                assert job.home is not None
+                board.vacate(job.home.nodes)
+            for job in self._pending:
+                if job.state is State.SUSPENDED and job.id not in board.slot:
+                    board.add(job, _row(job))
+        self._pending = []
+        if (
+            board is None
+            or board.busy != view.nodes - view.free_cores
+            or len(board.slot) != len(view.suspended)
+        ):
+            # A first pass (or a policy run again): build it from the view.
+            board = self._board = self._build_board(view)
+        return board
+
+    def _build_board(self, view: View) -> HomeBoard:
+        """A board of the running and suspended jobs of ``view``, from scratch."""
+        board = HomeBoard(view.nodes, self.width)
+        for r in view.running:
+            assert r.allocation is not None
+            board.occupy(r.id, r.allocation.nodes, self._running_tau[r.id], r.size)
+        for job in view.suspended:
+            board.add(job, _row(job))
+        return board
+
     def _changed(self, out: list[Decision]) -> None:
         """After a pass: forget the rows of the jobs resumed (their run time will
         change) and the thresholds of those suspended (they get new ones)."""
@@ -445,7 +515,7 @@ class SelectiveSuspension(Policy, _Idle):
         job still not fitting, and the new ones last in its order.
         """
         now = view.now
-        homes = self._held(view)
+        homes = self._board.per_node if self._board is not None else self._held(view).per_node
         avail = view.free_per_node.copy()
         total = int(avail.sum())
         out: list[Decision] = []
@@ -453,19 +523,63 @@ class SelectiveSuspension(Policy, _Idle):
         for job in sorted(view.arrived, key=_ID):
             if job.state is not State.QUEUED:
                 continue
-            d = self.start_if_free(job, avail, view, homes.per_node) if job.size <= total else None
+            d = self.start_if_free(job, avail, view, homes) if job.size <= total else None
             if d is None:
                 stay.append(job)
             else:
                 out.append(d)
         self._remember(out, now)
+        if self._board is not None:
+            self._on_board(out, now)
         if stay:
-            sizes, est, submit, done, _ = _columns(stay)
-            taus = (now - submit - done + est) / est
+            fresh = _thresholds(stay, now)
             new = np.ones(len(stay), dtype=bool)
-            arrays = (sizes, est, taus, len(stay), _NO_HOMES)
-            self._plan_tick(view, new.copy(), arrays, out, avail, new)
+            self._plan_tick(view, out, avail, fresh, new, False, _no_held)
         return out
+
+    def _board_pass(self, view: View, board: HomeBoard) -> list[Decision]:
+        """A pass with no tick (no preemption) on the board: the same decisions as
+        `_full_pass`, with only the jobs that fit tried.
+
+        Without a preemption cores only get fewer during the pass, so a job
+        that does not fit at its start is passed over (as `_full_pass`'s
+        ``ready`` does): the fresh jobs no larger than the free cores and the
+        suspended jobs whose homes are free are all that is tried, in
+        decreasing threshold, then submit time, then id.
+        """
+        now = view.now
+        free = view.free_cores
+        ready = [j for j in view.queue if j.size <= free]
+        ready += board.free_homes()
+        out: list[Decision] = []
+        avail = view.free_per_node
+        if ready:
+            avail = avail.copy()
+            ready.sort(key=lambda j: (-_idle_threshold(j, now), j.submit, j.id))
+            for job in ready:
+                d = self.start_if_free(job, avail, view, board.per_node)
+                if d is not None:
+                    out.append(d)
+        self._remember(out, now)
+        self._on_board(out, now)
+        self._settled = True
+        started = {d.job.id for d in out}
+        fresh = [j for j in view.queue if j.id not in started] if started else list(view.queue)
+        new = None
+        if not view.ended:
+            arrived = {j.id for j in view.arrived}
+            new = np.array([j.id in arrived for j in fresh], dtype=bool)
+        held_idle = bool(board.slot)
+        self._plan_tick(
+            view, out, avail, _thresholds(fresh, now), new, held_idle, self._board_earliest
+        )
+        self._changed(out)
+        return out
+
+    def _board_earliest(self, ladder: _Ladder) -> float:
+        """When the first suspended job could re-enter by preempting (the board's state)."""
+        assert self._board is not None
+        return self._board.earliest(ladder.view.now, self.sf)
 
     def _full_pass(self, view: View, tick: bool) -> list[Decision]:
         now = view.now
@@ -476,10 +590,23 @@ class SelectiveSuspension(Policy, _Idle):
         settled = {d.job.id for d in out}
         skip = settled | self.claims.ids() if len(self.claims) else settled
         fresh = [j for j in view.queue if j.id not in skip] if skip else list(view.queue)
-        homes = self._held(view)
-        if settled:
-            homes = _Homes([j for j in homes.jobs if j.id not in settled], view.nodes, self._rows)
-        idle = fresh + list(homes.jobs)
+        board = self._board
+        if board is None:
+            homes = self._held(view)
+            if settled:
+                left = [j for j in homes.jobs if j.id not in settled]
+                homes = _Homes(left, view.nodes, self._rows)
+            held = list(homes.jobs)
+            held_columns = homes.columns
+            per_node = homes.per_node
+        else:
+            # The board follows the pass's decisions as they are made; its
+            # suspended jobs are those of the pass's start until one resumes.
+            slots = np.flatnonzero(board.active)
+            held = [board.jobs[s] for s in slots.tolist()]  # type: ignore[misc]
+            held_columns = board.columns(slots)
+            per_node = board.per_node.copy()  # placement as at the pass's start
+        idle = fresh + held
         self._settled = False
         if not idle:
             self._tick = None
@@ -489,7 +616,7 @@ class SelectiveSuspension(Policy, _Idle):
             return out
         n, nf = len(idle), len(fresh)
         sizes, est, submit, done, ids = (
-            np.concatenate(pair) for pair in zip(_columns(fresh), homes.columns, strict=True)
+            np.concatenate(pair) for pair in zip(_columns(fresh), held_columns, strict=True)
         )
         # Thresholds of idle jobs: their xfactor, (wait + estimate) / estimate.
         taus = (now - submit - done + est) / est
@@ -504,12 +631,22 @@ class SelectiveSuspension(Policy, _Idle):
         def ready() -> np.ndarray:
             # Cheap necessary conditions: a fresh job needs enough free cores, a
             # suspended one its home free, a preemption its bound (`_Ladder`).
+            # The board knows the jobs started in this pass, which the ladder
+            # leaves out as blocking: its bounds are lower, it may let through
+            # a job that cannot preempt (`_victims` says so), never stop one.
             ok = np.zeros(n, dtype=bool)
             ok[:nf] = sizes[:nf] <= int(avail.sum())
-            ok[nf:] = homes.free(avail)
+            ok[nf:] = homes.free(avail) if board is None else board.top[slots] == -math.inf
             if tick and running:
                 ladder = self._ladder_for([(t, r, r.allocation) for t, r in running], avail, view)
-                ok |= ladder.earliest(sizes, est, taus, nf, homes, now) <= now
+                if board is None:
+                    ok |= ladder.earliest(sizes, est, taus, nf, homes, now) <= now
+                else:
+                    when = ladder.earliest(sizes[:nf], est[:nf], taus[:nf], nf, _NO_HOMES, now)
+                    ok[:nf] |= when <= now
+                    with np.errstate(invalid="ignore"):
+                        bars = board.bars()[slots]
+                        ok[nf:] |= now + (self.sf * bars - taus[nf:]) * est[nf:] <= now
             return ok
 
         def in_order(pick: np.ndarray) -> list[int]:
@@ -525,15 +662,20 @@ class SelectiveSuspension(Policy, _Idle):
             k = todo[i]
             i += 1
             job = idle[k]
-            d = self.start_if_free(job, avail, view, homes.per_node)
+            d = self.start_if_free(job, avail, view, per_node)
             if d is not None:
                 out.append(d)
                 taken.append(k)
+                if board is not None:
+                    self._on_board([d], now)
                 continue
             if tick and running:
                 victims = self._victims(job, float(taus[k]), avail, running)
                 if victims is not None:
-                    out.extend(self.preempt(job, victims, avail, view))
+                    switch = self.preempt(job, victims, avail, view)
+                    out.extend(switch)
+                    if board is not None:
+                        self._on_board(switch, now)
                     taken.append(k)
                     chosen = {v.id for v in victims}
                     running = [p for p in running if p[1].id not in chosen]
@@ -556,7 +698,20 @@ class SelectiveSuspension(Policy, _Idle):
                 new[:nf] = [j.id in arrived for j in fresh]
         still = np.ones(n, dtype=bool)
         still[taken] = False
-        self._plan_tick(view, still, (sizes, est, taus, nf, homes), out, avail, new)
+        waiting = still[nf:]
+        if board is not None:
+            held_first = self._board_earliest
+        else:
+
+            def held_first(ladder: _Ladder) -> float:
+                when = ladder.earliest(sizes[nf:], est[nf:], taus[nf:], 0, homes, now)
+                return float(when[waiting].min())
+
+        fresh_still = still[:nf]
+        fresh_left = (sizes[:nf][fresh_still], est[:nf][fresh_still], taus[:nf][fresh_still])
+        if new is not None:
+            new = new[:nf][fresh_still]
+        self._plan_tick(view, out, avail, fresh_left, new, bool(waiting.any()), held_first)
         self._changed(out)
         return out
 
@@ -565,6 +720,25 @@ class SelectiveSuspension(Policy, _Idle):
         for d in out:
             if isinstance(d, (Start, Resume)):
                 self._running_tau[d.job.id] = _idle_threshold(d.job, now)
+
+    def _on_board(self, decisions: list[Decision], now: float) -> None:
+        """Decisions of this pass onto the board, in their order."""
+        board = self._board
+        assert board is not None
+        for d in decisions:
+            job = d.job
+            if isinstance(d, Start):
+                assert d.allocation is not None
+                board.occupy(job.id, d.allocation.nodes, _idle_threshold(job, now), job.size)
+            elif isinstance(d, Resume):
+                board.remove(job)
+                assert job.home is not None
+                board.occupy(job.id, job.home.nodes, _idle_threshold(job, now), job.size)
+            elif isinstance(d, Suspend):
+                assert job.allocation is not None
+                board.vacate(job.allocation.nodes)
+                # On the board at the next pass, once its run time is accounted.
+                self._pending.append(job)
 
     def _victims(
         self, job: JobRun, tau: float, avail: np.ndarray, running: list[tuple[float, JobRun]]
@@ -603,25 +777,30 @@ class SelectiveSuspension(Policy, _Idle):
     def _plan_tick(
         self,
         view: View,
-        still: np.ndarray,
-        arrays: tuple[np.ndarray, np.ndarray, np.ndarray, int, _Homes],
         out: list[Decision],
         avail: np.ndarray,
+        fresh: tuple[np.ndarray, np.ndarray, np.ndarray],
         new: np.ndarray | None,
+        held_idle: bool,
+        held_first: Callable[[_Ladder], float],
     ) -> None:
         """Set the next tick of the preemption routine, or None when no job stays idle.
 
-        ``still`` marks the idle jobs of ``arrays`` that stay idle after ``out``.
-        ``new`` marks the idle jobs that arrived since the last pass, when
-        nothing else happened that could bring a preemption nearer (no job
-        ended or was suspended, no write-out, no change of protections):
-        starts only raise the bars (`_Ladder`), so the planned tick still
-        holds for the other jobs and only the new ones need planning.
+        ``fresh`` are the sizes, estimates and thresholds of the queued jobs
+        that stay idle after ``out``; ``held_idle`` says whether suspended
+        jobs do, and ``held_first`` tells, given the ladder of the running
+        jobs, when the first of them could preempt. ``new`` marks the fresh
+        jobs that arrived since the last pass, when nothing else happened
+        that could bring a preemption nearer (no job ended or was suspended,
+        no write-out, no change of protections): starts only raise the bars
+        (`_Ladder`), so the planned tick still holds for the other jobs and
+        only the new ones need planning.
         """
         now = view.now
+        sizes, est, taus = fresh
         # The jobs suspended in this pass are idle from now on too.
         victims = [d.job for d in out if isinstance(d, Suspend)]
-        if not still.any() and not victims:
+        if not len(sizes) and not held_idle and not victims:
             self._tick = None
             return
         soonest = _next_multiple(now, self.interval)
@@ -641,45 +820,56 @@ class SelectiveSuspension(Policy, _Idle):
             and version == self._planned_version
         )
         if incremental:
-            still &= new
-            if not still.any():
+            assert new is not None
+            pick = np.flatnonzero(new)
+            if not len(pick):
                 return  # the plan holds
+            sizes, est, taus = sizes[pick], est[pick], taus[pick]
         self._planned_version = version
         # The running jobs once this pass's decisions apply: those suspended
         # leave, those started or resumed join with the threshold they have now.
-        gone = {v.id for v in victims}
         tau_of = self._running_tau
-        entries = [(tau_of[r.id], r, r.allocation) for r in view.running if r.id not in gone]
-        for d in out:
-            if isinstance(d, Start):
-                entries.append((_idle_threshold(d.job, now), d.job, d.allocation))
-            elif isinstance(d, Resume):
-                entries.append((_idle_threshold(d.job, now), d.job, d.job.home))
-        if not entries:
-            self._tick = None  # nothing to preempt until an event starts something
-            return
-        ladder = self._ladder_for(entries, avail, view)
-        sizes, est, taus, nf, homes = arrays
+        board = self._board
+        if board is not None:
+            # The board has this pass's decisions already.
+            if not board.order:
+                self._tick = None  # nothing to preempt until an event starts something
+                return
+            ladder = _Ladder.of_board(board, avail, view, self)
+        else:
+            gone = {v.id for v in victims}
+            entries = [(tau_of[r.id], r, r.allocation) for r in view.running if r.id not in gone]
+            for d in out:
+                if isinstance(d, Start):
+                    entries.append((_idle_threshold(d.job, now), d.job, d.allocation))
+                elif isinstance(d, Resume):
+                    entries.append((_idle_threshold(d.job, now), d.job, d.job.home))
+            if not entries:
+                self._tick = None  # nothing to preempt until an event starts something
+                return
+            ladder = self._ladder_for(entries, avail, view)
         # Fresh jobs first (only the new ones when incremental) and victims:
         # they are cheap. The suspended jobs' bars cost most, and only matter
         # when the others leave the next tick later than the soonest.
-        pick = np.flatnonzero(still if incremental else still[:nf])
         first = math.inf
-        if len(pick):
-            when = ladder.earliest(sizes[pick], est[pick], taus[pick], len(pick), _NO_HOMES, now)
-            first = float(when.min())
+        if len(sizes):
+            first = float(ladder.earliest(sizes, est, taus, len(sizes), _NO_HOMES, now).min())
         if victims:
             # A victim's threshold goes on from the one it ran with.
-            mine = _Homes(victims, view.nodes)
-            v_sizes, v_est = mine.columns[0], mine.columns[1]
             v_taus = np.array([tau_of[v.id] for v in victims])
-            first = min(first, float(ladder.earliest(v_sizes, v_est, v_taus, 0, mine, now).min()))
+            if self._board is not None:
+                v_est = np.array([max(v.estimate, 1e-9) for v in victims])
+                with np.errstate(invalid="ignore"):
+                    when = now + (self.sf * self._board.bars_of(victims) - v_taus) * v_est
+            else:
+                mine = _Homes(victims, view.nodes)
+                v_sizes, v_est = mine.columns[0], mine.columns[1]
+                when = ladder.earliest(v_sizes, v_est, v_taus, 0, mine, now)
+            first = min(first, float(when.min()))
         if not incremental:
             planned = None
-            waiting = still[nf:]
-            if first > soonest and waiting.any():
-                when = ladder.earliest(sizes, est, taus, nf, homes, now)
-                first = min(first, float(when[nf:][waiting].min()))
+            if first > soonest and held_idle:
+                first = min(first, held_first(ladder))
         if not math.isfinite(first):
             # No idle job can ever preempt the jobs now running: only an event
             # (which brings a pass) changes that.
@@ -693,6 +883,16 @@ class SelectiveSuspension(Policy, _Idle):
 
 
 _NO_HOMES = _Homes((), 0)
+
+
+def _thresholds(jobs: Sequence[JobRun], now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sizes, estimates and thresholds now of idle ``jobs``."""
+    sizes, est, submit, done, _ = _columns(jobs)
+    return sizes, est, (now - submit - done + est) / est
+
+
+def _no_held(ladder: _Ladder) -> float:
+    return math.inf
 
 
 class _Ladder:
@@ -727,7 +927,26 @@ class _Ladder:
             self.protected = [False] * len(entries)
             open_ = entries
         self.taus = np.array([e[0] for e in open_] + [math.inf], dtype=float)
-        self.cum = np.cumsum(np.array([e[1].size for e in open_], dtype=np.int64))
+        self.widths = np.array([e[1].size for e in open_], dtype=np.int64)
+
+    @classmethod
+    def of_board(
+        cls, board: HomeBoard, avail: np.ndarray, view: View, policy: SelectiveSuspension
+    ) -> _Ladder:
+        """The ladder of the board's running jobs, for fresh jobs' bars only (the
+        board has the suspended jobs' own; no job is protected)."""
+        ladder = cls.__new__(cls)
+        ladder.key = None
+        ladder.policy = policy
+        ladder.entries = []
+        ladder.protected = []
+        ladder._home_cache = {}
+        ladder._per_node = None
+        ladder.avail = avail
+        ladder.free = int(avail.sum())
+        ladder.view = view
+        ladder.taus, ladder.widths = board.ladder()
+        return ladder
 
     def earliest(
         self,
@@ -740,10 +959,19 @@ class _Ladder:
     ) -> np.ndarray:
         """For each idle job (fresh ones first, ``nf`` of them, then ``homes``' jobs),
         the first time its threshold may be high enough to preempt."""
-        # A fresh job needs the lowest-threshold jobs that, with the free
-        # cores, make up its size: the last of them sets the bar.
+        # A fresh job needs the lowest-threshold jobs it may suspend (by the
+        # width rule) that, with the free cores, make up its size: the last
+        # of them sets the bar. Exact for a fresh job (`_victims` takes the
+        # same jobs), so no tick is spent on one that cannot preempt.
         need = sizes - self.free
-        bar = self.taus[np.searchsorted(self.cum, np.maximum(need, 1))]
+        if self.policy.width == "none":
+            eligible = np.broadcast_to(self.widths, (len(sizes), len(self.widths)))
+        else:
+            n_i, n_j = sizes[:, None], self.widths[None, :]
+            may = 2 * n_i >= n_j if self.policy.width == "text" else n_i < 2 * n_j
+            eligible = np.where(may, n_j, 0)
+        cum = np.cumsum(eligible, axis=1)
+        bar = self.taus[(cum < np.maximum(need, 1)[:, None]).sum(axis=1)]
         bar[need <= 0] = 0.0
         if self.view.cores_per_node == 1 and len(homes.key):
             cached = self._home_cache.get(homes.key)
@@ -785,8 +1013,10 @@ class _Ladder:
         if self.policy.width == "text":
             stuck |= np.maximum.reduceat(width[nodes], starts) > 2 * sizes
         elif self.policy.width == "formula":
-            owned = np.where(width[nodes] > 0, width[nodes], np.iinfo(np.int64).max)
-            stuck |= ~(sizes < 2 * np.minimum.reduceat(owned, starts))
+            # Stuck behind a job at most half its width (free nodes hold none).
+            w = width[nodes]
+            narrow = (w > 0) & (2 * w <= np.repeat(sizes, homes.lengths))
+            stuck |= np.logical_or.reduceat(narrow, starts)
         return np.where(stuck, math.inf, np.maximum(top, 0.0))
 
 

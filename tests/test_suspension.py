@@ -872,23 +872,96 @@ def test_skipping_idle_ticks_keeps_the_schedule_on_kth(kth1500: Workload, name: 
 def test_the_shortcuts_are_taken_on_kth(kth1500: Workload, monkeypatch: pytest.MonkeyPatch) -> None:
     # The test above compares schedules; this one makes sure the cheap paths
     # it vouches for (arrival-only passes, plans of new jobs only) really run.
-    calls = {"arrivals": 0, "incremental": 0}
+    calls = {"arrivals": 0, "incremental": 0, "board": 0}
     arrivals, plan = SelectiveSuspension._arrivals, SelectiveSuspension._plan_tick
+    board_pass = SelectiveSuspension._board_pass
 
     def count_arrivals(self, view):
         calls["arrivals"] += 1
         return arrivals(self, view)
 
-    def count_plans(self, view, still, arrays, out, avail, new):
+    def count_board(self, view, board):
+        calls["board"] += 1
+        return board_pass(self, view, board)
+
+    def count_plans(self, view, out, avail, fresh, new, held_idle, held_first):
         if new is not None and new.any():
             calls["incremental"] += 1
-        return plan(self, view, still, arrays, out, avail, new)
+        return plan(self, view, out, avail, fresh, new, held_idle, held_first)
 
     monkeypatch.setattr(SelectiveSuspension, "_arrivals", count_arrivals)
+    monkeypatch.setattr(SelectiveSuspension, "_board_pass", count_board)
     monkeypatch.setattr(SelectiveSuspension, "_plan_tick", count_plans)
     Simulation(kth1500, "ss", nodes=100).run()
     assert calls["arrivals"] > 100
+    assert calls["board"] > 100
     assert calls["incremental"] > 10
+
+
+def _bars_by_hand(view, tau_of: dict[int, float], width: str) -> dict[int, float]:
+    """Each suspended job's bar from the running jobs on its home (section 3.3)."""
+    out = {}
+    for job in view.suspended:
+        home = set(job.home.nodes.tolist())
+        on = [r for r in view.running if home & set(r.allocation.nodes.tolist())]
+        n = job.size
+        reach = {
+            "text": [2 * n >= r.size for r in on],
+            "formula": [n < 2 * r.size for r in on],
+            "none": [True for _ in on],
+        }[width]
+        if not all(reach):
+            out[job.id] = math.inf
+        else:
+            out[job.id] = max([tau_of[r.id] for r in on], default=0.0)
+    return out
+
+
+def _check_boards(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """At every pass, the board kept up event by event must equal one built afresh,
+    and its bars those worked out by hand. Returns a list counting the checks."""
+    board_for = SelectiveSuspension._board_for
+    checked = []
+
+    def checking(self, view):
+        board = board_for(self, view)
+        if board is None:
+            return board
+        fresh = self._build_board(view)
+        np.testing.assert_array_equal(board.tau, fresh.tau)
+        np.testing.assert_array_equal(board.wide, fresh.wide)
+        np.testing.assert_array_equal(board.per_node, fresh.per_node)
+        assert board.order == fresh.order and board.busy == fresh.busy
+        assert set(board.slot) == set(fresh.slot)
+        bars, fresh_bars = board.bars(), fresh.bars()
+        by_hand = _bars_by_hand(view, self._running_tau, self.width)
+        for job_id, s in fresh.slot.items():
+            assert bars[board.slot[job_id]] == fresh_bars[s] == by_hand[job_id]
+        checked.append(len(board.slot))
+        return board
+
+    monkeypatch.setattr(SelectiveSuspension, "_board_for", checking)
+    return checked
+
+
+BOARD_VARIANTS = [{}, {"sf": 1.5, "width": "formula"}, {"sf": 1.0, "width": "none"}]
+
+
+@FAST
+@given(cases(), st.sampled_from(BOARD_VARIANTS))
+def test_the_board_kept_up_equals_a_board_built_afresh(case: Case, params: dict) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        checked = _check_boards(mp)
+        Simulation(case.workload, "ss", nodes=case.cores, params=params).run()
+    assert checked
+
+
+def test_the_board_kept_up_equals_a_board_built_afresh_on_kth(
+    kth1500: Workload, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked = _check_boards(monkeypatch)
+    Simulation(kth1500, "ss", nodes=100).run()
+    assert max(checked) > 10  # many suspended jobs at once
 
 
 def _homes_arrays(homes: _Homes) -> list[np.ndarray]:
