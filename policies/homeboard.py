@@ -70,7 +70,9 @@ class HomeBoard:
         self._capacity = 0
         self.jobs: list[JobRun | None] = []
         self.homes: list[np.ndarray | None] = []
-        self.member = np.zeros((nodes, 0), dtype=bool)
+        self.member = np.zeros((nodes, 0), dtype=np.uint8)
+        #: Wide enough for how many nodes of a job a home can share.
+        self._count = np.uint16 if nodes < 2**16 else np.int64
         self._grow(_FIRST_CAPACITY)
 
     def _grow(self, capacity: int) -> None:
@@ -90,9 +92,10 @@ class HomeBoard:
         self.submit = grown("submit", 0.0, float)
         self.done = grown("done", 0.0, float)
         self.ids = grown("ids", 0, np.int64)
-        member = np.zeros((len(self.tau), capacity), dtype=bool)
+        member = np.zeros((len(self.tau), capacity), dtype=np.uint8)
         member[:, :old] = self.member
-        #: member[node, slot]: whether the node is on that suspended job's home.
+        #: member[node, slot]: 1 if the node is on that suspended job's home (bytes sum
+        #: faster than booleans).
         self.member = member
         self.jobs.extend([None] * (capacity - old))
         self.homes.extend([None] * (capacity - old))
@@ -120,7 +123,7 @@ class HomeBoard:
         self.version += 1
         if self.slot:
             # Only raises: the homes it overlaps take the larger value.
-            overlap = self.member[nodes].sum(axis=0)
+            overlap = self.member[nodes].sum(axis=0, dtype=self._count)
             np.maximum(self.top, np.where(overlap > 0, tau, _FREE), out=self.top)
             self.stuck += overlap * self._out_of_reach(width, self.size)
 
@@ -135,7 +138,7 @@ class HomeBoard:
         self.wide[nodes] = 0
         self.busy -= len(nodes)
         if self.slot:
-            overlap = self.member[nodes].sum(axis=0)
+            overlap = self.member[nodes].sum(axis=0, dtype=self._count)
             self.stuck -= overlap * self._out_of_reach(width, self.size)
             # Only lowers, and only the homes whose highest threshold was this job's.
             redo = np.flatnonzero((overlap > 0) & (self.top == tau))
@@ -155,7 +158,7 @@ class HomeBoard:
         self.slot[job.id] = s
         self.jobs[s] = job
         self.homes[s] = nodes
-        self.member[nodes, s] = True
+        self.member[nodes, s] = 1
         self.per_node[nodes] += home.cores
         self.active[s] = True
         self.size[s], self.est[s], self.submit[s], self.done[s], self.ids[s] = row
@@ -167,7 +170,7 @@ class HomeBoard:
         s = self.slot.pop(job.id)
         home = job.home
         assert home is not None
-        self.member[home.nodes, s] = False
+        self.member[home.nodes, s] = 0
         self.per_node[home.nodes] -= home.cores
         self.active[s] = False
         self.jobs[s] = None

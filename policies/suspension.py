@@ -38,22 +38,34 @@ Ticks at which no idle job could preempt are skipped: the thresholds of
 running jobs are constant and those of idle jobs grow linearly, so the
 first tick at which a job's threshold can exceed SF times the highest
 threshold among the jobs it would need (the lowest-threshold running jobs
-that make up its size; for a re-entry, the jobs on its home) is known in
-advance, and between events nothing else changes. The schedule is the same
-as with a pass at every tick (tested; `SelectiveSuspension.skip_idle_ticks`
-switches it off), only cheaper. Two more shortcuts rest on the same
-monotony, and are off with ``skip_idle_ticks`` too:
+it may suspend by the width rule that make up its size; for a re-entry,
+the jobs on its home) is known in advance, and between events nothing
+else changes. The schedule is the same as with a pass at every tick
+(tested; `SelectiveSuspension.skip_idle_ticks` switches it off), only
+cheaper. More shortcuts rest on the same monotony, and are off with
+``skip_idle_ticks`` too:
 
 * a start or a resume only raises those bars, so after a pass where
   nothing ended, nothing was suspended and no protection changed, the
   planned tick still holds and only the jobs that just arrived are planned;
+* a timer set for a tick that a later pass moved on from still fires: with
+  nothing ended or arrived since, that pass does nothing
+  (`SelectiveSuspension._stale_timer`);
 * a pass that only brings arrivals, after one that left nothing startable
   (no preemption, no write-out under way), can start nothing but the new
-  jobs: they alone are tried (`SelectiveSuspension._only_arrivals`).
+  jobs: they alone are tried (`SelectiveSuspension._only_arrivals`);
+* a pass that is no tick cannot preempt, so cores only get fewer during
+  it: only the jobs that fit at its start are tried
+  (`SelectiveSuspension._board_pass`).
 
-The suspended jobs' homes are kept as flat arrays updated as jobs leave
-and join, and the ladder of running jobs is shared by all tests of one
-state.
+With one core per node and no suspension overhead (the thesis's setting)
+a board (`policies.homeboard.HomeBoard`) keeps, event by event, the
+threshold and width of the job on each node and, for each suspended job,
+the highest threshold and the jobs out of its reach on its home: which
+suspended jobs fit and when each could preempt are then read, not
+recomputed over every home at every pass. Otherwise the suspended jobs'
+homes are flat arrays updated as jobs leave and join. The ladder of
+running jobs is shared by all tests of one state.
 
 Placement, which the thesis leaves open: a fresh job is placed first fit
 on free nodes that are no suspended job's home while there are enough of
