@@ -8,13 +8,15 @@ once, their homes overlapping many times, and recomputing those maxima
 from scratch at every scheduling pass is what made SS slow.
 
 `HomeBoard` keeps, per node, the threshold and the width of the job
-running there and, per suspended job, the maxima over its home. An event
+running there and, per suspended job, the highest threshold on its home
+and how many jobs on it are out of its reach by the width rule. An event
 changes them cheaply: a job that starts or resumes can only raise the
 maxima of the homes it overlaps (one vector operation), and a job that
 ends or is suspended can only lower those whose maximum it was, a handful
-of homes, recomputed exactly. It serves one core per node, where a node
-is either free or held by one running job; `policies.suspension` uses it
-when there is no suspension overhead (a node written out is neither).
+of homes, recomputed exactly; the counts move by the nodes shared. It
+serves one core per node, where a node is either free or held by one
+running job; `policies.suspension` uses it when there is no suspension
+overhead (a node being written out is neither).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from model.job import JobRun
 
 __all__ = ["HomeBoard"]
 
+#: SS's width rule (`policies.suspension`).
 Width = Literal["text", "formula", "none"]
 
 _FREE = -math.inf

@@ -105,14 +105,13 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import attrgetter
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
 from model.cluster import Allocation
 from model.job import JobRun, State
 from policies.base import Decision, Policy, Resume, Start, Suspend, View, WakeAt, register
-from policies.homeboard import HomeBoard
+from policies.homeboard import HomeBoard, Width
 from policies.preemption import (
     Claims,
     fit_avoiding,
@@ -123,8 +122,6 @@ from policies.preemption import (
 )
 
 __all__ = ["ImmediateService", "SelectiveSuspension", "TunableSelectiveSuspension"]
-
-Width = Literal["text", "formula", "none"]
 
 _ID = attrgetter("id")
 
@@ -975,17 +972,22 @@ class _Ladder:
         # width rule) that, with the free cores, make up its size: the last
         # of them sets the bar. Exact for a fresh job (`_victims` takes the
         # same jobs), so no tick is spent on one that cannot preempt.
-        need = sizes - self.free
+        # With one core per node a suspended job's bar is its home's instead.
+        by_home = self.view.cores_per_node == 1 and len(homes.key) > 0
+        bar = np.empty(len(sizes))
+        ladder = slice(0, nf) if by_home else slice(None)
+        need = sizes[ladder] - self.free
         if self.policy.width == "none":
-            eligible = np.broadcast_to(self.widths, (len(sizes), len(self.widths)))
+            eligible = np.broadcast_to(self.widths, (len(need), len(self.widths)))
         else:
-            n_i, n_j = sizes[:, None], self.widths[None, :]
+            n_i, n_j = sizes[ladder, None], self.widths[None, :]
             may = 2 * n_i >= n_j if self.policy.width == "text" else n_i < 2 * n_j
             eligible = np.where(may, n_j, 0)
         cum = np.cumsum(eligible, axis=1)
-        bar = self.taus[(cum < np.maximum(need, 1)[:, None]).sum(axis=1)]
-        bar[need <= 0] = 0.0
-        if self.view.cores_per_node == 1 and len(homes.key):
+        bar[ladder] = np.where(
+            need <= 0, 0.0, self.taus[(cum < np.maximum(need, 1)[:, None]).sum(axis=1)]
+        )
+        if by_home:
             cached = self._home_cache.get(homes.key)
             if cached is None:
                 cached = self._home_cache[homes.key] = self._home_bars(sizes[nf:], homes)
