@@ -130,24 +130,35 @@ class HomeBoard:
             np.maximum(self.top, np.where(overlap > 0, tau, _FREE), out=self.top)
             self.stuck += overlap * self._out_of_reach(width, self.size)
 
-    def vacate(self, nodes: np.ndarray) -> None:
-        """The job on ``nodes`` ends or is suspended: they are free."""
-        tau = float(self.tau[nodes[0]])
-        width = int(self.wide[nodes[0]])
-        entry = (tau, int(self.owner[nodes[0]]), width)
-        del self.order[bisect_left(self.order, entry)]
+    def vacate(self, *jobs_nodes: np.ndarray) -> None:
+        """The jobs on these node sets (one array each) end or are suspended: they are free."""
+        firsts = [int(nodes[0]) for nodes in jobs_nodes]
+        taus = self.tau[firsts]
+        widths = self.wide[firsts]
+        owners = self.owner[firsts].tolist()
+        for t, owner, w in zip(taus.tolist(), owners, widths.tolist(), strict=True):
+            del self.order[bisect_left(self.order, (t, owner, w))]
         self.version += 1
-        self.tau[nodes] = _FREE
-        self.wide[nodes] = 0
-        self.busy -= len(nodes)
-        if self.slot:
-            overlap = self.member[nodes].sum(axis=0, dtype=self._count)
-            self.stuck -= overlap * self._out_of_reach(width, self.size)
-            # Only lowers, and only the homes whose highest threshold was this job's.
-            redo = np.flatnonzero((overlap > 0) & (self.top == tau))
-            if len(redo):
-                on = self.member[:, redo]
-                self.top[redo] = np.where(on, self.tau[:, None], _FREE).max(axis=0)
+        every = jobs_nodes[0] if len(jobs_nodes) == 1 else np.concatenate(jobs_nodes)
+        self.tau[every] = _FREE
+        self.wide[every] = 0
+        self.busy -= len(every)
+        if not self.slot:
+            return
+        rows = self.member[every]
+        if len(jobs_nodes) == 1:
+            overlap = rows.sum(axis=0, dtype=self._count)[None, :]
+        else:
+            starts = np.cumsum([0] + [len(nodes) for nodes in jobs_nodes[:-1]])
+            overlap = np.add.reduceat(rows, starts, axis=0, dtype=self._count)
+        reach = self._out_of_reach(widths[:, None], self.size[None, :])
+        self.stuck -= (overlap * reach).sum(axis=0, dtype=np.int64)
+        # Only lowers, and only the homes whose highest threshold was one of these jobs'.
+        was = ((overlap > 0) & (self.top[None, :] == taus[:, None])).any(axis=0)
+        redo = np.flatnonzero(was)
+        if len(redo):
+            on = self.member[:, redo]
+            self.top[redo] = np.where(on, self.tau[:, None], _FREE).max(axis=0)
 
     # -- suspended jobs -------------------------------------------------------------
     def add(self, job: JobRun, row: tuple[float, float, float, float, float]) -> None:

@@ -482,9 +482,8 @@ class SelectiveSuspension(Policy, _Idle):
             return None
         board = self._board
         if board is not None:
-            for job in view.ended:
-                assert job.home is not None
-                board.vacate(job.home.nodes)
+            if view.ended:
+                board.vacate(*(job.home.nodes for job in view.ended))  # type: ignore[union-attr]
             for job in self._pending:
                 if job.state is State.SUSPENDED and job.id not in board.slot:
                     board.add(job, _row(job))
@@ -731,11 +730,22 @@ class SelectiveSuspension(Policy, _Idle):
                 self._running_tau[d.job.id] = _idle_threshold(d.job, now)
 
     def _on_board(self, decisions: list[Decision], now: float) -> None:
-        """Decisions of this pass onto the board, in their order."""
+        """Decisions of this pass onto the board, in their order (the suspensions of
+        one switch at once)."""
         board = self._board
         assert board is not None
+        freed: list[np.ndarray] = []
         for d in decisions:
             job = d.job
+            if isinstance(d, Suspend):
+                assert job.allocation is not None
+                freed.append(job.allocation.nodes)
+                # On the board at the next pass, once its run time is accounted.
+                self._pending.append(job)
+                continue
+            if freed:
+                board.vacate(*freed)
+                freed = []
             if isinstance(d, Start):
                 assert d.allocation is not None
                 board.occupy(job.id, d.allocation.nodes, _idle_threshold(job, now), job.size)
@@ -743,11 +753,8 @@ class SelectiveSuspension(Policy, _Idle):
                 board.remove(job)
                 assert job.home is not None
                 board.occupy(job.id, job.home.nodes, _idle_threshold(job, now), job.size)
-            elif isinstance(d, Suspend):
-                assert job.allocation is not None
-                board.vacate(job.allocation.nodes)
-                # On the board at the next pass, once its run time is accounted.
-                self._pending.append(job)
+        if freed:
+            board.vacate(*freed)
 
     def _victims(
         self, job: JobRun, tau: float, avail: np.ndarray, running: list[tuple[float, JobRun]]
@@ -768,8 +775,25 @@ class SelectiveSuspension(Policy, _Idle):
             home = job.home
             assert home is not None
             allowed = {r.id for r in cands}
+            if self._board is not None:
+                return self._home_victims_on_board(home, running, allowed)
             return home_victims(home, avail, (r for _, r in running), lambda r: r.id in allowed)
         return minimal_victims(n, int(avail.sum()), cands)
+
+    def _home_victims_on_board(
+        self, home: Allocation, running: list[tuple[float, JobRun]], allowed: set[int]
+    ) -> list[JobRun] | None:
+        """`home_victims` with one core per node, read off the board (which follows the
+        pass): every job on the home must go, so all must be candidates; a node held
+        by a job not in ``running`` (started in this pass) cannot be had."""
+        board = self._board
+        assert board is not None
+        nodes = home.nodes[board.tau[home.nodes] > -math.inf]
+        on = set(board.owner[nodes].tolist())
+        if not on <= allowed:
+            return None
+        # In the order of ``running``, as `home_victims` gives them.
+        return [r for _, r in running if r.id in on]
 
     def _ladder_for(
         self, entries: list[tuple[float, JobRun, Allocation | None]], avail: np.ndarray, view: View
