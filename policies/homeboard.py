@@ -127,8 +127,9 @@ class HomeBoard:
         if self.slot:
             # Only raises: the homes it overlaps take the larger value.
             overlap = self.member[nodes].sum(axis=0, dtype=self._count)
-            np.maximum(self.top, np.where(overlap > 0, tau, _FREE), out=self.top)
-            self.stuck += overlap * self._out_of_reach(width, self.size)
+            np.maximum(self.top, tau, out=self.top, where=overlap > 0)
+            if self.width != "none":
+                self.stuck += overlap * self._out_of_reach(width, self.size)
 
     def vacate(self, *jobs_nodes: np.ndarray) -> None:
         """The jobs on these node sets (one array each) end or are suspended: they are free."""
@@ -145,20 +146,22 @@ class HomeBoard:
         self.busy -= len(every)
         if not self.slot:
             return
-        rows = self.member[every]
-        if len(jobs_nodes) == 1:
-            overlap = rows.sum(axis=0, dtype=self._count)[None, :]
-        else:
-            starts = np.cumsum([0] + [len(nodes) for nodes in jobs_nodes[:-1]])
-            overlap = np.add.reduceat(rows, starts, axis=0, dtype=self._count)
-        reach = self._out_of_reach(widths[:, None], self.size[None, :])
-        self.stuck -= (overlap * reach).sum(axis=0, dtype=np.int64)
-        # Only lowers, and only the homes whose highest threshold was one of these jobs'.
-        was = ((overlap > 0) & (self.top[None, :] == taus[:, None])).any(axis=0)
-        redo = np.flatnonzero(was)
-        if len(redo):
-            on = self.member[:, redo]
-            self.top[redo] = np.where(on, self.tau[:, None], _FREE).max(axis=0)
+        hit = np.zeros(len(self.top), dtype=bool)
+        for nodes, tau, width in zip(jobs_nodes, taus.tolist(), widths.tolist(), strict=True):
+            overlap = self.member[nodes].sum(axis=0, dtype=self._count)
+            if self.width != "none":
+                self.stuck -= overlap * self._out_of_reach(width, self.size)
+            # Only lowers, and only the homes whose highest threshold was this job's.
+            hit |= (overlap > 0) & (self.top == tau)
+        redo = np.flatnonzero(hit)
+        if len(redo) == 1:
+            self.top[redo] = self.tau[self.homes[int(redo[0])]].max()
+        elif len(redo):
+            # Ties (many jobs start at threshold 1) make these more than a few.
+            homes = [self.homes[s] for s in redo.tolist()]
+            starts = np.cumsum([0] + [len(h) for h in homes[:-1]])  # type: ignore[arg-type]
+            on = self.tau[np.concatenate(homes)]  # type: ignore[arg-type]
+            self.top[redo] = np.maximum.reduceat(on, starts)
 
     # -- suspended jobs -------------------------------------------------------------
     def add(self, job: JobRun, row: tuple[float, float, float, float, float]) -> None:
