@@ -107,6 +107,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workloads.checks import finite_real
 from workloads.transforms import exact_estimates
 from workloads.workload import CleaningStep, Workload
 
@@ -171,15 +172,6 @@ _CRASH_MAX_RUN = 180.0
 _CRASH_MIN_RUN = 1.0
 
 
-def _real(value: object, what: str) -> float:
-    """A finite real number (numpy numbers accepted, bools not)."""
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
-    x = float(value) if ok else math.nan  # type: ignore[arg-type]
-    if not math.isfinite(x):
-        raise ValueError(f"{what} must be a finite number, got {value!r}")
-    return x
-
-
 def _fmt(x: float) -> str:
     """``x`` short (``%g``) when that is exact, else in full."""
     short = f"{x:g}"
@@ -226,7 +218,7 @@ def f_model(w: Workload, rng: np.random.Generator, f: float) -> Workload:
     factor, f = 0 is exact, and the mean ratio estimate / run is 1 + f/2.
     One uniform draw per job, in workload order, even for f = 0.
     """
-    f = _real(f, "f")
+    f = finite_real(f, "f")
     if f < 0:
         raise ValueError(f"f must be >= 0, got {f!r}")
     runs, _ = _arrays(w)
@@ -349,7 +341,7 @@ def tsafrir_bins(
     Draws one permutation from ``rng`` when there is a tail.
     """
     k = distinct_estimates(njobs)
-    max_est = _real(max_est, "max_est")
+    max_est = finite_real(max_est, "max_est")
     if k == 0:
         return np.zeros(0), np.zeros(0, dtype=np.int64)
     n_head = min(k, _HEAD_BINS)
@@ -452,7 +444,7 @@ def tsafrir(w: Workload, rng: np.random.Generator, max_est: float | None = None)
     if max_est is None:
         max_est = default_max_est(w)
     else:
-        max_est = _real(max_est, "max_est")
+        max_est = finite_real(max_est, "max_est")
         if max_est < MIN_MAX_EST:
             raise ValueError(
                 f"max_est must be at least {MIN_MAX_EST:g} s (the model's minimum), got {max_est:g}"
@@ -497,10 +489,10 @@ def crash(
     apply this after an estimate model. If fewer jobs qualify, all of them
     crash and the step's detail says how many were missing.
     """
-    share = _real(share, "crash share")
-    min_run = _real(min_run, "min_run")
-    max_run = _real(max_run, "max_run")
-    min_estimate = _real(min_estimate, "min_estimate")
+    share = finite_real(share, "crash share")
+    min_run = finite_real(min_run, "min_run")
+    max_run = finite_real(max_run, "max_run")
+    min_estimate = finite_real(min_estimate, "min_estimate")
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"crash share must be between 0 and 1, got {share:g}")
     if not 0.0 < min_run < max_run <= min_estimate:

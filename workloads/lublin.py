@@ -159,7 +159,6 @@ takes ~16 ms of it, the rest is building `Job` objects and the `Workload`).
 from __future__ import annotations
 
 import math
-import numbers
 import operator
 from dataclasses import dataclass, fields, replace
 
@@ -167,6 +166,7 @@ import numpy as np
 from scipy import special
 
 from model.job import Job
+from workloads.checks import finite_real
 from workloads.workload import Header, Workload
 
 __all__ = [
@@ -220,14 +220,6 @@ _MIN_LOWER_STAGE = 0.7
 _MIN_ACCEPTANCE = 1e-3
 
 
-def _real(value: object, what: str) -> float:
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
-    number = float(value) if ok else math.nan  # type: ignore[arg-type]
-    if not math.isfinite(number):
-        raise ValueError(f"{what} must be a finite number, got {value!r}")
-    return number
-
-
 def _positive_int(value: object, what: str) -> int:
     try:
         number = operator.index(value)  # type: ignore[arg-type]
@@ -273,7 +265,7 @@ class JobTypeParams:
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            _real(getattr(self, f.name), f.name)
+            finite_real(getattr(self, f.name), f.name)
         for name in ("serial_prob", "pow2_prob", "uprob"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
@@ -422,7 +414,7 @@ def _truncated_gamma(
 
 
 def _start_seconds(start_hour: float) -> int:
-    hour = _real(start_hour, "start_hour")
+    hour = finite_real(start_hour, "start_hour")
     if not 0.0 <= hour < 24.0:
         raise ValueError(f"start_hour must be in [0, 24), got {start_hour!r}")
     return round(hour * 3600) % _SECONDS_PER_DAY
@@ -529,7 +521,7 @@ def sample_arrivals(
     """
     n = _positive_int(n, "n")
     start = _start_seconds(start_hour)
-    shape = params.alpha if alpha is None else _real(alpha, "alpha")
+    shape = params.alpha if alpha is None else finite_real(alpha, "alpha")
     if shape <= 0:
         raise ValueError(f"alpha must be positive, got {alpha!r}")
     _check_acceptance(shape, params.barr, TOO_MUCH_ARRIVE_TIME, "log interarrival")
@@ -574,7 +566,7 @@ def generate(
         raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
     start = _start_seconds(start_hour)
     if alpha is not None:
-        alpha = _real(alpha, "alpha")
+        alpha = finite_real(alpha, "alpha")
         if alpha <= 0:
             raise ValueError(f"alpha must be positive, got {alpha!r}")
     hour = start / 3600
