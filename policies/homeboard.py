@@ -17,6 +17,9 @@ of homes, recomputed exactly; the counts move by the nodes shared. It
 serves one core per node, where a node is either free or held by one
 running job; `policies.suspension` uses it when there is no suspension
 overhead (a node being written out is neither).
+
+Each node lists the slots whose homes cover it, so an event walks only
+the homes it touches; the walks are compiled loops (`policies.kernels`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Literal
 import numpy as np
 
 from model.job import JobRun
+from policies import kernels
 
 __all__ = ["HomeBoard"]
 
@@ -50,9 +54,10 @@ class HomeBoard:
     """
 
     def __init__(self, nodes: int, width: Width) -> None:
-        if width not in ("text", "formula", "none"):
+        if width not in kernels.RULES:
             raise ValueError(f"width must be 'text', 'formula' or 'none', got {width!r}")
         self.width = width
+        self.rule = kernels.RULES[width]
         #: Per node: threshold of the job running there (-inf: free).
         self.tau = np.full(nodes, _FREE)
         #: Per node: width of the job running there (0: free).
@@ -72,10 +77,11 @@ class HomeBoard:
         self._free_slots: list[int] = []
         self._capacity = 0
         self.jobs: list[JobRun | None] = []
-        self.homes: list[np.ndarray | None] = []
-        self.member = np.zeros((nodes, 0), dtype=np.uint8)
-        #: Wide enough for how many nodes of a job a home can share.
-        self._count = np.uint16 if nodes < 2**16 else np.int64
+        #: Per node: how many homes cover it, and their slots (the first ``node_deg``).
+        self.node_deg = np.zeros(nodes, dtype=np.int64)
+        self.node_slots = np.zeros((nodes, 0), dtype=np.int64)
+        #: Per slot: its home's nodes (the first ``lens`` of the row).
+        self.homes = np.zeros((0, 1), dtype=np.int64)
         self._grow(_FIRST_CAPACITY)
 
     def _grow(self, capacity: int) -> None:
@@ -95,73 +101,46 @@ class HomeBoard:
         self.submit = grown("submit", 0.0, float)
         self.done = grown("done", 0.0, float)
         self.ids = grown("ids", 0, np.int64)
-        member = np.zeros((len(self.tau), capacity), dtype=np.uint8)
-        member[:, :old] = self.member
-        #: member[node, slot]: 1 if the node is on that suspended job's home (bytes sum
-        #: faster than booleans).
-        self.member = member
+        self.lens = grown("lens", 0, np.int64)
+        homes = np.zeros((capacity, self.homes.shape[1]), dtype=np.int64)
+        homes[:old] = self.homes
+        self.homes = homes
+        # A node is on at most every home at once.
+        node_slots = np.zeros((len(self.tau), capacity), dtype=np.int64)
+        node_slots[:, :old] = self.node_slots
+        self.node_slots = node_slots
         self.jobs.extend([None] * (capacity - old))
-        self.homes.extend([None] * (capacity - old))
         # Lowest slots first, so that the layout does not depend on growth.
         self._free_slots.extend(range(capacity - 1, old - 1, -1))
         self._capacity = capacity
-
-    def _out_of_reach(self, width: int | np.ndarray, size: int | np.ndarray) -> np.ndarray | bool:
-        # Seed 000 section 3.2's text: n_i >= n_j / 2; section 3.3's formula: n_i / n_j < 2.
-        if self.width == "text":
-            return width > 2 * size
-        if self.width == "formula":
-            return (width > 0) & (2 * width <= size)
-        return np.zeros_like(size, dtype=bool) if isinstance(size, np.ndarray) else False
 
     # -- running jobs --------------------------------------------------------------
     def occupy(self, job_id: int, nodes: np.ndarray, tau: float, width: int) -> None:
         """Job ``job_id`` of threshold ``tau`` and ``width`` processors starts or resumes on
         ``nodes``."""
-        self.tau[nodes] = tau
-        self.wide[nodes] = width
         self.owner[nodes] = job_id
         self.busy += len(nodes)
         insort(self.order, (tau, job_id, width))
         self.version += 1
-        if self.slot:
-            # Only raises: the homes it overlaps take the larger value.
-            overlap = self.member[nodes].sum(axis=0, dtype=self._count)
-            np.maximum(self.top, tau, out=self.top, where=overlap > 0)
-            if self.width != "none":
-                self.stuck += overlap * self._out_of_reach(width, self.size)
+        # Only raises: the homes it overlaps take the larger value.
+        kernels.occupy(
+            nodes, tau, width, self.rule, self.tau, self.wide,
+            self.node_slots, self.node_deg, self.top, self.stuck, self.size,
+        )  # fmt: skip
 
     def vacate(self, *jobs_nodes: np.ndarray) -> None:
         """The jobs on these node sets (one array each) end or are suspended: they are free."""
-        firsts = [int(nodes[0]) for nodes in jobs_nodes]
-        taus = self.tau[firsts]
-        widths = self.wide[firsts]
-        owners = self.owner[firsts].tolist()
-        for t, owner, w in zip(taus.tolist(), owners, widths.tolist(), strict=True):
-            del self.order[bisect_left(self.order, (t, owner, w))]
-        self.version += 1
-        every = jobs_nodes[0] if len(jobs_nodes) == 1 else np.concatenate(jobs_nodes)
-        self.tau[every] = _FREE
-        self.wide[every] = 0
-        self.busy -= len(every)
-        if not self.slot:
-            return
-        hit = np.zeros(len(self.top), dtype=bool)
-        for nodes, tau, width in zip(jobs_nodes, taus.tolist(), widths.tolist(), strict=True):
-            overlap = self.member[nodes].sum(axis=0, dtype=self._count)
-            if self.width != "none":
-                self.stuck -= overlap * self._out_of_reach(width, self.size)
+        for nodes in jobs_nodes:
+            first = nodes[0]
+            entry = (float(self.tau[first]), int(self.owner[first]), int(self.wide[first]))
+            del self.order[bisect_left(self.order, entry)]
+            self.busy -= len(nodes)
             # Only lowers, and only the homes whose highest threshold was this job's.
-            hit |= (overlap > 0) & (self.top == tau)
-        redo = np.flatnonzero(hit)
-        if len(redo) == 1:
-            self.top[redo] = self.tau[self.homes[int(redo[0])]].max()
-        elif len(redo):
-            # Ties (many jobs start at threshold 1) make these more than a few.
-            homes = [self.homes[s] for s in redo.tolist()]
-            starts = np.cumsum([0] + [len(h) for h in homes[:-1]])  # type: ignore[arg-type]
-            on = self.tau[np.concatenate(homes)]  # type: ignore[arg-type]
-            self.top[redo] = np.maximum.reduceat(on, starts)
+            kernels.vacate(
+                nodes, self.rule, self.tau, self.wide, self.node_slots, self.node_deg,
+                self.top, self.stuck, self.size, self.homes, self.lens,
+            )  # fmt: skip
+        self.version += 1
 
     # -- suspended jobs -------------------------------------------------------------
     def add(self, job: JobRun, row: tuple[float, float, float, float, float]) -> None:
@@ -172,26 +151,31 @@ class HomeBoard:
         home = job.home
         assert home is not None
         nodes = home.nodes
+        if len(nodes) > self.homes.shape[1]:
+            wider = np.zeros((self._capacity, len(nodes)), dtype=np.int64)
+            wider[:, : self.homes.shape[1]] = self.homes
+            self.homes = wider
         self.slot[job.id] = s
         self.jobs[s] = job
-        self.homes[s] = nodes
-        self.member[nodes, s] = 1
+        self.lens[s] = len(nodes)
         self.per_node[nodes] += home.cores
         self.active[s] = True
         self.size[s], self.est[s], self.submit[s], self.done[s], self.ids[s] = row
-        self.top[s] = self.tau[nodes].max()
-        self.stuck[s] = np.count_nonzero(self._out_of_reach(self.wide[nodes], self.size[s]))
+        kernels.add_home(
+            s, nodes, self.rule, self.tau, self.wide, self.node_slots, self.node_deg,
+            self.top, self.stuck, self.size, self.homes,
+        )  # fmt: skip
 
     def remove(self, job: JobRun) -> None:
         """``job`` resumes: it is no longer suspended."""
         s = self.slot.pop(job.id)
         home = job.home
         assert home is not None
-        self.member[home.nodes, s] = 0
+        kernels.remove_home(s, home.nodes, self.node_slots, self.node_deg)
         self.per_node[home.nodes] -= home.cores
         self.active[s] = False
         self.jobs[s] = None
-        self.homes[s] = None
+        self.lens[s] = 0
         self.top[s] = _FREE
         self.stuck[s] = 0
         self._free_slots.append(s)
@@ -209,8 +193,8 @@ class HomeBoard:
 
     def free_homes(self) -> list[JobRun]:
         """The suspended jobs whose every home node is free."""
-        free = np.flatnonzero(self.active & (self.top == _FREE))
-        return [self.jobs[s] for s in free.tolist()]  # type: ignore[misc]
+        jobs = self.jobs
+        return [jobs[s] for s in kernels.free_slots(self.active, self.top).tolist()]  # type: ignore[misc]
 
     def bars(self) -> np.ndarray:
         """Per slot: the threshold a suspended job must exceed (SF times over) to re-enter.
@@ -236,9 +220,7 @@ class HomeBoard:
         out = np.empty(len(jobs))
         for i, job in enumerate(jobs):
             assert job.home is not None
-            nodes = job.home.nodes
-            reach = self._out_of_reach(self.wide[nodes], job.size)
-            out[i] = math.inf if np.any(reach) else max(float(self.tau[nodes].max()), 0.0)
+            out[i] = kernels.home_bar(job.home.nodes, job.size, self.rule, self.tau, self.wide)
         return out
 
     def earliest(self, now: float, sf: float) -> float:
@@ -249,8 +231,6 @@ class HomeBoard:
         """
         if not self.slot:
             return math.inf
-        est = self.est
-        taus = (now - self.submit - self.done + est) / est
-        with np.errstate(invalid="ignore"):
-            when = now + (sf * self.bars() - taus) * est
-        return float(when[self.active].min())
+        return kernels.suspended_earliest(
+            now, sf, self.active, self.top, self.stuck, self.est, self.submit, self.done
+        )

@@ -32,6 +32,7 @@ import numpy as np
 
 from model.cluster import Allocation, first_fit
 from model.job import JobRun, State
+from policies import kernels
 from policies.base import Decision, Resume, Start, Suspend, View
 
 __all__ = [
@@ -165,6 +166,9 @@ def fit_avoiding(
     avail: np.ndarray, size: int, cores_per_node: int, avoid: np.ndarray | None
 ) -> Allocation | None:
     """First fit on ``avail`` that takes the cores in ``avoid`` (per node) only when it must."""
+    if cores_per_node == 1 and avoid is not None:
+        nodes = kernels.first_fit_avoiding(avail, avoid, size)
+        return Allocation(nodes, np.ones(size, dtype=np.int64)) if len(nodes) else None
     if avoid is None or not avoid.any():
         return first_fit(avail, size, cores_per_node)
     spare = np.maximum(avail - avoid, 0)

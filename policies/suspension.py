@@ -110,6 +110,7 @@ import numpy as np
 
 from model.cluster import Allocation
 from model.job import JobRun, State
+from policies import kernels
 from policies.base import Decision, Policy, Resume, Start, Suspend, View, WakeAt, register
 from policies.homeboard import HomeBoard, Width
 from policies.preemption import (
@@ -584,10 +585,10 @@ class SelectiveSuspension(Policy, _Idle):
         self._changed(out)
         return out
 
-    def _board_earliest(self, ladder: _Ladder) -> float:
+    def _board_earliest(self, _ladder: _Ladder | None, now: float) -> float:
         """When the first suspended job could re-enter by preempting (the board's state)."""
         assert self._board is not None
-        return self._board.earliest(ladder.view.now, self.sf)
+        return self._board.earliest(now, self.sf)
 
     def _full_pass(self, view: View, tick: bool) -> list[Decision]:
         now = view.now
@@ -711,7 +712,8 @@ class SelectiveSuspension(Policy, _Idle):
             held_first = self._board_earliest
         else:
 
-            def held_first(ladder: _Ladder) -> float:
+            def held_first(ladder: _Ladder | None, now: float) -> float:
+                assert ladder is not None
                 when = ladder.earliest(sizes[nf:], est[nf:], taus[nf:], 0, homes, now)
                 return float(when[waiting].min())
 
@@ -815,14 +817,15 @@ class SelectiveSuspension(Policy, _Idle):
         fresh: tuple[np.ndarray, np.ndarray, np.ndarray],
         new: np.ndarray | None,
         held_idle: bool,
-        held_first: Callable[[_Ladder], float],
+        held_first: Callable[[_Ladder | None, float], float],
     ) -> None:
         """Set the next tick of the preemption routine, or None when no job stays idle.
 
         ``fresh`` are the sizes, estimates and thresholds of the queued jobs
         that stay idle after ``out``; ``held_idle`` says whether suspended
         jobs do, and ``held_first`` tells, given the ladder of the running
-        jobs, when the first of them could preempt. ``new`` marks the fresh
+        jobs (None on the board, which has its own) and the time now, when
+        the first of them could preempt. ``new`` marks the fresh
         jobs that arrived since the last pass, when nothing else happened
         that could bring a preemption nearer (no job ended or was suspended,
         no write-out, no change of protections): starts only raise the bars
@@ -868,7 +871,7 @@ class SelectiveSuspension(Policy, _Idle):
             if not board.order:
                 self._tick = None  # nothing to preempt until an event starts something
                 return
-            ladder = _Ladder.of_board(board, avail, view, self)
+            ladder = None
         else:
             gone = {v.id for v in victims}
             entries = [(tau_of[r.id], r, r.allocation) for r in view.running if r.id not in gone]
@@ -885,7 +888,14 @@ class SelectiveSuspension(Policy, _Idle):
         # they are cheap. The suspended jobs' bars cost most, and only matter
         # when the others leave the next tick later than the soonest.
         first = math.inf
-        if len(sizes):
+        if len(sizes) and ladder is None:
+            assert board is not None
+            free = int(avail.sum())
+            ladder_taus, widths = board.ladder()
+            first = kernels.fresh_earliest(
+                now, self.sf, sizes, est, taus, free, ladder_taus, widths, board.rule
+            )
+        elif len(sizes):
             first = float(ladder.earliest(sizes, est, taus, len(sizes), _NO_HOMES, now).min())
         if victims:
             # A victim's threshold goes on from the one it ran with.
@@ -895,6 +905,7 @@ class SelectiveSuspension(Policy, _Idle):
                 with np.errstate(invalid="ignore"):
                     when = now + (self.sf * self._board.bars_of(victims) - v_taus) * v_est
             else:
+                assert ladder is not None
                 mine = _Homes(victims, view.nodes)
                 v_sizes, v_est = mine.columns[0], mine.columns[1]
                 when = ladder.earliest(v_sizes, v_est, v_taus, 0, mine, now)
@@ -902,7 +913,7 @@ class SelectiveSuspension(Policy, _Idle):
         if not incremental:
             planned = None
             if first > soonest and held_idle:
-                first = min(first, held_first(ladder))
+                first = min(first, held_first(ladder, now))
         if not math.isfinite(first):
             # No idle job can ever preempt the jobs now running: only an event
             # (which brings a pass) changes that.
@@ -924,7 +935,7 @@ def _thresholds(jobs: Sequence[JobRun], now: float) -> tuple[np.ndarray, np.ndar
     return sizes, est, (now - submit - done + est) / est
 
 
-def _no_held(ladder: _Ladder) -> float:
+def _no_held(ladder: _Ladder | None, now: float) -> float:
     return math.inf
 
 
@@ -962,25 +973,6 @@ class _Ladder:
         self.taus = np.array([e[0] for e in open_] + [math.inf], dtype=float)
         self.widths = np.array([e[1].size for e in open_], dtype=np.int64)
 
-    @classmethod
-    def of_board(
-        cls, board: HomeBoard, avail: np.ndarray, view: View, policy: SelectiveSuspension
-    ) -> _Ladder:
-        """The ladder of the board's running jobs, for fresh jobs' bars only (the
-        board has the suspended jobs' own; no job is protected)."""
-        ladder = cls.__new__(cls)
-        ladder.key = None
-        ladder.policy = policy
-        ladder.entries = []
-        ladder.protected = []
-        ladder._home_cache = {}
-        ladder._per_node = None
-        ladder.avail = avail
-        ladder.free = int(avail.sum())
-        ladder.view = view
-        ladder.taus, ladder.widths = board.ladder()
-        return ladder
-
     def earliest(
         self,
         sizes: np.ndarray,
@@ -998,20 +990,11 @@ class _Ladder:
         # same jobs), so no tick is spent on one that cannot preempt.
         # With one core per node a suspended job's bar is its home's instead.
         by_home = self.view.cores_per_node == 1 and len(homes.key) > 0
-        bar = np.empty(len(sizes))
         ladder = slice(0, nf) if by_home else slice(None)
-        need = sizes[ladder] - self.free
-        if self.policy.width == "none":
-            eligible = np.broadcast_to(self.widths, (len(need), len(self.widths)))
-        else:
-            n_i, n_j = sizes[ladder, None], self.widths[None, :]
-            may = 2 * n_i >= n_j if self.policy.width == "text" else n_i < 2 * n_j
-            eligible = np.where(may, n_j, 0)
-        cum = np.cumsum(eligible, axis=1)
-        bar[ladder] = np.where(
-            need <= 0, 0.0, self.taus[(cum < np.maximum(need, 1)[:, None]).sum(axis=1)]
-        )
+        rule = kernels.RULES[self.policy.width]
+        bar = kernels.fresh_bars(sizes[ladder], self.free, self.taus, self.widths, rule)
         if by_home:
+            bar = np.concatenate((bar, np.empty(len(sizes) - nf)))
             cached = self._home_cache.get(homes.key)
             if cached is None:
                 cached = self._home_cache[homes.key] = self._home_bars(sizes[nf:], homes)

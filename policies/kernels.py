@@ -1,0 +1,243 @@
+"""Compiled loops for Selective Suspension's bookkeeping (`policies.homeboard`).
+
+SS on a busy machine keeps hundreds of jobs suspended, each tied to its
+home nodes (seed 000, section 3.3), and every start, end and suspension
+touches a few dozen of those homes. Done with numpy, each such event is a
+few dozen array calls whose fixed cost dwarfs the work; here each is one
+call into a loop compiled by numba. The loops do the same arithmetic, in
+the same order, as the numpy expressions they replace (no ``fastmath``),
+so schedules are the same bit for bit.
+
+Widths are coded as integers: `TEXT`, `FORMULA` and `NONE` (see
+`policies.suspension` for the width rule of sections 3.2 and 3.3).
+Thresholds of free nodes are ``-inf``.
+
+Compiled code is cached next to this module (``cache=True``), so only the
+first run on a machine pays for compiling.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "FORMULA",
+    "NONE",
+    "RULES",
+    "TEXT",
+    "add_home",
+    "first_fit_avoiding",
+    "free_slots",
+    "fresh_bars",
+    "fresh_earliest",
+    "home_bar",
+    "occupy",
+    "remove_home",
+    "suspended_earliest",
+    "vacate",
+]
+
+#: The width rule as a code: n_i >= n_j / 2 (text), n_i / n_j < 2 (formula), none.
+TEXT, FORMULA, NONE = 0, 1, 2
+#: The codes by the rule's name (`policies.suspension`'s ``width``).
+RULES = {"text": TEXT, "formula": FORMULA, "none": NONE}
+
+
+@njit(cache=True)
+def _out_of_reach(rule: int, width: int, size: int) -> bool:
+    # Whether a job of ``size`` may not suspend one of ``width`` (0: a free node).
+    if rule == TEXT:
+        return width > 2 * size
+    if rule == FORMULA:
+        return width > 0 and 2 * width <= size
+    return False
+
+
+@njit(cache=True)
+def occupy(nodes, tau, width, rule, node_tau, node_wide, node_slots, node_deg, top, stuck, size):
+    """A job of threshold ``tau`` and ``width`` starts on ``nodes``: raise the homes it overlaps."""
+    for n in nodes:
+        node_tau[n] = tau
+        node_wide[n] = width
+        for k in range(node_deg[n]):
+            s = node_slots[n, k]
+            if tau > top[s]:
+                top[s] = tau
+            if _out_of_reach(rule, width, size[s]):
+                stuck[s] += 1
+
+
+@njit(cache=True)
+def vacate(nodes, rule, node_tau, node_wide, node_slots, node_deg, top, stuck, size, homes, lens):
+    """The job on ``nodes`` leaves them: lower the homes whose highest threshold was its own."""
+    tau = node_tau[nodes[0]]
+    width = node_wide[nodes[0]]
+    for n in nodes:
+        node_tau[n] = -math.inf
+        node_wide[n] = 0
+    for n in nodes:
+        for k in range(node_deg[n]):
+            s = node_slots[n, k]
+            if _out_of_reach(rule, width, size[s]):
+                stuck[s] -= 1
+            if top[s] == tau:
+                # Measure the home again (a slot met twice is measured twice: same answer).
+                best = -math.inf
+                for i in range(lens[s]):
+                    t = node_tau[homes[s, i]]
+                    if t > best:
+                        best = t
+                top[s] = best
+
+
+@njit(cache=True)
+def add_home(s, nodes, rule, node_tau, node_wide, node_slots, node_deg, top, stuck, size, homes):
+    """Slot ``s`` (a job of ``size[s]`` just suspended) gets its home ``nodes``."""
+    best = -math.inf
+    count = 0
+    for i in range(len(nodes)):
+        n = nodes[i]
+        homes[s, i] = n
+        node_slots[n, node_deg[n]] = s
+        node_deg[n] += 1
+        if node_tau[n] > best:
+            best = node_tau[n]
+        if _out_of_reach(rule, node_wide[n], size[s]):
+            count += 1
+    top[s] = best
+    stuck[s] = count
+
+
+@njit(cache=True)
+def remove_home(s, nodes, node_slots, node_deg):
+    """Slot ``s`` leaves the nodes of its home (its job resumes)."""
+    for n in nodes:
+        last = node_deg[n] - 1
+        for k in range(last + 1):
+            if node_slots[n, k] == s:
+                node_slots[n, k] = node_slots[n, last]
+                node_deg[n] = last
+                break
+
+
+@njit(cache=True)
+def home_bar(nodes, size, rule, node_tau, node_wide):
+    """The bar of a job of ``size`` whose home is ``nodes``: the highest threshold on it
+    (at least 0), or inf when a job on it is out of its reach."""
+    best = 0.0
+    for n in nodes:
+        if _out_of_reach(rule, node_wide[n], size):
+            return math.inf
+        if node_tau[n] > best:
+            best = node_tau[n]
+    return best
+
+
+@njit(cache=True)
+def suspended_earliest(now, sf, active, top, stuck, est, submit, done):
+    """The first time any suspended job may re-enter by preempting (inf: none may).
+
+    A slot's threshold grows from ``(now - submit - done + est) / est``; it may
+    preempt once that exceeds ``sf`` times its bar (its home's highest
+    threshold, at least 0; inf when stuck behind a job out of its reach).
+    """
+    first = math.inf
+    for s in range(len(active)):
+        if not active[s]:
+            continue
+        e = est[s]
+        tau = (now - submit[s] - done[s] + e) / e
+        bar = math.inf if stuck[s] > 0 else max(top[s], 0.0)
+        when = now + (sf * bar - tau) * e
+        if when < first:
+            first = when
+    return first
+
+
+@njit(cache=True)
+def fresh_bars(sizes, free, taus, widths, rule):
+    """For each fresh job of ``sizes[i]`` processors, the bar it must exceed to preempt.
+
+    The lowest-threshold running jobs (``taus`` ascending, then inf;
+    ``widths`` theirs) it may suspend by the width rule that, with ``free``
+    processors, make up its size: the threshold of the last of them; 0 when
+    the free processors suffice, inf when they never do.
+    """
+    out = np.empty(len(sizes))
+    for i in range(len(sizes)):
+        need = sizes[i] - free
+        if need <= 0:
+            out[i] = 0.0
+            continue
+        bar = math.inf
+        got = 0
+        for j in range(len(widths)):
+            if _out_of_reach(rule, widths[j], sizes[i]):
+                continue
+            got += widths[j]
+            if got >= need:
+                bar = taus[j]
+                break
+        out[i] = bar
+    return out
+
+
+@njit(cache=True)
+def fresh_earliest(now, sf, sizes, est, taus, free, ladder_taus, widths, rule):
+    """The first time any of these fresh jobs may preempt: `fresh_bars`, then the
+    time each job's threshold (``taus`` now, growing by 1 per ``est``) reaches
+    ``sf`` times its bar; the earliest of them (inf: none ever may)."""
+    bars = fresh_bars(sizes, free, ladder_taus, widths, rule)
+    first = math.inf
+    for i in range(len(sizes)):
+        when = now + (sf * bars[i] - taus[i]) * est[i]
+        if when < first:
+            first = when
+    return first
+
+
+@njit(cache=True)
+def free_slots(active, top):
+    """The slots in use whose home is all free (highest threshold -inf)."""
+    out = np.empty(len(active), dtype=np.int64)
+    k = 0
+    for s in range(len(active)):
+        if active[s] and top[s] == -math.inf:
+            out[k] = s
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def first_fit_avoiding(avail, avoid, size):
+    """One core per node: the first ``size`` free nodes, those in ``avoid`` only when the
+    others are too few (empty when the free nodes are). `policies.preemption.fit_avoiding`."""
+    spare = 0
+    total = 0
+    for n in range(len(avail)):
+        if avail[n] > 0:
+            total += 1
+            if avail[n] > avoid[n]:
+                spare += 1
+    if total < size:
+        return np.empty(0, dtype=np.int64)
+    # Spare nodes first; then the lowest avoided ones, as many as still needed.
+    extra = size - spare if spare < size else 0
+    out = np.empty(size, dtype=np.int64)
+    k = 0
+    for n in range(len(avail)):
+        if k == size:
+            break
+        if avail[n] <= 0:
+            continue
+        if avail[n] > avoid[n]:
+            out[k] = n
+            k += 1
+        elif extra > 0:
+            out[k] = n
+            k += 1
+            extra -= 1
+    return out
