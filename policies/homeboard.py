@@ -25,7 +25,6 @@ the homes it touches; the walks are compiled loops (`policies.kernels`).
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, insort
 from typing import Literal
 
 import numpy as np
@@ -68,10 +67,12 @@ class HomeBoard:
         self.busy = 0
         #: Per node: id of the job running there.
         self.owner = np.zeros(nodes, dtype=np.int64)
-        #: The running jobs as (threshold, id, width), sorted; and a count of changes.
-        self.order: list[tuple[float, int, int]] = []
-        self.version = 0
-        self._ladder: tuple[int, np.ndarray, np.ndarray] | None = None
+        #: The running jobs by threshold then id (at most one per node): the
+        #: first ``running`` entries of their thresholds (then inf), ids and widths.
+        self.running = 0
+        self._ladder_tau = np.full(nodes + 1, math.inf)
+        self._ladder_id = np.zeros(nodes + 1, dtype=np.int64)
+        self._ladder_wide = np.zeros(nodes + 1, dtype=np.int64)
         #: job id -> slot of a suspended job.
         self.slot: dict[int, int] = {}
         self._free_slots: list[int] = []
@@ -120,8 +121,9 @@ class HomeBoard:
         ``nodes``."""
         self.owner[nodes] = job_id
         self.busy += len(nodes)
-        insort(self.order, (tau, job_id, width))
-        self.version += 1
+        self.running = kernels.ladder_insert(
+            self._ladder_tau, self._ladder_id, self._ladder_wide, self.running, tau, job_id, width
+        )
         # Only raises: the homes it overlaps take the larger value.
         kernels.occupy(
             nodes, tau, width, self.rule, self.tau, self.wide,
@@ -131,16 +133,16 @@ class HomeBoard:
     def vacate(self, *jobs_nodes: np.ndarray) -> None:
         """The jobs on these node sets (one array each) end or are suspended: they are free."""
         for nodes in jobs_nodes:
-            first = nodes[0]
-            entry = (float(self.tau[first]), int(self.owner[first]), int(self.wide[first]))
-            del self.order[bisect_left(self.order, entry)]
+            self.running = kernels.ladder_remove(
+                self._ladder_tau, self._ladder_id, self._ladder_wide, self.running,
+                self.owner[nodes[0]],
+            )  # fmt: skip
             self.busy -= len(nodes)
             # Only lowers, and only the homes whose highest threshold was this job's.
             kernels.vacate(
                 nodes, self.rule, self.tau, self.wide, self.node_slots, self.node_deg,
                 self.top, self.stuck, self.size, self.homes, self.lens,
             )  # fmt: skip
-        self.version += 1
 
     # -- suspended jobs -------------------------------------------------------------
     def add(self, job: JobRun, row: tuple[float, float, float, float, float]) -> None:
@@ -208,12 +210,23 @@ class HomeBoard:
         return bar
 
     def ladder(self) -> tuple[np.ndarray, np.ndarray]:
-        """The running jobs' thresholds (then inf) and widths, by threshold then id."""
-        if self._ladder is None or self._ladder[0] != self.version:
-            taus = np.array([e[0] for e in self.order] + [math.inf])
-            widths = np.array([e[2] for e in self.order], dtype=np.int64)
-            self._ladder = (self.version, taus, widths)
-        return self._ladder[1], self._ladder[2]
+        """The running jobs' thresholds (then inf) and widths, by threshold then id
+        (views: valid until the board changes)."""
+        k = self.running
+        return self._ladder_tau[: k + 1], self._ladder_wide[:k]
+
+    @property
+    def order(self) -> list[tuple[float, int, int]]:
+        """The running jobs as (threshold, id, width), sorted."""
+        k = self.running
+        return list(
+            zip(
+                self._ladder_tau[:k].tolist(),
+                self._ladder_id[:k].tolist(),
+                self._ladder_wide[:k].tolist(),
+                strict=True,
+            )
+        )
 
     def bars_of(self, jobs: list[JobRun]) -> np.ndarray:
         """`bars` for jobs not (yet) on the board, from their homes and sizes."""

@@ -34,7 +34,10 @@ __all__ = [
     "fresh_bars",
     "fresh_earliest",
     "home_bar",
+    "ladder_insert",
+    "ladder_remove",
     "occupy",
+    "ready_on_board",
     "remove_home",
     "suspended_earliest",
     "vacate",
@@ -186,11 +189,12 @@ def fresh_bars(sizes, free, taus, widths, rule):
 
 
 @njit(cache=True)
-def fresh_earliest(now, sf, sizes, est, taus, free, ladder_taus, widths, rule):
-    """The first time any of these fresh jobs may preempt: `fresh_bars`, then the
-    time each job's threshold (``taus`` now, growing by 1 per ``est``) reaches
-    ``sf`` times its bar; the earliest of them (inf: none ever may)."""
-    bars = fresh_bars(sizes, free, ladder_taus, widths, rule)
+def fresh_earliest(now, sf, sizes, est, taus, avail, ladder_taus, widths, rule):
+    """The first time any of these fresh jobs may preempt, with ``avail`` free
+    processors per node: `fresh_bars`, then the time each job's threshold
+    (``taus`` now, growing by 1 per ``est``) reaches ``sf`` times its bar; the
+    earliest of them (inf: none ever may)."""
+    bars = fresh_bars(sizes, avail.sum(), ladder_taus, widths, rule)
     first = math.inf
     for i in range(len(sizes)):
         when = now + (sf * bars[i] - taus[i]) * est[i]
@@ -241,3 +245,61 @@ def first_fit_avoiding(avail, avoid, size):
             k += 1
             extra -= 1
     return out
+
+
+@njit(cache=True)
+def ready_on_board(
+    now, sf, preempt, sizes, est, taus, nf, free, ladder_taus, widths, rule, slots, top, stuck
+):
+    """Which idle jobs may start now: the ``nf`` fresh ones first, then the suspended
+    ones of ``slots`` (their columns follow in ``sizes``, ``est`` and ``taus``).
+
+    A fresh job fits ``free`` processors or, when ``preempt``, its threshold
+    is past ``sf`` times its bar (`fresh_bars`); a suspended one has its
+    home free or, when ``preempt``, its threshold past ``sf`` times its home's
+    bar. Necessary conditions: the caller still tries each job.
+    """
+    n = len(sizes)
+    ok = np.zeros(n, dtype=np.bool_)
+    bars = fresh_bars(sizes[:nf], free, ladder_taus, widths, rule)
+    for i in range(nf):
+        ok[i] = sizes[i] <= free or (preempt and now + (sf * bars[i] - taus[i]) * est[i] <= now)
+    for k in range(nf, n):
+        s = slots[k - nf]
+        if top[s] == -math.inf:
+            ok[k] = True
+        elif preempt:
+            bar = math.inf if stuck[s] > 0 else max(top[s], 0.0)
+            if now + (sf * bar - taus[k]) * est[k] <= now:
+                ok[k] = True
+    return ok
+
+
+@njit(cache=True)
+def ladder_insert(taus, ids, widths, count, tau, job_id, width):
+    """Insert a running job into the ladder (the first ``count`` entries, sorted by
+    threshold then id, then an inf threshold); returns the new count."""
+    p = count
+    while p > 0 and (taus[p - 1] > tau or (taus[p - 1] == tau and ids[p - 1] > job_id)):
+        p -= 1
+    for i in range(count, p - 1, -1):  # the inf after the last entry moves too
+        taus[i + 1] = taus[i]
+        ids[i + 1] = ids[i]
+        widths[i + 1] = widths[i]
+    taus[p] = tau
+    ids[p] = job_id
+    widths[p] = width
+    return count + 1
+
+
+@njit(cache=True)
+def ladder_remove(taus, ids, widths, count, job_id):
+    """Take job ``job_id`` out of the ladder (see `ladder_insert`); returns the new count."""
+    p = 0
+    while ids[p] != job_id:
+        p += 1
+    for i in range(p, count):
+        taus[i] = taus[i + 1]
+        ids[i] = ids[i + 1]
+        widths[i] = widths[i + 1]
+    return count - 1

@@ -605,25 +605,25 @@ class SelectiveSuspension(Policy, _Idle):
             if settled:
                 left = [j for j in homes.jobs if j.id not in settled]
                 homes = _Homes(left, view.nodes, self._rows)
-            held = list(homes.jobs)
+            held: list[JobRun] | _Slots = list(homes.jobs)
             held_columns = homes.columns
             per_node = homes.per_node
         else:
             # The board follows the pass's decisions as they are made; its
             # suspended jobs are those of the pass's start until one resumes.
             slots = np.flatnonzero(board.active)
-            held = [board.jobs[s] for s in slots.tolist()]  # type: ignore[misc]
+            held = _Slots(board.jobs, slots.tolist())
             held_columns = board.columns(slots)
             per_node = board.per_node.copy()  # placement as at the pass's start
-        idle = fresh + held
         self._settled = False
-        if not idle:
+        if not fresh and not held:
             self._tick = None
             self._remember(out, now)
             self._changed(out)
             self._settled = not len(self.claims)
             return out
-        n, nf = len(idle), len(fresh)
+        nf = len(fresh)
+        n = nf + len(held)
         sizes, est, submit, done, ids = (
             np.concatenate(pair) for pair in zip(_columns(fresh), held_columns, strict=True)
         )
@@ -643,19 +643,22 @@ class SelectiveSuspension(Policy, _Idle):
             # The board knows the jobs started in this pass, which the ladder
             # leaves out as blocking: its bounds are lower, it may let through
             # a job that cannot preempt (`_victims` says so), never stop one.
+            free = int(avail.sum())
+            if board is not None:
+                # No protections on the board: the ladder is the running jobs'.
+                ladder_taus = np.array([t for t, _ in running] + [math.inf])
+                widths = np.array([r.size for _, r in running], dtype=np.int64)
+                preempt = bool(tick and running)
+                return kernels.ready_on_board(
+                    now, self.sf, preempt, sizes, est, taus, nf, free, ladder_taus, widths,
+                    board.rule, slots, board.top, board.stuck,
+                )  # fmt: skip
             ok = np.zeros(n, dtype=bool)
-            ok[:nf] = sizes[:nf] <= int(avail.sum())
-            ok[nf:] = homes.free(avail) if board is None else board.top[slots] == -math.inf
+            ok[:nf] = sizes[:nf] <= free
+            ok[nf:] = homes.free(avail)
             if tick and running:
                 ladder = self._ladder_for([(t, r, r.allocation) for t, r in running], avail, view)
-                if board is None:
-                    ok |= ladder.earliest(sizes, est, taus, nf, homes, now) <= now
-                else:
-                    when = ladder.earliest(sizes[:nf], est[:nf], taus[:nf], nf, _NO_HOMES, now)
-                    ok[:nf] |= when <= now
-                    with np.errstate(invalid="ignore"):
-                        bars = board.bars()[slots]
-                        ok[nf:] |= now + (self.sf * bars - taus[nf:]) * est[nf:] <= now
+                ok |= ladder.earliest(sizes, est, taus, nf, homes, now) <= now
             return ok
 
         def in_order(pick: np.ndarray) -> list[int]:
@@ -670,7 +673,7 @@ class SelectiveSuspension(Policy, _Idle):
         while i < len(todo):
             k = todo[i]
             i += 1
-            job = idle[k]
+            job = fresh[k] if k < nf else held[k - nf]
             d = self.start_if_free(job, avail, view, per_node)
             if d is not None:
                 out.append(d)
@@ -868,7 +871,7 @@ class SelectiveSuspension(Policy, _Idle):
         board = self._board
         if board is not None:
             # The board has this pass's decisions already.
-            if not board.order:
+            if not board.running:
                 self._tick = None  # nothing to preempt until an event starts something
                 return
             ladder = None
@@ -890,10 +893,9 @@ class SelectiveSuspension(Policy, _Idle):
         first = math.inf
         if len(sizes) and ladder is None:
             assert board is not None
-            free = int(avail.sum())
             ladder_taus, widths = board.ladder()
             first = kernels.fresh_earliest(
-                now, self.sf, sizes, est, taus, free, ladder_taus, widths, board.rule
+                now, self.sf, sizes, est, taus, avail, ladder_taus, widths, board.rule
             )
         elif len(sizes):
             first = float(ladder.earliest(sizes, est, taus, len(sizes), _NO_HOMES, now).min())
@@ -929,10 +931,33 @@ class SelectiveSuspension(Policy, _Idle):
 _NO_HOMES = _Homes((), 0)
 
 
+class _Slots:
+    """The board's suspended jobs in the order of ``slots``, each fetched only when
+    asked for (a pass tries a few of hundreds)."""
+
+    def __init__(self, jobs: list[JobRun | None], slots: list[int]) -> None:
+        self._jobs = jobs
+        self._slots = slots
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+    def __getitem__(self, k: int) -> JobRun:
+        job = self._jobs[self._slots[k]]
+        assert job is not None
+        return job
+
+
 def _thresholds(jobs: Sequence[JobRun], now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sizes, estimates and thresholds now of idle ``jobs``."""
-    sizes, est, submit, done, _ = _columns(jobs)
-    return sizes, est, (now - submit - done + est) / est
+    # Column by column: a pass's few queued jobs cost less this way than as a table.
+    est = [max(j.estimate, 1e-9) for j in jobs]
+    taus = [(now - j.submit - j.run_time_done + e) / e for j, e in zip(jobs, est, strict=True)]
+    return (
+        np.array([j.size for j in jobs], dtype=np.int64),
+        np.array(est, dtype=float),
+        np.array(taus, dtype=float),
+    )
 
 
 def _no_held(ladder: _Ladder | None, now: float) -> float:
