@@ -10,7 +10,7 @@ its *home* and may only resume when exactly those cores are free again
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,14 +25,13 @@ class Allocation:
 
     nodes: np.ndarray
     cores: np.ndarray
+    #: Total cores (counted once: allocation, release and checks all need it).
+    size: int = field(init=False)
 
     def __post_init__(self) -> None:
         self.nodes.flags.writeable = False
         self.cores.flags.writeable = False
-
-    @property
-    def size(self) -> int:
-        return int(self.cores.sum())
+        object.__setattr__(self, "size", int(self.cores.sum()))
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -147,11 +146,16 @@ class Cluster:
     def valid(self, alloc: Allocation) -> bool:
         """Whether ``alloc`` names existing nodes, each once, with 1..cores_per_node cores."""
         nodes, cores = alloc.nodes, alloc.cores
+        if len(nodes) != len(cores):
+            return False
+        if len(nodes) == 0:
+            return True
         return bool(
-            len(nodes) == len(cores)
-            and (len(nodes) == 0 or (nodes[0] >= 0 and nodes[-1] < self.nodes))
-            and (np.diff(nodes) > 0).all()
-            and ((cores >= 1) & (cores <= self.cores_per_node)).all()
+            nodes[0] >= 0
+            and nodes[-1] < self.nodes
+            and (nodes[1:] > nodes[:-1]).all()
+            and cores.min() >= 1
+            and cores.max() <= self.cores_per_node
         )
 
     def fits(self, alloc: Allocation) -> bool:
@@ -159,17 +163,19 @@ class Cluster:
         return bool((self._free[alloc.nodes] >= alloc.cores).all())
 
     def allocate(self, alloc: Allocation) -> None:
-        if not self.fits(alloc):
+        """Take the cores of ``alloc``; `AllocationError` (nothing taken) when some are not free."""
+        left = self._free[alloc.nodes] - alloc.cores
+        if left.min(initial=0) < 0:
             raise AllocationError(
                 f"cores not free on nodes {alloc.node_list()}: "
                 f"free {self._free[alloc.nodes].tolist()}, wanted {alloc.cores.tolist()}"
             )
-        self._free[alloc.nodes] -= alloc.cores
-        self.free_cores -= int(alloc.cores.sum())
+        self._free[alloc.nodes] = left
+        self.free_cores -= alloc.size
 
     def release(self, alloc: Allocation) -> None:
         after = self._free[alloc.nodes] + alloc.cores
-        if (after > self.cores_per_node).any():
+        if after.max(initial=0) > self.cores_per_node:
             raise AllocationError(f"release of cores not held on nodes {alloc.node_list()}")
         self._free[alloc.nodes] = after
-        self.free_cores += int(alloc.cores.sum())
+        self.free_cores += alloc.size

@@ -23,7 +23,7 @@ import numpy as np
 import simpy
 from simpy.events import NORMAL
 
-from model.cluster import Cluster
+from model.cluster import AllocationError, Cluster
 from model.job import RECOMPUTE, STOP, JobRun, Outcome, OverheadModel, State, job_process
 from policies.base import (
     Decision,
@@ -92,6 +92,9 @@ class Scheduler:
         self.queue: dict[int, JobRun] = {}
         self.running: dict[int, JobRun] = {}
         self.suspended: dict[int, JobRun] = {}
+        # The suspended jobs as the views show them, rebuilt only when the set
+        # changes: under SS hundreds stay suspended through most passes.
+        self._suspended_seen: tuple[JobRun, ...] | None = ()
         self.finished: list[JobRun] = []
         self._arrived: list[JobRun] = []
         self._ended: list[JobRun] = []
@@ -139,7 +142,7 @@ class Scheduler:
             now=now,
             queue=tuple(self.queue.values()),
             running=tuple(self.running.values()),
-            suspended=tuple(self.suspended.values()),
+            suspended=self._suspended_now(),
             arrived=tuple(self._arrived),
             ended=tuple(self._ended),
             free_cores=self.cluster.free_cores,
@@ -154,6 +157,12 @@ class Scheduler:
         for decision in self.policy.schedule(view):
             self.apply(decision)
         self.record()
+
+    def _suspended_now(self) -> tuple[JobRun, ...]:
+        seen = self._suspended_seen
+        if seen is None:
+            seen = self._suspended_seen = tuple(self.suspended.values())
+        return seen
 
     def record(self) -> None:
         c = self.cluster
@@ -205,11 +214,16 @@ class Scheduler:
                 raise PolicyError(
                     f"job {run.id} needs {run.size} cores, allocation has {alloc.size}"
                 )
-            if not self.cluster.valid(alloc) or not self.cluster.fits(alloc):
+            if not self.cluster.valid(alloc):
                 raise PolicyError(
-                    f"start of job {run.id} on nodes {alloc.node_list()}, whose cores are not free"
+                    f"start of job {run.id} on nodes {alloc.node_list()}, not a valid allocation"
                 )
-        self.cluster.allocate(alloc)
+        try:
+            self.cluster.allocate(alloc)
+        except AllocationError:
+            raise PolicyError(
+                f"start of job {run.id} on nodes {alloc.node_list()}, whose cores are not free"
+            ) from None
         del self.queue[run.job.id]
         run.state = State.RUNNING
         run.allocation = alloc
@@ -240,6 +254,7 @@ class Scheduler:
         run.suspensions += 1
         run.expected_end = float("inf")
         self.suspended[run.job.id] = run
+        self._suspended_seen = None
         cost = (self.overhead(run)[0] if self.overhead else 0.0) + penalty
         # Suspended time starts once the cores are free: the write-out before
         # that is overhead, so run, suspended and overhead times never overlap.
@@ -278,11 +293,15 @@ class Scheduler:
             raise PolicyError(f"resume of job {run.id} while its suspension overhead is under way")
         home = run.home
         assert home is not None
-        if not self.cluster.fits(home):
-            raise PolicyError(f"resume of job {run.id}: its nodes {home.node_list()} are not free")
+        try:
+            self.cluster.allocate(home)
+        except AllocationError:
+            raise PolicyError(
+                f"resume of job {run.id}: its nodes {home.node_list()} are not free"
+            ) from None
         now = self.env.now
-        self.cluster.allocate(home)
         del self.suspended[run.job.id]
+        self._suspended_seen = None
         run.allocation = home
         run.state = State.RUNNING
         assert run.suspended_at is not None
@@ -301,6 +320,7 @@ class Scheduler:
             del self.running[run.job.id]
         else:
             del self.suspended[run.job.id]
+            self._suspended_seen = None
             if run.suspended_at is not None:
                 run.suspended_time += now - run.suspended_at
                 run.suspended_at = None

@@ -565,10 +565,15 @@ class SelectiveSuspension(Policy, _Idle):
         if ready:
             avail = avail.copy()
             ready.sort(key=lambda j: (-_idle_threshold(j, now), j.submit, j.id))
+            left = free
             for job in ready:
+                # One core per node: a job wider than the cores left cannot fit.
+                if job.size > left:
+                    continue
                 d = self.start_if_free(job, avail, view, board.per_node)
                 if d is not None:
                     out.append(d)
+                    left -= job.size
         self._remember(out, now)
         self._on_board(out, now)
         self._settled = True
@@ -901,17 +906,18 @@ class SelectiveSuspension(Policy, _Idle):
             first = float(ladder.earliest(sizes, est, taus, len(sizes), _NO_HOMES, now).min())
         if victims:
             # A victim's threshold goes on from the one it ran with.
-            v_taus = np.array([tau_of[v.id] for v in victims])
-            if self._board is not None:
-                v_est = np.array([max(v.estimate, 1e-9) for v in victims])
-                with np.errstate(invalid="ignore"):
-                    when = now + (self.sf * self._board.bars_of(victims) - v_taus) * v_est
+            if board is not None:
+                bars = board.bars_of(victims).tolist()
+                for v, bar in zip(victims, bars, strict=True):
+                    when = now + (self.sf * bar - tau_of[v.id]) * max(v.estimate, 1e-9)
+                    first = min(first, when)
             else:
                 assert ladder is not None
+                v_taus = np.array([tau_of[v.id] for v in victims])
                 mine = _Homes(victims, view.nodes)
                 v_sizes, v_est = mine.columns[0], mine.columns[1]
                 when = ladder.earliest(v_sizes, v_est, v_taus, 0, mine, now)
-            first = min(first, float(when.min()))
+                first = min(first, float(when.min()))
         if not incremental:
             planned = None
             if first > soonest and held_idle:

@@ -462,7 +462,7 @@ def test_start_on_busy_nodes_is_a_policy_error() -> None:
 @pytest.mark.parametrize("nodes", [[2], [-1], [0, 0]], ids=["missing", "negative", "twice"])
 def test_start_on_nodes_that_do_not_exist_is_a_policy_error(nodes: list[int]) -> None:
     size = len(nodes)
-    with pytest.raises(PolicyError):
+    with pytest.raises(PolicyError, match="not a valid allocation"):
         simulate([job(1, 0, size, 10)], 2, {0: [("start", 1, nodes)]})
 
 
