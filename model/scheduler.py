@@ -180,8 +180,11 @@ class Scheduler:
     # -- applying decisions ---------------------------------------------------
     def apply(self, d: Decision) -> None:
         """Apply one decision now; raises PolicyError if it cannot be applied."""
+        # The most frequent first: a start per job, a timer per pass at most.
         if isinstance(d, Start):
             self._start(d)
+        elif isinstance(d, WakeAt):
+            self._timer(d.time)
         elif isinstance(d, Suspend):
             self._suspend(d.job, d.penalty)
         elif isinstance(d, Resume):
@@ -192,8 +195,6 @@ class Scheduler:
             self._stop(d.job, requeue=True)
         elif isinstance(d, SetRate):
             self._set_rate(d.job, d.rate)
-        elif isinstance(d, WakeAt):
-            self._timer(d.time)
         else:
             raise PolicyError(f"unknown decision {d!r}")
 

@@ -78,22 +78,32 @@ def vacate(nodes, rule, node_tau, node_wide, node_slots, node_deg, top, stuck, s
     """The job on ``nodes`` leaves them: lower the homes whose highest threshold was its own."""
     tau = node_tau[nodes[0]]
     width = node_wide[nodes[0]]
+    met = 0
     for n in nodes:
         node_tau[n] = -math.inf
         node_wide[n] = 0
+        met += node_deg[n]
+    # The homes to measure again, each once: a victim's home lies within the
+    # nodes of the job that suspended it, so most are met on many of them.
+    redo = np.empty(met, dtype=np.int64)
+    m = 0
     for n in nodes:
         for k in range(node_deg[n]):
             s = node_slots[n, k]
             if _out_of_reach(rule, width, size[s]):
                 stuck[s] -= 1
             if top[s] == tau:
-                # Measure the home again (a slot met twice is measured twice: same answer).
-                best = -math.inf
-                for i in range(lens[s]):
-                    t = node_tau[homes[s, i]]
-                    if t > best:
-                        best = t
-                top[s] = best
+                top[s] = math.nan  # queued: equal to nothing, so met again it stays queued once
+                redo[m] = s
+                m += 1
+    for j in range(m):
+        s = redo[j]
+        best = -math.inf
+        for i in range(lens[s]):
+            t = node_tau[homes[s, i]]
+            if t > best:
+                best = t
+        top[s] = best
 
 
 @njit(cache=True)

@@ -121,6 +121,7 @@ from policies.preemption import (
     suspend,
     switch_in,
 )
+from policies.queued import Queued
 
 __all__ = ["ImmediateService", "SelectiveSuspension", "TunableSelectiveSuspension"]
 
@@ -371,6 +372,8 @@ class SelectiveSuspension(Policy, _Idle):
         #: Jobs suspended in the last pass: on the board once their run time
         #: is accounted (at the next pass).
         self._pending: list[JobRun] = []
+        #: The queued jobs' columns, kept with the board (`_board_for`).
+        self._queued: Queued | None = None
 
     def params(self) -> dict[str, object]:
         return {"sf": self.sf, "interval": self.interval, "width": self.width}
@@ -479,8 +482,15 @@ class SelectiveSuspension(Policy, _Idle):
             and view.cores_per_node == 1
             and not self.protects
         ):
-            self._board = None
+            self._board = self._queued = None
             return None
+        queued = self._queued
+        if queued is not None:
+            for job in view.arrived:
+                if job.state is State.QUEUED and job.id not in queued:
+                    queued.add(job)
+        if queued is None or len(queued) != len(view.queue):
+            self._queued = Queued(view.queue)
         board = self._board
         if board is not None:
             if view.ended:
@@ -577,15 +587,15 @@ class SelectiveSuspension(Policy, _Idle):
         self._remember(out, now)
         self._on_board(out, now)
         self._settled = True
-        started = {d.job.id for d in out}
-        fresh = [j for j in view.queue if j.id not in started] if started else list(view.queue)
+        queued = self._queued  # without the jobs started now (`_remember`)
+        assert queued is not None
         new = None
         if not view.ended:
             arrived = {j.id for j in view.arrived}
-            new = np.array([j.id in arrived for j in fresh], dtype=bool)
+            new = np.array([j.id in arrived for j in queued.jobs], dtype=bool)
         held_idle = bool(board.slot)
         self._plan_tick(
-            view, out, avail, _thresholds(fresh, now), new, held_idle, self._board_earliest
+            view, out, avail, queued.thresholds(now), new, held_idle, self._board_earliest
         )
         self._changed(out)
         return out
@@ -603,8 +613,15 @@ class SelectiveSuspension(Policy, _Idle):
         # claim or started by one just now.
         settled = {d.job.id for d in out}
         skip = settled | self.claims.ids() if len(self.claims) else settled
-        fresh = [j for j in view.queue if j.id not in skip] if skip else list(view.queue)
         board = self._board
+        queued = self._queued
+        if queued is not None and not skip:
+            # In the queued columns' order: the pass orders its candidates itself.
+            fresh = list(queued.jobs)
+            fresh_columns = queued.columns()
+        else:
+            fresh = [j for j in view.queue if j.id not in skip] if skip else list(view.queue)
+            fresh_columns = _columns(fresh)
         if board is None:
             homes = self._held(view)
             if settled:
@@ -630,7 +647,7 @@ class SelectiveSuspension(Policy, _Idle):
         nf = len(fresh)
         n = nf + len(held)
         sizes, est, submit, done, ids = (
-            np.concatenate(pair) for pair in zip(_columns(fresh), held_columns, strict=True)
+            np.concatenate(pair) for pair in zip(fresh_columns, held_columns, strict=True)
         )
         # Thresholds of idle jobs: their xfactor, (wait + estimate) / estimate.
         taus = (now - submit - done + est) / est
@@ -734,9 +751,15 @@ class SelectiveSuspension(Policy, _Idle):
         return out
 
     def _remember(self, out: list[Decision], now: float) -> None:
-        """The thresholds of the jobs (re)started now: their xfactor now, kept while they run."""
+        """The thresholds of the jobs (re)started now: their xfactor now, kept while they run.
+        The jobs started leave the queued columns."""
+        queued = self._queued
         for d in out:
-            if isinstance(d, (Start, Resume)):
+            if isinstance(d, Start):
+                self._running_tau[d.job.id] = _idle_threshold(d.job, now)
+                if queued is not None:
+                    queued.drop(d.job.id)
+            elif isinstance(d, Resume):
                 self._running_tau[d.job.id] = _idle_threshold(d.job, now)
 
     def _on_board(self, decisions: list[Decision], now: float) -> None:

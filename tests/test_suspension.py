@@ -41,11 +41,13 @@ from model.simulation import Simulation
 from policies import registry
 from policies.base import Resume, Start, Suspend
 from policies.preemption import minimal_victims
+from policies.queued import Queued
 from policies.suspension import (
     ImmediateService,
     SelectiveSuspension,
     TunableSelectiveSuspension,
     _Homes,
+    _idle_threshold,
 )
 from workloads.catalog import load
 from workloads.transforms import first
@@ -937,6 +939,13 @@ def _check_boards(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         by_hand = _bars_by_hand(view, self._running_tau, self.width)
         for job_id, s in fresh.slot.items():
             assert bars[board.slot[job_id]] == fresh_bars[s] == by_hand[job_id]
+        # The queued columns are the queue's jobs, row for row.
+        queued = self._queued
+        assert sorted(queued.jobs, key=lambda j: j.id) == sorted(view.queue, key=lambda j: j.id)
+        sizes, est, submit, done, ids = queued.columns()
+        for i, job in enumerate(queued.jobs):
+            row = (sizes[i], est[i], submit[i], done[i], ids[i])
+            assert row == (job.size, max(job.estimate, 1e-9), job.submit, job.run_time_done, job.id)
         checked.append(len(board.slot))
         return board
 
@@ -962,6 +971,37 @@ def test_the_board_kept_up_equals_a_board_built_afresh_on_kth(
     checked = _check_boards(monkeypatch)
     Simulation(kth1500, "ss", nodes=100).run()
     assert max(checked) > 10  # many suspended jobs at once
+
+
+@FAST
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 30)), max_size=200))
+def test_queued_columns_follow_arrivals_and_starts(steps: list[tuple[bool, int]]) -> None:
+    # Arrivals join, starts leave from anywhere (the last row takes the place):
+    # the rows stay those of the jobs queued, and so do their thresholds.
+    queued, waiting, next_id = Queued(), {}, 0
+    for arrive, pick in steps:
+        if arrive or not waiting:
+            run = SimpleNamespace(
+                id=next_id,
+                size=1 + pick % 7,
+                estimate=float(pick * 37 % 500),  # 0 too: taken as 1e-9
+                submit=float(next_id),
+                run_time_done=float(pick % 3),
+            )
+            queued.add(run)
+            waiting[run.id] = run
+            next_id += 1
+        else:
+            gone = sorted(waiting)[pick % len(waiting)]
+            queued.drop(gone)
+            del waiting[gone]
+        assert len(queued) == len(waiting)
+        now = next_id + 1000.0
+        sizes, est, taus = queued.thresholds(now)
+        for i, job in enumerate(queued.jobs):
+            assert queued.columns()[4][i] == job.id and waiting[job.id] is job
+            assert sizes[i] == job.size and est[i] == max(job.estimate, 1e-9)
+            assert taus[i] == _idle_threshold(job, now)
 
 
 def _homes_arrays(homes: _Homes) -> list[np.ndarray]:

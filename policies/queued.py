@@ -1,0 +1,95 @@
+"""The queued jobs' columns for Selective Suspension, kept up to date event by event.
+
+At every scheduling pass SS needs the sizes, estimates and thresholds of
+the queued jobs (seed 000, section 3.2: an idle job's threshold is its
+xfactor, growing while it waits) to know when the first of them could
+preempt. A job's size, estimate, submit time and run time so far do not
+change while it waits, so `Queued` keeps them as arrays: an arrival adds a
+row, a start removes one (the last row takes its place), and each pass
+computes all thresholds in one vector expression instead of a loop over
+the jobs. The rows are in no particular order: what SS reads from them
+(the earliest time any job could preempt, and candidates it orders by
+threshold, submit time and id) does not depend on it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from model.job import JobRun
+
+__all__ = ["Queued"]
+
+_FIRST_CAPACITY = 64
+
+
+class Queued:
+    """Sizes, estimates (at least 1e-9), submit times, run times so far and ids of
+    queued jobs, one row per job, and the jobs in the same order (`jobs`)."""
+
+    def __init__(self, jobs: tuple[JobRun, ...] | list[JobRun] = ()) -> None:
+        self._capacity = 0
+        self.n = 0
+        self.jobs: list[JobRun] = []
+        self._pos: dict[int, int] = {}
+        self._grow(max(_FIRST_CAPACITY, 2 * len(jobs)))
+        for job in jobs:
+            self.add(job)
+
+    def _grow(self, capacity: int) -> None:
+        def grown(old: np.ndarray | None, dtype: type) -> np.ndarray:
+            out = np.zeros(capacity, dtype=dtype)
+            if old is not None:
+                out[: self.n] = old[: self.n]
+            return out
+
+        first = self._capacity == 0
+        self._size = grown(None if first else self._size, np.int64)
+        self._est = grown(None if first else self._est, float)
+        self._submit = grown(None if first else self._submit, float)
+        self._done = grown(None if first else self._done, float)
+        self._ids = grown(None if first else self._ids, np.int64)
+        self._capacity = capacity
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __contains__(self, job_id: int) -> bool:
+        return job_id in self._pos
+
+    def add(self, job: JobRun) -> None:
+        """``job`` joins the queue."""
+        if self.n == self._capacity:
+            self._grow(2 * self._capacity)
+        i = self.n
+        self._size[i] = job.size
+        self._est[i] = max(job.estimate, 1e-9)
+        self._submit[i] = job.submit
+        self._done[i] = job.run_time_done
+        self._ids[i] = job.id
+        self._pos[job.id] = i
+        self.jobs.append(job)
+        self.n += 1
+
+    def drop(self, job_id: int) -> None:
+        """Job ``job_id`` leaves the queue (it started)."""
+        i = self._pos.pop(job_id)
+        last = self.n - 1
+        moved = self.jobs.pop()
+        if i != last:
+            for a in (self._size, self._est, self._submit, self._done, self._ids):
+                a[i] = a[last]
+            self.jobs[i] = moved
+            self._pos[moved.id] = i
+        self.n = last
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Sizes, estimates, submit times, run times so far and ids (views, in `jobs` order)."""
+        n = self.n
+        return self._size[:n], self._est[:n], self._submit[:n], self._done[:n], self._ids[:n]
+
+    def thresholds(self, now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sizes, estimates and thresholds now, ``(now - submit - done + est) / est``."""
+        n = self.n
+        est = self._est[:n]
+        return self._size[:n], est, (now - self._submit[:n] - self._done[:n] + est) / est
