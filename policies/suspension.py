@@ -355,6 +355,8 @@ class SelectiveSuspension(Policy, _Idle):
         self._may_suspend = _width_rule(width)
         #: The next clock time at which the preemption routine runs (None: no job idle).
         self._tick: float | None = None
+        #: The last timer asked for, and the run it was asked in (its free array).
+        self._wake: tuple[float, np.ndarray | None] = (math.nan, None)
         self._homes: _Homes | None = None
         #: `_row`s of the jobs suspended now, by id (see `_Homes`).
         self._rows: dict[int, tuple] = {}
@@ -412,13 +414,18 @@ class SelectiveSuspension(Policy, _Idle):
             out = self._board_pass(view, board)
         else:
             out = self._full_pass(view, tick)
-        self._free_after = (
-            view.free_cores
-            - sum(d.job.size for d in out if isinstance(d, (Start, Resume)))
-            + sum(d.job.size for d in out if isinstance(d, Suspend))
-        )
-        if self._tick is not None:
-            out.append(WakeAt(self._tick))
+        free = view.free_cores
+        for d in out:
+            if isinstance(d, Suspend):
+                free += d.job.size
+            elif isinstance(d, (Start, Resume)):
+                free -= d.job.size
+        self._free_after = free
+        tick = self._tick
+        if tick is not None and (tick != self._wake[0] or self._wake[1] is not view.free_per_node):
+            # A timer asked for already (in this run: its free array) is still to come.
+            out.append(WakeAt(tick))
+            self._wake = (tick, view.free_per_node)
         return out
 
     def _stale_timer(self, view: View) -> bool:
@@ -536,7 +543,7 @@ class SelectiveSuspension(Policy, _Idle):
         now = view.now
         homes = self._board.per_node if self._board is not None else self._held(view).per_node
         avail = view.free_per_node.copy()
-        total = int(avail.sum())
+        total = view.free_cores
         out: list[Decision] = []
         stay: list[JobRun] = []
         for job in sorted(view.arrived, key=_ID):
@@ -547,6 +554,7 @@ class SelectiveSuspension(Policy, _Idle):
                 stay.append(job)
             else:
                 out.append(d)
+                total -= job.size
         self._remember(out, now)
         if self._board is not None:
             self._on_board(out, now)
