@@ -360,8 +360,10 @@ class Scheduler:
         ev.callbacks.append(self._on_timer)
 
     def _on_timer(self, _event: simpy.Event) -> None:
+        now = self.env.now
+        self._timers.discard(now)
         # A timer with nothing left to schedule must not keep the run alive.
-        if not (self.idle and self.source_done):
+        if not (self.idle and self.source_done) and self.policy.wants_pass(now):
             self.wake()
 
     # -- completions --------------------------------------------------------------

@@ -163,6 +163,16 @@ class Policy:
         """The parameters this instance was built with (for result metadata)."""
         return {}
 
+    def wants_pass(self, time: float) -> bool:
+        """Whether a timer this policy asked for (`WakeAt`) still needs its pass.
+
+        The scheduler asks when the timer fires, at clock ``time``. False
+        skips that pass; events at the same instant (arrivals, ends) bring
+        their own. For a policy whose plans move on, so that an earlier
+        timer would find nothing to do. Default: always.
+        """
+        return True
+
 
 REGISTRY: dict[str, type[Policy]] = {}
 

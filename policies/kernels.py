@@ -36,6 +36,7 @@ __all__ = [
     "home_bar",
     "ladder_insert",
     "ladder_remove",
+    "may_preempt",
     "occupy",
     "ready_on_board",
     "remove_home",
@@ -313,3 +314,32 @@ def ladder_remove(taus, ids, widths, count, job_id):
         ids[i] = ids[i + 1]
         widths[i] = widths[i + 1]
     return count - 1
+
+
+@njit(cache=True)
+def may_preempt(
+    now, sf, sizes, est, taus, free, ladder_taus, widths, rule, active, top, stuck, h_est,
+    h_submit, h_done,
+):  # fmt: skip
+    """Whether any idle job might preempt in a pass that starts from this state.
+
+    A necessary condition, for a pass in which the free processors only get
+    fewer until a first preemption: a fresh job needs its bar passed with at
+    most ``size - 1`` free (with as many it would start instead), a suspended
+    one the highest threshold on its home, which must hold a running job
+    (a free node can only go to a job started in the pass, which no one may
+    suspend), and none out of its reach.
+    """
+    for i in range(len(sizes)):
+        f = min(free, sizes[i] - 1)
+        bar = fresh_bars(sizes[i : i + 1], f, ladder_taus, widths, rule)[0]
+        if now + (sf * bar - taus[i]) * est[i] <= now:
+            return True
+    for s in range(len(active)):
+        if not active[s] or stuck[s] > 0 or top[s] == -math.inf:
+            continue
+        e = h_est[s]
+        tau = (now - h_submit[s] - h_done[s] + e) / e
+        if now + (sf * max(top[s], 0.0) - tau) * e <= now:
+            return True
+    return False

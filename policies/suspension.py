@@ -355,6 +355,8 @@ class SelectiveSuspension(Policy, _Idle):
         self._may_suspend = _width_rule(width)
         #: The next clock time at which the preemption routine runs (None: no job idle).
         self._tick: float | None = None
+        #: Whether the run has a suspension overhead (as the last view said).
+        self._overhead = False
         #: The last timer asked for, and the run it was asked in (its free array).
         self._wake: tuple[float, np.ndarray | None] = (math.nan, None)
         self._homes: _Homes | None = None
@@ -395,6 +397,7 @@ class SelectiveSuspension(Policy, _Idle):
     # -- the pass --------------------------------------------------------------------
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
+        self._overhead = view.overhead is not None
         self.observe(view)
         # A running job's threshold is its xfactor when it (re)started: constant.
         tau_of = self._running_tau
@@ -410,7 +413,7 @@ class SelectiveSuspension(Policy, _Idle):
             out: list[Decision] = []
         elif not tick and self._only_arrivals(view):
             out = self._arrivals(view)
-        elif not tick and board is not None:
+        elif board is not None and (not tick or not self._may_preempt(view, board)):
             out = self._board_pass(view, board)
         else:
             out = self._full_pass(view, tick)
@@ -436,14 +439,22 @@ class SelectiveSuspension(Policy, _Idle):
         fires. With no job ended or arrived since, nothing changed from the
         state that plan was made on: no job can preempt or start now.
         """
+        return not view.ended and not view.arrived and self._moved_on(view.now)
+
+    def _moved_on(self, now: float) -> bool:
+        # The plan no longer has a tick at ``now`` (and nothing else may need it).
         return (
             self.skip_idle_ticks
-            and not view.ended
-            and not view.arrived
-            and view.overhead is None
+            and not self._overhead
             and not len(self.claims)
-            and (self._tick is None or self._tick > view.now)
+            and (self._tick is None or self._tick > now)
         )
+
+    def wants_pass(self, time: float) -> bool:
+        """No pass for a timer the plan has moved on from (`_stale_timer`): it would
+        find nothing new and do nothing. Events at that instant bring their own."""
+        tick = round(time / self.interval) * self.interval == time and bool(self._running_tau)
+        return not (tick and self._moved_on(time))
 
     def _only_arrivals(self, view: View) -> bool:
         """Whether nothing but arrivals happened since a pass that left nothing startable.
@@ -607,6 +618,22 @@ class SelectiveSuspension(Policy, _Idle):
         )
         self._changed(out)
         return out
+
+    def _may_preempt(self, view: View, board: HomeBoard) -> bool:
+        """Whether a preemption might happen at this tick (`kernels.may_preempt`); when
+        not, the tick's pass makes the starts a pass with no tick makes.
+
+        Events fall on ticks too (every multiple of the interval is one), and
+        most of those passes have no job that could preempt.
+        """
+        assert self._queued is not None
+        sizes, est, taus = self._queued.thresholds(view.now)
+        ladder_taus, widths = board.ladder()
+        return kernels.may_preempt(
+            view.now, self.sf, sizes, est, taus, view.free_cores, ladder_taus, widths,
+            board.rule, board.active, board.top, board.stuck, board.est, board.submit,
+            board.done,
+        )  # fmt: skip
 
     def _board_earliest(self, _ladder: _Ladder | None, now: float) -> float:
         """When the first suspended job could re-enter by preempting (the board's state)."""
@@ -1228,6 +1255,7 @@ class ImmediateService(Policy, _Idle):
 
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
+        self._overhead = view.overhead is not None
         for job in view.ended:
             self._slice.pop(job.id, None)
             self._displaced.pop(job.id, None)
