@@ -423,6 +423,20 @@ def test_one_pass_per_instant_under_fcfs() -> None:
     assert result.series["time"].tolist() == [0.0, 10.0, 20.0]
 
 
+def test_a_timer_the_policy_no_longer_wants_brings_no_pass() -> None:
+    # Timers at 5 and 7; the policy lets the one at 5 go (Policy.wants_pass).
+    class Forgetful(Scripted):
+        def wants_pass(self, time: float) -> bool:
+            return time != 5.0
+
+    w = Workload.from_jobs([job(1, 0, 1, 20)], max_procs=1)
+    policy = Forgetful({0: [("start", 1)], 5: [], 7: []})
+    sim = Simulation(w, policy)
+    sim.run()
+    assert [s.now for s in policy.seen] == [0.0, 7.0, 20.0]
+    assert sim.scheduler.passes == 3
+
+
 def test_zero_length_job_frees_its_cores_in_a_second_pass() -> None:
     # On one core, two jobs of run 0 arrive together: the first holds the core
     # until its process ends, which is after the pass; a second pass at the same

@@ -873,10 +873,23 @@ def test_skipping_idle_ticks_keeps_the_schedule_on_kth(kth1500: Workload, name: 
 
 def test_the_shortcuts_are_taken_on_kth(kth1500: Workload, monkeypatch: pytest.MonkeyPatch) -> None:
     # The test above compares schedules; this one makes sure the cheap paths
-    # it vouches for (arrival-only passes, plans of new jobs only) really run.
-    calls = {"arrivals": 0, "incremental": 0, "board": 0}
+    # it vouches for (arrival-only passes, passes without preemption on the board,
+    # ticks at which no job could preempt, plans of new jobs only, timers let go)
+    # really run.
+    calls = {"arrivals": 0, "incremental": 0, "board": 0, "quiet ticks": 0, "no timer": 0}
     arrivals, plan = SelectiveSuspension._arrivals, SelectiveSuspension._plan_tick
-    board_pass = SelectiveSuspension._board_pass
+    board_pass, may_preempt = SelectiveSuspension._board_pass, SelectiveSuspension._may_preempt
+    wants_pass = SelectiveSuspension.wants_pass
+
+    def count_quiet(self, view, board):
+        answer = may_preempt(self, view, board)
+        calls["quiet ticks"] += not answer
+        return answer
+
+    def count_timers(self, time):
+        answer = wants_pass(self, time)
+        calls["no timer"] += not answer
+        return answer
 
     def count_arrivals(self, view):
         calls["arrivals"] += 1
@@ -894,10 +907,14 @@ def test_the_shortcuts_are_taken_on_kth(kth1500: Workload, monkeypatch: pytest.M
     monkeypatch.setattr(SelectiveSuspension, "_arrivals", count_arrivals)
     monkeypatch.setattr(SelectiveSuspension, "_board_pass", count_board)
     monkeypatch.setattr(SelectiveSuspension, "_plan_tick", count_plans)
+    monkeypatch.setattr(SelectiveSuspension, "_may_preempt", count_quiet)
+    monkeypatch.setattr(SelectiveSuspension, "wants_pass", count_timers)
     Simulation(kth1500, "ss", nodes=100).run()
     assert calls["arrivals"] > 100
     assert calls["board"] > 100
     assert calls["incremental"] > 10
+    assert calls["quiet ticks"] > 10
+    assert calls["no timer"] > 10
 
 
 def _bars_by_hand(view, tau_of: dict[int, float], width: str) -> dict[int, float]:
