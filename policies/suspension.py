@@ -48,24 +48,29 @@ cheaper. More shortcuts rest on the same monotony, and are off with
 * a start or a resume only raises those bars, so after a pass where
   nothing ended, nothing was suspended and no protection changed, the
   planned tick still holds and only the jobs that just arrived are planned;
-* a timer set for a tick that a later pass moved on from still fires: with
-  nothing ended or arrived since, that pass does nothing
+* a timer set for a tick that a later pass moved on from would find
+  nothing new: it brings no pass (`SelectiveSuspension.wants_pass`), and
+  if an event brings one at that instant, that pass is the event's
   (`SelectiveSuspension._stale_timer`);
 * a pass that only brings arrivals, after one that left nothing startable
   (no preemption, no write-out under way), can start nothing but the new
   jobs: they alone are tried (`SelectiveSuspension._only_arrivals`);
 * a pass that is no tick cannot preempt, so cores only get fewer during
   it: only the jobs that fit at its start are tried
-  (`SelectiveSuspension._board_pass`).
+  (`SelectiveSuspension._board_pass`); so is a tick at which no idle job
+  could preempt even with fewer cores free (most events that fall on a
+  tick), which `policies.kernels.may_preempt` tells.
 
 With one core per node and no suspension overhead (the thesis's setting)
 a board (`policies.homeboard.HomeBoard`) keeps, event by event, the
 threshold and width of the job on each node and, for each suspended job,
 the highest threshold and the jobs out of its reach on its home: which
 suspended jobs fit and when each could preempt are then read, not
-recomputed over every home at every pass. Otherwise the suspended jobs'
-homes are flat arrays updated as jobs leave and join. The ladder of
-running jobs is shared by all tests of one state.
+recomputed over every home at every pass; the queued jobs' columns are
+kept beside it (`policies.queued.Queued`), and the walks over nodes, homes
+and jobs are loops compiled with numba (`policies.kernels`). Otherwise the
+suspended jobs' homes are flat arrays updated as jobs leave and join. The
+ladder of running jobs is shared by all tests of one state.
 
 Placement, which the thesis leaves open: a fresh job is placed first fit
 on free nodes that are no suspended job's home while there are enough of
