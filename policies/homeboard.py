@@ -119,29 +119,23 @@ class HomeBoard:
     def occupy(self, job_id: int, nodes: np.ndarray, tau: float, width: int) -> None:
         """Job ``job_id`` of threshold ``tau`` and ``width`` processors starts or resumes on
         ``nodes``."""
-        self.owner[nodes] = job_id
         self.busy += len(nodes)
-        self.running = kernels.ladder_insert(
-            self._ladder_tau, self._ladder_id, self._ladder_wide, self.running, tau, job_id, width
-        )
         # Only raises: the homes it overlaps take the larger value.
-        kernels.occupy(
-            nodes, tau, width, self.rule, self.tau, self.wide,
+        self.running = kernels.occupy(
+            nodes, tau, width, job_id, self.rule, self.tau, self.wide, self.owner,
             self.node_slots, self.node_deg, self.top, self.stuck, self.size,
+            self._ladder_tau, self._ladder_id, self._ladder_wide, self.running,
         )  # fmt: skip
 
     def vacate(self, *jobs_nodes: np.ndarray) -> None:
         """The jobs on these node sets (one array each) end or are suspended: they are free."""
         for nodes in jobs_nodes:
-            self.running = kernels.ladder_remove(
-                self._ladder_tau, self._ladder_id, self._ladder_wide, self.running,
-                self.owner[nodes[0]],
-            )  # fmt: skip
             self.busy -= len(nodes)
             # Only lowers, and only the homes whose highest threshold was this job's.
-            kernels.vacate(
-                nodes, self.rule, self.tau, self.wide, self.node_slots, self.node_deg,
-                self.top, self.stuck, self.size, self.homes, self.lens,
+            self.running = kernels.vacate(
+                nodes, self.rule, self.tau, self.wide, self.owner, self.node_slots,
+                self.node_deg, self.top, self.stuck, self.size, self.homes, self.lens,
+                self._ladder_tau, self._ladder_id, self._ladder_wide, self.running,
             )  # fmt: skip
 
     # -- suspended jobs -------------------------------------------------------------
@@ -235,15 +229,3 @@ class HomeBoard:
             assert job.home is not None
             out[i] = kernels.home_bar(job.home.nodes, job.size, self.rule, self.tau, self.wide)
         return out
-
-    def earliest(self, now: float, sf: float) -> float:
-        """The first time any suspended job may re-enter by preempting (inf: none may).
-
-        Its threshold grows from its xfactor now; it may preempt once that
-        exceeds ``sf`` times its bar (`bars`).
-        """
-        if not self.slot:
-            return math.inf
-        return kernels.suspended_earliest(
-            now, sf, self.active, self.top, self.stuck, self.est, self.submit, self.done
-        )

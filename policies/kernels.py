@@ -31,6 +31,7 @@ __all__ = [
     "RULES",
     "TEXT",
     "add_home",
+    "board_earliest",
     "first_fit_avoiding",
     "free_slots",
     "fresh_bars",
@@ -63,9 +64,16 @@ def _out_of_reach(rule: int, width: int, size: int) -> bool:
 
 
 @njit(cache=True)
-def occupy(nodes, tau, width, rule, node_tau, node_wide, node_slots, node_deg, top, stuck, size):
-    """A job of threshold ``tau`` and ``width`` starts on ``nodes``: raise the homes it overlaps."""
+def occupy(
+    nodes, tau, width, job_id, rule, node_tau, node_wide, owner, node_slots, node_deg, top,
+    stuck, size, ladder_tau, ladder_id, ladder_wide, count,
+):  # fmt: skip
+    """Job ``job_id`` of threshold ``tau`` and ``width`` starts on ``nodes``: it joins the
+    ladder of ``count`` running jobs (`ladder_insert`) and raises the homes it overlaps.
+    Returns the new count."""
+    count = ladder_insert(ladder_tau, ladder_id, ladder_wide, count, tau, job_id, width)
     for n in nodes:
+        owner[n] = job_id
         node_tau[n] = tau
         node_wide[n] = width
         for k in range(node_deg[n]):
@@ -74,11 +82,18 @@ def occupy(nodes, tau, width, rule, node_tau, node_wide, node_slots, node_deg, t
                 top[s] = tau
             if _out_of_reach(rule, width, size[s]):
                 stuck[s] += 1
+    return count
 
 
 @njit(cache=True)
-def vacate(nodes, rule, node_tau, node_wide, node_slots, node_deg, top, stuck, size, homes, lens):
-    """The job on ``nodes`` leaves them: lower the homes whose highest threshold was its own."""
+def vacate(
+    nodes, rule, node_tau, node_wide, owner, node_slots, node_deg, top, stuck, size, homes,
+    lens, ladder_tau, ladder_id, ladder_wide, count,
+):  # fmt: skip
+    """The job on ``nodes`` leaves them and the ladder of ``count`` running jobs
+    (`ladder_remove`): lower the homes whose highest threshold was its own.
+    Returns the new count."""
+    count = ladder_remove(ladder_tau, ladder_id, ladder_wide, count, owner[nodes[0]])
     tau = node_tau[nodes[0]]
     width = node_wide[nodes[0]]
     met = 0
@@ -107,6 +122,7 @@ def vacate(nodes, rule, node_tau, node_wide, node_slots, node_deg, top, stuck, s
             if t > best:
                 best = t
         top[s] = best
+    return count
 
 
 @njit(cache=True)
@@ -213,6 +229,26 @@ def fresh_earliest(now, sf, sizes, est, taus, avail, ladder_taus, widths, rule):
         when = now + (sf * bars[i] - taus[i]) * est[i]
         if when < first:
             first = when
+    return first
+
+
+@njit(cache=True)
+def board_earliest(
+    now, sf, first, sizes, est, taus, avail, ladder_taus, widths, rule, soonest, held,
+    active, top, stuck, h_est, h_submit, h_done,
+):  # fmt: skip
+    """`fresh_earliest` of these fresh jobs, or ``first`` if sooner; then, when
+    ``held`` and that is after ``soonest``, `suspended_earliest` if sooner still.
+
+    The plan of SS's next tick on the board in one call: the suspended jobs
+    only matter when the others leave the next tick later than the soonest.
+    """
+    if len(sizes):
+        first = min(
+            first, fresh_earliest(now, sf, sizes, est, taus, avail, ladder_taus, widths, rule)
+        )
+    if held and first > soonest:
+        first = min(first, suspended_earliest(now, sf, active, top, stuck, h_est, h_submit, h_done))
     return first
 
 

@@ -577,7 +577,7 @@ class SelectiveSuspension(Policy, _Idle):
         if stay:
             fresh = _thresholds(stay, now)
             new = np.ones(len(stay), dtype=bool)
-            self._plan_tick(view, out, avail, fresh, new, False, _no_held)
+            self._plan_tick(view, out, avail, fresh, new, False, None)
         return out
 
     def _board_pass(self, view: View, board: HomeBoard) -> list[Decision]:
@@ -618,9 +618,7 @@ class SelectiveSuspension(Policy, _Idle):
             arrived = {j.id for j in view.arrived}
             new = np.array([j.id in arrived for j in queued.jobs], dtype=bool)
         held_idle = bool(board.slot)
-        self._plan_tick(
-            view, out, avail, queued.thresholds(now), new, held_idle, self._board_earliest
-        )
+        self._plan_tick(view, out, avail, queued.thresholds(now), new, held_idle, None)
         self._changed(out)
         return out
 
@@ -639,11 +637,6 @@ class SelectiveSuspension(Policy, _Idle):
             board.rule, board.active, board.top, board.stuck, board.est, board.submit,
             board.done,
         )  # fmt: skip
-
-    def _board_earliest(self, _ladder: _Ladder | None, now: float) -> float:
-        """When the first suspended job could re-enter by preempting (the board's state)."""
-        assert self._board is not None
-        return self._board.earliest(now, self.sf)
 
     def _full_pass(self, view: View, tick: bool) -> list[Decision]:
         now = view.now
@@ -773,12 +766,10 @@ class SelectiveSuspension(Policy, _Idle):
         still = np.ones(n, dtype=bool)
         still[taken] = False
         waiting = still[nf:]
-        if board is not None:
-            held_first = self._board_earliest
-        else:
+        held_first = None  # on the board, from its own state
+        if board is None:
 
-            def held_first(ladder: _Ladder | None, now: float) -> float:
-                assert ladder is not None
+            def held_first(ladder: _Ladder, now: float) -> float:
                 when = ladder.earliest(sizes[nf:], est[nf:], taus[nf:], 0, homes, now)
                 return float(when[waiting].min())
 
@@ -888,15 +879,15 @@ class SelectiveSuspension(Policy, _Idle):
         fresh: tuple[np.ndarray, np.ndarray, np.ndarray],
         new: np.ndarray | None,
         held_idle: bool,
-        held_first: Callable[[_Ladder | None, float], float],
+        held_first: Callable[[_Ladder, float], float] | None,
     ) -> None:
         """Set the next tick of the preemption routine, or None when no job stays idle.
 
         ``fresh`` are the sizes, estimates and thresholds of the queued jobs
         that stay idle after ``out``; ``held_idle`` says whether suspended
         jobs do, and ``held_first`` tells, given the ladder of the running
-        jobs (None on the board, which has its own) and the time now, when
-        the first of them could preempt. ``new`` marks the fresh
+        jobs and the time now, when the first of them could preempt (None
+        on the board, whose state tells, or when none is idle). ``new`` marks the fresh
         jobs that arrived since the last pass, when nothing else happened
         that could bring a preemption nearer (no job ended or was suspended,
         no write-out, no change of protections): starts only raise the bars
@@ -955,18 +946,10 @@ class SelectiveSuspension(Policy, _Idle):
                 self._tick = None  # nothing to preempt until an event starts something
                 return
             ladder = self._ladder_for(entries, avail, view)
-        # Fresh jobs first (only the new ones when incremental) and victims:
+        # Victims and fresh jobs (only the new ones when incremental) first:
         # they are cheap. The suspended jobs' bars cost most, and only matter
         # when the others leave the next tick later than the soonest.
         first = math.inf
-        if len(sizes) and ladder is None:
-            assert board is not None
-            ladder_taus, widths = board.ladder()
-            first = kernels.fresh_earliest(
-                now, self.sf, sizes, est, taus, avail, ladder_taus, widths, board.rule
-            )
-        elif len(sizes):
-            first = float(ladder.earliest(sizes, est, taus, len(sizes), _NO_HOMES, now).min())
         if victims:
             # A victim's threshold goes on from the one it ran with.
             if board is not None:
@@ -981,10 +964,24 @@ class SelectiveSuspension(Policy, _Idle):
                 v_sizes, v_est = mine.columns[0], mine.columns[1]
                 when = ladder.earliest(v_sizes, v_est, v_taus, 0, mine, now)
                 first = min(first, float(when.min()))
+        held = held_idle and not incremental
+        if board is not None:
+            ladder_taus, widths = board.ladder()
+            first = kernels.board_earliest(
+                now, self.sf, first, sizes, est, taus, avail, ladder_taus, widths, board.rule,
+                soonest, held, board.active, board.top, board.stuck, board.est, board.submit,
+                board.done,
+            )  # fmt: skip
+        else:
+            assert ladder is not None
+            if len(sizes):
+                fresh_first = ladder.earliest(sizes, est, taus, len(sizes), _NO_HOMES, now)
+                first = min(first, float(fresh_first.min()))
+            if held and first > soonest:
+                assert held_first is not None
+                first = min(first, held_first(ladder, now))
         if not incremental:
             planned = None
-            if first > soonest and held_idle:
-                first = min(first, held_first(ladder, now))
         if not math.isfinite(first):
             # No idle job can ever preempt the jobs now running: only an event
             # (which brings a pass) changes that.
@@ -1027,10 +1024,6 @@ def _thresholds(jobs: Sequence[JobRun], now: float) -> tuple[np.ndarray, np.ndar
         np.array(est, dtype=float),
         np.array(taus, dtype=float),
     )
-
-
-def _no_held(ladder: _Ladder | None, now: float) -> float:
-    return math.inf
 
 
 class _Ladder:
