@@ -61,8 +61,6 @@ class HomeBoard:
         self.tau = np.full(nodes, _FREE)
         #: Per node: width of the job running there (0: free).
         self.wide = np.zeros(nodes, dtype=np.int64)
-        #: Per node: cores of suspended jobs' homes on it.
-        self.per_node = np.zeros(nodes, dtype=np.int64)
         #: Busy nodes (held by a running job).
         self.busy = 0
         #: Per node: id of the job running there.
@@ -81,6 +79,9 @@ class HomeBoard:
         #: Per node: how many homes cover it, and their slots (the first ``node_deg``).
         self.node_deg = np.zeros(nodes, dtype=np.int64)
         self.node_slots = np.zeros((nodes, 0), dtype=np.int64)
+        #: Per node: cores of suspended jobs' homes on it. With one core per
+        #: node, the count of homes that cover it: the same array.
+        self.per_node = self.node_deg
         #: Per slot: its home's nodes (the first ``lens`` of the row).
         self.homes = np.zeros((0, 1), dtype=np.int64)
         self._grow(_FIRST_CAPACITY)
@@ -154,7 +155,6 @@ class HomeBoard:
         self.slot[job.id] = s
         self.jobs[s] = job
         self.lens[s] = len(nodes)
-        self.per_node[nodes] += home.cores
         self.active[s] = True
         self.size[s], self.est[s], self.submit[s], self.done[s], self.ids[s] = row
         kernels.add_home(
@@ -168,7 +168,6 @@ class HomeBoard:
         home = job.home
         assert home is not None
         kernels.remove_home(s, home.nodes, self.node_slots, self.node_deg)
-        self.per_node[home.nodes] -= home.cores
         self.active[s] = False
         self.jobs[s] = None
         self.lens[s] = 0
