@@ -886,13 +886,13 @@ class SelectiveSuspension(Policy, _Idle):
         ``fresh`` are the sizes, estimates and thresholds of the queued jobs
         that stay idle after ``out``; ``held_idle`` says whether suspended
         jobs do, and ``held_first`` tells, given the ladder of the running
-        jobs and the time now, when the first of them could preempt (None
-        on the board, whose state tells, or when none is idle). ``new`` marks the fresh
-        jobs that arrived since the last pass, when nothing else happened
-        that could bring a preemption nearer (no job ended or was suspended,
-        no write-out, no change of protections): starts only raise the bars
-        (`_Ladder`), so the planned tick still holds for the other jobs and
-        only the new ones need planning.
+        jobs and the time now, when the first of them could preempt (None on
+        the board, whose state tells, or when none is idle). ``new`` marks
+        the fresh jobs that arrived since the last pass, when nothing else
+        happened that could bring a preemption nearer (no job ended or was
+        suspended, no write-out, no change of protections): starts only raise
+        the bars (`_Ladder`), so the planned tick still holds for the other
+        jobs and only the new ones need planning.
         """
         now = view.now
         sizes, est, taus = fresh
