@@ -11,8 +11,12 @@ its *home* and may only resume when exactly those cores are free again
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
+
+#: Allocations on at most this many nodes are checked in plain Python (`Cluster.valid`).
+_SMALL = 16
 
 
 class AllocationError(RuntimeError):
@@ -150,6 +154,15 @@ class Cluster:
             return False
         if len(nodes) == 0:
             return True
+        if len(nodes) <= _SMALL:
+            # Plain Python beats numpy's per-call cost on a few nodes.
+            ns, cs = nodes.tolist(), cores.tolist()
+            return (
+                ns[0] >= 0
+                and ns[-1] < self.nodes
+                and all(a < b for a, b in pairwise(ns))
+                and all(1 <= c <= self.cores_per_node for c in cs)
+            )
         return bool(
             nodes[0] >= 0
             and nodes[-1] < self.nodes
