@@ -171,10 +171,6 @@ class Cluster:
             and cores.max() <= self.cores_per_node
         )
 
-    def fits(self, alloc: Allocation) -> bool:
-        """Whether every core of ``alloc`` is free now."""
-        return bool((self._free[alloc.nodes] >= alloc.cores).all())
-
     def allocate(self, alloc: Allocation) -> None:
         """Take the cores of ``alloc``; `AllocationError` (nothing taken) when some are not free."""
         left = self._free[alloc.nodes] - alloc.cores

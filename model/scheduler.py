@@ -137,7 +137,6 @@ class Scheduler:
 
     def _pass(self) -> None:
         now = self.env.now
-        self._timers.discard(now)
         view = View(
             now=now,
             queue=tuple(self.queue.values()),
@@ -361,7 +360,7 @@ class Scheduler:
 
     def _on_timer(self, _event: simpy.Event) -> None:
         now = self.env.now
-        self._timers.discard(now)
+        self._timers.discard(now)  # no longer pending
         # A timer with nothing left to schedule must not keep the run alive.
         if not (self.idle and self.source_done) and self.policy.wants_pass(now):
             self.wake()

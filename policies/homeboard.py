@@ -11,9 +11,9 @@ from scratch at every scheduling pass is what made SS slow.
 running there and, per suspended job, the highest threshold on its home
 and how many jobs on it are out of its reach by the width rule. An event
 changes them cheaply: a job that starts or resumes can only raise the
-maxima of the homes it overlaps (one vector operation), and a job that
-ends or is suspended can only lower those whose maximum it was, a handful
-of homes, recomputed exactly; the counts move by the nodes shared. It
+maxima of the homes it overlaps, and a job that ends or is suspended can
+only lower those whose maximum it was, each recomputed exactly once; the
+counts move by the nodes shared. It
 serves one core per node, where a node is either free or held by one
 running job; `policies.suspension` uses it when there is no suspension
 overhead (a node being written out is neither).
