@@ -1253,7 +1253,6 @@ class ImmediateService(Policy, _Idle):
 
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
-        self._overhead = view.overhead is not None
         for job in view.ended:
             self._slice.pop(job.id, None)
             self._displaced.pop(job.id, None)
