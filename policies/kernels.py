@@ -64,6 +64,25 @@ def _out_of_reach(rule: int, width: int, size: int) -> bool:
 
 
 @njit(cache=True)
+def _when(now, sf, bar, tau, est):
+    # When a threshold of ``tau`` now, growing by 1 per ``est``, reaches ``sf`` times ``bar``.
+    return now + (sf * bar - tau) * est
+
+
+@njit(cache=True)
+def _slot_threshold(now, s, est, submit, done):
+    # A suspended job's threshold now: its xfactor, (wait + estimate) / estimate.
+    e = est[s]
+    return (now - submit[s] - done[s] + e) / e
+
+
+@njit(cache=True)
+def _slot_bar(s, top, stuck):
+    # A suspended job's bar: the highest threshold on its home (at least 0; inf when stuck).
+    return math.inf if stuck[s] > 0 else max(top[s], 0.0)
+
+
+@njit(cache=True)
 def occupy(
     nodes, tau, width, job_id, rule, node_tau, node_wide, owner, node_slots, node_deg, top,
     stuck, size, ladder_tau, ladder_id, ladder_wide, count,
@@ -180,10 +199,8 @@ def suspended_earliest(now, sf, active, top, stuck, est, submit, done):
     for s in range(len(active)):
         if not active[s]:
             continue
-        e = est[s]
-        tau = (now - submit[s] - done[s] + e) / e
-        bar = math.inf if stuck[s] > 0 else max(top[s], 0.0)
-        when = now + (sf * bar - tau) * e
+        tau = _slot_threshold(now, s, est, submit, done)
+        when = _when(now, sf, _slot_bar(s, top, stuck), tau, est[s])
         if when < first:
             first = when
     return first
@@ -200,21 +217,24 @@ def fresh_bars(sizes, free, taus, widths, rule):
     """
     out = np.empty(len(sizes))
     for i in range(len(sizes)):
-        need = sizes[i] - free
-        if need <= 0:
-            out[i] = 0.0
-            continue
-        bar = math.inf
-        got = 0
-        for j in range(len(widths)):
-            if _out_of_reach(rule, widths[j], sizes[i]):
-                continue
-            got += widths[j]
-            if got >= need:
-                bar = taus[j]
-                break
-        out[i] = bar
+        out[i] = _fresh_bar(sizes[i], free, taus, widths, rule)
     return out
+
+
+@njit(cache=True)
+def _fresh_bar(size, free, taus, widths, rule):
+    # `fresh_bars` for one job.
+    need = size - free
+    if need <= 0:
+        return 0.0
+    got = 0
+    for j in range(len(widths)):
+        if _out_of_reach(rule, widths[j], size):
+            continue
+        got += widths[j]
+        if got >= need:
+            return taus[j]
+    return math.inf
 
 
 @njit(cache=True)
@@ -226,7 +246,7 @@ def fresh_earliest(now, sf, sizes, est, taus, avail, ladder_taus, widths, rule):
     bars = fresh_bars(sizes, avail.sum(), ladder_taus, widths, rule)
     first = math.inf
     for i in range(len(sizes)):
-        when = now + (sf * bars[i] - taus[i]) * est[i]
+        when = _when(now, sf, bars[i], taus[i], est[i])
         if when < first:
             first = when
     return first
@@ -312,15 +332,13 @@ def ready_on_board(
     ok = np.zeros(n, dtype=np.bool_)
     bars = fresh_bars(sizes[:nf], free, ladder_taus, widths, rule)
     for i in range(nf):
-        ok[i] = sizes[i] <= free or (preempt and now + (sf * bars[i] - taus[i]) * est[i] <= now)
+        ok[i] = sizes[i] <= free or (preempt and _when(now, sf, bars[i], taus[i], est[i]) <= now)
     for k in range(nf, n):
         s = slots[k - nf]
-        if top[s] == -math.inf:
-            ok[k] = True
-        elif preempt:
-            bar = math.inf if stuck[s] > 0 else max(top[s], 0.0)
-            if now + (sf * bar - taus[k]) * est[k] <= now:
-                ok[k] = True
+        free_home = top[s] == -math.inf
+        ok[k] = free_home or (
+            preempt and _when(now, sf, _slot_bar(s, top, stuck), taus[k], est[k]) <= now
+        )
     return ok
 
 
@@ -369,15 +387,13 @@ def may_preempt(
     suspend), and none out of its reach.
     """
     for i in range(len(sizes)):
-        f = min(free, sizes[i] - 1)
-        bar = fresh_bars(sizes[i : i + 1], f, ladder_taus, widths, rule)[0]
-        if now + (sf * bar - taus[i]) * est[i] <= now:
+        bar = _fresh_bar(sizes[i], min(free, sizes[i] - 1), ladder_taus, widths, rule)
+        if _when(now, sf, bar, taus[i], est[i]) <= now:
             return True
     for s in range(len(active)):
         if not active[s] or stuck[s] > 0 or top[s] == -math.inf:
             continue
-        e = h_est[s]
-        tau = (now - h_submit[s] - h_done[s] + e) / e
-        if now + (sf * max(top[s], 0.0) - tau) * e <= now:
+        tau = _slot_threshold(now, s, h_est, h_submit, h_done)
+        if _when(now, sf, _slot_bar(s, top, stuck), tau, h_est[s]) <= now:
             return True
     return False
