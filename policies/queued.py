@@ -28,28 +28,28 @@ class Queued:
     queued jobs, one row per job, and the jobs in the same order (`jobs`)."""
 
     def __init__(self, jobs: tuple[JobRun, ...] | list[JobRun] = ()) -> None:
-        self._capacity = 0
         self.n = 0
         self.jobs: list[JobRun] = []
         self._pos: dict[int, int] = {}
+        self._size = np.zeros(0, dtype=np.int64)
+        self._est = np.zeros(0)
+        self._submit = np.zeros(0)
+        self._done = np.zeros(0)
+        self._ids = np.zeros(0, dtype=np.int64)
         self._grow(max(_FIRST_CAPACITY, 2 * len(jobs)))
         for job in jobs:
             self.add(job)
 
     def _grow(self, capacity: int) -> None:
-        def grown(old: np.ndarray | None, dtype: type) -> np.ndarray:
-            out = np.zeros(capacity, dtype=dtype)
-            if old is not None:
-                out[: self.n] = old[: self.n]
+        def grown(old: np.ndarray) -> np.ndarray:
+            out = np.zeros(capacity, dtype=old.dtype)
+            out[: self.n] = old[: self.n]
             return out
 
-        first = self._capacity == 0
-        self._size = grown(None if first else self._size, np.int64)
-        self._est = grown(None if first else self._est, float)
-        self._submit = grown(None if first else self._submit, float)
-        self._done = grown(None if first else self._done, float)
-        self._ids = grown(None if first else self._ids, np.int64)
-        self._capacity = capacity
+        self._size, self._est, self._submit, self._done, self._ids = map(grown, self._columns())
+
+    def _columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self._size, self._est, self._submit, self._done, self._ids
 
     def __len__(self) -> int:
         return self.n
@@ -59,8 +59,8 @@ class Queued:
 
     def add(self, job: JobRun) -> None:
         """``job`` joins the queue."""
-        if self.n == self._capacity:
-            self._grow(2 * self._capacity)
+        if self.n == len(self._ids):
+            self._grow(2 * self.n)
         i = self.n
         self._size[i] = job.size
         self._est[i] = max(job.estimate, 1e-9)
@@ -77,7 +77,7 @@ class Queued:
         last = self.n - 1
         moved = self.jobs.pop()
         if i != last:
-            for a in (self._size, self._est, self._submit, self._done, self._ids):
+            for a in self._columns():
                 a[i] = a[last]
             self.jobs[i] = moved
             self._pos[moved.id] = i
@@ -86,7 +86,8 @@ class Queued:
     def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Sizes, estimates, submit times, run times so far and ids (views, in `jobs` order)."""
         n = self.n
-        return self._size[:n], self._est[:n], self._submit[:n], self._done[:n], self._ids[:n]
+        size, est, submit, done, ids = self._columns()
+        return size[:n], est[:n], submit[:n], done[:n], ids[:n]
 
     def thresholds(self, now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Sizes, estimates and thresholds now, ``(now - submit - done + est) / est``."""

@@ -410,9 +410,7 @@ class SelectiveSuspension(Policy, _Idle):
             tau_of.pop(job.id, None)
         if len(tau_of) != len(view.running):  # not kept up (a first pass)
             self._running_tau = {r.id: tau_of.get(r.id) or r.xfactor(now) for r in view.running}
-        # The routine runs at every multiple of the interval (whether or not a
-        # tick was asked for: an event may fall on one).
-        tick = round(now / self.interval) * self.interval == now and bool(view.running)
+        tick = self._is_tick(now)
         board = self._board_for(view)
         if tick and self._stale_timer(view):
             out: list[Decision] = []
@@ -455,11 +453,15 @@ class SelectiveSuspension(Policy, _Idle):
             and (self._tick is None or self._tick > now)
         )
 
+    def _is_tick(self, time: float) -> bool:
+        # The routine runs at every multiple of the interval while a job runs
+        # (whether or not a tick was asked for: an event may fall on one).
+        return round(time / self.interval) * self.interval == time and bool(self._running_tau)
+
     def wants_pass(self, time: float) -> bool:
         """No pass for a timer the plan has moved on from (`_stale_timer`): it would
         find nothing new and do nothing. Events at that instant bring their own."""
-        tick = round(time / self.interval) * self.interval == time and bool(self._running_tau)
-        return not (tick and self._moved_on(time))
+        return not (self._is_tick(time) and self._moved_on(time))
 
     def _only_arrivals(self, view: View) -> bool:
         """Whether nothing but arrivals happened since a pass that left nothing startable.
