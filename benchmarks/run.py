@@ -62,14 +62,14 @@ from typing import Any, Literal, cast
 
 from rich.console import Console
 from rich.table import Table
+from schedsim.model.results import Result
+from schedsim.workloads import catalog
+from schedsim.workloads.swf import read_swf
+from schedsim.workloads.transforms import first
+from schedsim.workloads.workload import Workload
 
-from model.results import Result
-from model.simulation import Simulation
-from policies import registry
-from workloads import catalog
-from workloads.swf import read_swf
-from workloads.transforms import first
-from workloads.workload import Workload
+from schedsim import Simulation
+from schedsim.app import registry
 
 REPO: Path = Path(__file__).resolve().parent.parent
 #: Where the full Parallel Workloads Archive logs live, beside the repository.

@@ -9,7 +9,7 @@ several ways, each into a fresh study directory:
 
 - ``in-process loop``: the simulations one after the other in this process,
   with nothing written (`RunConfig.simulation().run()`): the floor;
-- ``sweep, 0 workers``: `model.sweep.sweep` in this process (adds the
+- ``sweep, 0 workers``: `schedsim.app.sweep.sweep` in this process (adds the
   parquet/JSON files and the atomic renames);
 - ``sweep, 1 worker`` / ``2 workers``: the local process pool;
 - ``--dask``: a `distributed.LocalCluster` with 2 worker processes (its
@@ -42,8 +42,8 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import environment, environment_table, reference_speed
 
-from model.study import Study
-from model.sweep import sweep
+from schedsim.app.study import Study
+from schedsim.app.sweep import sweep
 
 
 def make_study(first: int, replications: int) -> Study:

@@ -12,7 +12,7 @@ accumulated run time grows by one second per second. Every interruption
 ``run_time_done`` exactly, so work done + remaining == work at every instant.
 
 Wall-clock limit. When ``limit`` is set (by default the estimate, see
-`model.simulation.Simulation`), a job whose accumulated run time reaches the
+`schedsim.model.simulation.Simulation`), a job whose accumulated run time reaches the
 limit before its work is done is killed there, as a batch system would.
 """
 
@@ -24,61 +24,10 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 import simpy
+from schedsim.workloads.job import Job
 
 if TYPE_CHECKING:  # pragma: no cover
-    from model.cluster import Allocation
-
-#: Names of the 18 fields of the Standard Workload Format, in order.
-SWF_FIELDS: tuple[str, ...] = (
-    "job_number",
-    "submit_time",
-    "wait_time",
-    "run_time",
-    "allocated_processors",
-    "average_cpu_time",
-    "used_memory",
-    "requested_processors",
-    "requested_time",
-    "requested_memory",
-    "status",
-    "user_id",
-    "group_id",
-    "executable_id",
-    "queue_id",
-    "partition_id",
-    "preceding_job",
-    "think_time",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Job:
-    """One rigid parallel job as the workload describes it.
-
-    Times are seconds on the trace's clock (SWF submit times: seconds since the
-    log's ``UnixStartTime``). ``size`` is the number of cores the job needs;
-    ``run_time`` is its actual run time on a dedicated machine; ``estimate`` is
-    the user's requested time (the wall-clock limit). ``swf`` keeps the 18
-    original SWF fields when the job was read from a log, so the simulated
-    schedule can be written back with everything else unchanged.
-    """
-
-    id: int
-    submit: float
-    run_time: float
-    size: int
-    estimate: float
-    user: int = -1
-    group: int = -1
-    app: int = -1
-    queue: int = -1
-    partition: int = -1
-    swf: tuple[float, ...] | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def work(self) -> float:
-        """Core-independent work: seconds of run time at rate 1.0."""
-        return self.run_time
+    from schedsim.model.cluster import Allocation
 
 
 class State(Enum):
@@ -102,8 +51,8 @@ class Outcome(Enum):
 class JobRun:
     """The simulation's state for one submitted job.
 
-    Policies see these objects through the read-only `policies.base.View` and
-    must not assign to them; only the scheduler (`model.scheduler`) and the job
+    Policies see these objects through the read-only `schedsim.model.policy.View` and
+    must not assign to them; only the scheduler (`schedsim.model.scheduler`) and the job
     process change them.
     """
 
@@ -136,7 +85,7 @@ class JobRun:
     expected_end: float = float("inf")
     process: Any = None
     #: A SimPy event the scheduler triggers (with this JobRun) when the job
-    #: ends: how a closed-loop user waits for its job (`model.sources`).
+    #: ends: how a closed-loop user waits for its job (`schedsim.model.sources`).
     on_end: Any = None
 
     # Copies of the job's most-read attributes: policies read them in their
@@ -222,7 +171,7 @@ class JobRun:
 
 
 #: ``(suspend_cost, resume_cost)`` in seconds for a job: the overhead model
-#: (`model.overhead.MemoryOverhead` builds seed 000's).
+#: (`schedsim.model.overhead.MemoryOverhead` builds seed 000's).
 OverheadModel = Callable[["JobRun"], tuple[float, float]]
 
 #: Interrupt cause telling a job process to recompute its end (rate changed).

@@ -14,10 +14,10 @@ so a job of n processors takes memory / (rate x n) seconds. ``per=
 "processor"`` reads it as each processor's memory: every job then takes
 memory / rate seconds whatever its width. Both costs, write-out and
 read-back, are the same number; while either runs the job holds its
-processors and makes no progress (`model.scheduler.Scheduler`).
+processors and makes no progress (`schedsim.model.scheduler.Scheduler`).
 
 Memory sizes come from the run's own ``"memory"`` random stream
-(`model.simulation.Simulation.rng`), drawn once for all jobs in workload
+(`schedsim.model.simulation.Simulation.rng`), drawn once for all jobs in workload
 order (submit time, then id), so they do not depend on which jobs a policy
 happens to suspend, and other components' draws do not move them.
 """
@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-
-from model.job import Job, JobRun
-from model.scheduler import OverheadModel
+from schedsim.model.job import JobRun
+from schedsim.model.scheduler import OverheadModel
+from schedsim.workloads.job import Job
 
 __all__ = ["MemoryOverhead"]
 

@@ -104,8 +104,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
-from model.sessions import closed_loop_summary
+from schedsim.model.sessions import closed_loop_summary
 
 __all__ = [
     "BSLD_THRESHOLD",
@@ -324,7 +323,7 @@ class Result:
     jobs: pd.DataFrame
     series: pd.DataFrame
     meta: dict[str, Any]
-    #: Closed-loop runs only: one row per user session (`model.sessions`).
+    #: Closed-loop runs only: one row per user session (`schedsim.model.sessions`).
     sessions: pd.DataFrame | None = None
 
     def __post_init__(self) -> None:

@@ -21,11 +21,9 @@ from typing import Any
 
 import numpy as np
 import simpy
-from simpy.events import NORMAL
-
-from model.cluster import AllocationError, Cluster
-from model.job import RECOMPUTE, STOP, JobRun, Outcome, OverheadModel, State, job_process
-from policies.base import (
+from schedsim.model.cluster import AllocationError, Cluster
+from schedsim.model.job import RECOMPUTE, STOP, JobRun, Outcome, OverheadModel, State, job_process
+from schedsim.model.policy import (
     Decision,
     Kill,
     Policy,
@@ -38,6 +36,7 @@ from policies.base import (
     View,
     WakeAt,
 )
+from simpy.events import NORMAL
 
 #: Priority of the daemon's wake-up: after every NORMAL event at the same time.
 LATE = NORMAL + 1

@@ -1,6 +1,6 @@
 """Metrics of closed-loop runs (seed 002): throughput, sessions, the day's rhythm.
 
-A closed-loop `Result` (a run of a `model.sources.Population`) carries
+A closed-loop `Result` (a run of a `schedsim.model.sources.Population`) carries
 ``sessions`` (one row per user session: ``user, session, start, end, jobs,
 reason``) beside the usual ``jobs`` (which gain ``session``) and
 ``series``; ``meta`` has ``horizon`` (seconds after the clock origin, the
@@ -11,7 +11,7 @@ from those tables, after the run.
   horizon), utilization over the horizon, sessions, jobs per session, and
   session aborts attributable to long responses (``reason == "response"``:
   the continue draw fell between Equation 1's probability and its value
-  at an instant response, 0.8; see `workloads.users`). Jobs that end after
+  at an instant response, 0.8; see `schedsim.workloads.users`). Jobs that end after
   the horizon (the drain) are not counted in the throughput.
 * `queue_by_time_of_day`: seed 002 Figure 5, the queue length at each time
   of day averaged over the simulated days.
@@ -32,8 +32,7 @@ import pandas as pd
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
-
-    from model.results import Result
+    from schedsim.model.results import Result
 
 __all__ = [
     "SESSION_COLUMNS",
@@ -182,7 +181,7 @@ def plot_job_maps(results: Mapping[str, Result], hours: Sequence[float] = (10, 1
     """Seed 002 Figure 6: colour maps of running and waiting jobs, size x run time.
 
     One pair of rows (running, waiting) per result, one column per hour. A
-    bare Figure, as `model.report` draws: nothing to close in pyplot.
+    bare Figure, as `schedsim.app.report` draws: nothing to close in pyplot.
     """
     from matplotlib.figure import Figure
 

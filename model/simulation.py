@@ -1,8 +1,9 @@
 """The Simulation facade: wires a workload, a policy and a cluster; run(); Result.
 
-    >>> from workloads.catalog import load
-    >>> from workloads.transforms import first
-    >>> result = Simulation(first(load("kth"), 200), "easy", seed=1).run()
+    >>> from schedsim.policies.backfilling import EASY
+    >>> from schedsim.workloads.catalog import load
+    >>> from schedsim.workloads.transforms import first
+    >>> result = Simulation(first(load("kth"), 200), EASY(), seed=1).run()
     >>> len(result.jobs)
     200
 
@@ -20,38 +21,23 @@ other components drew before it.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import time
-from collections.abc import Mapping
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 import simpy
-
-from model.cluster import Cluster, compact_ranges
-from model.job import JobRun
-from model.overhead import MemoryOverhead
-from model.results import Result
-from model.scheduler import OverheadModel, Scheduler
-from model.sessions import SESSION_COLUMNS
-from model.sources import Population, SessionLog, population, replay
-from policies import registry
-from policies.base import Policy
-from workloads.transforms import fit_machine
-from workloads.workload import Header, Workload
-
-
-def stream_seed(seed: int, component: str) -> np.random.SeedSequence:
-    """The seed sequence of one named random stream of a run.
-
-    The name is hashed (SHA-256, four 32-bit words) into the spawn key, so
-    distinct names give independent streams and the key never depends on
-    the order in which components ask for theirs.
-    """
-    digest = hashlib.sha256(component.encode()).digest()
-    key = tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))
-    return np.random.SeedSequence(seed, spawn_key=key)
+from schedsim.model.cluster import Cluster, compact_ranges
+from schedsim.model.job import JobRun
+from schedsim.model.overhead import MemoryOverhead
+from schedsim.model.policy import Policy
+from schedsim.model.results import Result
+from schedsim.model.scheduler import OverheadModel, Scheduler
+from schedsim.model.sessions import SESSION_COLUMNS
+from schedsim.model.sources import Population, SessionLog, population, replay
+from schedsim.workloads.streams import stream_seed
+from schedsim.workloads.transforms import fit_machine
+from schedsim.workloads.workload import Header, Workload
 
 
 def _describe_overhead(overhead: object) -> str | None:
@@ -70,13 +56,15 @@ class Simulation:
     Parameters
     ----------
     workload:
-        The jobs (a `Workload`; see `workloads.catalog.load` and `workloads.swf.read_swf`),
-        or a closed-loop `model.sources.Population` of users who make them as the
+        The jobs (a `Workload`; see `schedsim.workloads.catalog.load` and
+        `schedsim.workloads.swf.read_swf`),
+        or a closed-loop `schedsim.model.sources.Population` of users who make them as the
         run goes (seed 002); then ``nodes`` defaults to the users' source trace's
         machine, the clock starts at 0 (midnight of day 0) and `jobs_submitted`
         gives the jobs they made.
     policy:
-        A `Policy` instance or a registered name (``"fcfs"``, ``"easy"``, ``"conservative"``).
+        A `Policy` instance. The model takes policy objects; names (``"easy"``)
+        are resolved by the application layer (`schedsim.Simulation`).
     nodes:
         Number of nodes. Default: the trace header's machine size (MaxProcs, else
         MaxNodes) divided by ``cores_per_node``.
@@ -91,17 +79,15 @@ class Simulation:
         What to do with jobs wider than the machine: ``"error"`` (default),
         ``"drop"`` or ``"clamp"`` them.
     overhead:
-        Optional cost of suspension and restart: a `model.overhead.MemoryOverhead`
+        Optional cost of suspension and restart: a `schedsim.model.overhead.MemoryOverhead`
         (seed 000, section 4.1; memory sizes from the ``"memory"`` stream) or
         any ``run -> (suspend_cost, resume_cost)`` in seconds.
-    params:
-        Policy parameters when ``policy`` is a name.
     """
 
     def __init__(
         self,
         workload: Workload | Population,
-        policy: Policy | str = "easy",
+        policy: Policy,
         *,
         nodes: int | None = None,
         cores_per_node: int = 1,
@@ -109,7 +95,6 @@ class Simulation:
         kill_at_estimate: bool = True,
         wide: Literal["error", "drop", "clamp"] = "error",
         overhead: OverheadModel | MemoryOverhead | None = None,
-        params: Mapping[str, Any] | None = None,
     ) -> None:
         self.population = workload if isinstance(workload, Population) else None
         pop = self.population
@@ -140,10 +125,11 @@ class Simulation:
             self.workload = fit_machine(workload, self.cluster.total_cores, mode=wide)
             if len(self.workload) == 0:
                 raise ValueError(f"workload {workload.name!r} has no jobs to simulate")
-        if isinstance(policy, str):
-            policy = registry.make(policy, params)
-        elif params:
-            raise ValueError("params= only applies when the policy is given by name")
+        if not isinstance(policy, Policy):
+            raise TypeError(
+                f"policy must be a Policy instance, got {policy!r} "
+                "(names are resolved by schedsim.Simulation)"
+            )
         self.policy = policy
         self.seed = seed
         self.kill_at_estimate = kill_at_estimate

@@ -6,7 +6,7 @@ the scheduler in one batch. It never creates a process per future job, so
 a multi-year trace costs one pending event at any time.
 
 `population` is the closed-loop source of seed 002: one process per user,
-running sessions of submit, wait, think (`workloads.users` holds the model
+running sessions of submit, wait, think (`schedsim.workloads.users` holds the model
 and its parameters), so the load reacts to the response times the policy
 gives and follows the daily cycle.
 """
@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 import simpy
-
-from model.job import Job, JobRun
-from model.scheduler import Scheduler, delay_until
-from workloads.users import P_CONTINUE_AT_ZERO, DailyCycle, UserModel, continue_probability
+from schedsim.model.job import JobRun
+from schedsim.model.scheduler import Scheduler, delay_until
+from schedsim.workloads.job import Job
+from schedsim.workloads.users import P_CONTINUE_AT_ZERO, DailyCycle, UserModel, continue_probability
 
 
 def replay(
@@ -59,7 +59,7 @@ class Population:
     The population size sets the load. Users submit nothing at or after the
     horizon (``days`` days after the clock origin, midnight of day 0); jobs
     still in the system then run to their end, so every job ends exactly once.
-    ``cycle`` is the daily cycle (`workloads.users.DailyCycle`); with
+    ``cycle`` is the daily cycle (`schedsim.workloads.users.DailyCycle`); with
     ``cycle.enabled = False`` the same users submit at any hour.
     """
 

@@ -29,9 +29,9 @@ from heapq import heappop, heappush
 from operator import attrgetter
 from typing import Literal
 
-from model.job import JobRun
-from policies.base import Policy, Start, View, WakeAt, register
-from policies.profile import INF, Profile, planned_end
+from schedsim.model.job import JobRun
+from schedsim.model.policy import Policy, Start, View, WakeAt, register
+from schedsim.policies.profile import INF, Profile, planned_end
 
 #: Shortest time a reservation holds its cores in the conservative plan. A job
 #: with a zero estimate (a job of run time 0 whose estimate was missing) still
@@ -118,7 +118,7 @@ class EASY(Policy):
         return {"order": self.order}
 
     def ordered(self, queue: tuple[JobRun, ...], now: float) -> Sequence[JobRun]:
-        """The queue in the order a pass scans it (subclasses override: `policies.creasy`)."""
+        """The queue in the order a pass scans it (`schedsim.policies.creasy` overrides it)."""
         return order_queue(queue, self.order, now)
 
     def schedule(self, view: View) -> list[Start]:

@@ -11,7 +11,7 @@ minute is the unit of its slope 0.05 in the user model it comes from, see
 1 to assign high priorities to critical jobs whose *expected response time*
 is short, and lower priorities to those whose effect on user behavior is
 already marginal" (Equation 1 itself is
-`workloads.users.continue_probability`), and orders the queue by (Equation 2)::
+`schedsim.workloads.users.continue_probability`), and orders the queue by (Equation 2)::
 
     priority(j) = alpha * criticality(j) + seniority(j)            (2)
 
@@ -52,7 +52,7 @@ What this module computes, and why:
   seniority "prevent[s] the starvation of old jobs".
 
 The queue is ordered by priority, highest first, ties by submit time, then
-job id; the pass itself is EASY's (`policies.backfilling.EASY`): "CREASY
+job id; the pass itself is EASY's (`schedsim.policies.backfilling.EASY`): "CREASY
 inherits its backfilling algorithm from EASY. The only actual difference
 between the two schedulers is in the way they prioritize the jobs." With
 alpha = 0 the order is by waiting time alone, which is submit order, and
@@ -84,11 +84,10 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-
-from model.job import JobRun
-from policies.backfilling import EASY
-from policies.base import register
-from workloads.users import P_CONTINUE_AT_ZERO, SLOPE_PER_MINUTE
+from schedsim.model.job import JobRun
+from schedsim.model.policy import register
+from schedsim.policies.backfilling import EASY
+from schedsim.workloads.users import P_CONTINUE_AT_ZERO, SLOPE_PER_MINUTE
 
 MINUTE = 60.0
 
@@ -119,7 +118,7 @@ class CREASY(EASY):
     ``alpha`` (minutes squared; paper values 0, 1500, 3000, 4500, 6000):
     weight of criticality, |dp/drt| of Equation 1 at the expected response
     time (wait + estimate, minutes), against seniority, the wait in
-    minutes. 0 is EASY. See `policies.creasy`.
+    minutes. 0 is EASY. See `schedsim.policies.creasy`.
     """
 
     def __init__(self, alpha: float = 6000.0) -> None:

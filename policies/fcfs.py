@@ -3,12 +3,12 @@
 Jobs start strictly in submit order (ties by job id): the scheduler starts
 queued jobs while the first of them fits the free cores, and stops at the
 first one that does not, even when later, smaller jobs would fit. Placement
-is first fit (`model.cluster.Cluster.first_fit`).
+is first fit (`schedsim.model.cluster.Cluster.first_fit`).
 """
 
 from __future__ import annotations
 
-from policies.base import Policy, Start, View, register
+from schedsim.model.policy import Policy, Start, View, register
 
 
 @register("fcfs")

@@ -1,7 +1,7 @@
 """Preemptive FCFS with gang scheduling (PFCFS): seed 004.
 
 Schwiegelshohn and Yahyapour (seed 004) schedule rigid jobs in strict
-submit order, first fit, without backfilling (`policies.fcfs` is their
+submit order, first fit, without backfilling (`schedsim.policies.fcfs` is their
 reference), and let only *wide* jobs, those needing more than half the
 machine (r_i > R/2), preempt. Their Algorithm PFCFS (Table 1) takes the
 jobs of the queue one at a time:
@@ -43,8 +43,8 @@ and step C holds. The context switch costs ``penalty`` seconds (the
 paper's p, section 2; 0 in its experiments, as for the IBM gang scheduler
 it is under a millisecond): each preempted job, and the wide job when it
 is switched out, holds its nodes that long without progress before they
-are free for the other gang (`policies.base.Suspend`); resuming costs
-nothing more. A suspension overhead of the run (`model.overhead`) adds to it.
+are free for the other gang (`schedsim.model.policy.Suspend`); resuming costs
+nothing more. A suspension overhead of the run (`schedsim.model.overhead`) adds to it.
 """
 
 from __future__ import annotations
@@ -53,11 +53,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-
-from model.cluster import first_fit
-from model.job import JobRun, State
-from policies.base import Decision, Policy, Resume, Start, View, WakeAt, register
-from policies.preemption import Claims, home_victims, minimal_victims, suspend, switch_in
+from schedsim.model.cluster import first_fit
+from schedsim.model.job import JobRun, State
+from schedsim.model.policy import Decision, Policy, Resume, Start, View, WakeAt, register
+from schedsim.policies.preemption import Claims, home_victims, minimal_victims, suspend, switch_in
 
 __all__ = ["PFCFS1", "PFCFS2", "PFCFS3", "PreemptiveFCFS"]
 
@@ -87,7 +86,7 @@ class PreemptiveFCFS(Policy):
 
     ``quantum``: seconds the two gangs alternate (inf: the wide job runs to
     completion); ``rounds``: how many times the wide job preempts (0: no
-    limit); ``penalty``: seconds of a context switch. See `policies.gang`.
+    limit); ``penalty``: seconds of a context switch. See `schedsim.policies.gang`.
     """
 
     def __init__(

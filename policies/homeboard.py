@@ -15,11 +15,11 @@ maxima of the homes it overlaps, and a job that ends or is suspended can
 only lower those whose maximum it was, each recomputed exactly once; the
 counts move by the nodes shared. It
 serves one core per node, where a node is either free or held by one
-running job; `policies.suspension` uses it when there is no suspension
+running job; `schedsim.policies.suspension` uses it when there is no suspension
 overhead (a node being written out is neither).
 
 Each node lists the slots whose homes cover it, so an event walks only
-the homes it touches; the walks are compiled loops (`policies.kernels`).
+the homes it touches; the walks are compiled loops (`schedsim.policies.kernels`).
 """
 
 from __future__ import annotations
@@ -28,13 +28,12 @@ import math
 from typing import Literal
 
 import numpy as np
-
-from model.job import JobRun
-from policies import kernels
+from schedsim.model.job import JobRun
+from schedsim.policies import kernels
 
 __all__ = ["HomeBoard"]
 
-#: SS's width rule (`policies.suspension`).
+#: SS's width rule (`schedsim.policies.suspension`).
 Width = Literal["text", "formula", "none"]
 
 _FREE = -math.inf
@@ -47,7 +46,7 @@ class HomeBoard:
     For each suspended job (a *slot*) the board keeps the highest threshold
     on its home (``top``; -inf when the home is free) and how many of its
     home's nodes hold a job out of its reach by SS's width rule (``stuck``;
-    see `policies.suspension`): with ``width="text"`` a job more than twice
+    see `schedsim.policies.suspension`): with ``width="text"`` a job more than twice
     its width, with ``"formula"`` one at most half its width, with
     ``"none"`` none.
     """
@@ -196,7 +195,7 @@ class HomeBoard:
 
         The highest threshold on its home; 0 when its home is free, inf when
         a job on it is out of its reach by the width rule (seed 000 section
-        3.2). The same as `policies.suspension._Ladder._home_bars`.
+        3.2). The same as `schedsim.policies.suspension._Ladder._home_bars`.
         """
         bar = np.maximum(self.top, 0.0)
         bar[self.stuck > 0] = math.inf

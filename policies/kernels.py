@@ -1,4 +1,4 @@
-"""Compiled loops for Selective Suspension's bookkeeping (`policies.homeboard`).
+"""Compiled loops for Selective Suspension's bookkeeping (`schedsim.policies.homeboard`).
 
 SS on a busy machine keeps hundreds of jobs suspended, each tied to its
 home nodes (seed 000, section 3.3), and every start, end and suspension
@@ -9,7 +9,7 @@ the same order, as the numpy expressions they replace (no ``fastmath``),
 so schedules are the same bit for bit.
 
 Widths are coded as integers: `TEXT`, `FORMULA` and `NONE` (see
-`policies.suspension` for the width rule of sections 3.2 and 3.3).
+`schedsim.policies.suspension` for the width rule of sections 3.2 and 3.3).
 Thresholds of free nodes are ``-inf``.
 
 Compiled code is cached next to this module, or in the user's cache
@@ -49,7 +49,7 @@ __all__ = [
 
 #: The width rule as a code: n_i >= n_j / 2 (text), n_i / n_j < 2 (formula), none.
 TEXT, FORMULA, NONE = 0, 1, 2
-#: The codes by the rule's name (`policies.suspension`'s ``width``).
+#: The codes by the rule's name (`schedsim.policies.suspension`'s ``width``).
 RULES = {"text": TEXT, "formula": FORMULA, "none": NONE}
 
 
@@ -287,7 +287,8 @@ def free_slots(active, top):
 @njit(cache=True)
 def first_fit_avoiding(avail, avoid, size):
     """One core per node: the first ``size`` free nodes, those in ``avoid`` only when the
-    others are too few (empty when the free nodes are). `policies.preemption.fit_avoiding`."""
+    others are too few (empty when the free nodes are).
+    `schedsim.policies.preemption.fit_avoiding`."""
     spare = 0
     total = 0
     for n in range(len(avail)):

@@ -1,9 +1,9 @@
 """What the preemptive policies share: choosing victims, placing jobs, claims.
 
 Seeds 000 and 004 preempt rigid jobs without migration: a suspended job
-keeps its nodes as its *home* and may only resume there (`policies.base.
-Resume`). Three pieces of bookkeeping follow, used by `policies.suspension`
-and `policies.gang`:
+keeps its nodes as its *home* and may only resume there (`schedsim.model.policy.
+Resume`). Three pieces of bookkeeping follow, used by `schedsim.policies.suspension`
+and `schedsim.policies.gang`:
 
 * a **minimal victim set** (`minimal_victims`, `home_victims`): the jobs a
   job suspends so that it can run, none of which could be left out;
@@ -18,7 +18,7 @@ and `policies.gang`:
 
 Every free-core array here is per node, like `View.free_per_node`, and
 every function leaves its inputs unchanged unless it says otherwise. An
-allocation names each node once (`model.cluster.Cluster.valid`), so adding
+allocation names each node once (`schedsim.model.cluster.Cluster.valid`), so adding
 its cores with a fancy-indexed ``+=`` is exact (and much faster than
 ``np.add.at``).
 """
@@ -29,11 +29,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
-from model.cluster import Allocation, first_fit
-from model.job import JobRun, State
-from policies import kernels
-from policies.base import Decision, Resume, Start, Suspend, View
+from schedsim.model.cluster import Allocation, first_fit
+from schedsim.model.job import JobRun, State
+from schedsim.model.policy import Decision, Resume, Start, Suspend, View
+from schedsim.policies import kernels
 
 __all__ = [
     "Claims",

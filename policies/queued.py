@@ -15,8 +15,7 @@ threshold, submit time and id) does not depend on it.
 from __future__ import annotations
 
 import numpy as np
-
-from model.job import JobRun
+from schedsim.model.job import JobRun
 
 __all__ = ["Queued"]
 

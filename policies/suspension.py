@@ -2,7 +2,7 @@
 
 Kettimuthu's thesis (seed 000) preempts rigid jobs on a distributed-memory
 machine without migration: a suspended job keeps its nodes and resumes
-only there. Both schemes here build on `policies.preemption`.
+only there. Both schemes here build on `schedsim.policies.preemption`.
 
 **Selective Suspension** (`ss`, sections 3.1-3.3). A job's *suspension
 threshold* is its xfactor, (wait + estimate) / estimate (section 2.2): it
@@ -59,16 +59,16 @@ cheaper. More shortcuts rest on the same monotony, and are off with
   it: only the jobs that fit at its start are tried
   (`SelectiveSuspension._board_pass`); so is a tick at which no idle job
   could preempt even with fewer cores free (most events that fall on a
-  tick), which `policies.kernels.may_preempt` tells.
+  tick), which `schedsim.policies.kernels.may_preempt` tells.
 
 With one core per node and no suspension overhead (the thesis's setting)
-a board (`policies.homeboard.HomeBoard`) keeps, event by event, the
+a board (`schedsim.policies.homeboard.HomeBoard`) keeps, event by event, the
 threshold and width of the job on each node and, for each suspended job,
 the highest threshold and the jobs out of its reach on its home: which
 suspended jobs fit and when each could preempt are then read, not
 recomputed over every home at every pass; the queued jobs' columns are
-kept beside it (`policies.queued.Queued`), and the walks over nodes, homes
-and jobs are loops compiled with numba (`policies.kernels`). Otherwise the
+kept beside it (`schedsim.policies.queued.Queued`), and the walks over nodes, homes
+and jobs are loops compiled with numba (`schedsim.policies.kernels`). Otherwise the
 suspended jobs' homes are flat arrays updated as jobs leave and join. The
 ladder of running jobs is shared by all tests of one state.
 
@@ -86,7 +86,7 @@ far in this run, by their actual run time; a category with no finished
 job yet sets no limit. With ``averages=FILE`` they come from a table
 instead, for example the per-category average slowdowns of an earlier NS
 (EASY) run, as the paper's Table 2.3: a CSV in the layout
-`model.results.Result.category_table` writes (rows VS/S/L/VL, columns
+`schedsim.model.results.Result.category_table` writes (rows VS/S/L/VL, columns
 Seq/N/W/VW).
 
 **Immediate Service** (`is`, section 2.3): every arriving job gets an
@@ -112,13 +112,12 @@ from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
-
-from model.cluster import Allocation
-from model.job import JobRun, State
-from policies import kernels
-from policies.base import Decision, Policy, Resume, Start, Suspend, View, WakeAt, register
-from policies.homeboard import HomeBoard, Width
-from policies.preemption import (
+from schedsim.model.cluster import Allocation
+from schedsim.model.job import JobRun, State
+from schedsim.model.policy import Decision, Policy, Resume, Start, Suspend, View, WakeAt, register
+from schedsim.policies import kernels
+from schedsim.policies.homeboard import HomeBoard, Width
+from schedsim.policies.preemption import (
     Claims,
     fit_avoiding,
     home_victims,
@@ -126,7 +125,7 @@ from policies.preemption import (
     suspend,
     switch_in,
 )
-from policies.queued import Queued
+from schedsim.policies.queued import Queued
 
 __all__ = ["ImmediateService", "SelectiveSuspension", "TunableSelectiveSuspension"]
 
@@ -340,7 +339,7 @@ class SelectiveSuspension(Policy, _Idle):
     ``sf`` is the suspension factor (seed 000 uses 1.5 to 5), ``interval``
     the period of the preemption routine in seconds, ``width`` the width
     restriction: ``text`` (n_i >= n_j / 2, default), ``formula`` (n_i /
-    n_j < 2) or ``none``. See `policies.suspension`.
+    n_j < 2) or ``none``. See `schedsim.policies.suspension`.
     """
 
     #: Skip the ticks at which no preemption can happen (same schedule; see module doc).
@@ -497,7 +496,7 @@ class SelectiveSuspension(Policy, _Idle):
         return homes
 
     def _board_for(self, view: View) -> HomeBoard | None:
-        """The board (`policies.homeboard`) brought up to this pass, or None where it
+        """The board (`schedsim.policies.homeboard`) brought up to this pass, or None where it
         cannot serve: several cores per node, a suspension overhead (a node being
         written out is neither free nor running), protections (TSS), or no skipped
         ticks (nothing to plan)."""
@@ -1137,7 +1136,7 @@ class TunableSelectiveSuspension(SelectiveSuspension):
     ``limit`` (1.5): a running job whose threshold exceeds ``limit`` times
     the average slowdown of its category cannot be suspended (seed 000
     section 3.5). ``averages``: a CSV of per-category averages (rows
-    VS/S/L/VL, columns Seq/N/W/VW, as `model.results.Result.category_table`
+    VS/S/L/VL, columns Seq/N/W/VW, as `schedsim.model.results.Result.category_table`
     writes); empty (default) tracks them online. Other parameters as SS.
     """
 
@@ -1234,7 +1233,7 @@ class ImmediateService(Policy, _Idle):
 
     ``quantum`` is the slice in seconds (10 min in seed 000 section 2.3).
     Victims are the running jobs of lowest instantaneous xfactor; see
-    `policies.suspension` for what happens when the slice ends.
+    `schedsim.policies.suspension` for what happens when the slice ends.
     """
 
     def __init__(self, quantum: float = 600.0) -> None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from policies.base import register
-from policies.fcfs import FCFS
+from schedsim.model.policy import register
+from schedsim.policies.fcfs import FCFS
 
 
 @register("flaky")

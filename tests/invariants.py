@@ -15,7 +15,7 @@ start``), whose rounding is relative to the *clock* (trace seconds, up to
 with an absolute tolerance of a few units in the last place of the clock
 (:func:`clock_approx`). Two checks are exact in every case: no job starts
 before its submit time (the scheduler goes out of its way to land on submit
-times exactly, see `model.scheduler.delay_until`), and ``wait == end -
+times exactly, see `schedsim.model.scheduler.delay_until`), and ``wait == end -
 submit - run`` (the documented definition of the column).
 """
 
@@ -28,9 +28,8 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 import pytest
-
-from model.results import Result
-from workloads.workload import Workload
+from schedsim.model.results import Result
+from schedsim.workloads.workload import Workload
 
 OUTCOMES = frozenset({"completed", "killed_at_limit", "killed"})
 

@@ -1,13 +1,12 @@
-"""Shipped traces (workloads.catalog)."""
+"""Shipped traces (schedsim.workloads.catalog)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
-from workloads import catalog
-from workloads.swf import read_header
+from schedsim.workloads import catalog
+from schedsim.workloads.swf import read_header
 
 SWF_LINE = "1 0 -1 100 4 -1 -1 4 200 -1 1 7 3 11 1 2 -1 -1\n"
 

@@ -6,9 +6,9 @@ import json
 
 import pandas as pd
 import pytest
+from schedsim.workloads.swf import read_swf
 
-from model.cli import main
-from workloads.swf import read_swf
+from schedsim.app.cli import main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -117,11 +117,12 @@ def test_help_lists_every_run_option(capsys):
 
 @pytest.mark.parametrize("submits", [None, 0.0])
 def test_progress_bar_run_equals_plain_run(submits):
-    from model.job import Job
-    from model.simulation import Simulation
-    from workloads.catalog import load
-    from workloads.transforms import first
-    from workloads.workload import Workload
+    from schedsim.workloads.catalog import load
+    from schedsim.workloads.job import Job
+    from schedsim.workloads.transforms import first
+    from schedsim.workloads.workload import Workload
+
+    from schedsim import Simulation
 
     w = first(load("kth"), 400)
     if submits is not None:  # every job at one instant: no time to split into steps
@@ -133,7 +134,7 @@ def test_progress_bar_run_equals_plain_run(submits):
 
 
 def test_overhead_options_build_the_run_configuration():
-    from model.cli import build_parser, run_config
+    from schedsim.app.cli import build_parser, run_config
 
     def config(*argv: str):
         return run_config(build_parser().parse_args(["run", *argv]))

@@ -1,6 +1,6 @@
 """CREASY (seed 002 section 2): Equations 1 and 2, the queue order, and alpha = 0 being EASY.
 
-Units throughout (see `policies.creasy`): response and waiting times in
+Units throughout (see `schedsim.policies.creasy`): response and waiting times in
 minutes, criticality = |dp/drt| of Equation 1 in 1/min, alpha in min^2,
 so alpha * criticality is minutes of seniority.
 """
@@ -12,17 +12,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from invariants import check_invariants
+from schedsim.model.job import JobRun
+from schedsim.model.policy import View
+from schedsim.policies.creasy import CREASY, criticality, priority
+from schedsim.workloads.catalog import load
+from schedsim.workloads.job import Job
+from schedsim.workloads.transforms import first
+from schedsim.workloads.users import continue_probability
+from schedsim.workloads.workload import Workload
 from test_invariants import FAST, OVERFLOW, Case, Pass, _easy_pass_keeps_reservation, cases
 
-from model.job import Job, JobRun
-from model.simulation import Simulation
-from policies import registry
-from policies.base import View
-from policies.creasy import CREASY, criticality, priority
-from workloads.catalog import load
-from workloads.transforms import first
-from workloads.users import continue_probability
-from workloads.workload import Workload
+from schedsim import Simulation
+from schedsim.app import registry
 
 # --------------------------------------------------------------------------- #
 # Equations 1 and 2 on hand-computed values

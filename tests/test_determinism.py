@@ -19,13 +19,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from schedsim.workloads.catalog import load
+from schedsim.workloads.job import Job
+from schedsim.workloads.transforms import first
+from schedsim.workloads.workload import Workload
 
-from model.job import Job
-from model.simulation import Simulation
-from policies import registry
-from workloads.catalog import load
-from workloads.transforms import first
-from workloads.workload import Workload
+from schedsim import Simulation
+from schedsim.app import registry
 
 POLICIES = registry.names()
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,10 +84,10 @@ def test_run_twice_returns_the_same_result(kth: Workload) -> None:
 _CHILD = textwrap.dedent(
     """
     import hashlib, sys
-    from model.simulation import Simulation
-    from policies import registry
-    from workloads.catalog import load
-    from workloads.transforms import first
+    from schedsim import Simulation
+    from schedsim.app import registry
+    from schedsim.workloads.catalog import load
+    from schedsim.workloads.transforms import first
 
     w = first(load("kth"), 500)
     for name in registry.names():

@@ -1,4 +1,4 @@
-"""Models of users' runtime estimates (workloads.estimates)."""
+"""Models of users' runtime estimates (schedsim.workloads.estimates)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from model.job import Job
-from workloads import catalog
-from workloads.estimates import (
+from schedsim.workloads import catalog
+from schedsim.workloads.estimates import (
     DEFAULT_CRASH_SHARE,
     MIN_MAX_EST,
     EstimateSpec,
@@ -27,8 +25,9 @@ from workloads.estimates import (
     tsafrir,
     tsafrir_bins,
 )
-from workloads.transforms import exact_estimates, first
-from workloads.workload import CleaningStep, Workload
+from schedsim.workloads.job import Job
+from schedsim.workloads.transforms import exact_estimates, first
+from schedsim.workloads.workload import CleaningStep, Workload
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -15,11 +15,11 @@ import math
 
 import pytest
 from invariants import check_invariants
+from schedsim.policies.gang import PFCFS1, PFCFS2, PFCFS3, PreemptiveFCFS
+from schedsim.workloads.job import Job
+from schedsim.workloads.workload import Workload
 
-from model.job import Job
-from model.simulation import Simulation
-from policies.gang import PFCFS1, PFCFS2, PFCFS3, PreemptiveFCFS
-from workloads.workload import Workload
+from schedsim import Simulation
 
 A, B, W, C = 1, 2, 3, 4
 

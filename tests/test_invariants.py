@@ -21,15 +21,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import check_invariants
+from schedsim.model.job import JobRun
+from schedsim.model.policy import View
+from schedsim.policies.backfilling import EASY, Conservative
+from schedsim.workloads.catalog import load
+from schedsim.workloads.job import Job
+from schedsim.workloads.transforms import first
+from schedsim.workloads.workload import Workload
 
-from model.job import Job, JobRun
-from model.simulation import Simulation
-from policies import registry
-from policies.backfilling import EASY, Conservative
-from policies.base import View
-from workloads.catalog import load
-from workloads.transforms import first
-from workloads.workload import Workload
+from schedsim import Simulation
+from schedsim.app import registry
 
 POLICIES = registry.names()
 ORDERS = ("fcfs", "sjf", "xfactor")
@@ -141,7 +142,7 @@ def test_every_policy_valid_without_kill_at_estimate(case: Case) -> None:
 
 
 # Tiny positive estimates make result.jobs' xfactor overflow to inf (with a
-# RuntimeWarning from model.results._ratio); the invariants do not read it.
+# RuntimeWarning from schedsim.model.results._ratio); the invariants do not read it.
 OVERFLOW = pytest.mark.filterwarnings("ignore:overflow encountered in divide:RuntimeWarning")
 
 

@@ -17,13 +17,10 @@ from typing import Any
 
 import pytest
 from invariants import check_invariants
-
-from model.cluster import Allocation
-from model.job import Job, JobRun
-from model.overhead import MemoryOverhead
-from model.simulation import Simulation
-from policies import registry
-from policies.base import (
+from schedsim.model.cluster import Allocation
+from schedsim.model.job import JobRun
+from schedsim.model.overhead import MemoryOverhead
+from schedsim.model.policy import (
     REGISTRY,
     Decision,
     Kill,
@@ -38,7 +35,11 @@ from policies.base import (
     WakeAt,
     register,
 )
-from workloads.workload import Workload
+from schedsim.workloads.job import Job
+from schedsim.workloads.workload import Workload
+
+from schedsim import Simulation
+from schedsim.app import registry
 
 #: One scripted action: ``("start", id)``, ``("start", id, [nodes])``,
 #: ``("suspend", id)``, ``("resume", id)``, ``("kill", id)``, ``("requeue", id)``,
@@ -466,7 +467,7 @@ def test_start_with_an_allocation_of_the_wrong_size() -> None:
 
 # Regression: Scheduler.apply promises PolicyError for a decision that cannot be
 # applied, but a Start on an explicit allocation whose nodes were busy raised
-# model.cluster.AllocationError from Cluster.allocate.
+# schedsim.model.cluster.AllocationError from Cluster.allocate.
 def test_start_on_busy_nodes_is_a_policy_error() -> None:
     jobs = [job(1, 0, 1, 10), job(2, 0, 1, 10)]
     with pytest.raises(PolicyError, match="start of job 2 on nodes 0"):
@@ -517,7 +518,7 @@ def test_wide_job_clamped() -> None:
 def test_jobrun_derived_quantities() -> None:
     # The quantities a policy reads from a JobRun: a job (work 100, estimate 200)
     # submitted at 0, started at 10, suspended at 40 (30 s run), read at 50.
-    from model.job import State
+    from schedsim.model.job import State
 
     r = JobRun(job(1, 0, 2, 100, estimate=200), limit=200.0)
     assert r.instantaneous_xfactor(5.0) == float("inf")  # has not run yet

@@ -1,4 +1,4 @@
-"""The Lublin & Feitelson (2003) workload model (workloads.lublin).
+"""The Lublin & Feitelson (2003) workload model (schedsim.workloads.lublin).
 
 Expected values here are computed independently of the module, from the
 published parameters and the sampling steps (scipy for gamma CDFs and
@@ -16,10 +16,9 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from schedsim.workloads import catalog
+from schedsim.workloads import lublin as L
 from scipy import integrate, stats
-
-from workloads import catalog
-from workloads import lublin as L
 
 #: The published table (Lublin & Feitelson 2003; generator m_lublin99.c).
 PUBLISHED = {

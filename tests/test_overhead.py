@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from schedsim.model.overhead import MemoryOverhead
+from schedsim.workloads.catalog import load
+from schedsim.workloads.job import Job
+from schedsim.workloads.streams import stream_seed
+from schedsim.workloads.transforms import first
 
-from model.job import Job
-from model.overhead import MemoryOverhead
-from model.simulation import Simulation, stream_seed
-from workloads.catalog import load
-from workloads.transforms import first
+from schedsim import Simulation
 
 
 def jobs(n: int) -> list[Job]:

@@ -1,4 +1,4 @@
-"""Tests for model.report: study directories written by hand, numbers computed by hand.
+"""Tests for schedsim.app.report: study directories written by hand, numbers computed by hand.
 
 The study directories here follow the sweep engine's layout (model/report.py's
 module docstring) file by file, so the report is tested without the sweep.
@@ -20,17 +20,17 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 from rich.console import Console
+from schedsim.model.results import CATEGORIES, CATEGORIES4
+from schedsim.workloads.job import Job
+from schedsim.workloads.workload import Workload
 
-from model.job import Job
-from model.report import (
+from schedsim import Simulation
+from schedsim.app.report import (
     StudyResults,
     confidence_interval,
     load_study,
     print_report,
 )
-from model.results import CATEGORIES, CATEGORIES4
-from model.simulation import Simulation
-from workloads.workload import Workload
 
 T1 = math.tan(math.pi * 0.475)  # t(0.975, 1)
 T2 = 0.95 / math.sqrt(2 * 0.975 * 0.025)  # t(0.975, 2)

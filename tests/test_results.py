@@ -1,4 +1,4 @@
-"""Tests for model.results: hand-built runs with hand-computed expected values."""
+"""Tests for schedsim.model.results: hand-built runs with hand-computed expected values."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
-
-from model.results import (
+from schedsim.model.results import (
     BSLD_THRESHOLD,
     CATEGORIES,
     CATEGORIES4,

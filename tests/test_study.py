@@ -1,4 +1,4 @@
-"""Parameter studies (model.study): run configurations, expansion, seeds, identity, TOML."""
+"""Parameter studies (schedsim.app.study): run configurations, expansion, seeds, identity, TOML."""
 
 from __future__ import annotations
 
@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from schedsim.model.overhead import MemoryOverhead
+from schedsim.model.policy import REGISTRY
+from schedsim.workloads import catalog
+from schedsim.workloads.transforms import exact_estimates, first, month, scale_load
 
-from model.overhead import MemoryOverhead
-from model.simulation import Simulation
-from model.study import (
+from schedsim import Simulation
+from schedsim.app.study import (
     CONFIG_KEYS,
     Run,
     RunConfig,
@@ -27,9 +30,6 @@ from model.study import (
     load_study,
     replication_seed,
 )
-from policies.base import REGISTRY
-from workloads import catalog
-from workloads.transforms import exact_estimates, first, month, scale_load
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -76,8 +76,8 @@ def kth():
 
 
 POLICY_MODULE = '''
-from policies.base import register
-from policies.fcfs import FCFS
+from schedsim.model.policy import register
+from schedsim.policies.fcfs import FCFS
 
 
 @register("{name}")
@@ -929,7 +929,7 @@ def test_report_table_is_checked(tmp_path, table, key):
 
 
 def test_a_parameter_without_a_type_hint_takes_any_value(monkeypatch):
-    from policies import base
+    from schedsim.model import policy as base
 
     class Untyped(base.Policy):
         def __init__(self, k=3) -> None:  # no hint: values are taken as given
@@ -1123,7 +1123,7 @@ def test_seed000_study_covers_the_thesis_scenarios():
 
 
 def test_seed004_study_is_the_papers_grid():
-    from policies import registry
+    from schedsim.app import registry
 
     if "pfcfs1" not in registry.names():  # pragma: no cover - policies/gang.py not there yet
         pytest.skip("the pfcfs policies are not registered")

@@ -1,7 +1,7 @@
 """Seed 000's preemptive policies: Selective Suspension (SS, TSS) and Immediate Service (IS).
 
-The rules are those of `policies.suspension` (sections 2.3 and 3.1-3.5 of
-the thesis) on the machinery of `policies.preemption`. The first part works
+The rules are those of `schedsim.policies.suspension` (sections 2.3 and 3.1-3.5 of
+the thesis) on the machinery of `schedsim.policies.preemption`. The first part works
 small schedules out by hand: one core per node, integer times, so every
 start, end and suspended time is exact, and each test spells out in a
 comment how its numbers come about. Thresholds (xfactors) are written τ;
@@ -34,24 +34,25 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import Holding, check_invariants, check_preemption, parse_nodes, record_holdings
-from test_invariants import Case, cases
-
-from model.job import Job, State
-from model.simulation import Simulation
-from policies import registry
-from policies.base import Resume, Start, Suspend
-from policies.preemption import minimal_victims
-from policies.queued import Queued
-from policies.suspension import (
+from schedsim.model.job import State
+from schedsim.model.policy import Resume, Start, Suspend
+from schedsim.policies.preemption import minimal_victims
+from schedsim.policies.queued import Queued
+from schedsim.policies.suspension import (
     ImmediateService,
     SelectiveSuspension,
     TunableSelectiveSuspension,
     _Homes,
     _idle_threshold,
 )
-from workloads.catalog import load
-from workloads.transforms import first
-from workloads.workload import Workload
+from schedsim.workloads.catalog import load
+from schedsim.workloads.job import Job
+from schedsim.workloads.transforms import first
+from schedsim.workloads.workload import Workload
+from test_invariants import Case, cases
+
+from schedsim import Simulation
+from schedsim.app import registry
 
 #: The simple overhead model of the tests: 10 s to write a job out, 5 s to read it back.
 OVERHEAD = lambda run: (10.0, 5.0)  # noqa: E731

@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from schedsim.model import policy as base
+from schedsim.workloads.catalog import load
+from schedsim.workloads.transforms import first, scale_load
 
-from model.cli import main
-from model.simulation import Simulation
-from model.study import Study, load_study
-from model.sweep import execute, is_finished, sweep
-from policies import base, registry
-from workloads.catalog import load
-from workloads.transforms import first, scale_load
+from schedsim import Simulation
+from schedsim.app import registry
+from schedsim.app.cli import main
+from schedsim.app.study import Study, load_study
+from schedsim.app.sweep import execute, is_finished, sweep
 
 BASE = {"workload": "kth", "first": 150}
 

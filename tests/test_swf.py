@@ -1,4 +1,4 @@
-"""SWF reading, validation and writing (workloads.swf)."""
+"""SWF reading, validation and writing (schedsim.workloads.swf)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
-from model.job import SWF_FIELDS, Job
-from workloads import transforms
-from workloads.catalog import resolve
-from workloads.swf import SWFError, read_header, read_swf, write_swf
-from workloads.workload import CleaningStep, Workload
+from schedsim.workloads import transforms
+from schedsim.workloads.catalog import resolve
+from schedsim.workloads.job import SWF_FIELDS, Job
+from schedsim.workloads.swf import SWFError, read_header, read_swf, write_swf
+from schedsim.workloads.workload import CleaningStep, Workload
 
 HEADER = """\
 ; Version: 2.2

@@ -1,4 +1,4 @@
-"""Workload transforms (workloads.transforms)."""
+"""Workload transforms (schedsim.workloads.transforms)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
-
-from model.job import Job
-from workloads import catalog
-from workloads.transforms import (
+from schedsim.workloads import catalog
+from schedsim.workloads.job import Job
+from schedsim.workloads.transforms import (
     exact_estimates,
     first,
     fit_machine,
@@ -18,7 +17,7 @@ from workloads.transforms import (
     scale_load,
     window,
 )
-from workloads.workload import CleaningStep, Workload
+from schedsim.workloads.workload import CleaningStep, Workload
 
 EASTERN = ZoneInfo("US/Eastern")
 

@@ -8,13 +8,13 @@ from datetime import datetime, timezone
 import numpy as np
 import pandas as pd
 import pytest
+from schedsim.model.results import Result
+from schedsim.model.sessions import job_maps, jobs_at_times, queue_by_time_of_day
+from schedsim.model.sources import EPOCH, Population
+from schedsim.workloads.catalog import load
+from schedsim.workloads.users import DailyCycle, UserModel, continue_probability, fit_users
 
-from model.results import Result
-from model.sessions import job_maps, jobs_at_times, queue_by_time_of_day
-from model.simulation import Simulation
-from model.sources import EPOCH, Population
-from workloads.catalog import load
-from workloads.users import DailyCycle, UserModel, continue_probability, fit_users
+from schedsim import Simulation
 
 DAY = 86400.0
 
@@ -60,8 +60,8 @@ def test_fit_users_splits_gaps_and_limits_run_times(kth_model):
 
 
 def test_fit_users_think_times_are_gaps_from_the_trace_end():
-    from model.job import Job
-    from workloads.workload import Workload
+    from schedsim.workloads.job import Job
+    from schedsim.workloads.workload import Workload
 
     def job(i, submit, wait, run, user=7):
         swf = (i, submit, wait, run) + (-1.0,) * 14
@@ -247,9 +247,9 @@ def test_sessions_survive_save_and_load(tmp_path, kth_model):
 
 
 def test_a_closed_loop_study_reports_figures_5_and_6(tmp_path):
-    from model.report import load_study
-    from model.study import Study
-    from model.sweep import sweep
+    from schedsim.app.report import load_study
+    from schedsim.app.study import Study
+    from schedsim.app.sweep import sweep
 
     study = Study(
         name="tiny-seed002",

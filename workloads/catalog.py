@@ -20,8 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from workloads.swf import read_header, read_swf
-from workloads.workload import Workload
+from schedsim.workloads.swf import read_header, read_swf
+from schedsim.workloads.workload import Workload
 
 __all__ = ["DEFAULT", "SHIPPED", "describe", "load", "resolve"]
 
@@ -36,7 +36,7 @@ SHIPPED: dict[str, str] = {
 #: The trace used when none is named (small, real, with estimates).
 DEFAULT = "kth"
 
-_DATA_PACKAGE = "workloads.data"
+_DATA_PACKAGE = "schedsim.workloads.data"
 # Holds files extracted from a zipped install until the interpreter exits.
 _extracted = ExitStack()
 atexit.register(_extracted.close)

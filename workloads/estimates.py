@@ -3,14 +3,14 @@
 Each model replaces the ``estimate`` of the jobs (the crash model their run
 time instead), draws only from the `numpy.random.Generator` it is given, and
 leaves its argument untouched: the same generator state gives the same
-workload, bit for bit. Like `workloads.transforms`, each model records what
+workload, bit for bit. Like `schedsim.workloads.transforms`, each model records what
 it did as a `CleaningStep` counting the jobs it changed, and records nothing
 when it changed none.
 
 The models
 ----------
 ``exact``
-    estimate = run time (`workloads.transforms.exact_estimates`), the
+    estimate = run time (`schedsim.workloads.transforms.exact_estimates`), the
     baseline of seeds 000 and 001.
 ``f_model``
     The "badness factor" f >= 0 of Mu'alem & Feitelson (IEEE TPDS 12(6),
@@ -106,10 +106,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-
-from workloads.checks import finite_real
-from workloads.transforms import exact_estimates
-from workloads.workload import CleaningStep, Workload
+from schedsim.workloads.checks import finite_real
+from schedsim.workloads.transforms import exact_estimates
+from schedsim.workloads.workload import CleaningStep, Workload
 
 __all__ = [
     "DEFAULT_CRASH_SHARE",
@@ -203,7 +202,7 @@ def _with_estimates(w: Workload, estimates: np.ndarray, step: CleaningStep) -> W
 def exact(w: Workload, rng: np.random.Generator | None = None) -> Workload:
     """Estimate = run time for every job (perfectly accurate users).
 
-    `workloads.transforms.exact_estimates` under the common signature of the
+    `schedsim.workloads.transforms.exact_estimates` under the common signature of the
     models; ``rng`` is accepted and not used.
     """
     return exact_estimates(w)

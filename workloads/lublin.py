@@ -163,11 +163,10 @@ import operator
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
+from schedsim.workloads.checks import finite_real
+from schedsim.workloads.job import Job
+from schedsim.workloads.workload import Header, Workload
 from scipy import special
-
-from model.job import Job
-from workloads.checks import finite_real
-from workloads.workload import Header, Workload
 
 __all__ = [
     "ALPHA",

@@ -3,7 +3,7 @@
 SWF (Parallel Workloads Archive, v2.2) is a text file with header comments
 ``; Key: value`` and one line of 18 whitespace-separated numbers per job; -1
 means "missing". See the archive's ``swf.html`` for the field meanings and
-`model.job.SWF_FIELDS` for the names used here.
+`schedsim.model.job.SWF_FIELDS` for the names used here.
 
 Why strict: a simulator that silently skips a garbled line (or reads ``-5`` as
 a run time) gives results nobody can reproduce. So every malformed line is an
@@ -43,9 +43,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 import numpy as np
-
-from model.job import SWF_FIELDS, Job
-from workloads.workload import CleaningStep, Header, Workload
+from schedsim.workloads.job import SWF_FIELDS, Job
+from schedsim.workloads.workload import CleaningStep, Header, Workload
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -73,7 +72,7 @@ class SWFError(ValueError):
 
     ``path`` is the file as given, ``line`` the 1-based line number (None when
     the problem concerns the whole file), ``field`` the SWF field name from
-    `model.job.SWF_FIELDS` (None when no single field is at fault, e.g. a
+    `schedsim.model.job.SWF_FIELDS` (None when no single field is at fault, e.g. a
     header line or a wrong number of fields). ``str()`` is one line:
     ``KTH.swf.gz:123: field 4 (run_time): '-5' is negative (only -1 means missing)``.
     """

@@ -21,7 +21,7 @@ import re
 from datetime import datetime
 from typing import Literal
 
-from workloads.workload import CleaningStep, Workload
+from schedsim.workloads.workload import CleaningStep, Workload
 
 __all__ = ["exact_estimates", "first", "fit_machine", "month", "scale_load", "window"]
 

@@ -40,7 +40,7 @@ What the paper leaves open, and is chosen here (every choice a parameter):
 The daily cycle of section 3.2 is `DailyCycle`: users submit only between
 8:00 and 18:00; a submission that would fall outside is delayed to the next
 morning; each user starts each day at a uniformly random time between 8:00
-and 10:00. The process that plays all this out is `model.sources.population`.
+and 10:00. The process that plays all this out is `schedsim.model.sources.population`.
 """
 
 from __future__ import annotations
@@ -49,9 +49,8 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from model.job import Job
-from workloads.workload import Workload
+from schedsim.workloads.job import Job
+from schedsim.workloads.workload import Workload
 
 __all__ = [
     "P_CONTINUE_AT_ZERO",

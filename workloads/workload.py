@@ -1,6 +1,6 @@
 """A workload: an ordered list of jobs with the header facts of its log.
 
-Transforms (`workloads.transforms`) take a `Workload` and return a new one;
+Transforms (`schedsim.workloads.transforms`) take a `Workload` and return a new one;
 nothing here is mutated in place. Every cleaning step that drops or changes
 jobs appends a `CleaningStep` to ``cleaning`` so that a run summary can say
 what was done to the trace and how many jobs it touched.
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from model.job import Job
+from schedsim.workloads.job import Job
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ this module only reads it)::
     DIR/study.json                   the study definition: its runs, in order
     DIR/runs/<run_id>/config.json    one finished run: its configuration ...
     DIR/runs/<run_id>/summary.json   ... headline numbers and metadata
-    DIR/runs/<run_id>/jobs.parquet   ... and the tables of `model.results.Result`
+    DIR/runs/<run_id>/jobs.parquet   ... and the tables of `schedsim.model.results.Result`
     DIR/runs/<run_id>/series.parquet
     DIR/failures/<run_id>.json       a run that raised: its error and traceback
 
@@ -70,8 +70,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from model.results import CATEGORIES, CATEGORIES4, Result, Stat
-from model.study import CATEGORY_KEYS, CONFIG_KEYS
+from schedsim.app.study import CATEGORY_KEYS, CONFIG_KEYS
+from schedsim.model.results import CATEGORIES, CATEGORIES4, Result, Stat
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -1263,10 +1263,10 @@ class StudyResults:
         by time of day averaged over the days, one line per label
         (``queue-by-time-of-day-<cycle>.png`` and ``.csv``), and the size x
         run time maps of waiting and running jobs for the first and the last
-        label (``job-maps-<cycle>.png``; `model.sessions`). Uses the first
+        label (``job-maps-<cycle>.png``; `schedsim.model.sessions`). Uses the first
         replication of each configuration.
         """
-        from model import sessions
+        from schedsim.model import sessions
 
         out = Path(out_dir)
         done = self.done
@@ -1315,7 +1315,7 @@ class StudyResults:
 
 def _category_spec(value: bool | Mapping[str, Any] | None) -> dict[str, list[str]] | None:
     """The per-category tables asked for: None (none), or every key of
-    `model.study.CATEGORY_KEYS` with its list (True: the defaults)."""
+    `schedsim.app.study.CATEGORY_KEYS` with its list (True: the defaults)."""
     if value is None or value is False:
         return None
     spec: dict[str, list[str]] = {

@@ -3,13 +3,13 @@
 A policy is plain Python: ``schedule(view) -> list[Decision]``. It never
 touches SimPy and never changes the view or the job states it sees; it may
 keep bookkeeping of its own (an availability profile, reservations). The
-scheduler daemon (`model.scheduler`) calls it once per scheduling pass and
+scheduler daemon (`schedsim.model.scheduler`) calls it once per scheduling pass and
 applies the decisions in the order given, so a policy can suspend a job and
 start another on the freed cores in one list.
 
 Adding a policy is one module and one decorator::
 
-    from policies.base import Policy, Start, View, register
+    from schedsim.model.policy import Policy, Start, View, register
 
     @register("sjf")
     class ShortestJobFirst(Policy):
@@ -24,7 +24,7 @@ Adding a policy is one module and one decorator::
                 free -= job.size
             return out
 
-and the module's name in `policies.registry.MODULES`.
+and the module's name in `schedsim.app.registry.MODULES`.
 """
 
 from __future__ import annotations
@@ -34,9 +34,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
-
-from model.cluster import Allocation
-from model.job import JobRun, OverheadModel
+from schedsim.model.cluster import Allocation
+from schedsim.model.job import JobRun, OverheadModel
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,8 @@
 the per-category table, and writes ``jobs.parquet``, ``jobs.csv``,
 ``series.parquet``, ``schedule.swf`` and ``summary.json`` into ``--out``.
 ``schedsim policies`` and ``schedsim workloads`` list what is available.
-``schedsim sweep STUDY.toml`` runs a parameter study (`model.study`,
-`model.sweep`) and ``schedsim report DIR`` aggregates it (`model.report`).
+``schedsim sweep STUDY.toml`` runs a parameter study (`schedsim.app.study`,
+`schedsim.app.sweep`) and ``schedsim report DIR`` aggregates it (`schedsim.app.report`).
 
 Bad input (a malformed trace line, an unknown policy or parameter, a job
 wider than the machine) exits with status 2 and one line naming the file,
@@ -23,12 +23,12 @@ import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
-from model.results import Result
-from model.study import RunConfig, load_study
-from policies import registry
-from policies.base import PolicyError
-from workloads import catalog
-from workloads.swf import SWFError, write_swf
+from schedsim.app import registry
+from schedsim.app.study import RunConfig, load_study
+from schedsim.model.policy import PolicyError
+from schedsim.model.results import Result
+from schedsim.workloads import catalog
+from schedsim.workloads.swf import SWFError, write_swf
 
 #: Runs with more jobs than this show a progress bar (on a terminal).
 PROGRESS_MIN_JOBS = 10_000
@@ -182,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--estimates",
         metavar="MODEL",
         help="replace the estimates: exact, f:F (uniform in [run, (1+F) run]), tsafrir "
-        "(modal model), ... (see workloads.estimates); drawn from the seed's own stream",
+        "(modal model), ... (see schedsim.workloads.estimates); drawn from the seed's own stream",
     )
     users = run.add_argument_group(
         "closed-loop users (seed 002)",
@@ -423,7 +423,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
-    from model.sweep import sweep
+    from schedsim.app.sweep import sweep
 
     study = load_study(args.study)
     out = args.out or Path("results") / study.name
@@ -454,11 +454,11 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
-    from model.report import load_study as load_results
-    from model.report import print_report
+    from schedsim.app.report import load_study as load_results
+    from schedsim.app.report import print_report
 
     results = load_results(args.directory)
-    # Options left out fall back to the study's [report] table (in model.report).
+    # Options left out fall back to the study's [report] table (in schedsim.app.report).
     print_report(console, results, metrics=args.metric, baseline=args.baseline, kind=args.kind)
     written = results.write(
         args.out,

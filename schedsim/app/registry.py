@@ -1,7 +1,7 @@
 """Policy names: lookup, construction from ``key=value`` strings, listing.
 
 Every module named in `MODULES` is imported on first use, and registers its
-policies with `policies.base.register`. Adding a policy family is writing
+policies with `schedsim.model.policy.register`. Adding a policy family is writing
 its module and adding its name here.
 """
 
@@ -13,14 +13,14 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
-from policies.base import REGISTRY, Policy
+from schedsim.model.policy import REGISTRY, Policy
 
 MODULES: tuple[str, ...] = (
-    "policies.fcfs",
-    "policies.backfilling",
-    "policies.suspension",
-    "policies.gang",
-    "policies.creasy",
+    "schedsim.policies.fcfs",
+    "schedsim.policies.backfilling",
+    "schedsim.policies.suspension",
+    "schedsim.policies.gang",
+    "schedsim.policies.creasy",
 )
 
 

@@ -33,7 +33,7 @@ between machines); shipped traces are named by their short name. The
 added later is left out of the identity while it has its "off" value
 (``overhead``), so the runs stored before it existed keep their ids.
 
-Suspension overhead (seed 000, section 4.1; `model.overhead.MemoryOverhead`)::
+Suspension overhead (seed 000, section 4.1; `schedsim.model.overhead.MemoryOverhead`)::
 
     overhead = "memory"                   # the paper's model: 100 MB-1 GB at 2 MB/s
     overhead = { rate_mb_s = 8 }          # the same with other parameters; keys:
@@ -45,7 +45,7 @@ to them is ``"memory"``, so both spellings are one run.
 
 Workloads that are made, not read (issue 5)::
 
-    workload = "lublin"                   # the Lublin-Feitelson model (workloads.lublin)
+    workload = "lublin"                   # the Lublin-Feitelson model (schedsim.workloads.lublin)
     jobs = 20000                          # jobs to generate (10,000); nodes = machine (128)
     lublin_alpha = 9.83                   # its load knob (default 10.46)
     estimates = "f:3"                     # any workload: exact, f:F, tsafrir[:MAX], ...+crash
@@ -82,7 +82,7 @@ A study is written in Python or as a TOML file (`load_study`)::
     policy = "easy"
     params = { order = "sjf" }
 
-    [report]                  # defaults for `schedsim report` (model.report)
+    [report]                  # defaults for `schedsim report` (schedsim.app.report)
     metrics = ["mean_bounded_slowdown", "utilization"]
     baseline = "easy"
     categories = { schemes = ["16"], estimates = ["all", "well", "poor"] }  # or true
@@ -109,13 +109,13 @@ from typing import Any
 
 import numpy as np
 
-from model.overhead import MemoryOverhead
-from model.sources import Population
-from workloads import catalog, lublin
-from workloads.estimates import apply_estimates, parse_estimates
-from workloads.transforms import exact_estimates, first, month, scale_load
-from workloads.users import DailyCycle, fit_users
-from workloads.workload import Workload
+from schedsim.model.overhead import MemoryOverhead
+from schedsim.model.sources import Population
+from schedsim.workloads import catalog, lublin
+from schedsim.workloads.estimates import apply_estimates, parse_estimates
+from schedsim.workloads.transforms import exact_estimates, first, month, scale_load
+from schedsim.workloads.users import DailyCycle, fit_users
+from schedsim.workloads.workload import Workload
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -132,7 +132,6 @@ __all__ = [
     "StudyError",
     "load_study",
     "replication_seed",
-    "schedsim_version",
 ]
 
 #: Bumped when the meaning of a configuration changes, so old run ids are not reused.
@@ -143,19 +142,9 @@ class StudyError(ValueError):
     """A study definition is malformed; the message names the file and key."""
 
 
-def schedsim_version() -> str:
-    """The installed schedsim version (``"unknown"`` when run from a bare checkout)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("schedsim")
-    except PackageNotFoundError:
-        return "unknown"
-
-
 def replication_seed(study_seed: int, replication: int) -> int:
     """The seed of replication ``replication`` of a study (a 32-bit integer)."""
-    from model.simulation import stream_seed
+    from schedsim.workloads.streams import stream_seed
 
     return int(stream_seed(study_seed, f"replication {replication}").generate_state(1)[0])
 
@@ -177,7 +166,7 @@ class RunConfig:
 
     Transforms apply in the order ``month``, ``first``, ``exact_estimates``,
     ``load_factor`` (as ``schedsim run`` does). ``warmup``/``cooldown`` only
-    trim the summary (`model.results.Result.summary`). ``params`` holds the
+    trim the summary (`schedsim.model.results.Result.summary`). ``params`` holds the
     policy's parameters; `normalized` completes them with their defaults.
     ``overhead`` is None (no suspension overhead), ``"memory"`` (seed 000's
     model with the paper's parameters) or a table of `MemoryOverhead`
@@ -256,7 +245,7 @@ class RunConfig:
 
         Raises `StudyError` for an unknown policy or parameter.
         """
-        from policies import registry
+        from schedsim.app import registry
 
         try:
             params = registry.resolve_params(self.policy, self.params)
@@ -293,10 +282,10 @@ class RunConfig:
         ``workload = "lublin"`` generates ``jobs`` jobs (10,000 by default)
         of the Lublin-Feitelson model for the machine (``nodes``, 128 by
         default) from the seed's ``"lublin"`` stream, with ``lublin_alpha``
-        as the load knob (`workloads.lublin.generate`).
+        as the load knob (`schedsim.workloads.lublin.generate`).
         """
         if self.synthetic:
-            from model.simulation import stream_seed
+            from schedsim.workloads.streams import stream_seed
 
             w = lublin.generate(
                 10_000 if self.jobs is None else self.jobs,
@@ -313,7 +302,7 @@ class RunConfig:
         if self.exact_estimates:
             w = exact_estimates(w)
         if self.estimates is not None:
-            from model.simulation import stream_seed
+            from schedsim.workloads.streams import stream_seed
 
             rng = np.random.default_rng(stream_seed(self.seed, "estimates"))
             w = apply_estimates(w, self.estimates, rng)
@@ -352,8 +341,8 @@ class RunConfig:
         return MemoryOverhead(**self.overhead)  # type: ignore[arg-type]
 
     def simulation(self) -> Any:
-        """A ready-to-run `model.simulation.Simulation` of this configuration."""
-        from model.simulation import Simulation
+        """A ready-to-run `schedsim.model.simulation.Simulation` of this configuration."""
+        from schedsim.app.simulation import Simulation
 
         return Simulation(
             self.population() if self.closed_loop else self.build_workload(),
@@ -368,7 +357,7 @@ class RunConfig:
         )
 
 
-_ESTIMATES_WHAT = "an estimate model: exact, f:F, tsafrir, ... (see workloads.estimates)"
+_ESTIMATES_WHAT = "an estimate model: exact, f:F, tsafrir, ... (see schedsim.workloads.estimates)"
 
 
 def _estimates_ok(spec: Any) -> bool:
@@ -633,7 +622,7 @@ def _apply(values: dict[str, Any], key: str, value: Any) -> None:
 def _default_label(config: RunConfig, explicit: Mapping[str, Any]) -> str:
     """The policy name, with the parameters the study set away from their defaults."""
     try:
-        from policies import registry
+        from schedsim.app import registry
 
         defaults = {k: p.default for k, p in registry.parameters(config.policy).items()}
     except ValueError:
@@ -644,7 +633,7 @@ def _default_label(config: RunConfig, explicit: Mapping[str, Any]) -> str:
     return f"{config.policy}({', '.join(changed)})" if changed else config.policy
 
 
-#: ``[report] categories`` keys -> the values allowed (None: any strings; `model.report`
+#: ``[report] categories`` keys -> the values allowed (None: any strings; `schedsim.app.report`
 #: checks metric and stat names against the runs).
 CATEGORY_KEYS: dict[str, tuple[str, ...] | None] = {
     "schemes": ("16", "4"),
@@ -675,7 +664,7 @@ def _categories_ok(value: Any) -> tuple[bool, str]:
     return True, what
 
 
-#: The ``[report]`` keys (defaults of `model.report`): key -> check(value) -> (ok, what).
+#: The ``[report]`` keys (defaults of `schedsim.app.report`): key -> check(value) -> (ok, what).
 REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
     "metrics": lambda v: (
         isinstance(v, list) and all(isinstance(m, str) for m in v),

@@ -1,6 +1,6 @@
 """Running a study: in parallel, resumably, with results that are never lost.
 
-`sweep` runs every run of a `model.study.Study` that the study directory
+`sweep` runs every run of a `schedsim.app.study.Study` that the study directory
 does not already hold, in parallel:
 
 - by default on a local process pool over all cores (``workers=N`` sizes
@@ -28,7 +28,7 @@ resumes by running the same command again, which skips every finished run
 and leaves its files untouched. A run that raises is recorded in
 ``failures/`` with its traceback and the study goes on; it is tried again
 on the next sweep, and its failure record is removed once it succeeds. A
-changed configuration has a new id (`model.study.RunConfig.run_id`), so it
+changed configuration has a new id (`schedsim.app.study.RunConfig.run_id`), so it
 is a new run beside the old ones, never an overwrite.
 """
 
@@ -50,8 +50,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from model.results import json_safe
-from model.study import Run, RunConfig, Study, schedsim_version
+from schedsim._version import __version__
+from schedsim.app.study import Run, RunConfig, Study
+from schedsim.model.results import json_safe
 
 __all__ = ["RunOutcome", "SweepOutcome", "execute", "is_finished", "sweep"]
 
@@ -129,7 +130,7 @@ def execute(task: Task) -> RunOutcome:
             frame.to_parquet(buffer, index=False)
             files[name] = buffer.getvalue()
         files["summary.json"] = result.summary_json(config.warmup, config.cooldown).encode()
-        files["config.json"] = _json_bytes({**document, "schedsim_version": schedsim_version()})
+        files["config.json"] = _json_bytes({**document, "schedsim_version": __version__})
         return RunOutcome(run_id, files=files)
     except Exception as exc:
         first_line = (str(exc).splitlines() or [""])[0]
@@ -198,7 +199,7 @@ def _store(directory: Path, run: Run, outcome: RunOutcome) -> None:
 def _write_study(directory: Path, study: Study, runs: list[Run]) -> None:
     doc = {
         "name": study.name,
-        "schedsim_version": schedsim_version(),
+        "schedsim_version": __version__,
         "seed": study.seed,
         "replications": study.replications,
         "definition": study.to_dict(),

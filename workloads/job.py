@@ -1,0 +1,66 @@
+"""The job record: one rigid parallel job as a workload describes it.
+
+`Job` is immutable and knows nothing of the simulation: its submit time,
+size, run time and estimate, the SWF fields that identify its user, group,
+application, queue and partition, the 18 original SWF fields when it was
+read from a log, and a mapping of extra attributes (priority class,
+requested reservation time, memory, contention parameters: whatever a
+workload model or a transform attaches). The simulation's state for a job
+(`schedsim.model.job.JobRun`) refers to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Names of the 18 fields of the Standard Workload Format, in order.
+SWF_FIELDS: tuple[str, ...] = (
+    "job_number",
+    "submit_time",
+    "wait_time",
+    "run_time",
+    "allocated_processors",
+    "average_cpu_time",
+    "used_memory",
+    "requested_processors",
+    "requested_time",
+    "requested_memory",
+    "status",
+    "user_id",
+    "group_id",
+    "executable_id",
+    "queue_id",
+    "partition_id",
+    "preceding_job",
+    "think_time",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One rigid parallel job as the workload describes it.
+
+    Times are seconds on the trace's clock (SWF submit times: seconds since the
+    log's ``UnixStartTime``). ``size`` is the number of cores the job needs;
+    ``run_time`` is its actual run time on a dedicated machine; ``estimate`` is
+    the user's requested time (the wall-clock limit). ``swf`` keeps the 18
+    original SWF fields when the job was read from a log, so the simulated
+    schedule can be written back with everything else unchanged.
+    """
+
+    id: int
+    submit: float
+    run_time: float
+    size: int
+    estimate: float
+    user: int = -1
+    group: int = -1
+    app: int = -1
+    queue: int = -1
+    partition: int = -1
+    swf: tuple[float, ...] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def work(self) -> float:
+        """Core-independent work: seconds of run time at rate 1.0."""
+        return self.run_time
