@@ -6,6 +6,18 @@ Python loops over nodes. A job holds an `Allocation` naming concrete nodes
 and how many cores it has on each; a suspended job keeps its allocation as
 its *home* and may only resume when exactly those cores are free again
 (DESIGN.md: no migration).
+
+The cluster also knows who holds what: the allocation each job holds
+(`Cluster.holders`), the jobs on each node (`Cluster.jobs_on`, an index
+kept from its first use on, for contention models), and on nodes of
+several cores which cores: a job takes the lowest-numbered free cores of
+each node it is given, and core ``k`` of node ``n`` is core ``n *
+cores_per_node + k`` of the machine (`Cluster.cores_of`), so schedules can
+be drawn core by core and read by tools that count cores as resources.
+
+Node and core lists are written in the interval syntax of the procset
+library (``"0-3 7"``: ranges of consecutive numbers, separated by spaces),
+which Batsim and its analysis toolkit evalys read (`ranges`).
 """
 
 from __future__ import annotations
@@ -48,8 +60,8 @@ class Allocation:
         return hash((self.nodes.tobytes(), self.cores.tobytes()))
 
     def node_list(self) -> str:
-        """Compact node list, e.g. ``"0-3,7"``: how results name the nodes."""
-        return compact_ranges(self.nodes)
+        """Compact node list, e.g. ``"0-3 7"``: how results name the nodes (`ranges`)."""
+        return ranges(self.nodes)
 
     @classmethod
     def on(
@@ -62,12 +74,17 @@ class Allocation:
         return cls(n[order].copy(), c[order].copy())
 
 
-def compact_ranges(values: np.ndarray) -> str:
-    """``[0, 1, 2, 3, 7]`` -> ``"0-3,7"`` (values sorted ascending)."""
+def ranges(values: np.ndarray | list[int]) -> str:
+    """``[0, 1, 2, 3, 7]`` -> ``"0-3 7"``: procset's interval syntax (values ascending).
+
+    Written here rather than by procset itself, which builds a set for each
+    list (20-40 us against under 1 us for this loop on a few nodes: seconds
+    over a whole log); the tests parse every list written with procset.
+    """
     # A plain loop: allocations are small, where numpy's per-call cost dominates.
     parts: list[str] = []
     first = prev = None
-    for v in np.asarray(values).tolist():
+    for v in values.tolist() if isinstance(values, np.ndarray) else values:
         if prev is not None and v == prev + 1:
             prev = v
             continue
@@ -76,7 +93,7 @@ def compact_ranges(values: np.ndarray) -> str:
         first = prev = v
     if first is not None:
         parts.append(str(first) if first == prev else f"{first}-{prev}")
-    return ",".join(parts)
+    return " ".join(parts)
 
 
 def first_fit(free: np.ndarray, size: int, cores_per_node: int = 1) -> Allocation | None:
@@ -131,6 +148,19 @@ class Cluster:
         # A read-only window on the free array, safe to hand to policies.
         self.free_per_node = self._free.view()
         self.free_per_node.flags.writeable = False
+        # A read-only copy of the free array, made again only after it changed.
+        self._snapshot: np.ndarray | None = None
+        #: Job id -> the allocation it holds now.
+        self.holders: dict[int, Allocation] = {}
+        # Node -> {job id: cores}, kept once `jobs_on` is first used.
+        self._on: list[dict[int, int]] | None = None
+        # Several cores per node: which cores are busy, and each holder's cores.
+        self._busy = (
+            np.zeros((self.nodes, self.cores_per_node), dtype=bool)
+            if self.cores_per_node > 1
+            else None
+        )
+        self._cores: dict[int, np.ndarray] = {}
 
     @property
     def busy_cores(self) -> int:
@@ -142,6 +172,18 @@ class Cluster:
         if self.cores_per_node == 1:
             return self.total_cores - self.free_cores
         return int(np.count_nonzero(self._free < self.cores_per_node))
+
+    def free_snapshot(self) -> np.ndarray:
+        """A read-only copy of the free cores per node as they are now.
+
+        Made again only when an allocation or release has changed them since
+        the last call, so a pass that changed nothing costs nothing.
+        """
+        snap = self._snapshot
+        if snap is None:
+            snap = self._snapshot = self._free.copy()
+            snap.flags.writeable = False
+        return snap
 
     def first_fit(self, size: int) -> Allocation | None:
         """Cores for a job of ``size`` cores, or None when not enough are free."""
@@ -171,8 +213,11 @@ class Cluster:
             and cores.max() <= self.cores_per_node
         )
 
-    def allocate(self, alloc: Allocation) -> None:
-        """Take the cores of ``alloc``; `AllocationError` (nothing taken) when some are not free."""
+    def allocate(self, alloc: Allocation, owner: int) -> None:
+        """Give the cores of ``alloc`` to job ``owner``.
+
+        `AllocationError` (nothing taken) when some are not free.
+        """
         left = self._free[alloc.nodes] - alloc.cores
         if left.min(initial=0) < 0:
             raise AllocationError(
@@ -181,10 +226,51 @@ class Cluster:
             )
         self._free[alloc.nodes] = left
         self.free_cores -= alloc.size
+        self._snapshot = None
+        self.holders[owner] = alloc
+        if self._busy is not None:
+            self._cores[owner] = self._take_cores(alloc)
+        if self._on is not None:
+            for n, c in zip(alloc.nodes.tolist(), alloc.cores.tolist(), strict=True):
+                self._on[n][owner] = c
 
-    def release(self, alloc: Allocation) -> None:
+    def release(self, alloc: Allocation, owner: int) -> None:
+        """Take back the cores of ``alloc`` from job ``owner``."""
         after = self._free[alloc.nodes] + alloc.cores
-        if after.max(initial=0) > self.cores_per_node:
+        if after.max(initial=0) > self.cores_per_node or self.holders.get(owner) is not alloc:
             raise AllocationError(f"release of cores not held on nodes {alloc.node_list()}")
         self._free[alloc.nodes] = after
         self.free_cores += alloc.size
+        self._snapshot = None
+        del self.holders[owner]
+        if self._busy is not None:
+            cores = self._cores.pop(owner)
+            self._busy.reshape(-1)[cores] = False
+        if self._on is not None:
+            for n in alloc.nodes.tolist():
+                del self._on[n][owner]
+
+    def _take_cores(self, alloc: Allocation) -> np.ndarray:
+        """The lowest-numbered free cores of each node of ``alloc``, marked busy (machine ids)."""
+        busy, cpn = self._busy, self.cores_per_node
+        assert busy is not None
+        taken = []
+        for n, c in zip(alloc.nodes.tolist(), alloc.cores.tolist(), strict=True):
+            k = np.flatnonzero(~busy[n])[:c]
+            busy[n, k] = True
+            taken.append(k + n * cpn)
+        return np.concatenate(taken) if taken else np.zeros(0, dtype=np.int64)
+
+    def cores_of(self, owner: int) -> np.ndarray | None:
+        """The machine-wide ids of the cores job ``owner`` holds (None with one core per node,
+        where a core is its node)."""
+        return self._cores.get(owner)
+
+    def jobs_on(self, node: int) -> dict[int, int]:
+        """The jobs holding cores on ``node``: job id -> cores (do not modify)."""
+        if self._on is None:
+            self._on = [{} for _ in range(self.nodes)]
+            for owner, alloc in self.holders.items():
+                for n, c in zip(alloc.nodes.tolist(), alloc.cores.tolist(), strict=True):
+                    self._on[n][owner] = c
+        return self._on[node]

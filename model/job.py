@@ -1,95 +1,102 @@
-"""Jobs: the static description a workload gives, and the running state of one.
+"""A job in the simulation: its live record (`JobRun`) and its SimPy process.
 
-`Job` is immutable: what the workload says (submit time, size, run time,
-estimate and the remaining SWF fields). `JobRun` is the mutable state the
-simulation keeps for a job once it has been submitted, and owns the SimPy
-process that executes it (`JobRun.process`).
+`schedsim.workloads.job.Job` is what the workload says; `JobRun` is the
+state the simulation keeps for a job once it is submitted. Only the
+scheduler (`schedsim.model.scheduler`) and the job process change it;
+policies see immutable snapshots of it (`JobRun.snapshot`,
+`schedsim.model.view.JobView`).
 
 Work accounting. A job has ``work`` = its run time at rate 1.0. While it runs
 at ``rate`` r, it does r units of work per second of wall-clock time and its
 accumulated run time grows by one second per second. Every interruption
 (suspend, kill, rate change) folds the elapsed interval into ``work_done`` and
 ``run_time_done`` exactly, so work done + remaining == work at every instant.
+The rate is the policy's (`SetRate`, 1 by default) times the contention
+model's (`schedsim.model.contention`, 1 without one).
 
-Wall-clock limit. When ``limit`` is set (by default the estimate, see
-`schedsim.model.simulation.Simulation`), a job whose accumulated run time reaches the
-limit before its work is done is killed there, as a batch system would.
+Limits. A start may carry a limit (by default the estimate, see
+`schedsim.model.simulation.Simulation`): the run time (``limit_in="run"``,
+wall-clock seconds of running, as a batch system counts) or the work
+(``limit_in="work"``, so a job slowed down by contention is not killed with
+work left) the start may use. A job that reaches it before its work is done
+is killed there, or requeued when its start said so.
+
+Attempts. A requeued job starts over: the work and run time of the attempt
+it loses move to ``lost_work`` and ``lost_run``; ``attempts`` counts starts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import numpy as np
 import simpy
+from schedsim.model.cluster import Allocation
+from schedsim.model.view import INF, JobView, Outcome, State
 from schedsim.workloads.job import Job
 
-if TYPE_CHECKING:  # pragma: no cover
-    from schedsim.model.cluster import Allocation
-
-
-class State(Enum):
-    """Where a job is in its life."""
-
-    QUEUED = "queued"
-    RUNNING = "running"
-    SUSPENDED = "suspended"
-    DONE = "done"
-
-
-class Outcome(Enum):
-    """How a job left the system."""
-
-    COMPLETED = "completed"
-    KILLED_AT_LIMIT = "killed_at_limit"
-    KILLED = "killed"
+__all__ = ["RECOMPUTE", "STOP", "JobRun", "job_process"]
 
 
 @dataclass(eq=False, slots=True)
 class JobRun:
-    """The simulation's state for one submitted job.
-
-    Policies see these objects through the read-only `schedsim.model.policy.View` and
-    must not assign to them; only the scheduler (`schedsim.model.scheduler`) and the job
-    process change them.
-    """
+    """The simulation's live state for one submitted job (see the module docstring)."""
 
     job: Job
-    limit: float | None
     state: State = State.QUEUED
+    #: Cores held now: while running, and while a suspension writes the memory out.
     allocation: Allocation | None = None
     #: Nodes a suspended job must resume on (its allocation when suspended).
     home: Allocation | None = None
     first_start: float | None = None
-    #: Clock time at which the current running interval (or overhead) began.
+    #: Clock time at which the current interval (queued, running, overhead...) began.
     since: float = 0.0
     #: False while the job holds its cores without progressing (overhead).
     progressing: bool = True
+    #: The rate a policy set (`SetRate`) and the contention model's factor; ``rate``
+    #: is their product, the work done per second of running.
+    base_rate: float = 1.0
+    contention: float = 1.0
     rate: float = 1.0
     work_done: float = 0.0
     run_time_done: float = 0.0
+    #: The limit of the current start, counted in work (True) or run time (False).
+    limit: float | None = None
+    limit_in_work: bool = False
+    on_limit: str = "kill"
     suspensions: int = 0
     #: Time suspended with the cores free (write-out and reload are overhead),
     #: so run, suspended and overhead times never overlap.
     suspended_time: float = 0.0
     suspended_at: float | None = None
     overhead_time: float = 0.0
-    #: Work thrown away by requeues (a requeued job starts over).
+    #: Work and run time of the attempts lost to requeues (a requeued job starts over).
     lost_work: float = 0.0
+    lost_run: float = 0.0
     requeues: int = 0
+    attempts: int = 0
     end: float | None = None
     outcome: Outcome | None = None
     #: Expected end by the estimate, valid while RUNNING (for backfilling).
-    expected_end: float = float("inf")
+    expected_end: float = INF
     process: Any = None
     #: A SimPy event the scheduler triggers (with this JobRun) when the job
     #: ends: how a closed-loop user waits for its job (`schedsim.model.sources`).
     on_end: Any = None
+    #: The latest snapshot (`snapshot`), kept by the scheduler.
+    view: JobView | None = None
+    #: The piece under way (`schedsim.model.pieces`): kind code and start time.
+    piece_kind: int = -1
+    piece_start: float = 0.0
+    #: Machine-wide ids of the cores held (held last, when suspended), with several
+    #: cores per node; None with one core per node, where a core is its node.
+    cores: np.ndarray | None = None
+    #: The current attempt's run pieces in the piece log (relabelled on a requeue).
+    attempt_rows: list[Any] = field(default_factory=list)
 
-    # Copies of the job's most-read attributes: policies read them in their
-    # inner loops, where a plain slot is several times cheaper than a property.
+    # Copies of the job's most-read attributes (a plain slot is cheaper than a property).
     id: int = field(init=False)
     size: int = field(init=False)
     submit: float = field(init=False)
@@ -102,12 +109,32 @@ class JobRun:
         self.submit = job.submit
         self.estimate = job.estimate
 
-    # -- derived, read-only quantities ------------------------------------
+    def snapshot(self) -> JobView:
+        """An immutable view of the job as it is now (what policies read)."""
+        return JobView(
+            self.id,
+            self.size,
+            self.submit,
+            self.estimate,
+            self.job,
+            self.state,
+            self.allocation,
+            self.home,
+            self.since,
+            self.progressing,
+            self.rate,
+            self.work_done,
+            self.run_time_done,
+            self.expected_end,
+            self.limit,
+            self.first_start,
+            self.end,
+            self.outcome,
+            self.suspensions,
+            self.attempts,
+        )
 
-    @property
-    def remaining_work(self) -> float:
-        return self.job.work - self.work_done
-
+    # -- accounting ------------------------------------------------------------------
     def account(self, now: float) -> None:
         """Fold the interval since ``since`` into the job's totals.
 
@@ -127,21 +154,45 @@ class JobRun:
     def time_to_end(self) -> tuple[float, Outcome]:
         """Seconds from ``since`` until the job ends, and how it ends.
 
-        The work left at the current rate, or the run time the wall-clock
-        limit still allows, whichever is sooner.
+        The work left at the current rate, or what the limit still allows,
+        whichever is sooner (`Outcome.KILLED_AT_LIMIT` stands for reaching the
+        limit, whatever the scheduler then does).
         """
-        work_left = self.job.work - self.work_done
-        t_work = work_left / self.rate if self.rate > 0 else float("inf")
-        if self.limit is None:
+        rate = self.rate
+        t_work = (self.job.work - self.work_done) / rate if rate > 0 else INF
+        limit = self.limit
+        if limit is None:
             return max(t_work, 0.0), Outcome.COMPLETED
-        t_limit = self.limit - self.run_time_done
+        if self.limit_in_work:
+            t_limit = (limit - self.work_done) / rate if rate > 0 else INF
+        else:
+            t_limit = limit - self.run_time_done
         if t_work <= t_limit:
             return max(t_work, 0.0), Outcome.COMPLETED
         return max(t_limit, 0.0), Outcome.KILLED_AT_LIMIT
 
+    def planned_run(self) -> float:
+        """Seconds of running from ``since`` until the planned end.
+
+        The estimated work left at the current rate, or what the limit still
+        allows if that is sooner (never negative): with rate 1 and the
+        estimate as a run-time limit, both are the estimate less the run time.
+        """
+        rate = self.rate
+        left = self.estimate - self.work_done
+        t = left if rate == 1.0 else (left / rate if rate > 0 else INF)
+        limit = self.limit
+        if limit is not None:
+            if self.limit_in_work:
+                bound = (limit - self.work_done) / rate if rate > 0 else INF
+            else:
+                bound = limit - self.run_time_done
+            t = min(t, bound)
+        return max(t, 0.0)
+
     def remaining_estimate(self) -> float:
         """Run time the estimate still allows (never negative)."""
-        return max(self.job.estimate - self.run_time_done, 0.0)
+        return max(self.estimate - self.run_time_done, 0.0)
 
     def accumulated_run(self, now: float) -> float:
         """Run time accumulated up to ``now``, including the current interval."""
@@ -149,30 +200,6 @@ class JobRun:
             return self.run_time_done + (now - self.since)
         return self.run_time_done
 
-    def wait(self, now: float) -> float:
-        """Time spent in the system not running (queued, suspended, overhead)."""
-        end = self.end if self.end is not None else now
-        return end - self.job.submit - self.accumulated_run(end)
-
-    def xfactor(self, now: float) -> float:
-        """(wait + estimate) / estimate, seed 000 section 2.2."""
-        est = max(self.job.estimate, 1e-9)
-        return (self.wait(now) + est) / est
-
-    def instantaneous_xfactor(self, now: float) -> float:
-        """(wait + accumulated run) / accumulated run, seed 000 section 2.3.
-
-        Infinite for a job that has not run yet.
-        """
-        run = self.accumulated_run(now)
-        if run <= 0:
-            return float("inf")
-        return (self.wait(now) + run) / run
-
-
-#: ``(suspend_cost, resume_cost)`` in seconds for a job: the overhead model
-#: (`schedsim.model.overhead.MemoryOverhead` builds seed 000's).
-OverheadModel = Callable[["JobRun"], tuple[float, float]]
 
 #: Interrupt cause telling a job process to recompute its end (rate changed).
 RECOMPUTE = "recompute"
@@ -185,6 +212,7 @@ def job_process(
     run: JobRun,
     on_end: Callable[[JobRun, Outcome], None],
     startup: float = 0.0,
+    on_progress: Callable[[JobRun], None] | None = None,
 ) -> Generator[simpy.Event, Any, None]:
     """The SimPy process of one running interval of a job.
 
@@ -193,7 +221,7 @@ def job_process(
     the process waits for the new end time, or with `STOP` when the job is
     suspended, killed or requeued, so the process ends without finishing
     the job. ``startup`` is a restart overhead during which the job holds
-    its cores but makes no progress.
+    its cores but makes no progress; ``on_progress`` is told when it ends.
     """
     if startup > 0:
         run.progressing = False
@@ -206,7 +234,9 @@ def job_process(
                     return
         run.account(env.now)
         run.progressing = True
-        run.expected_end = env.now + run.remaining_estimate()
+        run.expected_end = env.now + run.planned_run()
+        if on_progress is not None:
+            on_progress(run)
     while True:
         dt, outcome = run.time_to_end()
         try:

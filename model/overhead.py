@@ -19,7 +19,12 @@ processors and makes no progress (`schedsim.model.scheduler.Scheduler`).
 Memory sizes come from the run's own ``"memory"`` random stream
 (`schedsim.model.simulation.Simulation.rng`), drawn once for all jobs in workload
 order (submit time, then id), so they do not depend on which jobs a policy
-happens to suspend, and other components' draws do not move them.
+happens to suspend, and other components' draws do not move them. A job that
+carries a ``memory_mb`` attribute (``Job.attrs``) uses it instead; its draw
+is still made, so that no other job's moves. The users of a closed-loop
+population (`schedsim.model.sources.population`) draw each job's memory as
+they make it, from their own ``"users/I/memory"`` stream, into that attribute:
+the k-th job of a user gets the same memory under every policy.
 """
 
 from __future__ import annotations
@@ -29,8 +34,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from schedsim.model.job import JobRun
-from schedsim.model.scheduler import OverheadModel
+from schedsim.model.view import OverheadModel
 from schedsim.workloads.job import Job
 
 __all__ = ["MemoryOverhead"]
@@ -61,10 +65,17 @@ class MemoryOverhead:
         if self.per not in ("job", "processor"):
             raise ValueError(f"per must be 'job' or 'processor', got {self.per!r}")
 
+    #: The job attribute that gives a job's memory in MB, when it has one.
+    ATTRIBUTE = "memory_mb"
+
     def memory(self, jobs: Sequence[Job], rng: np.random.Generator) -> dict[int, float]:
         """Memory in MB of every job, by job id, drawn in the order given."""
         drawn = rng.uniform(self.low_mb, self.high_mb, size=len(jobs))
         return {job.id: float(mb) for job, mb in zip(jobs, drawn, strict=True)}
+
+    def draw(self, rng: np.random.Generator) -> float:
+        """The memory of one job, in MB (a user making a job draws it so)."""
+        return float(rng.uniform(self.low_mb, self.high_mb))
 
     def seconds(self, memory_mb: float, size: int) -> float:
         """Time to write (or read) ``memory_mb`` for a job of ``size`` processors."""
@@ -72,12 +83,24 @@ class MemoryOverhead:
         return memory_mb / (self.rate_mb_s * streams)
 
     def model(self, jobs: Sequence[Job], rng: np.random.Generator) -> OverheadModel:
-        """The ``run -> (suspend_cost, resume_cost)`` the scheduler charges."""
-        memory = self.memory(jobs, rng)
-        cost = {job.id: self.seconds(memory[job.id], job.size) for job in jobs}
+        """The ``job -> (suspend_cost, resume_cost)`` the scheduler charges.
 
-        def overhead(run: JobRun) -> tuple[float, float]:
-            seconds = cost[run.id]
+        ``jobs`` are the jobs known in advance (none for a population, whose
+        jobs carry their memory as an attribute).
+        """
+        memory = self.memory(jobs, rng)
+        cost: dict[int, float] = {}
+        for job in jobs:
+            mb = job.attrs.get(self.ATTRIBUTE, memory[job.id])
+            cost[job.id] = self.seconds(float(mb), job.size)
+        key = self.ATTRIBUTE
+
+        def overhead(job: Job) -> tuple[float, float]:
+            seconds = cost.get(job.id)
+            if seconds is None:
+                if key not in job.attrs:
+                    raise ValueError(f"job {job.id} has no memory: no draw and no {key} attribute")
+                seconds = cost[job.id] = self.seconds(float(job.attrs[key]), job.size)
             return seconds, seconds
 
         return overhead

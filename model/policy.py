@@ -1,15 +1,18 @@
-"""The policy boundary: the View a policy reads, the Decisions it returns, the registry.
+"""The policy boundary: the Decisions a policy returns, the Policy base class, the registry.
 
-A policy is plain Python: ``schedule(view) -> list[Decision]``. It never
-touches SimPy and never changes the view or the job states it sees; it may
-keep bookkeeping of its own (an availability profile, reservations). The
-scheduler daemon (`schedsim.model.scheduler`) calls it once per scheduling pass and
+A policy is plain Python: ``schedule(view) -> list[Decision]``. It reads a
+`schedsim.model.view.View` (immutable snapshots of the jobs), never touches
+SimPy and never changes what it reads; it may keep bookkeeping of its own
+(an availability profile, reservations), keyed by job id. The scheduler
+daemon (`schedsim.model.scheduler`) calls it once per scheduling pass and
 applies the decisions in the order given, so a policy can suspend a job and
-start another on the freed cores in one list.
+start another on the freed cores in one list. A decision names a job by the
+snapshot the policy read; the scheduler acts on the live job of that id.
 
 Adding a policy is one module and one decorator::
 
-    from schedsim.model.policy import Policy, Start, View, register
+    from schedsim.model.policy import Policy, Start, register
+    from schedsim.model.view import View
 
     @register("sjf")
     class ShortestJobFirst(Policy):
@@ -24,64 +27,45 @@ Adding a policy is one module and one decorator::
                 free -= job.size
             return out
 
-and the module's name in `schedsim.app.registry.MODULES`.
+Registered names are what ``schedsim run --policy NAME`` and studies use
+(`schedsim.app.registry` resolves them; a module of one's own is given as
+``--policy path/to/module.py:ClassName``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
-import numpy as np
 from schedsim.model.cluster import Allocation
-from schedsim.model.job import JobRun, OverheadModel
+from schedsim.model.view import JobView, View
 
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """What a policy may read at one scheduling pass.
-
-    ``queue`` holds waiting jobs in submit order (ties by job id);
-    ``running`` and ``suspended`` hold the other live jobs; ``arrived`` and
-    ``ended`` the jobs submitted and finished since the previous pass.
-    ``free_per_node`` is a read-only array. Everything here is a snapshot or
-    read-only; the `JobRun` objects must not be assigned to. ``overhead``
-    is the run's suspension overhead model, if any: a preemptive policy
-    needs it to know whether a job it suspends frees its cores at once
-    (`suspend_cost`).
-    """
-
-    now: float
-    queue: tuple[JobRun, ...]
-    running: tuple[JobRun, ...]
-    suspended: tuple[JobRun, ...]
-    arrived: tuple[JobRun, ...]
-    ended: tuple[JobRun, ...]
-    free_cores: int
-    free_per_node: np.ndarray
-    nodes: int
-    cores_per_node: int
-    overhead: OverheadModel | None = None
-
-    @property
-    def total_cores(self) -> int:
-        return self.nodes * self.cores_per_node
-
-    def suspend_cost(self, job: JobRun, penalty: float = 0.0) -> float:
-        """Seconds ``job`` would keep its cores, making no progress, if suspended now."""
-        return (self.overhead(job)[0] if self.overhead is not None else 0.0) + penalty
-
+#: What happens to a job whose run reaches the limit of its start.
+OnLimit = Literal["kill", "requeue"]
 
 # -- decisions ---------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """Start a queued job; on ``allocation`` if given, else first fit."""
+    """Start a queued job; on ``allocation`` if given, else first fit.
 
-    job: JobRun
+    ``limit`` bounds the run of this start (seconds of run time, or of work
+    when the simulation counts limits in work: `Simulation`'s ``limit_in``);
+    None is the run's default, the job's estimate when jobs are killed at
+    their estimate, else no limit. When the run reaches it, ``on_limit``
+    says what the scheduler does: ``"kill"`` ends the job (outcome
+    ``killed_at_limit``), ``"requeue"`` puts it back in the queue, keeping
+    the lost attempt's work, run time and pieces in the job's record (a
+    speculative start: seed 001 section 2.1 runs long jobs for 180 s to
+    flush out the ones that crash).
+    """
+
+    job: JobView
     allocation: Allocation | None = None
+    limit: float | None = None
+    on_limit: OnLimit = "kill"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +78,7 @@ class Suspend:
     no progress. With neither, the cores are free at once.
     """
 
-    job: JobRun
+    job: JobView
     penalty: float = 0.0
 
 
@@ -102,28 +86,36 @@ class Suspend:
 class Resume:
     """Resume a suspended job on its home nodes (which must be free)."""
 
-    job: JobRun
+    job: JobView
 
 
 @dataclass(frozen=True, slots=True)
 class Kill:
     """End a running or suspended job now; it leaves the system (outcome "killed")."""
 
-    job: JobRun
+    job: JobView
 
 
 @dataclass(frozen=True, slots=True)
 class Requeue:
-    """Stop a running or suspended job, discard its progress, put it back in the queue."""
+    """Stop a running or suspended job, discard its progress, put it back in the queue.
 
-    job: JobRun
+    The lost attempt stays in the job's record (``lost_work``, ``lost_run``,
+    its pieces of kind ``lost``).
+    """
+
+    job: JobView
 
 
 @dataclass(frozen=True, slots=True)
 class SetRate:
-    """Change the rate at which a running job progresses (1.0 = alone)."""
+    """Set the rate at which a running job progresses (1.0 = alone).
 
-    job: JobRun
+    The rate a contention model computes (`schedsim.model.contention`)
+    multiplies this one.
+    """
+
+    job: JobView
     rate: float
 
 

@@ -1,15 +1,31 @@
 """Results of one run: per-job records, the system time series, and summaries.
 
-The simulation leaves two tables and a metadata dict (DESIGN.md, "Results"):
+The simulation leaves tables and a metadata dict (DESIGN.md, "Results"):
 every summary below is computed from them, vectorised, never tallied by hand
 inside the model.
 
 ``jobs`` (one row per job)
     ``id, submit, start, end, run, wait, estimate, work, size, nodes, outcome,
-    suspensions, suspended_time, user``. ``run`` is the wall-clock time the job
-    actually ran (it exceeds ``work`` under contention and stops at the limit
-    for a killed job); ``wait = end - submit - run`` is all time not running,
-    suspended time included.
+    suspensions, suspended_time, overhead_time, requeues, lost_work, lost_run,
+    attempts, user`` (`SIMULATED_COLUMNS`), then one column per job attribute
+    (``Job.attrs``: a priority class, a reservation time...) and, for a
+    closed-loop run, ``session``. ``start`` is the first start; ``run`` is
+    the wall-clock time the attempt that counts actually ran (it exceeds
+    ``work`` under contention and stops at the limit for a killed job);
+    ``wait = end - submit - run`` is all time not running that attempt:
+    queued, suspended, overhead (``overhead_time``) and attempts lost to
+    requeues (``lost_run``; their work is ``lost_work``, their number
+    ``attempts - 1``), so ``wait`` is seed 001's delay d (response time less
+    service time), as a user sees it. ``nodes`` are the nodes of the last
+    attempt, in procset's interval syntax (``"0-3 7"``); every attempt's
+    are in ``pieces``. ``outcome`` is ``completed``, ``killed_at_limit`` or
+    ``killed`` (``unfinished`` in a partial result).
+``pieces`` (one row per piece of a job's life; `schedsim.model.pieces`)
+    ``job, attempt, kind, start, end, nodes, cores, size, rate``, kind being
+    ``run``, ``overhead``, ``suspended`` or ``lost``. None when the run kept
+    no piece log.
+``decisions`` (one row per decision of a policy, when the run logged them)
+    ``pass, time, decision, job, nodes, limit, on_limit, penalty, rate, wake``.
 ``series`` (a step function)
     ``time, busy_cores, busy_nodes, queued, running, suspended``. Each row holds
     from its ``time`` until the next row's; the last row holds until
@@ -18,7 +34,8 @@ inside the model.
     counts as empty (zero).
 ``meta``
     At least ``total_cores``, ``start`` (the first submit) and ``end`` (the
-    last event); the rest (policy, workload, seed, cleaning, ...) is carried
+    last event; the clock, in a partial result, ``partial`` being True); the
+    rest (policy, workload, seed, cleaning, schedsim version, ...) is carried
     into ``summary.json``.
 
 Per-job metrics (added to ``jobs`` by :func:`derive`)
@@ -115,12 +132,14 @@ __all__ = [
     "RUNTIME_CLASSES",
     "RUNTIME_CLASSES4",
     "SERIES_COLUMNS",
+    "SIMULATED_COLUMNS",
     "SIZE_CLASSES",
     "SIZE_CLASSES4",
     "Result",
     "compare",
     "derive",
     "json_safe",
+    "reserved_columns",
 ]
 
 #: Seconds: the bounded-slowdown threshold of seed 000, section 2.2.
@@ -151,6 +170,17 @@ JOB_COLUMNS: tuple[str, ...] = (
     "id", "submit", "start", "end", "run", "wait", "estimate", "work", "size",
     "nodes", "outcome", "suspensions", "suspended_time", "user",
 )  # fmt: skip
+#: Every column the simulation writes in ``jobs`` before the jobs' attributes, in order.
+SIMULATED_COLUMNS: tuple[str, ...] = (
+    "id", "submit", "start", "end", "run", "wait", "estimate", "work", "size",
+    "nodes", "outcome", "suspensions", "suspended_time", "overhead_time", "requeues",
+    "lost_work", "lost_run", "attempts", "user",
+)  # fmt: skip
+#: Columns `derive` adds.
+DERIVED_COLUMNS: tuple[str, ...] = (
+    "turnaround", "bounded_slowdown", "slowdown", "xfactor", "runtime_class",
+    "size_class", "category", "category4", "estimate_quality",
+)  # fmt: skip
 SERIES_COLUMNS: tuple[str, ...] = (
     "time", "busy_cores", "busy_nodes", "queued", "running", "suspended",
 )  # fmt: skip
@@ -171,6 +201,11 @@ Stat = str | Callable[[pd.Series], Any]
 # --------------------------------------------------------------------------- #
 # Per-job derived columns
 # --------------------------------------------------------------------------- #
+
+
+def reserved_columns() -> set[str]:
+    """Names a job attribute may not take: they are columns of every job table."""
+    return {*SIMULATED_COLUMNS, *DERIVED_COLUMNS, "session"}
 
 
 def _classify(values: np.ndarray, edges: tuple[float, ...], low: float) -> np.ndarray:
@@ -325,6 +360,10 @@ class Result:
     meta: dict[str, Any]
     #: Closed-loop runs only: one row per user session (`schedsim.model.sessions`).
     sessions: pd.DataFrame | None = None
+    #: Every piece of every job (`schedsim.model.pieces`), when the run kept them.
+    pieces: pd.DataFrame | None = None
+    #: Every decision of every pass, when the run logged them.
+    decisions: pd.DataFrame | None = None
 
     def __post_init__(self) -> None:
         missing = [c for c in JOB_COLUMNS if c not in self.jobs]
@@ -350,6 +389,11 @@ class Result:
     def run_start(self) -> float:
         """Simulation start (``meta["start"]``, the first submit): the clock origin."""
         return float(self.meta["start"])
+
+    @property
+    def partial(self) -> bool:
+        """Whether the run was not over when this result was collected."""
+        return bool(self.meta.get("partial", False))
 
     @property
     def run_end(self) -> float:
@@ -467,9 +511,16 @@ class Result:
         ``utilization``, ``mean_queue_length`` and ``throughput_per_day`` use the
         window [``window_start``, ``window_end``] (module docstring). Weighted
         sums follow seed 004, section 3, with w_i = size x run (Definition 3.1)
-        and completion times from ``meta["start"]``.
+        and completion times from ``meta["start"]``. In a partial result the
+        job-based entries count finished jobs only, and ``unfinished`` says how
+        many were still in the system.
         """
         jobs, a, b, head, tail = self._select(warmup, cooldown)
+        unfinished: dict[str, int] = {}
+        if self.partial:
+            live = (jobs["outcome"] == "unfinished").to_numpy()
+            unfinished["unfinished"] = int(live.sum())
+            jobs = jobs[~live]
         run = jobs["run"].to_numpy(dtype=float)
         end = jobs["end"].to_numpy(dtype=float)
         weight = jobs["size"].to_numpy(dtype=float) * run
@@ -497,6 +548,7 @@ class Result:
             "killed_at_limit": int((outcome == "killed_at_limit").sum()),
             "killed": int((outcome == "killed").sum()),
             "suspensions": int(jobs["suspensions"].sum()),
+            **unfinished,
             **(closed_loop_summary(self) if self.sessions is not None else {}),
         }
 
@@ -594,16 +646,20 @@ class Result:
     def save(self, out_dir: str | Path, warmup: int | float = 0, cooldown: int | float = 0) -> Path:
         """Write ``jobs.parquet``, ``jobs.csv``, ``series.parquet`` and ``summary.json``.
 
-        ``summary.json`` is ``{"summary": ..., "meta": ...}`` with numpy values
-        unwrapped and inf/NaN written as null. Returns the directory.
+        Also ``pieces.parquet``, ``decisions.parquet`` and ``sessions.parquet``
+        when the run has them. ``summary.json`` is ``{"summary": ..., "meta":
+        ...}`` with numpy values unwrapped and inf/NaN written as null.
+        Returns the directory.
         """
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         self.jobs.to_parquet(out / "jobs.parquet", index=False)
         self.jobs.to_csv(out / "jobs.csv", index=False)
         self.series.to_parquet(out / "series.parquet", index=False)
-        if self.sessions is not None:
-            self.sessions.to_parquet(out / "sessions.parquet", index=False)
+        for name in ("sessions", "pieces", "decisions"):
+            table = getattr(self, name)
+            if table is not None:
+                table.to_parquet(out / f"{name}.parquet", index=False)
         (out / "summary.json").write_text(self.summary_json(warmup, cooldown))
         return out
 
@@ -619,9 +675,12 @@ class Result:
         doc = json.loads((src / "summary.json").read_text())
         jobs = pd.read_parquet(src / "jobs.parquet")
         series = pd.read_parquet(src / "series.parquet")
-        sessions_file = src / "sessions.parquet"
-        sessions = pd.read_parquet(sessions_file) if sessions_file.exists() else None
-        return cls(jobs=jobs, series=series, meta=doc["meta"], sessions=sessions)
+        extra = {
+            name: pd.read_parquet(src / f"{name}.parquet")
+            for name in ("sessions", "pieces", "decisions")
+            if (src / f"{name}.parquet").exists()
+        }
+        return cls(jobs=jobs, series=series, meta=doc["meta"], **extra)
 
 
 def compare(

@@ -1,4 +1,4 @@
-"""The scheduler daemon: wake-ups, the read-only view, applying decisions, timers.
+"""The scheduler daemon: wake-ups, the view a policy reads, applying decisions, timers.
 
 Event order at one instant (DESIGN.md, "Conventions"): every completion and
 every arrival at time t happens first, then exactly **one** scheduling pass.
@@ -12,17 +12,36 @@ The daemon applies a policy's decisions in order and synchronously: a
 suspension frees its cores (or starts its write-out overhead) before the
 next decision is applied, so a policy may suspend a job and start another
 on its cores in the same list.
+
+What the scheduler owns, beside the queue and the live jobs:
+
+* the **limits** of starts (`Start.limit`, by default the estimate): the
+  job process ends at the limit, and the scheduler kills the job there or
+  puts it back in the queue, keeping the lost attempt in its record;
+* the **piece log** (`schedsim.model.pieces`): every piece of every job,
+  opened and closed here at each change;
+* the **contention** physics (`schedsim.model.contention`): after every
+  change of who holds which cores, the rate of each running job on the
+  nodes concerned is computed again and applied with exact accounting;
+* the **snapshots** policies read: each live job's `JobView` is taken again
+  whenever the job changes, kept per state in submit (queue), start
+  (running) or suspension (suspended) order, and a pass's `View` is built
+  from them without touching the unchanged ones;
+* each pass's record (`Pass`: the view and the decisions), for stepping
+  (`Simulation.step`), observers and the decision log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable
-from typing import Any
+from collections.abc import Callable, Generator, Iterable
+from typing import Any, NamedTuple
 
 import numpy as np
 import simpy
-from schedsim.model.cluster import AllocationError, Cluster
-from schedsim.model.job import RECOMPUTE, STOP, JobRun, Outcome, OverheadModel, State, job_process
+from schedsim.model.cluster import Allocation, AllocationError, Cluster
+from schedsim.model.contention import ContentionModel, Sharing
+from schedsim.model.job import RECOMPUTE, STOP, JobRun, job_process
+from schedsim.model.pieces import OVERHEAD, RUN, SUSPENDED, PieceLog
 from schedsim.model.policy import (
     Decision,
     Kill,
@@ -33,15 +52,15 @@ from schedsim.model.policy import (
     SetRate,
     Start,
     Suspend,
-    View,
     WakeAt,
 )
+from schedsim.model.view import INF, JobView, Outcome, OverheadModel, State, View
 from simpy.events import NORMAL
 
 #: Priority of the daemon's wake-up: after every NORMAL event at the same time.
 LATE = NORMAL + 1
 
-__all__ = ["LATE", "OverheadModel", "Scheduler", "delay_until"]
+__all__ = ["LATE", "Pass", "Scheduler", "delay_until"]
 
 
 def delay_until(now: float, t: float) -> float:
@@ -60,6 +79,15 @@ def delay_until(now: float, t: float) -> float:
     return max(float(d), 0.0)
 
 
+class Pass(NamedTuple):
+    """One scheduling pass: its number (from 1), the clock, the view, the decisions."""
+
+    number: int
+    now: float
+    view: View
+    decisions: tuple[Decision, ...]
+
+
 class _Wake(simpy.Event):
     """The daemon's wake-up event, triggered with the LATE priority."""
 
@@ -70,8 +98,64 @@ class _Wake(simpy.Event):
         self.env.schedule(self, LATE)
 
 
+class _Pool:
+    """The live jobs of one state, in the order they entered it, with their snapshots.
+
+    The tuple of snapshots a view shows is made again only after the pool
+    changed: under SS hundreds of jobs stay suspended through most passes.
+    """
+
+    __slots__ = ("_tuple", "runs", "views")
+
+    def __init__(self) -> None:
+        self.runs: dict[int, JobRun] = {}
+        self.views: dict[int, JobView] = {}
+        self._tuple: tuple[JobView, ...] | None = ()
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+    def __contains__(self, job_id: int) -> bool:
+        return job_id in self.runs
+
+    def add(self, run: JobRun) -> None:
+        self.runs[run.id] = run
+        self.views[run.id] = run.view = run.snapshot()
+        self._tuple = None
+
+    def refresh(self, run: JobRun) -> None:
+        """Take ``run``'s snapshot again (its place in the order stays)."""
+        self.views[run.id] = run.view = run.snapshot()
+        self._tuple = None
+
+    def remove(self, run: JobRun) -> None:
+        del self.runs[run.id]
+        del self.views[run.id]
+        self._tuple = None
+
+    def sort(self) -> None:
+        """Put the jobs back in submit order, ties by id (the queue, after a requeue)."""
+        order = sorted(self.runs, key=lambda jid: (self.runs[jid].submit, jid))
+        self.runs = {jid: self.runs[jid] for jid in order}
+        self.views = {jid: self.views[jid] for jid in order}
+        self._tuple = None
+
+    def snapshot(self) -> tuple[JobView, ...]:
+        if self._tuple is None:
+            self._tuple = tuple(self.views.values())
+        return self._tuple
+
+
 class Scheduler:
-    """Owns the queue and the live jobs; runs the policy; applies decisions."""
+    """Owns the queue and the live jobs; runs the policy; applies decisions.
+
+    ``kill_at_estimate`` makes the estimate the default limit of every start;
+    ``limit_in_work`` counts limits in work rather than run time;
+    ``overhead`` is the suspension-overhead model, ``contention`` the
+    contention model (None: every job at the rate its policy set, 1 by
+    default); ``pieces`` keeps the piece log; ``on_pass`` and ``on_piece``
+    are an observer's hooks; ``log_decisions`` keeps every decision.
+    """
 
     def __init__(
         self,
@@ -80,38 +164,57 @@ class Scheduler:
         policy: Policy,
         *,
         kill_at_estimate: bool = True,
+        limit_in_work: bool = False,
         overhead: OverheadModel | None = None,
+        contention: ContentionModel | None = None,
+        pieces: bool = True,
+        on_pass: Callable[[Pass], None] | None = None,
+        on_piece: Callable[..., None] | None = None,
+        log_decisions: bool = False,
     ) -> None:
         self.env = env
         self.cluster = cluster
         self.policy = policy
         self.kill_at_estimate = kill_at_estimate
+        self.limit_in_work = limit_in_work
         self.overhead = overhead
-        # Insertion-ordered dicts: O(1) removal, iteration in submit order.
-        self.queue: dict[int, JobRun] = {}
-        self.running: dict[int, JobRun] = {}
-        self.suspended: dict[int, JobRun] = {}
-        # The suspended jobs as the views show them, rebuilt only when the set
-        # changes: under SS hundreds stay suspended through most passes.
-        self._suspended_seen: tuple[JobRun, ...] | None = ()
+        self.contention = contention
+        self.pieces = PieceLog(keep=pieces, observer=on_piece)
+        self.on_pass = on_pass
+        self.queue = _Pool()
+        self.running = _Pool()
+        self.suspended = _Pool()
+        #: Every job submitted, by id (live or finished).
+        self.jobs: dict[int, JobRun] = {}
         self.finished: list[JobRun] = []
+        # What happened since the last pass.
         self._arrived: list[JobRun] = []
         self._ended: list[JobRun] = []
+        self._killed: list[JobRun] = []
+        self._released: list[JobRun] = []
+        self._requeued: list[JobRun] = []
         self._timers: set[float] = set()
         self._wake_pending = False
         self._wake_event: _Wake | None = None
         #: Set by the workload source once it will submit nothing more.
         self.source_done = False
         self.passes = 0
+        #: The last pass (`Simulation.step` returns it).
+        self.last: Pass | None = None
         self.series: list[tuple[float, int, int, int, int, int]] = []
+        #: (pass, time, decision, job, allocation, limit, on_limit, penalty, rate, wake)
+        #: per decision, when ``log_decisions``.
+        self.decisions: list[tuple] | None = [] if log_decisions else None
         self.process = env.process(self._daemon())
 
     # -- inputs ---------------------------------------------------------------
     def submit(self, runs: Iterable[JobRun]) -> None:
         """Arrivals: jobs join the queue now (the source calls this)."""
+        now = self.env.now
         for run in runs:
-            run.since = self.env.now
-            self.queue[run.job.id] = run
+            run.since = now
+            self.jobs[run.id] = run
+            self.queue.add(run)
             self._arrived.append(run)
         self.wake()
 
@@ -126,6 +229,14 @@ class Scheduler:
         """Nothing queued, running or suspended."""
         return not (self.queue or self.running or self.suspended)
 
+    def live(self) -> list[JobRun]:
+        """The jobs in the system now: queued, running, suspended."""
+        return [
+            *self.queue.runs.values(),
+            *self.running.runs.values(),
+            *self.suspended.runs.values(),
+        ]
+
     # -- the daemon -------------------------------------------------------------
     def _daemon(self) -> Generator[simpy.Event, Any, None]:
         while True:
@@ -136,31 +247,67 @@ class Scheduler:
 
     def _pass(self) -> None:
         now = self.env.now
+        cluster = self.cluster
         view = View(
             now=now,
-            queue=tuple(self.queue.values()),
-            running=tuple(self.running.values()),
-            suspended=self._suspended_now(),
-            arrived=tuple(self._arrived),
-            ended=tuple(self._ended),
-            free_cores=self.cluster.free_cores,
-            free_per_node=self.cluster.free_per_node,
-            nodes=self.cluster.nodes,
-            cores_per_node=self.cluster.cores_per_node,
+            queue=self.queue.snapshot(),
+            running=self.running.snapshot(),
+            suspended=self.suspended.snapshot(),
+            arrived=_views(self._arrived),
+            ended=_views(self._ended),
+            free_cores=cluster.free_cores,
+            free_per_node=cluster.free_snapshot(),
+            nodes=cluster.nodes,
+            cores_per_node=cluster.cores_per_node,
             overhead=self.overhead,
+            killed=_views(self._killed),
+            released=_views(self._released),
+            requeued=_views(self._requeued),
+            timers=frozenset(self._timers) if self._timers else frozenset(),
         )
         self._arrived.clear()
         self._ended.clear()
+        self._killed.clear()
+        self._released.clear()
+        self._requeued.clear()
         self.passes += 1
-        for decision in self.policy.schedule(view):
+        decisions = tuple(self.policy.schedule(view))
+        log = self.decisions
+        for decision in decisions:
             self.apply(decision)
+            if log is not None:
+                log.append(self._log_row(decision))
         self.record()
+        self.last = Pass(self.passes, now, view, decisions)
+        if self.on_pass is not None:
+            self.on_pass(self.last)
 
-    def _suspended_now(self) -> tuple[JobRun, ...]:
-        seen = self._suspended_seen
-        if seen is None:
-            seen = self._suspended_seen = tuple(self.suspended.values())
-        return seen
+    def _log_row(self, d: Decision) -> tuple:
+        alloc = limit = on_limit = penalty = rate = wake = None
+        if isinstance(d, WakeAt):
+            return (self.passes, self.env.now, "wake_at", -1, None, None, None, None, None, d.time)
+        run = self.jobs[d.job.id]
+        if isinstance(d, Start):
+            alloc, limit, on_limit = run.allocation, run.limit, run.on_limit
+        elif isinstance(d, Suspend):
+            penalty = d.penalty
+        elif isinstance(d, Resume):
+            alloc = run.home
+        elif isinstance(d, SetRate):
+            rate = d.rate
+        kind = _DECISION_NAMES[type(d)]
+        return (
+            self.passes,
+            self.env.now,
+            kind,
+            run.id,
+            alloc,
+            limit,
+            on_limit,
+            penalty,
+            rate,
+            wake,
+        )
 
     def record(self) -> None:
         c = self.cluster
@@ -184,22 +331,30 @@ class Scheduler:
         elif isinstance(d, WakeAt):
             self._timer(d.time)
         elif isinstance(d, Suspend):
-            self._suspend(d.job, d.penalty)
+            self._suspend(self._find(d.job, "suspend"), d.penalty)
         elif isinstance(d, Resume):
-            self._resume(d.job)
+            self._resume(self._find(d.job, "resume"))
         elif isinstance(d, Kill):
-            self._stop(d.job, requeue=False)
+            self._stop(self._find(d.job, "kill"), requeue=False)
         elif isinstance(d, Requeue):
-            self._stop(d.job, requeue=True)
+            self._stop(self._find(d.job, "requeue"), requeue=True)
         elif isinstance(d, SetRate):
-            self._set_rate(d.job, d.rate)
+            self._set_rate(self._find(d.job, "rate change"), d.rate)
         else:
             raise PolicyError(f"unknown decision {d!r}")
 
+    def _find(self, job: JobView, what: str) -> JobRun:
+        run = self.jobs.get(getattr(job, "id", None))  # type: ignore[arg-type]
+        if run is None:
+            raise PolicyError(f"{what} of {job!r}, which is no job of this run")
+        return run
+
     def _start(self, d: Start) -> None:
-        run, now = d.job, self.env.now
-        if run.state is not State.QUEUED or run.job.id not in self.queue:
-            raise PolicyError(f"start of job {run.id}, which is {run.state.value}, not queued")
+        job = d.job
+        run = self.queue.runs.get(job.id)
+        if run is None:
+            state = self._find(job, "start").state.value
+            raise PolicyError(f"start of job {job.id}, which is {state}, not queued")
         alloc = d.allocation
         if alloc is None:
             alloc = self.cluster.first_fit(run.size)  # valid and free by construction
@@ -209,25 +364,38 @@ class Scheduler:
                     f"{self.cluster.free_cores} cores free"
                 )
         else:  # a policy's own placement: check it before it touches the pool
-            if alloc.size != run.size:
+            if not isinstance(alloc, Allocation) or alloc.size != run.size:
                 raise PolicyError(
-                    f"job {run.id} needs {run.size} cores, allocation has {alloc.size}"
+                    f"job {run.id} needs {run.size} cores, allocation has "
+                    f"{getattr(alloc, 'size', alloc)}"
                 )
             if not self.cluster.valid(alloc):
                 raise PolicyError(
                     f"start of job {run.id} on nodes {alloc.node_list()}, not a valid allocation"
                 )
+        limit = d.limit
+        if limit is None:
+            limit = run.estimate if self.kill_at_estimate else None
+        elif not limit >= 0:
+            raise PolicyError(f"limit of job {run.id} must be >= 0 seconds, got {limit}")
+        if d.on_limit not in ("kill", "requeue"):
+            raise PolicyError(f"on_limit of job {run.id} must be 'kill' or 'requeue'")
         try:
-            self.cluster.allocate(alloc)
+            self.cluster.allocate(alloc, run.id)
         except AllocationError:
             raise PolicyError(
                 f"start of job {run.id} on nodes {alloc.node_list()}, whose cores are not free"
             ) from None
-        del self.queue[run.job.id]
+        now = self.env.now
+        self.queue.remove(run)
         run.state = State.RUNNING
         run.allocation = alloc
         run.home = alloc
-        run.limit = run.job.estimate if self.kill_at_estimate else None
+        run.cores = self.cluster.cores_of(run.id)
+        run.limit = limit
+        run.limit_in_work = self.limit_in_work
+        run.on_limit = d.on_limit
+        run.attempts += 1
         if run.first_start is None:
             run.first_start = now
         self._launch(run, startup=0.0)
@@ -235,10 +403,22 @@ class Scheduler:
     def _launch(self, run: JobRun, startup: float) -> None:
         now = self.env.now
         run.since = now
-        run.progressing = True
-        run.expected_end = now + startup + run.remaining_estimate()
-        self.running[run.job.id] = run
-        run.process = self.env.process(job_process(self.env, run, self._on_end, startup))
+        run.progressing = not startup > 0
+        if self.contention is not None:
+            self._contend(run.allocation, now, new=run)  # type: ignore[arg-type]
+        run.expected_end = now + startup + run.planned_run()
+        self.running.add(run)
+        self.pieces.open(run, RUN if run.progressing else OVERHEAD, now)
+        run.process = self.env.process(
+            job_process(self.env, run, self._on_end, startup, self._on_progress)
+        )
+
+    def _on_progress(self, run: JobRun) -> None:
+        """A restart overhead is over: the job progresses from now on."""
+        now = self.env.now
+        self.pieces.close(run, now)
+        self.pieces.open(run, RUN, now)
+        self.running.refresh(run)
 
     def _suspend(self, run: JobRun, penalty: float = 0.0) -> None:
         if run.state is not State.RUNNING:
@@ -248,22 +428,25 @@ class Scheduler:
         now = self.env.now
         run.account(now)
         run.process.interrupt(STOP)
-        del self.running[run.job.id]
+        self.pieces.close(run, now)
+        self.running.remove(run)
         run.state = State.SUSPENDED
         run.suspensions += 1
-        run.expected_end = float("inf")
-        self.suspended[run.job.id] = run
-        self._suspended_seen = None
-        cost = (self.overhead(run)[0] if self.overhead else 0.0) + penalty
+        run.expected_end = INF
+        cost = (self.overhead(run.job)[0] if self.overhead else 0.0) + penalty
         # Suspended time starts once the cores are free: the write-out before
         # that is overhead, so run, suspended and overhead times never overlap.
-        run.suspended_at = now if cost <= 0 else None
         if cost > 0:
             # The memory image is written out: cores stay busy, no progress.
+            run.suspended_at = None
             run.progressing = False
+            self.pieces.open(run, OVERHEAD, now)
             self.env.process(self._release_after(run, cost))
         else:
+            run.suspended_at = now
             self._release(run)
+            self.pieces.open(run, SUSPENDED, now)
+        self.suspended.add(run)
 
     def _release_after(self, run: JobRun, cost: float) -> Generator[simpy.Event, Any, None]:
         # The same suspension still under way: not killed or requeued (and
@@ -275,15 +458,23 @@ class Scheduler:
             and run.allocation is not None
             and (run.suspensions, run.requeues) == marks
         ):
-            run.account(self.env.now)
+            now = self.env.now
+            run.account(now)
+            self.pieces.close(run, now)
             self._release(run)
-            run.suspended_at = self.env.now
+            run.suspended_at = now
+            self.pieces.open(run, SUSPENDED, now)
+            self.suspended.refresh(run)
+            self._released.append(run)
             self.wake()
 
     def _release(self, run: JobRun) -> None:
-        if run.allocation is not None:
-            self.cluster.release(run.allocation)
+        alloc = run.allocation
+        if alloc is not None:
+            self.cluster.release(alloc, run.id)
             run.allocation = None
+            if self.contention is not None:
+                self._contend(alloc, self.env.now)
 
     def _resume(self, run: JobRun) -> None:
         if run.state is not State.SUSPENDED:
@@ -293,59 +484,106 @@ class Scheduler:
         home = run.home
         assert home is not None
         try:
-            self.cluster.allocate(home)
+            self.cluster.allocate(home, run.id)
         except AllocationError:
             raise PolicyError(
                 f"resume of job {run.id}: its nodes {home.node_list()} are not free"
             ) from None
         now = self.env.now
-        del self.suspended[run.job.id]
-        self._suspended_seen = None
+        self.pieces.close(run, now)
+        self.suspended.remove(run)
         run.allocation = home
+        run.cores = self.cluster.cores_of(run.id)
         run.state = State.RUNNING
         assert run.suspended_at is not None
         run.suspended_time += now - run.suspended_at
         run.suspended_at = None
-        cost = self.overhead(run)[1] if self.overhead else 0.0
+        cost = self.overhead(run.job)[1] if self.overhead else 0.0
         self._launch(run, startup=cost)
 
     def _stop(self, run: JobRun, requeue: bool) -> None:
         if run.state not in (State.RUNNING, State.SUSPENDED):
-            raise PolicyError(f"kill of job {run.id}, which is {run.state.value}")
+            verb = "requeue" if requeue else "kill"
+            raise PolicyError(f"{verb} of job {run.id}, which is {run.state.value}")
         now = self.env.now
         run.account(now)
+        self.pieces.close(run, now)
         if run.state is State.RUNNING:
             run.process.interrupt(STOP)
-            del self.running[run.job.id]
+            self.running.remove(run)
         else:
-            del self.suspended[run.job.id]
-            self._suspended_seen = None
+            self.suspended.remove(run)
             if run.suspended_at is not None:
                 run.suspended_time += now - run.suspended_at
                 run.suspended_at = None
         self._release(run)
         if requeue:
-            run.lost_work += run.work_done
-            run.work_done = 0.0
-            run.run_time_done = 0.0
-            run.requeues += 1
-            run.state = State.QUEUED
-            run.home = None
-            run.expected_end = float("inf")
-            # Back in submit order: rebuild the queue dict (rare).
-            self.queue[run.job.id] = run
-            self.queue = dict(sorted(self.queue.items(), key=lambda kv: (kv[1].submit, kv[0])))
+            self._requeue(run)
         else:
             self._finish(run, Outcome.KILLED)
+
+    def _requeue(self, run: JobRun) -> None:
+        """Back in the queue, in submit order; the attempt's work and run time are lost."""
+        self.pieces.lose_attempt(run)
+        run.lost_work += run.work_done
+        run.lost_run += run.run_time_done
+        run.work_done = 0.0
+        run.run_time_done = 0.0
+        run.requeues += 1
+        run.state = State.QUEUED
+        run.home = None
+        run.limit = None
+        run.expected_end = INF
+        self.queue.add(run)
+        self.queue.sort()
+        self._requeued.append(run)
 
     def _set_rate(self, run: JobRun, rate: float) -> None:
         if run.state is not State.RUNNING:
             raise PolicyError(f"rate change of job {run.id}, which is {run.state.value}")
         if not rate > 0:
             raise PolicyError(f"rate of job {run.id} must be positive, got {rate}")
-        run.account(self.env.now)
+        run.base_rate = rate
+        self._change_rate(run, rate * run.contention, self.env.now)
+
+    def _change_rate(self, run: JobRun, rate: float, now: float) -> None:
+        """Run ``run`` at ``rate`` from ``now`` on, with exact accounting; the process
+        recomputes its end."""
+        run.account(now)
+        if run.progressing and rate != run.rate:
+            self.pieces.close(run, now)
+            run.rate = rate
+            self.pieces.open(run, RUN, now)
         run.rate = rate
+        if run.progressing:
+            run.expected_end = now + run.planned_run()
         run.process.interrupt(RECOMPUTE)
+        self.running.refresh(run)
+
+    def _contend(self, alloc: Allocation, now: float, new: JobRun | None = None) -> None:
+        """Rates again for the running jobs on the nodes of ``alloc`` (held by ``new`` now,
+        or just let go). ``new`` is starting: its rate is set before its process starts."""
+        model = self.contention
+        assert model is not None
+        cluster = self.cluster
+        affected: set[int] = set()
+        for n in alloc.nodes.tolist():
+            affected.update(cluster.jobs_on(n))
+        for jid in sorted(affected):
+            run = new if new is not None and jid == new.id else self.running.runs.get(jid)
+            if run is None:
+                continue  # a suspension writing out holds cores but does not run
+            held = cluster.holders[jid]
+            factor = float(model.rate(run.job, Sharing(cluster, self.jobs, jid, held)))
+            if not factor > 0:
+                raise ValueError(f"contention model gave job {jid} the rate {factor}")
+            if factor == run.contention:
+                continue
+            run.contention = factor
+            if run is new:
+                run.rate = run.base_rate * factor
+            else:
+                self._change_rate(run, run.base_rate * factor, now)
 
     def _timer(self, t: float) -> None:
         now = self.env.now
@@ -366,17 +604,44 @@ class Scheduler:
 
     # -- completions --------------------------------------------------------------
     def _on_end(self, run: JobRun, outcome: Outcome) -> None:
-        del self.running[run.job.id]
+        now = self.env.now
+        self.pieces.close(run, now)
+        self.running.remove(run)
         self._release(run)
-        self._finish(run, outcome)
+        if outcome is Outcome.KILLED_AT_LIMIT and run.on_limit == "requeue":
+            self._requeue(run)
+        else:
+            self._finish(run, outcome)
         self.wake()
 
     def _finish(self, run: JobRun, outcome: Outcome) -> None:
+        now = self.env.now
         run.state = State.DONE
         run.outcome = outcome
-        run.end = self.env.now
-        run.expected_end = self.env.now
+        run.end = now
+        run.expected_end = now
+        run.attempt_rows = []
+        run.view = run.snapshot()
         self._ended.append(run)
+        if outcome is not Outcome.COMPLETED:
+            self._killed.append(run)
         self.finished.append(run)
         if run.on_end is not None:
             run.on_end.succeed(run)
+
+
+_DECISION_NAMES: dict[type, str] = {
+    Start: "start",
+    Suspend: "suspend",
+    Resume: "resume",
+    Kill: "kill",
+    Requeue: "requeue",
+    SetRate: "set_rate",
+}
+
+
+def _views(runs: list[JobRun]) -> tuple[JobView, ...]:
+    """The current snapshots of ``runs`` (an empty tuple costs nothing)."""
+    if not runs:
+        return ()
+    return tuple([r.view for r in runs])  # type: ignore[misc]

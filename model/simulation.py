@@ -1,4 +1,4 @@
-"""The Simulation facade: wires a workload, a policy and a cluster; run(); Result.
+"""The Simulation facade: wires a workload, a policy and a cluster; run, step, Result.
 
     >>> from schedsim.policies.backfilling import EASY
     >>> from schedsim.workloads.catalog import load
@@ -16,28 +16,50 @@ Randomness comes from `Simulation.rng`, one independent numpy stream per
 named component derived from the run's seed, so the same seed gives the
 same result bit for bit, and a component's draws do not depend on which
 other components drew before it.
+
+A run can be taken whole (`Simulation.run`), up to a clock time
+(``run(until=t)``), or one scheduling pass at a time (`Simulation.step`,
+which returns the pass: the view the policy saw and the decisions it
+returned); `Simulation.result` collects what happened so far at any point.
+An observer given to the simulation is told of every pass and every piece
+as they happen, so a notebook or an animation needs no wrapper policy.
+Stepping, stopping and observing never change the schedule.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 import simpy
-from schedsim.model.cluster import Cluster, compact_ranges
+from schedsim.model.cluster import Cluster, ranges
+from schedsim.model.contention import ContentionModel
 from schedsim.model.job import JobRun
 from schedsim.model.overhead import MemoryOverhead
+from schedsim.model.pieces import RUN, Piece
 from schedsim.model.policy import Policy
-from schedsim.model.results import Result
-from schedsim.model.scheduler import OverheadModel, Scheduler
+from schedsim.model.results import Result, reserved_columns
+from schedsim.model.scheduler import Pass, Scheduler
 from schedsim.model.sessions import SESSION_COLUMNS
 from schedsim.model.sources import Population, SessionLog, population, replay
+from schedsim.model.view import OverheadModel, State
 from schedsim.workloads.streams import stream_seed
 from schedsim.workloads.transforms import fit_machine
 from schedsim.workloads.workload import Header, Workload
+
+from schedsim._version import __version__
+
+#: What an observer may be: an object with ``on_pass(Pass)`` and/or
+#: ``on_piece(Piece)`` methods, or a callable given every `Pass` and `Piece`.
+Observer = Any
+
+DECISION_COLUMNS: tuple[str, ...] = (
+    "pass", "time", "decision", "job", "nodes", "limit", "on_limit", "penalty", "rate", "wake",
+)  # fmt: skip
 
 
 def _describe_overhead(overhead: object) -> str | None:
@@ -48,6 +70,23 @@ def _describe_overhead(overhead: object) -> str | None:
     if isinstance(overhead, MemoryOverhead):
         return repr(overhead)
     return getattr(overhead, "__qualname__", type(overhead).__name__)
+
+
+def _hooks(
+    observer: Observer,
+) -> tuple[Callable[[Pass], None] | None, Callable[[Piece], None] | None]:
+    """An observer's pass and piece hooks."""
+    if observer is None:
+        return None, None
+    on_pass = getattr(observer, "on_pass", None)
+    on_piece = getattr(observer, "on_piece", None)
+    if on_pass is None and on_piece is None:
+        if not callable(observer):
+            raise TypeError(
+                f"observer must be callable or have on_pass/on_piece methods, got {observer!r}"
+            )
+        return observer, observer
+    return on_pass, on_piece
 
 
 class Simulation:
@@ -80,8 +119,26 @@ class Simulation:
         ``"drop"`` or ``"clamp"`` them.
     overhead:
         Optional cost of suspension and restart: a `schedsim.model.overhead.MemoryOverhead`
-        (seed 000, section 4.1; memory sizes from the ``"memory"`` stream) or
-        any ``run -> (suspend_cost, resume_cost)`` in seconds.
+        (seed 000, section 4.1; memory sizes from the ``"memory"`` stream, or for a
+        population from each user's ``"users/I/memory"`` stream) or any
+        ``job -> (suspend_cost, resume_cost)`` in seconds.
+    limit_in:
+        What the limit of a start counts: ``"run"`` time (default: wall-clock
+        seconds of running, as a batch system counts) or ``"work"`` (so that a
+        job slowed down by contention is not killed with work left).
+    contention:
+        A `schedsim.model.contention.ContentionModel` giving each running job's
+        rate from who shares its nodes (default: none, every job at rate 1).
+    pieces:
+        Keep the piece log (`Result.pieces`; default). Off saves a little time and
+        memory on very long runs.
+    observer:
+        Told of every pass and every piece as they happen: an object with
+        ``on_pass(pass_)`` and/or ``on_piece(piece)`` methods
+        (`schedsim.model.scheduler.Pass`, `schedsim.model.pieces.Piece`), or a
+        callable given both.
+    log_decisions:
+        Keep every decision of every pass (`Result.decisions`).
     """
 
     def __init__(
@@ -95,6 +152,11 @@ class Simulation:
         kill_at_estimate: bool = True,
         wide: Literal["error", "drop", "clamp"] = "error",
         overhead: OverheadModel | MemoryOverhead | None = None,
+        limit_in: Literal["run", "work"] = "run",
+        contention: ContentionModel | None = None,
+        pieces: bool = True,
+        observer: Observer = None,
+        log_decisions: bool = False,
     ) -> None:
         self.population = workload if isinstance(workload, Population) else None
         pop = self.population
@@ -107,9 +169,10 @@ class Simulation:
             nodes = size // cores_per_node
         self.cluster = Cluster(nodes, cores_per_node)
         if pop is not None:
-            if overhead is not None:
+            if overhead is not None and not isinstance(overhead, MemoryOverhead):
                 raise ValueError(
-                    "suspension overhead is not supported with a closed-loop population"
+                    "a closed-loop population takes a MemoryOverhead (the users draw each "
+                    "job's memory as they make it), not an overhead function"
                 )
             self.population = pop = dataclasses.replace(
                 pop, model=pop.model.restrict(self.cluster.total_cores)
@@ -125,6 +188,14 @@ class Simulation:
             self.workload = fit_machine(workload, self.cluster.total_cores, mode=wide)
             if len(self.workload) == 0:
                 raise ValueError(f"workload {workload.name!r} has no jobs to simulate")
+            clash = sorted(self.workload.attribute_names() & reserved_columns())
+            if clash:
+                raise ValueError(
+                    f"workload {workload.name!r}: job attributes {clash} would hide columns "
+                    "of the job table; rename them"
+                )
+        if limit_in not in ("run", "work"):
+            raise ValueError(f"limit_in must be 'run' or 'work', got {limit_in!r}")
         if not isinstance(policy, Policy):
             raise TypeError(
                 f"policy must be a Policy instance, got {policy!r} "
@@ -133,24 +204,36 @@ class Simulation:
         self.policy = policy
         self.seed = seed
         self.kill_at_estimate = kill_at_estimate
+        self.limit_in = limit_in
+        self.contention = contention
         self.overhead = overhead
-        if isinstance(overhead, MemoryOverhead):
-            overhead = overhead.model(self.workload.jobs, self.rng("memory"))
+        memory = overhead if isinstance(overhead, MemoryOverhead) else None
+        if memory is not None:
+            overhead = memory.model(self.workload.jobs, self.rng("memory"))
+        on_pass, on_piece = _hooks(observer)
         self.env = simpy.Environment(initial_time=self.start)
         self.scheduler = Scheduler(
             self.env,
             self.cluster,
             policy,
             kill_at_estimate=kill_at_estimate,
+            limit_in_work=limit_in == "work",
             overhead=overhead,
+            contention=contention,
+            pieces=pieces,
+            on_pass=on_pass,
+            on_piece=on_piece,
+            log_decisions=log_decisions,
         )
         self.sessions = SessionLog()
         if pop is not None:
-            population(self.env, self.scheduler, pop, self.rng, self.sessions)
+            population(self.env, self.scheduler, pop, self.rng, self.sessions, memory)
             self.scheduler.source_done = True  # users stop by themselves at the horizon
         else:
             self.env.process(replay(self.env, self.workload.jobs, self.scheduler))
         self._result: Result | None = None
+        #: Seconds spent simulating so far (over every `run` and `step`).
+        self.wall_time = 0.0
 
     @property
     def start(self) -> float:
@@ -165,8 +248,31 @@ class Simulation:
         """
         return np.random.default_rng(stream_seed(self.seed, component))
 
-    def run(self, progress: bool = False) -> Result:
-        """Run to the end and return the `Result` (a run happens once)."""
+    @property
+    def now(self) -> float:
+        """The simulation clock."""
+        return float(self.env.now)
+
+    @property
+    def finished(self) -> bool:
+        """Whether nothing is left to happen (every job has ended)."""
+        return self.env.peek() == float("inf")
+
+    def run(self, until: float | None = None, progress: bool = False) -> Result:
+        """Run to the end, or up to clock time ``until``, and return the `Result`.
+
+        To the end, the result is complete (and made once: later calls return
+        it). With ``until`` the run stops before anything that happens at
+        ``until`` itself (passes of ``until`` come with the next call) and the
+        result is partial (`result`); calling `run` or `step` again goes on
+        from there, to the same schedule as a run in one go.
+        """
+        if until is not None:
+            if until > self.env.now and not self.finished:
+                t0 = time.perf_counter()
+                self.env.run(until=until)
+                self.wall_time += time.perf_counter() - t0
+            return self.result(partial=not self.finished)
         if self._result is not None:
             return self._result
         t0 = time.perf_counter()
@@ -174,9 +280,46 @@ class Simulation:
             self._run_with_progress()
         else:
             self.env.run()
-        wall = time.perf_counter() - t0
-        self._result = self._collect(wall)
+        self.wall_time += time.perf_counter() - t0
+        self._result = self._collect(partial=False)
         return self._result
+
+    def step(self) -> Pass | None:
+        """Run to the end of the next scheduling pass and return it (None once the run is over).
+
+        The `schedsim.model.scheduler.Pass` holds the clock, the view the policy
+        saw (immutable: it still shows that pass afterwards) and the decisions
+        it returned, applied by then. Stepping to the end gives the same
+        result as `run`.
+        """
+        env, scheduler = self.env, self.scheduler
+        target = scheduler.passes + 1
+        t0 = time.perf_counter()
+        try:
+            while scheduler.passes < target:
+                if env.peek() == float("inf"):
+                    return None
+                env.step()
+        finally:
+            self.wall_time += time.perf_counter() - t0
+        return scheduler.last
+
+    def result(self, partial: bool = False) -> Result:
+        """The result so far: complete once the run is over, else only with ``partial``.
+
+        A partial result holds the jobs submitted so far; those still in the
+        system have the outcome ``"unfinished"``, no end, their run time so
+        far, and their wait so far (``wait = now - submit - run``); their
+        open pieces end at the clock. ``meta["partial"]`` is True and
+        ``meta["end"]`` is the clock. Summaries count finished jobs only.
+        """
+        if self.finished:
+            return self.run()
+        if not partial:
+            raise RuntimeError(
+                f"the run is not over (clock {self.env.now}); ask for result(partial=True)"
+            )
+        return self._collect(partial=True)
 
     def jobs_submitted(self) -> Workload:
         """The jobs as submitted, in submit order: the trace's, or those the users made.
@@ -214,36 +357,18 @@ class Simulation:
             self.env.run()
             bar.update(task, completed=total)
 
-    def _collect(self, wall: float) -> Result:
+    def _collect(self, partial: bool) -> Result:
         s = self.scheduler
-        if not s.idle:
-            stuck = [r.id for r in (*s.queue.values(), *s.suspended.values())][:10]
+        now = float(self.env.now)
+        if not partial and not s.idle:
+            stuck = [r.id for r in (*s.queue.runs.values(), *s.suspended.runs.values())][:10]
             raise RuntimeError(
                 f"simulation under {self.policy.name!r} ended with jobs never finished "
                 f"(first ids: {stuck}); the policy left them waiting with nothing running"
             )
-        runs: list[JobRun] = sorted(s.finished, key=lambda r: (r.submit, r.id))
-        jobs = pd.DataFrame(
-            {
-                "id": np.array([r.id for r in runs], dtype=np.int64),
-                "submit": np.array([r.submit for r in runs], dtype=float),
-                "start": np.array([r.first_start for r in runs], dtype=float),
-                "end": np.array([r.end for r in runs], dtype=float),
-                "run": np.array([r.run_time_done for r in runs], dtype=float),
-                "estimate": np.array([r.estimate for r in runs], dtype=float),
-                "work": np.array([r.job.work for r in runs], dtype=float),
-                "size": np.array([r.size for r in runs], dtype=np.int64),
-                "nodes": [compact_ranges(r.home.nodes) if r.home is not None else "" for r in runs],
-                "outcome": [r.outcome.value if r.outcome else "" for r in runs],
-                "suspensions": np.array([r.suspensions for r in runs], dtype=np.int64),
-                "suspended_time": np.array([r.suspended_time for r in runs], dtype=float),
-                "overhead_time": np.array([r.overhead_time for r in runs], dtype=float),
-                "requeues": np.array([r.requeues for r in runs], dtype=np.int64),
-                "lost_work": np.array([r.lost_work for r in runs], dtype=float),
-                "user": np.array([r.job.user for r in runs], dtype=np.int64),
-            }
-        )
-        jobs.insert(5, "wait", jobs["end"] - jobs["submit"] - jobs["run"])
+        source = s.jobs.values() if partial else s.finished
+        runs: list[JobRun] = sorted(source, key=lambda r: (r.submit, r.id))
+        jobs = self._job_table(runs, now)
         sessions = None
         if self.population is not None:
             of = self.sessions.job_session
@@ -253,6 +378,23 @@ class Simulation:
             s.series,
             columns=["time", "busy_cores", "busy_nodes", "queued", "running", "suspended"],
         )
+        pieces = None
+        if s.pieces.keep:
+            open_ = _open_pieces(s.live(), now) if partial else None
+            pieces = s.pieces.frame(self.cluster.cores_per_node, open_)
+        decisions = None
+        if s.decisions is not None:
+            decisions = pd.DataFrame(
+                [(*row[:4], ranges(row[4].nodes) if row[4] is not None else "", *row[5:])
+                 for row in s.decisions],
+                columns=list(DECISION_COLUMNS),
+            )  # fmt: skip
+        if partial:
+            end = now
+        else:
+            # The last job's end, not the clock: a policy timer left pending
+            # when the last job ended still moves the clock, but nothing happens then.
+            end = float(max(jobs["end"].max(), s.series[-1][0] if s.series else -np.inf))
         header = self.workload.header
         meta: dict[str, Any] = {
             "workload": self.workload.name,
@@ -264,16 +406,18 @@ class Simulation:
             "total_cores": self.cluster.total_cores,
             "seed": self.seed,
             "kill_at_estimate": self.kill_at_estimate,
+            "limit_in": self.limit_in,
             "overhead": _describe_overhead(self.overhead),
+            "contention": repr(self.contention) if self.contention is not None else None,
             "start": self.start,
-            # The last job's end, not the clock: a policy timer left pending
-            # when the last job ended still moves the clock, but nothing happens then.
-            "end": float(max(jobs["end"].max(), s.series[-1][0] if s.series else -np.inf)),
+            "end": end,
+            "partial": partial,
             "unix_start_time": header.unix_start_time,
             "time_zone_string": header.time_zone_string,
             "cleaning": [str(c) for c in self.workload.cleaning],
             "passes": s.passes,
-            "wall_time": wall,
+            "wall_time": self.wall_time,
+            "schedsim_version": __version__,
         }
         if self.population is not None:
             pop = self.population
@@ -284,4 +428,96 @@ class Simulation:
                 daily_cycle=dataclasses.asdict(pop.cycle),
                 user_model=pop.model.describe(),
             )
-        return Result(jobs=jobs, series=series, meta=meta, sessions=sessions)
+        return Result(
+            jobs=jobs,
+            series=series,
+            meta=meta,
+            sessions=sessions,
+            pieces=pieces,
+            decisions=decisions,
+        )
+
+    def _job_table(self, runs: list[JobRun], now: float) -> pd.DataFrame:
+        """One row per job (`schedsim.model.results.SIMULATED_COLUMNS`, then the attributes)."""
+        done = [r.state is State.DONE for r in runs]
+        run_time = [
+            r.run_time_done if d or r.state is not State.RUNNING or not r.progressing
+            else r.run_time_done + (now - r.since)
+            for r, d in zip(runs, done, strict=True)
+        ]  # fmt: skip
+        jobs = pd.DataFrame(
+            {
+                "id": np.array([r.id for r in runs], dtype=np.int64),
+                "submit": np.array([r.submit for r in runs], dtype=float),
+                "start": np.array([r.first_start for r in runs], dtype=float),
+                "end": np.array([r.end for r in runs], dtype=float),
+                "run": np.array(run_time, dtype=float),
+                "estimate": np.array([r.estimate for r in runs], dtype=float),
+                "work": np.array([r.job.work for r in runs], dtype=float),
+                "size": np.array([r.size for r in runs], dtype=np.int64),
+                "nodes": [ranges(r.home.nodes) if r.home is not None else "" for r in runs],
+                "outcome": [r.outcome.value if r.outcome else "unfinished" for r in runs],
+                "suspensions": np.array([r.suspensions for r in runs], dtype=np.int64),
+                "suspended_time": np.array([r.suspended_time for r in runs], dtype=float),
+                "overhead_time": np.array([r.overhead_time for r in runs], dtype=float),
+                "requeues": np.array([r.requeues for r in runs], dtype=np.int64),
+                "lost_work": np.array([r.lost_work for r in runs], dtype=float),
+                "lost_run": np.array([r.lost_run for r in runs], dtype=float),
+                "attempts": np.array([r.attempts for r in runs], dtype=np.int64),
+                "user": np.array([r.job.user for r in runs], dtype=np.int64),
+            }
+        )
+        end = jobs["end"]
+        if not all(done):
+            end = end.fillna(now)
+        # Everything but the run of the attempt that counts: queued, suspended,
+        # overhead, and lost attempts (seed 001's delay d = response - service).
+        jobs.insert(5, "wait", end - jobs["submit"] - jobs["run"])
+        for name, values in _attributes(runs).items():
+            jobs[name] = values
+        return jobs
+
+
+def _open_pieces(live: list[JobRun], now: float) -> list[tuple]:
+    """The pieces still under way at ``now``, cut there (a partial result)."""
+    out = []
+    for r in live:
+        kind = r.piece_kind
+        if kind < 0 or not now > r.piece_start:
+            continue
+        suspended = r.state is State.SUSPENDED and r.allocation is None
+        alloc = r.home if suspended else r.allocation
+        rate = r.rate if kind == RUN else 0.0
+        out.append((r.id, r.attempts, kind, r.piece_start, now, alloc, r.cores, rate))
+    return out
+
+
+def _attributes(runs: list[JobRun]) -> dict[str, Any]:
+    """The jobs' attributes as columns, in the order they first appear.
+
+    Numbers become a numeric column (NaN where a job has none), anything else
+    an object column (None where a job has none).
+    """
+    names: dict[str, None] = {}
+    for r in runs:
+        for key in r.job.attrs:
+            names.setdefault(key)
+    out: dict[str, Any] = {}
+    for name in names:
+        values = [r.job.attrs.get(name) for r in runs]
+        present = [v for v in values if v is not None]
+        numeric = all(
+            isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+            for v in present
+        )
+        if (
+            numeric
+            and len(present) == len(values)
+            and all(isinstance(v, (int, np.integer)) for v in present)
+        ):
+            out[name] = np.array(values, dtype=np.int64)
+        elif numeric:
+            out[name] = np.array([np.nan if v is None else v for v in values], dtype=float)
+        else:
+            out[name] = pd.array(values, dtype=object)
+    return out

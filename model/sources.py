@@ -23,8 +23,9 @@ from typing import Any
 import numpy as np
 import simpy
 from schedsim.model.job import JobRun
+from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.scheduler import Scheduler, delay_until
-from schedsim.workloads.job import Job
+from schedsim.workloads.job import NO_ATTRS, Job
 from schedsim.workloads.users import P_CONTINUE_AT_ZERO, DailyCycle, UserModel, continue_probability
 
 
@@ -39,7 +40,7 @@ def replay(
             yield env.timeout(delay_until(env.now, t))
         batch = []
         while i < n and jobs[i].submit == t:
-            batch.append(JobRun(jobs[i], limit=None))
+            batch.append(JobRun(jobs[i]))
             i += 1
         scheduler.submit(batch)
     scheduler.source_done = True
@@ -133,6 +134,7 @@ def population(
     pop: Population,
     streams: Callable[[str], np.random.Generator],
     log: SessionLog,
+    memory: MemoryOverhead | None = None,
 ) -> None:
     """Start one SimPy process per user of ``pop`` (seed 002 sections 2-3).
 
@@ -142,6 +144,9 @@ def population(
     times from ``"users/i/days"``. A user's k-th job, k-th continue draw and
     day d's arrival are therefore the same under every policy: schedulers
     are compared on the same workload-generation process, not the same jobs.
+    With a suspension-overhead ``memory`` model, user ``i`` also draws each
+    job's memory from ``"users/i/memory"`` into the job's ``memory_mb``
+    attribute (`schedsim.model.overhead`).
     """
     model = pop.model
     assign = streams("users").integers(len(model.pools), size=pop.users)
@@ -160,6 +165,7 @@ def population(
                 clock,
                 ids,
                 log,
+                (memory, streams(f"users/{i}/memory")) if memory is not None else None,
             )
         )
 
@@ -174,6 +180,7 @@ def _user(
     clock: _Clock,
     ids: Iterator[int],
     log: SessionLog,
+    memory: tuple[MemoryOverhead, np.random.Generator] | None,
 ) -> Generator[simpy.Event, Any, None]:
     model, horizon = pop.model, pop.horizon
     open_at = clock.open_at if pop.cycle.enabled else float
@@ -194,8 +201,9 @@ def _user(
             if t > env.now:
                 yield env.timeout(delay_until(env.now, t))
             size, run_time, estimate = pool[rng.integers(len(pool))]
-            job = Job(next(ids), env.now, run_time, int(size), estimate, user=uid)
-            run = JobRun(job, limit=None)
+            attrs = {MemoryOverhead.ATTRIBUTE: memory[0].draw(memory[1])} if memory else NO_ATTRS
+            job = Job(next(ids), env.now, run_time, int(size), estimate, user=uid, attrs=attrs)
+            run = JobRun(job)
             done = run.on_end = env.event()
             scheduler.submit([run])
             log.job_session[job.id] = (uid, session)

@@ -1,7 +1,7 @@
 """Backfilling: EASY (aggressive) and conservative (seed 000 section 2.1).
 
 Both plan with the users' estimates: a running job is expected to free its
-cores at ``start + estimate`` (`JobRun.expected_end`); a queued job is
+cores at ``start + estimate`` (`JobView.expected_end`); a queued job is
 planned to hold its cores for its estimate.
 
 EASY (section 2.1.2): scan the queue in priority order and start jobs while
@@ -29,8 +29,8 @@ from heapq import heappop, heappush
 from operator import attrgetter
 from typing import Literal
 
-from schedsim.model.job import JobRun
 from schedsim.model.policy import Policy, Start, View, WakeAt, register
+from schedsim.model.view import JobView
 from schedsim.policies.profile import INF, Profile, planned_end
 
 #: Shortest time a reservation holds its cores in the conservative plan. A job
@@ -44,15 +44,15 @@ QueueOrder = Literal["fcfs", "sjf", "xfactor"]
 _by_expected_end = attrgetter("expected_end")
 
 
-def _fcfs_key(j: JobRun) -> tuple[float, int]:
+def _fcfs_key(j: JobView) -> tuple[float, int]:
     return (j.submit, j.id)
 
 
-def _sjf_key(j: JobRun) -> tuple[float, float, int]:
+def _sjf_key(j: JobView) -> tuple[float, float, int]:
     return (j.estimate, j.submit, j.id)
 
 
-def order_queue(queue: tuple[JobRun, ...], order: QueueOrder, now: float) -> list[JobRun] | tuple:
+def order_queue(queue: tuple[JobView, ...], order: QueueOrder, now: float) -> list[JobView] | tuple:
     """The queue in priority order; ties break by submit time, then job id.
 
     ``fcfs``: submit order (the view's own order). ``sjf``: shortest
@@ -112,12 +112,12 @@ class EASY(Policy):
     def __init__(self, order: QueueOrder = "fcfs") -> None:
         order_queue((), order, 0.0)  # validate early
         self.order = order
-        self.reservation: tuple[JobRun, float] | None = None
+        self.reservation: tuple[JobView, float] | None = None
 
     def params(self) -> dict[str, str]:
         return {"order": self.order}
 
-    def ordered(self, queue: tuple[JobRun, ...], now: float) -> Sequence[JobRun]:
+    def ordered(self, queue: tuple[JobView, ...], now: float) -> Sequence[JobView]:
         """The queue in the order a pass scans it (`schedsim.policies.creasy` overrides it)."""
         return order_queue(queue, self.order, now)
 
@@ -191,14 +191,14 @@ class Conservative(Policy):
         self.reservations: dict[int, tuple[float, float, int]] = {}
         #: job id -> planned end for running jobs (where the profile frees them).
         self._running_end: dict[int, float] = {}
-        self._jobs: dict[int, JobRun] = {}
+        self._jobs: dict[int, JobView] = {}
         # Min-heaps with lazy deletion (an entry is live while it matches the
         # dicts above): due reservations and overrun jobs are found without
         # scanning every job at every pass.
         self._starts: list[tuple[float, int]] = []
         self._ends: list[tuple[float, int]] = []
         #: Called with (job, start) whenever a job gets or changes a reservation.
-        self.on_reserve: Callable[[JobRun, float], None] | None = None
+        self.on_reserve: Callable[[JobView, float], None] | None = None
 
     def schedule(self, view: View) -> list[Start | WakeAt]:
         now = view.now
@@ -221,13 +221,13 @@ class Conservative(Policy):
             self._anchor(job, now)
         return self._due(now)
 
-    def _set(self, job: JobRun, start: float, duration: float) -> None:
+    def _set(self, job: JobView, start: float, duration: float) -> None:
         self.reservations[job.id] = (start, duration, job.size)
         heappush(self._starts, (start, job.id))
         if self.on_reserve is not None:
             self.on_reserve(job, start)
 
-    def _anchor(self, job: JobRun, now: float) -> None:
+    def _anchor(self, job: JobView, now: float) -> None:
         profile = self.profile
         assert profile is not None
         duration = max(job.estimate, MIN_PLAN)

@@ -36,7 +36,7 @@ What this module computes, and why:
   long time in the queue, their priority decreases under CREASY".
 * **Seniority** is "the job's waiting time in the scheduler's queue, in
   minutes" (section 2): ``(now - submit) / 60`` for a queued job
-  (`JobRun.wait`).
+  (`JobView.wait`).
 * **alpha** "is used to set the relative importance of the two factors ...
   and at the same time to adjust the different units used": criticality is
   a probability per minute, seniority is in minutes, so alpha is in
@@ -84,8 +84,8 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from schedsim.model.job import JobRun
 from schedsim.model.policy import register
+from schedsim.model.view import JobView
 from schedsim.policies.backfilling import EASY
 from schedsim.workloads.users import P_CONTINUE_AT_ZERO, SLOPE_PER_MINUTE
 
@@ -102,7 +102,7 @@ def criticality(rt_minutes: float | np.ndarray) -> float | np.ndarray:
     return P_CONTINUE_AT_ZERO * SLOPE_PER_MINUTE / (d * d)
 
 
-def priority(job: JobRun, now: float, alpha: float) -> float:
+def priority(job: JobView, now: float, alpha: float) -> float:
     """Equation 2 (seed 002 section 2) for a queued job at clock time ``now`` (seconds).
 
     ``alpha * criticality(wait + estimate) + wait``, times in minutes.
@@ -130,7 +130,7 @@ class CREASY(EASY):
     def params(self) -> dict[str, float]:  # type: ignore[override]
         return {"alpha": self.alpha}
 
-    def ordered(self, queue: tuple[JobRun, ...], now: float) -> Sequence[JobRun]:
+    def ordered(self, queue: tuple[JobView, ...], now: float) -> Sequence[JobView]:
         """Highest priority first; ties by submit time, then job id.
 
         The priorities are `priority`'s, computed for the whole queue at once

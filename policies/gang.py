@@ -54,8 +54,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from schedsim.model.cluster import first_fit
-from schedsim.model.job import JobRun, State
 from schedsim.model.policy import Decision, Policy, Resume, Start, View, WakeAt, register
+from schedsim.model.view import JobView, State
 from schedsim.policies.preemption import Claims, home_victims, minimal_victims, suspend, switch_in
 
 __all__ = ["PFCFS1", "PFCFS2", "PFCFS3", "PreemptiveFCFS"]
@@ -65,9 +65,9 @@ __all__ = ["PFCFS1", "PFCFS2", "PFCFS3", "PreemptiveFCFS"]
 class _Cycle:
     """A wide job between its first preemption and its last resumption (steps D-H)."""
 
-    job: JobRun
+    job: JobView
     #: The jobs it preempted last, which resume when it completes or is switched out.
-    victims: tuple[JobRun, ...]
+    victims: tuple[JobView, ...]
     #: "run": the wide job runs (or waits on a claim to start); "wait": it is switched out.
     phase: str
     #: When the current phase ends: the quantum (run), or the wait for its nodes.
@@ -75,7 +75,19 @@ class _Cycle:
     rounds: int
 
 
-def _by_width(job: JobRun) -> tuple[int, float, int]:
+def _catch_up(c: _Cycle, view: View) -> None:
+    """The cycle's wide job and victims as they are at this pass (snapshots age).
+
+    A victim no longer in the system (it ended since) is dropped.
+    """
+    job = view.get(c.job.id)
+    if job is not None:
+        c.job = job
+    victims = (view.get(v.id) for v in c.victims)
+    c.victims = tuple(v for v in victims if v is not None)
+
+
+def _by_width(job: JobView) -> tuple[int, float, int]:
     # Widest first; among equals the latest started (it has lost least by being stopped).
     return (-job.size, -(job.first_start or 0.0), -job.id)
 
@@ -125,8 +137,10 @@ class PreemptiveFCFS(Policy):
         now = view.now
         out = self.claims.settle(view)
         c = self.cycle
-        if c is not None and any(d.job is c.job for d in out):
-            c.until = now + self.quantum  # its quantum runs from its actual start
+        if c is not None:
+            _catch_up(c, view)
+            if any(d.job.id == c.job.id for d in out):
+                c.until = now + self.quantum  # its quantum runs from its actual start
         avail = self.claims.avail(view, out)
         if c is not None:
             out.extend(self._step(c, view, avail))
@@ -211,7 +225,7 @@ class PreemptiveFCFS(Policy):
         return switch_in(w, victims, avail, view, self.claims, self.penalty)
 
     def _resume_all(
-        self, victims: tuple[JobRun, ...], avail: np.ndarray, view: View, blocker: JobRun | None
+        self, victims: tuple[JobView, ...], avail: np.ndarray, view: View, blocker: JobView | None
     ) -> list[Decision]:
         """Resume the preempted gang; after ``blocker``'s switch-out if it has one."""
         out: list[Decision] = []

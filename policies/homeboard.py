@@ -28,7 +28,7 @@ import math
 from typing import Literal
 
 import numpy as np
-from schedsim.model.job import JobRun
+from schedsim.model.view import JobView
 from schedsim.policies import kernels
 
 __all__ = ["HomeBoard"]
@@ -74,7 +74,7 @@ class HomeBoard:
         self.slot: dict[int, int] = {}
         self._free_slots: list[int] = []
         self._capacity = 0
-        self.jobs: list[JobRun | None] = []
+        self.jobs: list[JobView | None] = []
         #: Per node: how many homes cover it, and their slots (the first ``node_deg``).
         self.node_deg = np.zeros(nodes, dtype=np.int64)
         self.node_slots = np.zeros((nodes, 0), dtype=np.int64)
@@ -139,7 +139,7 @@ class HomeBoard:
             )  # fmt: skip
 
     # -- suspended jobs -------------------------------------------------------------
-    def add(self, job: JobRun, row: tuple[float, float, float, float, float]) -> None:
+    def add(self, job: JobView, row: tuple[float, float, float, float, float]) -> None:
         """``job`` is suspended; ``row``: its size, estimate, submit time, run time so far, id."""
         if not self._free_slots:
             self._grow(2 * self._capacity)
@@ -161,7 +161,7 @@ class HomeBoard:
             self.top, self.stuck, self.size, self.homes,
         )  # fmt: skip
 
-    def remove(self, job: JobRun) -> None:
+    def remove(self, job: JobView) -> None:
         """``job`` resumes: it is no longer suspended."""
         s = self.slot.pop(job.id)
         home = job.home
@@ -185,7 +185,7 @@ class HomeBoard:
             self.ids[slots],
         )
 
-    def free_homes(self) -> list[JobRun]:
+    def free_homes(self) -> list[JobView]:
         """The suspended jobs whose every home node is free."""
         jobs = self.jobs
         return [jobs[s] for s in kernels.free_slots(self.active, self.top).tolist()]  # type: ignore[misc]
@@ -220,7 +220,7 @@ class HomeBoard:
             )
         )
 
-    def bars_of(self, jobs: list[JobRun]) -> np.ndarray:
+    def bars_of(self, jobs: list[JobView]) -> np.ndarray:
         """`bars` for jobs not (yet) on the board, from their homes and sizes."""
         out = np.empty(len(jobs))
         for i, job in enumerate(jobs):

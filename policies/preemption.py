@@ -15,6 +15,9 @@ and `schedsim.policies.gang`:
   waits for those cores; its claim keeps every other start off the cores
   it will use, and starts (or resumes) it the moment the last victim lets
   go. Without overhead a claim is settled within the pass that makes it.
+  Claims follow the view's events (`View.released`, ``ended``,
+  ``requeued``) to know when a victim has let go, rather than asking the
+  jobs again: a policy holds snapshots, which do not change.
 
 Every free-core array here is per node, like `View.free_per_node`, and
 every function leaves its inputs unchanged unless it says otherwise. An
@@ -30,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from schedsim.model.cluster import Allocation, first_fit
-from schedsim.model.job import JobRun, State
 from schedsim.model.policy import Decision, Resume, Start, Suspend, View
+from schedsim.model.view import JobView, State
 from schedsim.policies import kernels
 
 __all__ = [
@@ -46,7 +49,7 @@ __all__ = [
 ]
 
 
-def cores_of(jobs: Iterable[JobRun], nodes: int) -> np.ndarray:
+def cores_of(jobs: Iterable[JobView], nodes: int) -> np.ndarray:
     """Cores per node the jobs' allocations hold."""
     out = np.zeros(nodes, dtype=np.int64)
     for job in jobs:
@@ -56,7 +59,7 @@ def cores_of(jobs: Iterable[JobRun], nodes: int) -> np.ndarray:
     return out
 
 
-def minimal_victims(need: int, free: int, candidates: Sequence[JobRun]) -> list[JobRun] | None:
+def minimal_victims(need: int, free: int, candidates: Sequence[JobView]) -> list[JobView] | None:
     """Victims from ``candidates`` (most expendable first) that free ``need`` cores.
 
     Candidates are taken in the order given until ``free`` plus their cores
@@ -68,7 +71,7 @@ def minimal_victims(need: int, free: int, candidates: Sequence[JobRun]) -> list[
     """
     if free >= need:
         return []
-    chosen: list[JobRun] = []
+    chosen: list[JobView] = []
     total = free
     for job in candidates:
         chosen.append(job)
@@ -77,7 +80,7 @@ def minimal_victims(need: int, free: int, candidates: Sequence[JobRun]) -> list[
             break
     else:
         return None
-    kept: list[JobRun] = []
+    kept: list[JobView] = []
     # The last job taken is always needed; earlier ones may be covered by it.
     for job in reversed(chosen):
         if total - job.size >= need:
@@ -91,9 +94,9 @@ def minimal_victims(need: int, free: int, candidates: Sequence[JobRun]) -> list[
 def home_victims(
     home: Allocation,
     avail: np.ndarray,
-    running: Iterable[JobRun],
-    allowed: Callable[[JobRun], bool],
-) -> list[JobRun] | None:
+    running: Iterable[JobView],
+    allowed: Callable[[JobView], bool],
+) -> list[JobView] | None:
     """The running jobs a suspended job must suspend to get its own cores back.
 
     ``avail`` are the cores free to it per node. Jobs holding cores the home
@@ -108,7 +111,7 @@ def home_victims(
     short[home.nodes] = np.maximum(home.cores - avail[home.nodes], 0)
     if not short.any():
         return []
-    chosen: list[tuple[JobRun, np.ndarray, np.ndarray]] = []
+    chosen: list[tuple[JobView, np.ndarray, np.ndarray]] = []
     for job in running:
         alloc = job.allocation
         if alloc is None:
@@ -141,7 +144,7 @@ def home_victims(
 
 
 def place(
-    size: int, avail: np.ndarray, victims: Sequence[JobRun], cores_per_node: int
+    size: int, avail: np.ndarray, victims: Sequence[JobView], cores_per_node: int
 ) -> Allocation:
     """Cores for a job that suspends ``victims``: theirs first, then first fit on ``avail``.
 
@@ -185,7 +188,7 @@ def fit_avoiding(
 
 
 def suspend(
-    view: View, victims: Iterable[JobRun], avail: np.ndarray, penalty: float = 0.0
+    view: View, victims: Iterable[JobView], avail: np.ndarray, penalty: float = 0.0
 ) -> tuple[list[Suspend], bool]:
     """Suspensions of ``victims``; adds to ``avail`` the cores freed at once.
 
@@ -205,8 +208,8 @@ def suspend(
 
 
 def switch_in(
-    job: JobRun,
-    victims: Sequence[JobRun],
+    job: JobView,
+    victims: Sequence[JobView],
     avail: np.ndarray,
     view: View,
     claims: Claims,
@@ -233,16 +236,19 @@ def switch_in(
     if at_once:
         out.append(Resume(job) if job.state is State.SUSPENDED else Start(job, alloc))
     else:
-        claims.add(job, alloc, victims)
+        claims.add(job, alloc, staying)
     return out
 
 
 @dataclass(slots=True)
 class _Claim:
-    job: JobRun
+    job: JobView
     #: Where a queued job will start (a suspended job resumes on its home).
     allocation: Allocation
-    victims: tuple[JobRun, ...]
+    #: The jobs whose cores must be let go first, as they were when suspended.
+    victims: tuple[JobView, ...]
+    #: Whether the claimant resumes (it was suspended) rather than starts.
+    resume: bool
 
 
 class Claims:
@@ -250,6 +256,9 @@ class Claims:
 
     def __init__(self) -> None:
         self._claims: dict[int, _Claim] = {}
+        #: Victims still writing out: they hold their cores until the view says
+        #: they let go (released, ended or requeued).
+        self._writing: set[int] = set()
 
     def ids(self) -> set[int]:
         """The ids of the jobs waiting on a claim."""
@@ -261,27 +270,37 @@ class Claims:
     def __len__(self) -> int:
         return len(self._claims)
 
-    def add(self, job: JobRun, allocation: Allocation, victims: Iterable[JobRun]) -> None:
-        """``job`` will start on ``allocation`` (resume, if suspended) once ``victims`` let go."""
-        self._claims[job.id] = _Claim(job, allocation, tuple(victims))
+    def add(self, job: JobView, allocation: Allocation, victims: Iterable[JobView]) -> None:
+        """``job`` will start on ``allocation`` (resume, if suspended) once ``victims`` let go.
+
+        ``victims`` are jobs being suspended with a write-out (or writing out
+        now): each holds its cores until the view reports it released.
+        """
+        victims = tuple(victims)
+        self._claims[job.id] = _Claim(job, allocation, victims, job.state is State.SUSPENDED)
+        self._writing.update(v.id for v in victims)
 
     def settle(self, view: View) -> list[Decision]:
         """Start or resume every claimant whose victims have all freed their cores.
 
-        Call first in a pass, before `avail`: the decisions are applied in
+        Call first in every pass, before `avail`: the decisions are applied in
         order, so the cores they take are gone by the time later decisions
         of the same pass are applied.
         """
+        if not self._claims:
+            self._writing.clear()
+            return []
+        writing = self._writing
+        for group in (view.released, view.ended, view.requeued):
+            for job in group:
+                writing.discard(job.id)
         out: list[Decision] = []
         for jid, claim in list(self._claims.items()):
-            if any(v.state is State.SUSPENDED and v.allocation is not None for v in claim.victims):
+            if any(v.id in writing for v in claim.victims):
                 continue
             del self._claims[jid]
             job = claim.job
-            if job.state is State.SUSPENDED:
-                out.append(Resume(job))
-            elif job.state is State.QUEUED:
-                out.append(Start(job, claim.allocation))
+            out.append(Resume(job) if claim.resume else Start(job, claim.allocation))
         return out
 
     def avail(self, view: View, settled: Iterable[Decision] = ()) -> np.ndarray:
@@ -296,8 +315,9 @@ class Claims:
             alloc = d.allocation if isinstance(d, Start) else d.job.home
             assert alloc is not None
             avail[alloc.nodes] -= alloc.cores
+        writing = self._writing
         for claim in self._claims.values():
             alloc = claim.allocation
-            held = cores_of((v for v in claim.victims if v.state is State.SUSPENDED), len(avail))
+            held = cores_of((v for v in claim.victims if v.id in writing), len(avail))
             avail[alloc.nodes] -= np.maximum(alloc.cores - held[alloc.nodes], 0)
         return avail

@@ -15,7 +15,7 @@ threshold, submit time and id) does not depend on it.
 from __future__ import annotations
 
 import numpy as np
-from schedsim.model.job import JobRun
+from schedsim.model.view import JobView
 
 __all__ = ["Queued"]
 
@@ -26,9 +26,9 @@ class Queued:
     """Sizes, estimates (at least 1e-9), submit times, run times so far and ids of
     queued jobs, one row per job, and the jobs in the same order (`jobs`)."""
 
-    def __init__(self, jobs: tuple[JobRun, ...] | list[JobRun] = ()) -> None:
+    def __init__(self, jobs: tuple[JobView, ...] | list[JobView] = ()) -> None:
         self.n = 0
-        self.jobs: list[JobRun] = []
+        self.jobs: list[JobView] = []
         self._pos: dict[int, int] = {}
         self._size = np.zeros(0, dtype=np.int64)
         self._est = np.zeros(0)
@@ -56,7 +56,7 @@ class Queued:
     def __contains__(self, job_id: int) -> bool:
         return job_id in self._pos
 
-    def add(self, job: JobRun) -> None:
+    def add(self, job: JobView) -> None:
         """``job`` joins the queue."""
         if self.n == len(self._ids):
             self._grow(2 * self.n)

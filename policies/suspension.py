@@ -113,8 +113,8 @@ from pathlib import Path
 
 import numpy as np
 from schedsim.model.cluster import Allocation
-from schedsim.model.job import JobRun, State
 from schedsim.model.policy import Decision, Policy, Resume, Start, Suspend, View, WakeAt, register
+from schedsim.model.view import JobView, State
 from schedsim.policies import kernels
 from schedsim.policies.homeboard import HomeBoard, Width
 from schedsim.policies.preemption import (
@@ -162,7 +162,7 @@ def _width_rule(width: Width) -> Callable[[int, int], bool]:
     raise ValueError(f"width must be 'text', 'formula' or 'none', got {width!r}")
 
 
-def _idle_threshold(job: JobRun, now: float) -> float:
+def _idle_threshold(job: JobView, now: float) -> float:
     # The xfactor of a job that is not running: its wait is everything but its run time.
     est = max(job.estimate, 1e-9)
     return (now - job.submit - job.run_time_done + est) / est
@@ -176,7 +176,7 @@ def _next_multiple(t: float, step: float) -> float:
     return k * step
 
 
-def _fits(avail: np.ndarray, job: JobRun) -> bool:
+def _fits(avail: np.ndarray, job: JobView) -> bool:
     home = job.home
     assert home is not None
     return bool((avail[home.nodes] >= home.cores).all())
@@ -188,7 +188,7 @@ class _Idle:
     def __init__(self) -> None:
         self.claims = Claims()
 
-    def idle(self, view: View, skip: set[int] | None = None) -> tuple[list[JobRun], list[JobRun]]:
+    def idle(self, view: View, skip: set[int] | None = None) -> tuple[list[JobView], list[JobView]]:
         """Queued jobs, and suspended jobs done writing out; none on a claim or in ``skip``."""
         skip = self.claims.ids() | (skip or set())
         if skip:
@@ -201,7 +201,7 @@ class _Idle:
 
     @staticmethod
     def start_if_free(
-        job: JobRun, avail: np.ndarray, view: View, homes: np.ndarray | None = None
+        job: JobView, avail: np.ndarray, view: View, homes: np.ndarray | None = None
     ) -> Decision | None:
         """Start a queued job or resume a suspended one, if its cores are free.
 
@@ -225,19 +225,19 @@ class _Idle:
         return Start(job, alloc)
 
     def preempt(
-        self, job: JobRun, victims: Sequence[JobRun], avail: np.ndarray, view: View
+        self, job: JobView, victims: Sequence[JobView], avail: np.ndarray, view: View
     ) -> list[Decision]:
         """Suspend ``victims`` and start (or resume) ``job`` on their cores (`switch_in`)."""
         return switch_in(job, victims, avail, view, self.claims)
 
 
-def _row(job: JobRun) -> tuple[float, float, float, float, float]:
+def _row(job: JobView) -> tuple[float, float, float, float, float]:
     """Size, estimate (at least 1e-9), submit time, run time so far and id of ``job``."""
     return (job.size, max(job.estimate, 1e-9), job.submit, job.run_time_done, job.id)
 
 
 def _columns(
-    jobs: Sequence[JobRun], rows: dict[int, tuple] | None = None
+    jobs: Sequence[JobView], rows: dict[int, tuple] | None = None
 ) -> tuple[np.ndarray, ...]:
     """Sizes, estimates (at least 1e-9), submit times, run times so far and ids of ``jobs``.
 
@@ -268,7 +268,7 @@ class _Homes:
     """
 
     def __init__(
-        self, jobs: Sequence[JobRun], nodes: int, rows: dict[int, tuple] | None = None
+        self, jobs: Sequence[JobView], nodes: int, rows: dict[int, tuple] | None = None
     ) -> None:
         self.jobs = tuple(jobs)
         self.key = tuple(map(_ID, jobs))
@@ -285,7 +285,7 @@ class _Homes:
         self.columns = _columns(jobs, rows)
 
     def update(
-        self, jobs: Sequence[JobRun], nodes: int, rows: dict[int, tuple] | None = None
+        self, jobs: Sequence[JobView], nodes: int, rows: dict[int, tuple] | None = None
     ) -> _Homes:
         """The homes of ``jobs``, reusing these arrays when ``jobs`` are some of
         these jobs in the same order, then new ones (the order in which the
@@ -361,8 +361,6 @@ class SelectiveSuspension(Policy, _Idle):
         self._tick: float | None = None
         #: Whether the run has a suspension overhead (as the last view said).
         self._overhead = False
-        #: The last timer asked for, and the run it was asked in (its free array).
-        self._wake: tuple[float, np.ndarray | None] = (math.nan, None)
         self._homes: _Homes | None = None
         #: `_row`s of the jobs suspended now, by id (see `_Homes`).
         self._rows: dict[int, tuple] = {}
@@ -379,7 +377,7 @@ class SelectiveSuspension(Policy, _Idle):
         self._board: HomeBoard | None = None
         #: Jobs suspended in the last pass: on the board once their run time
         #: is accounted (at the next pass).
-        self._pending: list[JobRun] = []
+        self._pending: list[JobView] = []
         #: The queued jobs' columns, kept with the board (`_board_for`).
         self._queued: Queued | None = None
 
@@ -390,7 +388,7 @@ class SelectiveSuspension(Policy, _Idle):
     def observe(self, view: View) -> None:
         """Called at the start of every pass (TSS tracks finished jobs here)."""
 
-    def protected(self, job: JobRun, threshold: float) -> bool:
+    def protected(self, job: JobView, threshold: float) -> bool:
         """Whether a running job may not be suspended whatever its threshold (TSS)."""
         return False
 
@@ -427,10 +425,8 @@ class SelectiveSuspension(Policy, _Idle):
                 free -= d.job.size
         self._free_after = free
         tick = self._tick
-        if tick is not None and (tick != self._wake[0] or self._wake[1] is not view.free_per_node):
-            # A timer asked for already (in this run: its free array) is still to come.
-            out.append(WakeAt(tick))
-            self._wake = (tick, view.free_per_node)
+        if tick is not None and tick > view.now and tick not in view.timers:
+            out.append(WakeAt(tick))  # not asked for yet (a pending timer will come)
         return out
 
     def _stale_timer(self, view: View) -> bool:
@@ -484,7 +480,7 @@ class SelectiveSuspension(Policy, _Idle):
     def _held(self, view: View) -> _Homes:
         """The suspended jobs done writing out (and on no claim), with their homes (cached)."""
         if view.overhead is None and not len(self.claims):
-            held: Sequence[JobRun] = view.suspended  # freed their cores when suspended
+            held: Sequence[JobView] = view.suspended  # freed their cores when suspended
         else:
             skip = self.claims.ids()
             held = [j for j in view.suspended if j.allocation is None and j.id not in skip]
@@ -519,9 +515,13 @@ class SelectiveSuspension(Policy, _Idle):
         if board is not None:
             if view.ended:
                 board.vacate(*(job.home.nodes for job in view.ended))  # type: ignore[union-attr]
-            for job in self._pending:
-                if job.state is State.SUSPENDED and job.id not in board.slot:
-                    board.add(job, _row(job))
+            if self._pending:
+                # As they are now, their run time accounted (snapshots of the last pass age).
+                now_suspended = {j.id: j for j in view.suspended}
+                for job in self._pending:
+                    current = now_suspended.get(job.id)
+                    if current is not None and current.id not in board.slot:
+                        board.add(current, _row(current))
         self._pending = []
         if (
             board is None
@@ -562,7 +562,7 @@ class SelectiveSuspension(Policy, _Idle):
         avail = view.free_per_node.copy()
         total = view.free_cores
         out: list[Decision] = []
-        stay: list[JobRun] = []
+        stay: list[JobView] = []
         for job in sorted(view.arrived, key=_ID):
             if job.state is not State.QUEUED:
                 continue
@@ -661,7 +661,7 @@ class SelectiveSuspension(Policy, _Idle):
             if settled:
                 left = [j for j in homes.jobs if j.id not in settled]
                 homes = _Homes(left, view.nodes, self._rows)
-            held: list[JobRun] | _Slots = list(homes.jobs)
+            held: list[JobView] | _Slots = list(homes.jobs)
             held_columns = homes.columns
             per_node = homes.per_node
         else:
@@ -685,7 +685,7 @@ class SelectiveSuspension(Policy, _Idle):
         )
         # Thresholds of idle jobs: their xfactor, (wait + estimate) / estimate.
         taus = (now - submit - done + est) / est
-        running: list[tuple[float, JobRun]] = []
+        running: list[tuple[float, JobView]] = []
         if tick:
             tau_of = self._running_tau
             running = sorted(
@@ -822,8 +822,8 @@ class SelectiveSuspension(Policy, _Idle):
             board.vacate(*freed)
 
     def _victims(
-        self, job: JobRun, tau: float, avail: np.ndarray, running: list[tuple[float, JobRun]]
-    ) -> list[JobRun] | None:
+        self, job: JobView, tau: float, avail: np.ndarray, running: list[tuple[float, JobView]]
+    ) -> list[JobView] | None:
         """A minimal set of ``job``'s candidates to suspend, or None (section 3.3)."""
         bar = tau / self.sf
         n = job.size
@@ -846,8 +846,8 @@ class SelectiveSuspension(Policy, _Idle):
         return minimal_victims(n, int(avail.sum()), cands)
 
     def _home_victims_on_board(
-        self, home: Allocation, running: list[tuple[float, JobRun]], allowed: set[int]
-    ) -> list[JobRun] | None:
+        self, home: Allocation, running: list[tuple[float, JobView]], allowed: set[int]
+    ) -> list[JobView] | None:
         """`home_victims` with one core per node, read off the board (which follows the
         pass): every job on the home must go, so all must be candidates; a node held
         by a job not in ``running`` (started in this pass) cannot be had."""
@@ -861,7 +861,7 @@ class SelectiveSuspension(Policy, _Idle):
         return [r for _, r in running if r.id in on]
 
     def _ladder_for(
-        self, entries: list[tuple[float, JobRun, Allocation | None]], avail: np.ndarray, view: View
+        self, entries: list[tuple[float, JobView, Allocation | None]], avail: np.ndarray, view: View
     ) -> _Ladder:
         """The ladder of these running jobs on ``avail`` (cached: between passes that
         change neither the running jobs, the free cores nor the protections, such
@@ -1002,20 +1002,20 @@ class _Slots:
     """The board's suspended jobs in the order of ``slots``, each fetched only when
     asked for (a pass tries a few of hundreds)."""
 
-    def __init__(self, jobs: list[JobRun | None], slots: list[int]) -> None:
+    def __init__(self, jobs: list[JobView | None], slots: list[int]) -> None:
         self._jobs = jobs
         self._slots = slots
 
     def __len__(self) -> int:
         return len(self._slots)
 
-    def __getitem__(self, k: int) -> JobRun:
+    def __getitem__(self, k: int) -> JobView:
         job = self._jobs[self._slots[k]]
         assert job is not None
         return job
 
 
-def _thresholds(jobs: Sequence[JobRun], now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _thresholds(jobs: Sequence[JobView], now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sizes, estimates and thresholds now of idle ``jobs``."""
     # Column by column: a pass's few queued jobs cost less this way than as a table.
     est = [max(j.estimate, 1e-9) for j in jobs]
@@ -1037,7 +1037,7 @@ class _Ladder:
 
     def __init__(
         self,
-        entries: list[tuple[float, JobRun, Allocation | None]],
+        entries: list[tuple[float, JobView, Allocation | None]],
         avail: np.ndarray,
         view: View,
         policy: SelectiveSuspension,
@@ -1184,7 +1184,7 @@ class TunableSelectiveSuspension(SelectiveSuspension):
         n = self._count[cat]
         return self._sum[cat] / n if n else math.inf
 
-    def protected(self, job: JobRun, threshold: float) -> bool:
+    def protected(self, job: JobView, threshold: float) -> bool:
         return threshold > self.limit * self.average(category(job.estimate, job.size))
 
 
@@ -1244,7 +1244,7 @@ class ImmediateService(Policy, _Idle):
         #: job id -> clock time its slice ends, for jobs in their slice.
         self._slice: dict[int, float] = {}
         #: job id -> the jobs it suspended to get its slice.
-        self._displaced: dict[int, tuple[JobRun, ...]] = {}
+        self._displaced: dict[int, tuple[JobView, ...]] = {}
         #: Arrivals waiting on a claim: their slice starts when they do.
         self._pending: set[int] = set()
         self._homes: _Homes | None = None
@@ -1271,13 +1271,16 @@ class ImmediateService(Policy, _Idle):
         homes = self._homes.per_node
 
         # Slices that ended: give the processors back to the jobs displaced.
+        suspended: set[int] | None = None  # the ids suspended now, when first needed
         for job in view.running:
             end = self._slice.get(job.id)
             if end is None or end > now:
                 continue
             del self._slice[job.id]
             displaced = self._displaced.pop(job.id, ())
-            if any(v.state is State.SUSPENDED for v in displaced):
+            if suspended is None:
+                suspended = {j.id for j in view.suspended}
+            if any(v.id in suspended for v in displaced):
                 decisions, _ = suspend(view, [job], avail)
                 out.extend(decisions)
 

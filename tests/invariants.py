@@ -28,6 +28,7 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 import pytest
+from procset import ProcSet
 from schedsim.model.results import Result
 from schedsim.workloads.workload import Workload
 
@@ -35,19 +36,18 @@ OUTCOMES = frozenset({"completed", "killed_at_limit", "killed"})
 
 
 def parse_nodes(text: str) -> list[int]:
-    """``"0-3,7"`` -> ``[0, 1, 2, 3, 7]`` (the format of the ``nodes`` column)."""
+    """``"0-3 7"`` -> ``[0, 1, 2, 3, 7]``: a node or core list, parsed by procset.
+
+    The lists are written in procset's interval syntax (what Batsim and evalys
+    read); parsing them with procset itself checks that they are. The list
+    must also be in its canonical form (ranges ascending, disjoint, not
+    adjacent), which is what procset writes back.
+    """
     if not isinstance(text, str) or text == "":
         return []
-    out: list[int] = []
-    for part in text.split(","):
-        lo, sep, hi = part.partition("-")
-        if sep:
-            a, b = int(lo), int(hi)
-            assert a < b, f"bad node range {part!r} in {text!r}"
-            out.extend(range(a, b + 1))
-        else:
-            out.append(int(lo))
-    return out
+    procs = ProcSet.from_str(text)
+    assert str(procs) == text, f"node list {text!r} is not in procset's canonical form"
+    return list(procs)
 
 
 def integral_times(workload: Workload) -> bool:

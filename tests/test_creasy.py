@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from invariants import check_invariants
-from schedsim.model.job import JobRun
 from schedsim.model.policy import View
+from schedsim.model.view import JobView
 from schedsim.policies.creasy import CREASY, criticality, priority
 from schedsim.workloads.catalog import load
 from schedsim.workloads.job import Job
@@ -53,8 +53,8 @@ def test_criticality_is_minus_the_derivative_of_equation_1(rt: float) -> None:
     assert criticality(rt) == pytest.approx(-slope, rel=1e-6)
 
 
-def _queued(jid: int, submit: float, estimate: float, size: int = 1) -> JobRun:
-    return JobRun(Job(jid, submit, estimate, size, estimate), limit=estimate)
+def _queued(jid: int, submit: float, estimate: float, size: int = 1) -> JobView:
+    return JobView.of(Job(jid, submit, estimate, size, estimate))
 
 
 @pytest.mark.parametrize(
@@ -146,7 +146,7 @@ def test_large_alpha_puts_a_critical_job_first() -> None:
         Job(3, 120.0, 60.0, 4, 60.0),
     ]
     now = 600.0
-    runs = {j.id: JobRun(j, limit=j.estimate) for j in jobs}
+    runs = {j.id: JobView.of(j) for j in jobs}
     assert priority(runs[2], now, 6000.0) == pytest.approx(6000 * 0.04 / 6.45**2 + 9)
     assert priority(runs[3], now, 6000.0) == pytest.approx(6000 * 0.04 / 1.45**2 + 8)
     assert _starts(jobs, 4, "creasy", alpha=6000.0) == {1: 0.0, 2: 660.0, 3: 600.0}
@@ -169,7 +169,7 @@ def test_seniority_beats_criticality_after_a_long_wait() -> None:
         Job(3, 35_940.0, 60.0, 4, 60.0),
     ]
     now = 36_000.0
-    runs = {j.id: JobRun(j, limit=j.estimate) for j in jobs}
+    runs = {j.id: JobView.of(j) for j in jobs}
     assert priority(runs[2], now, 6000.0) == pytest.approx(6000 * 0.04 / 35.95**2 + 599)
     assert priority(runs[3], now, 6000.0) == pytest.approx(6000 * 0.04 / 1.1**2 + 1)
     assert _starts(jobs, 4, "creasy", alpha=6000.0) == {1: 0.0, 2: 36_000.0, 3: 42_000.0}

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import check_invariants
-from schedsim.model.job import JobRun
 from schedsim.model.policy import View
+from schedsim.model.view import JobView
 from schedsim.policies.backfilling import EASY, Conservative
 from schedsim.workloads.catalog import load
 from schedsim.workloads.job import Job
@@ -216,9 +216,9 @@ def test_fcfs_starts_in_submit_order_many(case: Case) -> None:
 @dataclass
 class Pass:
     now: float
-    head: JobRun | None
+    head: JobView | None
     shadow: float
-    started: list[JobRun]
+    started: list[JobView]
     running: list[tuple[int, float]]  # (size, expected end) of the jobs already running
 
 
@@ -376,7 +376,7 @@ class RecordingConservative(Conservative):
         self.log: dict[int, list[tuple[float, float]]] = defaultdict(list)
         self.on_reserve = self._record
 
-    def _record(self, job: JobRun, start: float) -> None:
+    def _record(self, job: JobView, start: float) -> None:
         self.log[job.id].append((self.now, start))
 
     def schedule(self, view: View):

@@ -516,22 +516,30 @@ def test_wide_job_clamped() -> None:
 
 
 def test_jobrun_derived_quantities() -> None:
-    # The quantities a policy reads from a JobRun: a job (work 100, estimate 200)
-    # submitted at 0, started at 10, suspended at 40 (30 s run), read at 50.
-    from schedsim.model.job import State
+    # The quantities a policy reads from a job's snapshot: a job (work 100, estimate
+    # 200) submitted at 0, started at 10, suspended at 40 (30 s run), read at 50.
+    from schedsim.model.view import State
 
     r = JobRun(job(1, 0, 2, 100, estimate=200), limit=200.0)
-    assert r.instantaneous_xfactor(5.0) == float("inf")  # has not run yet
-    assert r.xfactor(10.0) == (10.0 + 200.0) / 200.0
+    v = r.snapshot()
+    assert v.instantaneous_xfactor(5.0) == float("inf")  # has not run yet
+    assert v.xfactor(10.0) == (10.0 + 200.0) / 200.0
     r.state, r.allocation, r.since = State.RUNNING, object(), 10.0  # type: ignore[assignment]
-    assert r.accumulated_run(25.0) == 15.0 and r.wait(25.0) == 10.0
+    v = r.snapshot()
+    assert v.accumulated_run(25.0) == 15.0 and v.wait(25.0) == 10.0
     r.account(40.0)
     r.state = State.SUSPENDED
-    assert (r.work_done, r.run_time_done, r.remaining_work) == (30.0, 30.0, 70.0)
-    assert r.remaining_estimate() == 170.0
-    assert r.accumulated_run(50.0) == 30.0 and r.wait(50.0) == 20.0
-    assert r.xfactor(50.0) == (20.0 + 200.0) / 200.0
-    assert r.instantaneous_xfactor(50.0) == (20.0 + 30.0) / 30.0
+    v = r.snapshot()
+    assert (v.work_done, v.run_time_done, v.work - v.work_done) == (30.0, 30.0, 70.0)
+    assert v.remaining_estimate() == 170.0
+    assert v.accumulated_run(50.0) == 30.0 and v.wait(50.0) == 20.0
+    assert v.xfactor(50.0) == (20.0 + 30.0 + 170.0) / 200.0
+    assert v.instantaneous_xfactor(50.0) == (20.0 + 30.0) / 30.0
+    # A snapshot does not change afterwards, and cannot be assigned to.
+    r.account(60.0)
+    assert v.run_time_done == 30.0
+    with pytest.raises(AttributeError):
+        v.state = State.RUNNING  # type: ignore[misc]
 
 
 def test_memory_overhead_of_seed_000() -> None:

@@ -19,8 +19,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from schedsim.model.job import JobRun
 from schedsim.model.policy import View
+from schedsim.model.view import JobView
 from schedsim.policies.backfilling import EASY, Conservative, shadow
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
@@ -416,7 +416,7 @@ def test_conservative_reservations_attribute_after_arrival() -> None:
     policy = Conservative()
     seen: dict[int, tuple[float, float, int]] = {}
 
-    def grab(j: JobRun, t: float) -> None:
+    def grab(j: JobView, t: float) -> None:
         seen[j.id] = policy.reservations[j.id]
 
     policy.on_reserve = grab

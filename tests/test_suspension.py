@@ -34,8 +34,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import Holding, check_invariants, check_preemption, parse_nodes, record_holdings
-from schedsim.model.job import State
 from schedsim.model.policy import Resume, Start, Suspend
+from schedsim.model.view import State
 from schedsim.policies.preemption import minimal_victims
 from schedsim.policies.queued import Queued
 from schedsim.policies.suspension import (
@@ -1139,7 +1139,7 @@ def audit_suspensions(sim: Simulation, policy: SelectiveSuspension) -> list[dict
         now = sched.env.now
         if isinstance(d, Suspend):
             if not group:
-                group["running"] = [(r, _tau(r, now)) for r in sched.running.values()]
+                group["running"] = [(r, _tau(r, now)) for r in sched.running.views.values()]
                 group["taus"] = {r.id: t for r, t in group["running"]}
                 group["nodes"] = {
                     r.id: set(r.allocation.nodes.tolist()) for r, _ in group["running"]

@@ -11,7 +11,13 @@ workload model or a transform attaches). The simulation's state for a job
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+#: The attributes of a job that has none (shared: most jobs have none).
+NO_ATTRS: Mapping[str, Any] = MappingProxyType({})
 
 #: Names of the 18 fields of the Standard Workload Format, in order.
 SWF_FIELDS: tuple[str, ...] = (
@@ -46,6 +52,12 @@ class Job:
     the user's requested time (the wall-clock limit). ``swf`` keeps the 18
     original SWF fields when the job was read from a log, so the simulated
     schedule can be written back with everything else unchanged.
+
+    ``attrs`` maps names to extra attributes (a priority class, a requested
+    reservation time, memory, contention parameters...): read-only, kept as
+    given, and shown as columns of the simulated job table. SWF has fields
+    for two of them only, ``queue`` and ``partition``, which are the fields
+    above; `schedsim.workloads.transforms.with_attribute` sets either kind.
     """
 
     id: int
@@ -59,8 +71,23 @@ class Job:
     queue: int = -1
     partition: int = -1
     swf: tuple[float, ...] | None = field(default=None, compare=False, repr=False)
+    attrs: Mapping[str, Any] = field(default_factory=lambda: NO_ATTRS, hash=False)
+
+    def __post_init__(self) -> None:
+        if type(self.attrs) is not MappingProxyType:
+            # A read-only copy: a job's attributes cannot change under the simulation.
+            object.__setattr__(self, "attrs", MappingProxyType(dict(self.attrs)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A read-only mapping does not pickle; rebuild the job from a plain copy.
+        values = [getattr(self, f) for f in _FIELDS]
+        values[-1] = dict(self.attrs)
+        return (Job, tuple(values))
 
     @property
     def work(self) -> float:
         """Core-independent work: seconds of run time at rate 1.0."""
         return self.run_time
+
+
+_FIELDS: tuple[str, ...] = tuple(f for f in Job.__dataclass_fields__)

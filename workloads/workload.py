@@ -99,6 +99,14 @@ class Workload(Sequence[Job]):
     def __getitem__(self, i):  # type: ignore[override]
         return self.jobs[i]
 
+    def attribute_names(self) -> set[str]:
+        """The names of the attributes any job carries (``Job.attrs``)."""
+        names: set[str] = set()
+        for job in self.jobs:
+            if job.attrs:
+                names.update(job.attrs)
+        return names
+
     def with_jobs(self, jobs: Sequence[Job], step: CleaningStep | None = None) -> Workload:
         """A copy with other jobs and, if given, one more cleaning step."""
         cleaning = self.cleaning + ((step,) if step is not None else ())

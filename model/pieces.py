@@ -1,0 +1,178 @@
+"""The piece log: every stretch of every job's life, on which cores, at which rate.
+
+A job's life is cut into pieces wherever its state, its cores or its rate
+change. Each piece is one row (DESIGN.md, "Results"):
+
+``job, attempt, kind, start, end, nodes, cores, size, rate``
+
+``kind``
+    ``run``: the job holds its cores and progresses at ``rate``;
+    ``overhead``: it holds them without progress (a suspension writing its
+    memory out, a restart reading it back, a context-switch penalty);
+    ``suspended``: it waits for its home (``nodes`` and ``cores`` name the
+    home and the cores it held last, which it does not hold now);
+    ``lost``: a run piece of an attempt that a requeue threw away (the
+    attempt's overhead and suspended pieces keep their kinds).
+``attempt``
+    1 for the first start, 2 after a requeue, ...
+``nodes``, ``cores``
+    Node and core lists in procset's interval syntax (``"0-3 7"``,
+    `schedsim.model.cluster.ranges`); with one core per node a core is its
+    node and the two are equal. Cores are numbered machine-wide, core ``k``
+    of node ``n`` being ``n * cores_per_node + k``.
+``size``
+    Cores held (or, for a suspended piece, held last).
+``rate``
+    Work done per second: the run's rate for ``run`` and ``lost`` pieces, 0
+    for ``overhead`` and ``suspended`` ones; so a piece's work is
+    ``(end - start) * rate`` and a completed job's ``run`` pieces add up to
+    its work.
+
+Pieces of no length (a suspension and a resumption at one instant) are not
+written. The scheduler opens and closes pieces (`PieceLog.open`,
+`PieceLog.close`; a job's cores are `JobRun.cores`); an observer is told of each piece as it closes, and of a
+lost attempt's run pieces again, as ``lost``, when the attempt is requeued.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+import pandas as pd
+from schedsim.model.cluster import Allocation, ranges
+
+if TYPE_CHECKING:  # pragma: no cover
+    from schedsim.model.job import JobRun
+
+__all__ = ["KINDS", "LOST", "OVERHEAD", "PIECE_COLUMNS", "RUN", "SUSPENDED", "Piece", "PieceLog"]
+
+#: Piece kinds, by code.
+KINDS: tuple[str, ...] = ("run", "overhead", "suspended", "lost")
+RUN, OVERHEAD, SUSPENDED, LOST = range(4)
+
+PIECE_COLUMNS: tuple[str, ...] = (
+    "job", "attempt", "kind", "start", "end", "nodes", "cores", "size", "rate",
+)  # fmt: skip
+
+
+class Piece(NamedTuple):
+    """One piece of one job's life, as an observer is told of it."""
+
+    job: int
+    attempt: int
+    kind: str
+    start: float
+    end: float
+    #: The cores held (for a suspended piece: the home, not held).
+    allocation: Allocation
+    #: Machine-wide core ids on nodes of several cores (None with one core per node).
+    cores: np.ndarray | None
+    rate: float
+
+
+class PieceLog:
+    """Pieces as they close, kept in columns (when ``keep``) and told to ``observer``."""
+
+    def __init__(self, keep: bool = True, observer: Callable[[Piece], None] | None = None) -> None:
+        self.keep = keep
+        self.observer = observer
+        self.active = keep or observer is not None
+        self._job: list[int] = []
+        self._attempt: list[int] = []
+        self._kind: list[int] = []
+        self._start: list[float] = []
+        self._end: list[float] = []
+        self._alloc: list[Allocation] = []
+        self._cores: list[np.ndarray | None] = []
+        self._rate: list[float] = []
+
+    def __len__(self) -> int:
+        return len(self._job)
+
+    def open(self, run: JobRun, kind: int, now: float) -> None:
+        """``run`` begins a piece of ``kind`` at ``now`` (the previous one is closed)."""
+        run.piece_kind = kind
+        run.piece_start = now
+
+    def close(self, run: JobRun, now: float) -> None:
+        """End ``run``'s current piece at ``now`` (on its cores, `JobRun.cores`)."""
+        kind = run.piece_kind
+        if kind < 0:
+            return
+        run.piece_kind = -1
+        start = run.piece_start
+        if not now > start or not self.active:
+            return
+        alloc = run.allocation if kind != SUSPENDED else run.home
+        assert alloc is not None
+        rate = run.rate if kind == RUN else 0.0
+        piece = (run.id, run.attempts, kind, start, now, alloc, run.cores, rate)
+        if self.keep:
+            if kind == RUN:
+                run.attempt_rows.append(len(self._job))
+            for column, value in zip(self._columns(), piece, strict=True):
+                column.append(value)
+        elif kind == RUN:
+            run.attempt_rows.append(piece)  # to tell the observer again if it is lost
+        if self.observer is not None:
+            self.observer(Piece(*piece[:2], KINDS[kind], *piece[3:]))
+
+    def _columns(self) -> tuple[list, ...]:
+        return (
+            self._job, self._attempt, self._kind, self._start, self._end,
+            self._alloc, self._cores, self._rate,
+        )  # fmt: skip
+
+    def lose_attempt(self, run: JobRun) -> None:
+        """``run`` was requeued: its current attempt's run pieces become ``lost``."""
+        rows, run.attempt_rows = run.attempt_rows, []
+        for row in rows:
+            if isinstance(row, int):
+                self._kind[row] = LOST
+                piece = tuple(column[row] for column in self._columns())
+            else:
+                piece = row
+            if self.observer is not None:
+                self.observer(Piece(*piece[:2], "lost", *piece[3:]))
+
+    def frame(self, cores_per_node: int, extra: list[tuple] | None = None) -> pd.DataFrame:
+        """The pieces as a DataFrame (`PIECE_COLUMNS`), in the order they closed.
+
+        ``extra`` are pieces still open (a partial result), as
+        ``(job, attempt, kind code, start, end, allocation, cores, rate)``.
+        """
+        columns = [list(c) for c in self._columns()]
+        for row in extra or ():
+            for column, value in zip(columns, row, strict=True):
+                column.append(value)
+        job, attempt, kind, start, end, alloc, core_ids, rate = columns
+        # Allocations are shared by a job's pieces (a home is reused on every resume).
+        names: dict[int, str] = {}
+
+        def name(a: Allocation) -> str:
+            key = id(a)
+            text = names.get(key)
+            if text is None:
+                text = names[key] = ranges(a.nodes)
+            return text
+
+        nodes = [name(a) for a in alloc]
+        if cores_per_node == 1:
+            cores = nodes
+        else:
+            cores = [ranges(np.sort(c)) if c is not None else "" for c in core_ids]
+        return pd.DataFrame(
+            {
+                "job": np.array(job, dtype=np.int64),
+                "attempt": np.array(attempt, dtype=np.int64),
+                "kind": pd.Categorical.from_codes(np.array(kind, dtype=np.int8), KINDS),
+                "start": np.array(start, dtype=float),
+                "end": np.array(end, dtype=float),
+                "nodes": nodes,
+                "cores": cores,
+                "size": np.array([a.size for a in alloc], dtype=np.int64),
+                "rate": np.array(rate, dtype=float),
+            }
+        )

@@ -1,0 +1,287 @@
+"""What a policy reads: snapshots of the jobs, and the View of one scheduling pass.
+
+A policy never sees the simulation's live objects. Each live job is shown as
+a `JobView`, an immutable snapshot (a named tuple) of the job's state taken
+by the scheduler whenever that state changes; a `View` holds the snapshots
+of one pass and is itself frozen, and the free-cores array it carries is
+read-only. So what a policy reads cannot change the simulation, assigning to
+any of it raises, and a view kept after its pass (`schedsim.model.simulation.
+Simulation.step` returns the one the policy saw) still shows that pass.
+
+A snapshot taken at time ``since`` stays right afterwards: a running job's
+run time and work grow linearly from there at its ``rate``, which the
+methods below (`JobView.accumulated_run`, `JobView.xfactor`, ...) account
+for. A snapshot a policy keeps from an earlier pass is stale: the current
+state of a job is in the current view (`View.get`), and what happened since
+the previous pass is in ``arrived``, ``ended``, ``killed``, ``released`` and
+``requeued``.
+
+Nothing here imports SimPy: policies import this module and
+`schedsim.model.policy`, never the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import NamedTuple
+
+import numpy as np
+from schedsim.model.cluster import Allocation
+from schedsim.workloads.job import Job
+
+__all__ = ["INF", "JobView", "Outcome", "OverheadModel", "State", "View"]
+
+INF = float("inf")
+
+
+class State(Enum):
+    """Where a job is in its life."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUSPENDED = "suspended"
+    DONE = "done"
+
+
+class Outcome(Enum):
+    """How a job left the system."""
+
+    COMPLETED = "completed"
+    #: Its run time (or work) reached the limit of its start, which said "kill".
+    KILLED_AT_LIMIT = "killed_at_limit"
+    #: A policy's `Kill`.
+    KILLED = "killed"
+
+
+#: ``job -> (suspend_cost, resume_cost)`` in seconds: the suspension-overhead
+#: model of a run (`schedsim.model.overhead.MemoryOverhead` builds seed 000's).
+OverheadModel = Callable[[Job], tuple[float, float]]
+
+
+class JobView(NamedTuple):
+    """One job as a policy sees it: an immutable snapshot taken at clock time ``since``.
+
+    ``id``, ``size``, ``submit`` and ``estimate`` repeat the job's record
+    (``job``) for the inner loops of policies. ``allocation`` is what the
+    job holds now (running, or suspended while its memory is written out);
+    ``home`` the cores it ran on last, where a suspended job must resume.
+    ``work_done`` and ``run_time_done`` are the totals at ``since``, in the
+    current attempt (a requeue starts a new one: ``attempts`` counts the
+    starts). ``expected_end`` is when the job is planned to end by its
+    estimate: now + remaining estimated work / rate, or the end its limit
+    sets if that is sooner (infinite unless running).
+    """
+
+    id: int
+    size: int
+    submit: float
+    estimate: float
+    job: Job
+    state: State
+    allocation: Allocation | None
+    home: Allocation | None
+    since: float
+    #: False while the job holds its cores without progressing (overhead).
+    progressing: bool
+    rate: float
+    work_done: float
+    run_time_done: float
+    expected_end: float
+    #: The limit of the current start (run time, or work: `Simulation`'s ``limit_in``).
+    limit: float | None
+    first_start: float | None
+    end: float | None
+    outcome: Outcome | None
+    suspensions: int
+    attempts: int
+
+    # Identity, as for any record of a live object: two snapshots are one only if
+    # they are the same object (and hashing one does not hash its allocation).
+    __eq__ = object.__eq__  # type: ignore[assignment]
+    __ne__ = object.__ne__  # type: ignore[assignment]
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+    @classmethod
+    def of(
+        cls,
+        job: Job,
+        state: State = State.QUEUED,
+        *,
+        allocation: Allocation | None = None,
+        home: Allocation | None = None,
+        since: float | None = None,
+        progressing: bool = True,
+        rate: float = 1.0,
+        work_done: float = 0.0,
+        run_time_done: float = 0.0,
+        expected_end: float | None = None,
+        limit: float | None = None,
+        first_start: float | None = None,
+        end: float | None = None,
+        outcome: Outcome | None = None,
+        suspensions: int = 0,
+        attempts: int | None = None,
+    ) -> JobView:
+        """A snapshot built by hand, for testing a policy without a simulation.
+
+        Defaults: ``since`` is the submit time (the start, for a running job
+        with ``first_start``); a running job's ``home`` is its allocation and
+        its ``expected_end`` ``since`` + the estimate less its run time (else
+        infinite); ``attempts`` is 1 once the job has started.
+        """
+        if since is None:
+            since = first_start if first_start is not None else job.submit
+        if home is None and allocation is not None:
+            home = allocation
+        if expected_end is None:
+            running = state is State.RUNNING
+            expected_end = since + max(job.estimate - run_time_done, 0.0) if running else INF
+        if attempts is None:
+            attempts = 0 if state is State.QUEUED and first_start is None else 1
+        return cls(
+            job.id, job.size, job.submit, job.estimate, job, state, allocation, home, since,
+            progressing, rate, work_done, run_time_done, expected_end, limit, first_start,
+            end, outcome, suspensions, attempts,
+        )  # fmt: skip
+
+    @property
+    def work(self) -> float:
+        """The job's work: seconds of run time at rate 1."""
+        return self.job.run_time
+
+    def accumulated_run(self, now: float) -> float:
+        """Run time of the current attempt up to ``now``, including the current interval.
+
+        A running job's restart overhead counts as running here (as the
+        policies built on it have always read it); the job's record
+        (`schedsim.model.job.JobRun`) counts it as overhead.
+        """
+        if self.state is State.RUNNING:
+            return self.run_time_done + (now - self.since)
+        return self.run_time_done
+
+    def remaining_estimate(self) -> float:
+        """Run time the estimate still allows at ``since`` (never negative)."""
+        return max(self.estimate - self.run_time_done, 0.0)
+
+    def wait(self, now: float) -> float:
+        """Time in the system not running: queued, suspended, overhead, lost attempts."""
+        end = self.end if self.end is not None else now
+        return end - self.submit - self.accumulated_run(end)
+
+    def xfactor(self, now: float) -> float:
+        """(wait + estimate) / estimate, seed 000 section 2.2."""
+        est = max(self.estimate, 1e-9)
+        return (self.wait(now) + est) / est
+
+    def instantaneous_xfactor(self, now: float) -> float:
+        """(wait + accumulated run) / accumulated run, seed 000 section 2.3.
+
+        Infinite for a job that has not run yet.
+        """
+        run = self.accumulated_run(now)
+        if run <= 0:
+            return INF
+        return (self.wait(now) + run) / run
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What a policy may read at one scheduling pass.
+
+    ``queue`` holds the waiting jobs in submit order (ties by job id);
+    ``running`` the running jobs in the order they (re)started; ``suspended``
+    the suspended ones in the order they were suspended (those still
+    writing out their memory hold cores: their ``allocation`` is set).
+    What happened since the previous pass: ``arrived`` (submitted),
+    ``ended`` (left the system, any outcome), ``killed`` (those of ``ended``
+    killed at their limit or by a `Kill`), ``released`` (suspended jobs
+    whose write-out ended, freeing their cores) and ``requeued`` (put back
+    in the queue by a `Requeue` or by a limit that said so).
+    ``free_per_node`` is a read-only array of free cores per node;
+    ``timers`` the clock times of this policy's pending `WakeAt` timers.
+    ``overhead`` is the run's suspension-overhead model, if any: a
+    preemptive policy needs it to know whether a job it suspends frees its
+    cores at once (`suspend_cost`).
+    """
+
+    now: float
+    queue: tuple[JobView, ...]
+    running: tuple[JobView, ...]
+    suspended: tuple[JobView, ...]
+    arrived: tuple[JobView, ...]
+    ended: tuple[JobView, ...]
+    free_cores: int
+    free_per_node: np.ndarray
+    nodes: int
+    cores_per_node: int
+    overhead: OverheadModel | None = None
+    killed: tuple[JobView, ...] = ()
+    released: tuple[JobView, ...] = ()
+    requeued: tuple[JobView, ...] = ()
+    timers: frozenset[float] = frozenset()
+    #: Live jobs by id, built on the first `get` (most passes never ask).
+    _index: dict[int, JobView] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def of(
+        cls,
+        now: float,
+        nodes: int,
+        cores_per_node: int = 1,
+        *,
+        queue: tuple[JobView, ...] | list[JobView] = (),
+        running: tuple[JobView, ...] | list[JobView] = (),
+        suspended: tuple[JobView, ...] | list[JobView] = (),
+        arrived: tuple[JobView, ...] | list[JobView] | None = None,
+        ended: tuple[JobView, ...] | list[JobView] = (),
+        overhead: OverheadModel | None = None,
+        killed: tuple[JobView, ...] | list[JobView] = (),
+        released: tuple[JobView, ...] | list[JobView] = (),
+        requeued: tuple[JobView, ...] | list[JobView] = (),
+        timers: frozenset[float] = frozenset(),
+    ) -> View:
+        """A view built by hand, for testing a policy without a simulation.
+
+        The free cores are what the running jobs' allocations (and those of
+        suspended jobs still writing out) leave; ``arrived`` defaults to the
+        queued jobs submitted at ``now``.
+        """
+        free = np.full(nodes, cores_per_node, dtype=np.int64)
+        for job in (*running, *suspended):
+            if job.allocation is not None:
+                free[job.allocation.nodes] -= job.allocation.cores
+        if (free < 0).any():
+            raise ValueError("the jobs' allocations overlap beyond the nodes' cores")
+        free.flags.writeable = False
+        queue = tuple(sorted(queue, key=lambda j: (j.submit, j.id)))
+        if arrived is None:
+            arrived = tuple(j for j in queue if j.submit == now)
+        return cls(
+            now, queue, tuple(running), tuple(suspended), tuple(arrived), tuple(ended),
+            int(free.sum()), free, nodes, cores_per_node, overhead, tuple(killed),
+            tuple(released), tuple(requeued), timers,
+        )  # fmt: skip
+
+    @property
+    def total_cores(self) -> int:
+        return self.nodes * self.cores_per_node
+
+    def get(self, job_id: int) -> JobView | None:
+        """The job ``job_id`` as it is at this pass (queued, running or suspended), or None.
+
+        A job that left the system is found in ``ended`` when it left since the
+        previous pass, and not at all afterwards.
+        """
+        index = self._index
+        if not index:
+            for group in (self.queue, self.running, self.suspended, self.ended):
+                for job in group:
+                    index[job.id] = job
+        return index.get(job_id)
+
+    def suspend_cost(self, job: JobView, penalty: float = 0.0) -> float:
+        """Seconds ``job`` would keep its cores, making no progress, if suspended now."""
+        return (self.overhead(job.job)[0] if self.overhead is not None else 0.0) + penalty
