@@ -30,8 +30,9 @@ change. Each piece is one row (DESIGN.md, "Results"):
 
 Pieces of no length (a suspension and a resumption at one instant) are not
 written. The scheduler opens and closes pieces (`PieceLog.open`,
-`PieceLog.close`; a job's cores are `JobRun.cores`); an observer is told of each piece as it closes, and of a
-lost attempt's run pieces again, as ``lost``, when the attempt is requeued.
+`PieceLog.close`; a job's cores are `JobRun.cores`); an observer is told
+of each piece as it closes, and of a lost attempt's run pieces again, as
+``lost``, when the attempt is requeued.
 """
 
 from __future__ import annotations

@@ -258,31 +258,38 @@ class Simulation:
         """Whether nothing is left to happen (every job has ended)."""
         return self.env.peek() == float("inf")
 
-    def run(self, until: float | None = None, progress: bool = False) -> Result:
+    def run(self, until: float | None = None) -> Result:
         """Run to the end, or up to clock time ``until``, and return the `Result`.
 
         To the end, the result is complete (and made once: later calls return
         it). With ``until`` the run stops before anything that happens at
-        ``until`` itself (passes of ``until`` come with the next call) and the
-        result is partial (`result`); calling `run` or `step` again goes on
-        from there, to the same schedule as a run in one go.
+        ``until`` itself (`advance`) and the result is partial (`result`);
+        calling `run`, `advance` or `step` again goes on from there, to the
+        same schedule as a run in one go.
         """
         if until is not None:
-            if until > self.env.now and not self.finished:
-                t0 = time.perf_counter()
-                self.env.run(until=until)
-                self.wall_time += time.perf_counter() - t0
+            self.advance(until)
             return self.result(partial=not self.finished)
         if self._result is not None:
             return self._result
         t0 = time.perf_counter()
-        if progress:
-            self._run_with_progress()
-        else:
-            self.env.run()
+        self.env.run()
         self.wall_time += time.perf_counter() - t0
         self._result = self._collect(partial=False)
         return self._result
+
+    def advance(self, until: float) -> bool:
+        """Run up to clock time ``until`` (what happens at ``until`` itself comes later),
+        collecting nothing; True once the run is over.
+
+        For loops that watch a run go (a progress bar, an animation by clock
+        time); `run` with ``until`` also collects the partial result.
+        """
+        if until > self.env.now and not self.finished:
+            t0 = time.perf_counter()
+            self.env.run(until=until)
+            self.wall_time += time.perf_counter() - t0
+        return self.finished
 
     def step(self) -> Pass | None:
         """Run to the end of the next scheduling pass and return it (None once the run is over).
@@ -332,30 +339,6 @@ class Simulation:
             return self.workload
         jobs = sorted((r.job for r in self.scheduler.finished), key=lambda j: (j.submit, j.id))
         return self.workload.with_jobs(jobs)
-
-    def _run_with_progress(self) -> None:
-        from rich.progress import Progress
-
-        steps = 200
-        if self.population is not None:
-            # Jobs are not known in advance: progress is simulated time, in steps.
-            first, last, total = 0.0, self.population.horizon, steps
-        else:
-            first, last = self.workload[0].submit, self.workload[-1].submit
-            total = len(self.workload)
-
-        def done(k: int) -> int:
-            return k if self.population is not None else len(self.scheduler.finished)
-
-        with Progress(transient=True) as bar:
-            task = bar.add_task(f"{self.policy.name} on {self.workload.name}", total=total)
-            for k in range(1, steps + 1):
-                until = first + (last - first) * k / steps
-                if until > self.env.now and self.env.peek() <= until:
-                    self.env.run(until=until)
-                    bar.update(task, completed=done(k))
-            self.env.run()
-            bar.update(task, completed=total)
 
     def _collect(self, partial: bool) -> Result:
         s = self.scheduler

@@ -32,6 +32,8 @@ __all__ = [
     "TEXT",
     "add_home",
     "board_earliest",
+    "cache_is_cold",
+    "cached_kernels",
     "first_fit_avoiding",
     "free_slots",
     "fresh_bars",
@@ -398,3 +400,57 @@ def may_preempt(
         if _when(now, sf, _slot_bar(s, top, stuck), tau, h_est[s]) <= now:
             return True
     return False
+
+
+# ---- numba's on-disk cache ------------------------------------------------------------
+
+
+def cached_kernels() -> list[str]:
+    """The kernels whose compiled code for this machine is in numba's on-disk cache.
+
+    Read where this process's kernels load from and save to: numba picks the
+    folder once per kernel when this module is imported (``cache=True``):
+    ``$NUMBA_CACHE_DIR/<folder>_<hash of its path>/`` when that variable is
+    set, else ``__pycache__/`` beside this file when writable, else the
+    user-wide cache (``~/.cache/numba/<folder>_<hash>/`` on Linux). There each
+    kernel has an index, ``kernels.<name>-<line>.py<XY>.nbi``, that counts
+    only as numba reads it: written by this numba version for this very
+    source (else numba ignores it) and holding code for this machine (the
+    target triple, CPU name and features of its keys). Cheap: it reads the
+    small index files and compiles nothing. With numba's JIT disabled there
+    are no kernels to compile and the list is empty.
+    """
+    from numba.core.dispatcher import Dispatcher
+    from numba.core.registry import cpu_target
+
+    names = []
+    try:
+        machine = cpu_target.target_context.codegen().magic_tuple()
+        for name, kernel in globals().items():
+            if not isinstance(kernel, Dispatcher):
+                continue
+            index = kernel._cache._cache_file  # numba's IndexDataCacheFile for this kernel
+            try:
+                overloads = index._load_index()  # {} when absent, stale or another numba's
+            except Exception:  # an unreadable index: numba would compile again
+                continue
+            if any(key[1] == machine for key in overloads):
+                names.append(name)
+    except AttributeError:  # numba's internals changed: know nothing rather than fail
+        return [name for name, k in globals().items() if isinstance(k, Dispatcher)]
+    return names
+
+
+def cache_is_cold() -> bool:
+    """Whether no kernel is in numba's on-disk cache (`cached_kernels`) for this machine.
+
+    True for a machine's first SS run (and the first after numba, Python or
+    this file changed), which compiles the kernels: about 4 s. Partly filled
+    counts as warm, since a run compiles only the kernels it calls (a TSS
+    run calls four of them), and a user who ran only those would otherwise
+    be told of a compilation at every run.
+    """
+    from numba.core.dispatcher import Dispatcher
+
+    kernels = [k for k in globals().values() if isinstance(k, Dispatcher)]
+    return bool(kernels) and not cached_kernels()

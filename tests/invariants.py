@@ -228,6 +228,133 @@ def check_invariants(
         else:
             assert math.ceil(k / cores_per_node) <= len(held) <= k, f"job {jid}: nodes {held}"
     _check_node_overlap(ids, start, end, node_lists, plain, cores_per_node)
+    if result.pieces is not None:
+        check_pieces(result, unit_rate=unit_rate)
+
+
+#: Piece kinds that hold cores.
+HELD = ("run", "overhead", "lost")
+
+
+def check_pieces(result: Result, unit_rate: bool = True) -> None:
+    """Assert the piece log (``result.pieces``) adds up with the job table.
+
+    * every node and core list parses with procset, names existing nodes,
+      and the cores lie on the nodes; a piece lasts a positive time;
+    * per job, the pieces of one attempt follow one another without gaps or
+      overlaps, from the attempt's start to its end (the first attempt from
+      ``start``, the last to ``end``), and every piece of an attempt is on the
+      same nodes (a suspended job keeps its home); the job's ``nodes`` column
+      names the last attempt's;
+    * the time and work add up: ``run`` pieces last ``run`` in all and do the
+      job's work when it completed (no more when killed), ``lost`` pieces
+      last ``lost_run`` and do ``lost_work``, ``overhead`` pieces last
+      ``overhead_time`` and ``suspended`` ones ``suspended_time``; a piece's
+      work is ``(end - start) * rate``;
+    * a suspended piece names the cores the job held last (its home): those
+      of the attempt's last piece holding cores before it, if any (a job
+      started or resumed and suspended at one instant held them for no time,
+      and pieces of no length are not written);
+    * capacity: the pieces that hold cores (``run``, ``overhead``, ``lost``)
+      never put more on a node than it has cores, nor two pieces on one core
+      at once.
+
+    Sums are compared up to a few ulps of the clock per piece.
+    """
+    pieces = result.pieces
+    assert pieces is not None
+    meta = result.meta
+    cpn = int(meta.get("cores_per_node", 1))
+    nodes = int(meta["nodes"])
+    assert set(pieces["kind"].astype(str)) <= {"run", "overhead", "suspended", "lost"}
+    assert (pieces["end"] > pieces["start"]).all(), "a piece of no length"
+    node_of: dict[str, list[int]] = {}
+    for text in set(pieces["nodes"]) | set(pieces["cores"]):
+        node_of[text] = parse_nodes(text)
+    for row in pieces.itertuples(index=False):
+        ns, cs = node_of[row.nodes], node_of[row.cores]
+        assert ns and all(0 <= n < nodes for n in ns), f"{row}: nodes out of range"
+        assert len(cs) == row.size, f"{row}: {len(cs)} cores for size {row.size}"
+        assert sorted({c // cpn for c in cs}) == ns, f"{row}: cores not on its nodes"
+        if row.kind in ("overhead", "suspended"):
+            assert row.rate == 0.0, f"{row}: an idle piece progresses"
+        elif unit_rate:
+            assert row.rate == 1.0, f"{row}: rate {row.rate} in a unit-rate run"
+
+    by_job = {jid: group for jid, group in pieces.groupby("job", sort=False)}
+    for row in result.jobs.itertuples(index=False):
+        mine = by_job.get(row.id)
+        what = f"job {row.id} ({row.outcome})"
+        if mine is None:
+            assert row.run == 0 and row.lost_run == 0, f"{what}: no pieces"
+            continue
+        mine = mine.sort_values(["attempt", "start", "end"], kind="stable")
+        kind = mine["kind"].astype(str).to_numpy()
+        t0 = mine["start"].to_numpy(dtype=float)
+        t1 = mine["end"].to_numpy(dtype=float)
+        attempt = mine["attempt"].to_numpy()
+        rate = mine["rate"].to_numpy(dtype=float)
+        node_text = mine["nodes"].to_numpy()
+        core_text = mine["cores"].to_numpy()
+        tol = 8 * (len(mine) + 2) * float(np.spacing(abs(row.end) + 1.0))
+
+        def close(a: float, b: float, label: str, tol=tol, what=what) -> None:
+            assert a == pytest.approx(b, rel=1e-9, abs=tol), f"{what}: {label} {a!r} != {b!r}"
+
+        assert attempt.min() >= 1 and attempt.max() <= max(row.attempts, 1), what
+        close(t0[0], row.start, "first piece vs start")
+        for a in np.unique(attempt):
+            k = np.flatnonzero(attempt == a)
+            for i, j in pairwise(k):
+                close(t0[j], t1[i], f"attempt {a}: piece after {t1[i]}")
+            assert len(set(node_text[k])) == 1, f"{what}: attempt {a} moved: {set(node_text[k])}"
+            for i in k:
+                if kind[i] != "suspended":
+                    continue
+                # A job started or resumed and suspended at one instant held its cores
+                # for no time: that piece is not written, so look for the last held one.
+                before = [j for j in k if j < i and kind[j] != "suspended"]
+                if before:
+                    assert core_text[before[-1]] == core_text[i], f"{what}: suspended elsewhere"
+        last = attempt == attempt.max()
+        if row.outcome != "unfinished":
+            close(t1[last].max(), row.end, "last piece vs end")
+        if row.nodes:
+            assert node_text[last][0] == row.nodes, f"{what}: nodes {row.nodes!r}"
+        span = t1 - t0
+        work = span * rate
+        close(span[kind == "run"].sum(), row.run, "run pieces vs run")
+        close(span[kind == "overhead"].sum(), row.overhead_time, "overhead pieces")
+        close(span[kind == "suspended"].sum(), row.suspended_time, "suspended pieces")
+        close(span[kind == "lost"].sum(), row.lost_run, "lost pieces vs lost_run")
+        close(work[kind == "lost"].sum(), row.lost_work, "lost work")
+        done = work[kind == "run"].sum()
+        if row.outcome == "completed":
+            close(done, row.work, "run pieces' work vs work")
+        else:
+            assert done <= row.work * (1 + 1e-9) + tol, f"{what}: more work than the job has"
+
+    # -- capacity, from the pieces that hold cores -----------------------------
+    held = pieces[pieces["kind"].astype(str).isin(HELD)]
+    if len(held):
+        core_ids = [node_of[t] for t in held["cores"]]
+        counts = np.array([len(c) for c in core_ids])
+        core = np.concatenate(core_ids)
+        a = np.repeat(held["start"].to_numpy(dtype=float), counts)
+        b = np.repeat(held["end"].to_numpy(dtype=float), counts)
+        # Per core: sorted by start, each piece ends before the next begins.
+        order = np.lexsort((a, core))
+        core, a, b = core[order], a[order], b[order]
+        same = core[1:] == core[:-1]
+        assert (b[:-1][same] <= a[1:][same]).all(), "two pieces on one core at once"
+        node = core // cpn
+        ones = np.ones(len(node), dtype=np.int64)
+        tt = np.concatenate([b, a])
+        dd = np.concatenate([-ones, ones])
+        nn = np.concatenate([node, node])
+        order = np.lexsort((dd, tt, nn))
+        level = np.cumsum(dd[order])
+        assert level.max(initial=0) <= cpn, "a node holds more cores than it has"
 
 
 def _check_node_overlap(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -189,6 +190,49 @@ def test_progress_bar_counts_every_run(tmp_path, capsys):
     assert outcome.finished == 4
     shown = capsys.readouterr().out
     assert "small" in shown and "4/4" in shown and "left" in shown
+
+
+@pytest.fixture
+def umask():
+    """Set the process umask for a test (``umask(0o027)``), restored afterwards."""
+    saved = os.umask(0o022)
+    try:
+        yield os.umask
+    finally:
+        os.umask(saved)
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o027])
+def test_study_files_get_the_users_usual_modes(tmp_path, umask, mask):
+    # Not tempfile's private 0700 / 0600: what mkdir and open() give under the umask.
+    umask(mask)
+    study = small_study(grid={"policy": ["easy"], "nodes": [100, 2]})  # 2 nodes: fails
+    outcome = sweep(study, tmp_path / "study", workers=0)
+    assert (outcome.finished, len(outcome.failed)) == (1, 1)
+    folders = [tmp_path / "study", *(p for p in (tmp_path / "study").rglob("*") if p.is_dir())]
+    files = [p for p in (tmp_path / "study").rglob("*") if p.is_file()]
+    assert {p.relative_to(tmp_path).as_posix().split("/")[1] for p in files} == {
+        "study.json",
+        "runs",
+        "failures",
+    }
+    assert {oct(p.stat().st_mode & 0o777) for p in folders} == {oct(0o777 & ~mask)}
+    assert {oct(p.stat().st_mode & 0o777) for p in files} == {oct(0o666 & ~mask)}
+
+
+def test_sweep_says_when_it_compiles_the_kernels(tmp_path, capsys, monkeypatch):
+    from schedsim.policies import kernels
+
+    monkeypatch.setattr(kernels, "cache_is_cold", lambda: True)
+    notice = "compiling the selective-suspension kernels once for this machine"
+    sweep(small_study(grid={"policy": ["easy"]}), tmp_path / "a", workers=0, progress=True)
+    assert notice not in capsys.readouterr().out  # no SS run: nothing to compile
+    study = small_study(base={**BASE, "first": 40}, grid={"policy": ["easy", "tss"]})
+    sweep(study, tmp_path / "b", workers=0, progress=True)
+    assert capsys.readouterr().out.count(notice) == 1
+    monkeypatch.setattr(kernels, "cache_is_cold", lambda: False)
+    sweep(study, tmp_path / "c", workers=0, progress=True)
+    assert notice not in capsys.readouterr().out
 
 
 def test_leftovers_of_a_killed_sweep_are_cleaned_and_redone(tmp_path):

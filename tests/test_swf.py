@@ -426,7 +426,11 @@ def test_round_trip_small(tmp_path):
     text = out.read_text()
     assert "; Note: schedule simulated by schedsim (policy: easy)" in text
     assert "; Note: schedsim cleaning: dropped: no size: 3 jobs" in text
-    assert text.splitlines()[: len(src.header.lines)] == list(src.header.lines)
+    # The source header, with the lines that describe the file written added in the
+    # archive's order (after Computer, before UnixStartTime).
+    lines = list(src.header.lines)
+    lines[2:2] = ["; MaxJobs: 4", "; MaxRecords: 4", "; Preemption: No"]
+    assert text.splitlines()[: len(lines)] == lines
 
 
 def test_round_trip_kth_slice_gzip(kth, tmp_path):
@@ -511,3 +515,126 @@ def test_unfinished_job_is_written_as_missing(tmp_path):
     back = read_swf(out)
     assert [j.id for j in back] == [1]
     assert back.cleaning[0].name == "dropped: run time missing"
+
+
+def header_of(path: Path) -> list[str]:
+    return [ln for ln in path.read_text().splitlines() if ln.startswith(";")]
+
+
+def job_rows(path: Path) -> list[list[str]]:
+    return [ln.split() for ln in path.read_text().splitlines() if not ln.startswith(";")]
+
+
+SOURCE_HEADER = """\
+; Version: 2.2
+; Computer: Test machine
+; Information: http://example.org/
+;              http://example.org/mirror
+; MaxJobs: 9999
+; MaxRecords: 10005
+; Preemption: Double
+; UnixStartTime: 835823160
+; Note: a note of the source log
+"""
+
+
+def test_header_describes_the_file_written(tmp_path):
+    src = read_swf(write(tmp_path, SOURCE_HEADER + dirty_body()))
+    out = tmp_path / "out.swf"
+    write_swf(out, src, schedule_for(src))
+    header = header_of(out)
+    assert header[4:7] == ["; MaxJobs: 4", "; MaxRecords: 4", "; Preemption: Double"]
+    assert header[:4] + header[7:9] == list(src.header.lines[:4] + src.header.lines[7:])
+    back = read_swf(out)
+    assert back.header.fields["MaxJobs"] == back.header.fields["MaxRecords"] == "4"
+    write_swf(out, src, schedule_for(src), preemption="Yes")
+    assert "; Preemption: Yes" in header_of(out) and "; Preemption: Double" not in header_of(out)
+
+
+def test_missing_header_keys_go_in_the_archives_order(tmp_path):
+    body = swf_line(1) + "\n"
+    src = read_swf(
+        write(tmp_path, "; Computer: X\n; Information: a\n;      b\n; MaxNodes: 8\n" + body)
+    )
+    out = tmp_path / "out.swf"
+    write_swf(out, src, schedule_for(src))
+    assert header_of(out)[:7] == [
+        "; Computer: X",
+        "; Information: a",
+        ";      b",  # a continuation line stays with its key
+        "; MaxJobs: 1",
+        "; MaxRecords: 1",
+        "; Preemption: No",
+        "; MaxNodes: 8",
+    ]
+    first = read_swf(write(tmp_path, "; UnixStartTime: 0\n" + body, "u.swf"))
+    write_swf(out, first, schedule_for(first), preemption="TS")
+    assert header_of(out)[:4] == [
+        "; MaxJobs: 1",
+        "; MaxRecords: 1",
+        "; Preemption: TS",
+        "; UnixStartTime: 0",
+    ]
+
+
+def test_synthetic_header_counts_and_preemption(tmp_path):
+    w = Workload.from_jobs([Job(1, 0.0, 60.0, 2, 120.0)], name="s", unix_start_time=0)
+    out = tmp_path / "syn.swf"
+    write_swf(out, w, schedule_for(w, wait=0.0), preemption="Yes")
+    assert header_of(out)[:5] == [
+        "; Version: 2.2",
+        "; MaxJobs: 1",
+        "; MaxRecords: 1",
+        "; Preemption: Yes",
+        "; UnixStartTime: 0",
+    ]
+
+
+def test_status_column_is_written_to_field_11(tmp_path):
+    body = "".join(swf_line(i, i, status=1) + "\n" for i in (1, 2, 3, 4))
+    src = read_swf(write(tmp_path, body))
+    out = tmp_path / "out.swf"
+    sched = schedule_for(src).assign(status=[1, 0, 5, float("nan")])
+    write_swf(out, src, sched)
+    assert [row[10] for row in job_rows(out)] == ["1", "0", "5", "-1"]
+    back = read_swf(out)
+    assert [j.swf[10] for j in back] == [1, 0, 5, -1]
+    assert_same_jobs(src, back)
+    # Without the column the trace's status stays.
+    write_swf(out, src, schedule_for(src))
+    assert [row[10] for row in job_rows(out)] == ["1"] * 4
+    for bad in (2.5, -3, float("inf")):
+        with pytest.raises(ValueError, match="job 1: status"):
+            write_swf(out, src, sched.assign(status=[bad, 1, 1, 1]))
+
+
+def test_note_appears_once_when_written_again(tmp_path):
+    src = read_swf(write(tmp_path, SOURCE_HEADER + dirty_body()))
+    sched = schedule_for(src)
+    first = tmp_path / "first.swf"
+    # A note that already says "schedule simulated by schedsim" is not said twice.
+    write_swf(first, src, sched, note="schedule simulated by schedsim (policy: ss)")
+    notes = [ln for ln in header_of(first) if "schedsim" in ln]
+    assert notes == [
+        "; Note: schedule simulated by schedsim (policy: ss)",
+        "; Note: schedsim cleaning: dropped: no size: 3 jobs "
+        "(requested and allocated processors missing or 0)",
+        "; Note: schedsim cleaning: dropped: run time missing: 1 jobs (run time -1)",
+        "; Note: schedsim cleaning: estimate missing: used run time: 2 jobs "
+        "(requested time -1 or 0)",
+    ]
+    assert "; Note: a note of the source log" in header_of(first)
+    # Read back and written again: the same file, byte for byte.
+    back = read_swf(first)
+    again = tmp_path / "again.swf"
+    write_swf(again, back, schedule_for(back), note="policy: ss")
+    assert again.read_bytes() == first.read_bytes()
+    # Another schedule of a part of it: its note replaces the old one in place, the
+    # old cleaning notes stay (they still describe the jobs) and the new step follows.
+    part = transforms.first(back, 2)
+    write_swf(again, part, schedule_for(part), note="policy: easy")
+    notes = [ln for ln in header_of(again) if "schedsim" in ln]
+    assert notes[0] == "; Note: schedule simulated by schedsim (policy: easy)"
+    assert notes[1:4] == [ln for ln in header_of(first) if "schedsim cleaning" in ln]
+    assert notes[4:] == ["; Note: schedsim cleaning: dropped: after the first 2: 2 jobs"]
+    assert "; MaxJobs: 2" in header_of(again)

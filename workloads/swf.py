@@ -459,10 +459,112 @@ def _seconds(value: float, what: str, job_id: int) -> float:
     return float(rounded)
 
 
+def _status(value: float, job_id: int) -> float:
+    """An SWF status (field 11): a whole number >= 0, or -1; NaN becomes -1 (missing)."""
+    if math.isnan(value):
+        return -1.0
+    if not (math.isfinite(value) and value.is_integer() and (value >= 0 or value == -1)):
+        raise ValueError(
+            f"job {job_id}: status {value!r} is not an SWF status (0, 1, 5, ... or -1)"
+        )
+    return float(value)
+
+
+#: The line that says who wrote the file (followed by `` (note)`` when given).
+_PRODUCED = "; Note: schedule simulated by schedsim"
+#: The prefix of the lines that list the cleaning steps behind the jobs written.
+_CLEANING = "; Note: schedsim cleaning: "
+#: The SWF header keys in the archive's order, up to the ones the writer sets:
+#: a key the source header lacks goes after the last of those before it.
+_KEY_ORDER = (
+    "Version",
+    "Computer",
+    "Installation",
+    "Acknowledge",
+    "Information",
+    "Conversion",
+    "MaxJobs",
+    "MaxRecords",
+    "Preemption",
+)
+
+
+def _key(line: str) -> str | None:
+    """The key of a ``; Key: value`` header line, None for other comment lines."""
+    m = _KEY_RE.match(line.lstrip())
+    return m.group(1) if m else None
+
+
+def _set_fields(lines: list[str], values: dict[str, str]) -> list[str]:
+    """``lines`` with each ``; Key: value`` of ``values`` set: in place where the key is
+    (every occurrence), else inserted in the archive's order (after the last key that
+    precedes it there and that line's indented continuation lines, else first)."""
+    out = []
+    for ln in lines:
+        key = _key(ln)
+        out.append(f"; {key}: {values[key]}" if key in values else ln)
+    for key, value in values.items():
+        if any(_key(ln) == key for ln in out):
+            continue
+        before = set(_KEY_ORDER[: _KEY_ORDER.index(key)])
+        at = 0
+        for i, ln in enumerate(out):
+            if _key(ln) in before:
+                at = i + 1
+                # Indented continuation lines (";     http://...") belong to the key above.
+                while at < len(out) and _is_continuation(out[at]):
+                    at += 1
+        out.insert(at, f"; {key}: {value}")
+    return out
+
+
+def _is_continuation(line: str) -> bool:
+    """An indented comment line that is not a key (``;      http://...``)."""
+    text = line.strip()
+    return (
+        text.startswith(";") and text[1:2].isspace() and bool(text[1:].strip()) and not _key(text)
+    )
+
+
+def _header_lines(
+    workload: Workload, records: int, preemption: str | None, note: str | None
+) -> list[str]:
+    """The header of a written schedule (see `write_swf`)."""
+    source = list(workload.header.lines) or _synthetic_header(workload)
+    fields = {"MaxJobs": str(len(workload)), "MaxRecords": str(records)}
+    if preemption is not None:
+        fields["Preemption"] = preemption
+    elif not any(_key(ln) == "Preemption" for ln in source):
+        fields["Preemption"] = "No"
+    lines = _set_fields(source, fields)
+
+    produced = _PRODUCED
+    if note:
+        text = " ".join(note.split())
+        # A note that already says it (``"schedule simulated by schedsim (policy: ss)"``)
+        # is the whole line, not a second copy inside the first.
+        prefix = _PRODUCED.removeprefix("; Note: ")
+        produced = f"; Note: {text}" if text.startswith(prefix) else f"{_PRODUCED} ({text})"
+    # A schedule read back and written again: its old line gives way to the new one,
+    # in place; the cleaning notes it carries still describe the jobs, so they stay.
+    old = [i for i, ln in enumerate(lines) if ln.strip().startswith(_PRODUCED)]
+    if old:
+        lines[old[0]] = produced
+        lines = [ln for i, ln in enumerate(lines) if i not in old[1:]]
+    else:
+        lines.append(produced)
+    present = {ln.strip() for ln in lines}
+    lines.extend(
+        f"{_CLEANING}{step}" for step in workload.cleaning if f"{_CLEANING}{step}" not in present
+    )
+    return lines
+
+
 def _synthetic_header(workload: Workload) -> list[str]:
-    """Minimal header for a workload that has none (synthetic models)."""
+    """Minimal header for a workload that has none (synthetic models); `_header_lines`
+    adds ``MaxJobs``, ``MaxRecords`` and ``Preemption``."""
     h = workload.header
-    lines = ["; Version: 2.2", f"; MaxJobs: {len(workload)}", f"; MaxRecords: {len(workload)}"]
+    lines = ["; Version: 2.2"]
     if h.unix_start_time is not None:
         lines.append(f"; UnixStartTime: {h.unix_start_time}")
     if h.time_zone is not None:
@@ -476,10 +578,13 @@ def _synthetic_header(workload: Workload) -> list[str]:
     return lines
 
 
-def _job_fields(job: Job, wait: float, run: float, size: int) -> list[float]:
-    """The 18 values to write for ``job`` with its simulated wait, run and size.
+def _job_fields(
+    job: Job, wait: float, run: float, size: int, status: float | None = None
+) -> list[float]:
+    """The 18 values to write for ``job`` with its simulated wait, run, size and status.
 
-    Fields 3, 4, 5 come from the schedule. Fields 1, 2, 8, 9 and 12-16 keep the
+    Fields 3, 4, 5 come from the schedule, and so does field 11 (status) when
+    ``status`` is given (else it keeps the trace's). Fields 1, 2, 8, 9 and 12-16 keep the
     original value unless it no longer describes the job the simulator ran
     (a transform changed submit, size or estimate), so that reading the file
     back gives the same jobs. In particular a missing (-1) requested time
@@ -504,6 +609,8 @@ def _job_fields(job: Job, wait: float, run: float, size: int) -> list[float]:
     v[2] = wait
     v[3] = run
     v[4] = float(size)
+    if status is not None:
+        v[10] = status
     v[11], v[12], v[13] = float(job.user), float(job.group), float(job.app)
     v[14], v[15] = float(job.queue), float(job.partition)
     return v
@@ -542,26 +649,38 @@ def write_swf(
     schedule: pd.DataFrame,
     *,
     note: str | None = None,
+    preemption: str | None = None,
 ) -> None:
     """Write a simulated schedule as an SWF log (gzip when ``path`` ends in .gz).
 
     ``schedule`` has one row per simulated job with columns ``id``, ``wait``
-    and ``run`` (seconds) and optionally ``size``. The output keeps the
-    workload's header lines, adds ``; Note: schedule simulated by schedsim``
-    (followed by `` (note)`` when given) and one ``; Note:`` per cleaning step,
-    then one line per job in submit order: the original 18 fields with wait
-    (field 3) and run time (field 4) from the schedule, rounded half up to whole
-    seconds (NaN, e.g. a job that never finished, is written as -1), and
-    allocated processors (field 5) = size (the schedule's, else the job's).
-    Jobs without SWF fields (synthetic) get -1 in the fields they do not know.
-    Every workload job must be in the schedule exactly once, and the schedule
-    must not name other jobs (`ValueError` otherwise): a partial file would be
-    mistaken for a full run.
+    and ``run`` (seconds) and optionally ``size`` and ``status`` (SWF field
+    11: 1 completed, 0 failed, 5 cancelled...; NaN or -1 for missing). The
+    output keeps the workload's header lines except those that describe the
+    file written: ``; MaxJobs:`` and ``; MaxRecords:`` count the jobs written
+    (one line each) and ``; Preemption:`` is ``preemption`` when given, else
+    the source header's (``No`` when it has none); a key the header lacks is
+    added in the archive's order. Then comes ``; Note: schedule simulated by
+    schedsim`` (followed by `` (note)`` when given; a ``note`` that starts
+    with "schedule simulated by schedsim" is the whole line) and one
+    ``; Note: schedsim cleaning:`` per cleaning step. Writing a schedule that
+    was read from such a file replaces its note line in place and keeps its
+    cleaning lines, so each appears once. Then one line per job in submit
+    order: the original 18 fields with wait (field 3) and run time (field 4)
+    from the schedule, rounded half up to whole seconds (NaN, e.g. a job that
+    never finished, is written as -1), allocated processors (field 5) = size
+    (the schedule's, else the job's) and status (field 11) from the schedule
+    when it has that column (else the trace's). Jobs without SWF fields
+    (synthetic) get -1 in the fields they do not know. Every workload job
+    must be in the schedule exactly once, and the schedule must not name
+    other jobs (`ValueError` otherwise): a partial file would be mistaken for
+    a full run.
     """
     ids = [int(i) for i in schedule["id"].to_numpy()]
     waits = schedule["wait"].to_numpy(dtype=float)
     runs = schedule["run"].to_numpy(dtype=float)
     sizes = schedule["size"].to_numpy() if "size" in schedule.columns else None
+    statuses = schedule["status"].to_numpy(dtype=float) if "status" in schedule.columns else None
     rows: dict[int, int] = {}
     for row, job_id in enumerate(ids):
         if job_id in rows:
@@ -581,20 +700,15 @@ def write_swf(
             f"(first: job {extra[0]})"
         )
 
-    header = list(workload.header.lines) or _synthetic_header(workload)
-    produced = "; Note: schedule simulated by schedsim"
-    if note:
-        produced += f" ({' '.join(note.split())})"
-    header.append(produced)
-    header.extend(f"; Note: schedsim cleaning: {step}" for step in workload.cleaning)
-
     out_rows = []
     for job in workload:
         r = rows[job.id]
         size = int(sizes[r]) if sizes is not None else job.size
         wait = _seconds(float(waits[r]), "wait", job.id)
         run = _seconds(float(runs[r]), "run time", job.id)
-        out_rows.append(_job_fields(job, wait, run, size))
+        status = _status(float(statuses[r]), job.id) if statuses is not None else None
+        out_rows.append(_job_fields(job, wait, run, size, status))
+    header = _header_lines(workload, len(out_rows), preemption, note)
     text = "\n".join(header + _format_rows(out_rows)) + "\n"
     data = text.encode("utf-8")
     p = Path(path)

@@ -253,14 +253,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = sub.add_parser(
         "report",
-        help="aggregate a study directory: tables with 95%% CIs, ratios, plots",
+        help="aggregate a study directory (tables with 95%% CIs, ratios, plots), or "
+        "compare run folders",
         description=(
             "Aggregate a study's finished runs across replications (mean and 95%% confidence "
             "interval), compare policies against a baseline, and write tables (CSV) and "
-            "plots (PNG, SVG) into DIR/report. Defaults come from the study's [report] table."
+            "plots (PNG, SVG) into DIR/report. Defaults come from the study's [report] table. "
+            "Given run folders (schedsim run --out DIR) instead, print what `schedsim compare` "
+            "prints and write its two tables and a per-category bar chart "
+            "(compare-summary.csv, compare-categories.csv, compare-categories.png)."
         ),
     )
-    report.add_argument("directory", type=Path, metavar="DIR", help="a study directory")
+    report.add_argument(
+        "directories",
+        type=Path,
+        nargs="+",
+        metavar="DIR",
+        help="a study directory, or one or more run folders",
+    )
     report.add_argument(
         "--metric",
         action="append",
@@ -287,9 +297,70 @@ def build_parser() -> argparse.ArgumentParser:
         "table, if any, says which)",
     )
     report.add_argument(
-        "--out", type=Path, metavar="DIR", help="where to write (default DIR/report)"
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="where to write (default DIR/report; for several run folders, report/ beside "
+        "the first: FIRST/../report)",
     )
     _debug_option(report)
+
+    compare = sub.add_parser(
+        "compare",
+        help="compare run folders side by side: summary and per-category tables",
+        description=(
+            "Read run folders written by `schedsim run --out DIR` and print side by side, one "
+            "column per run (named by its policy when the policies differ, else by its "
+            "folder): the summary metrics with their units, and seed 000's per-category table "
+            "of one job metric. `schedsim report DIR...` prints the same and also draws it."
+        ),
+    )
+    compare.add_argument(
+        "directories", type=Path, nargs="+", metavar="DIR", help="run folders to compare"
+    )
+    compare.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="also write the tables into DIR: compare-summary.csv, compare-categories.csv",
+    )
+    _debug_option(compare)
+    # The same per-category options for both; report's --metric names summary metrics.
+    for command, metric_option in ((compare, "--metric"), (report, "--category-metric")):
+        options = command.add_argument_group(
+            "per-category table" + (" (run folders only)" if command is report else ""),
+        )
+        options.add_argument(
+            metric_option,
+            dest="category_metric",
+            metavar="NAME",
+            help="jobs column per category (default bounded_slowdown; e.g. wait, turnaround)",
+        )
+        options.add_argument(
+            "--stat", metavar="STAT", help="mean (default), max, median, count, p95, ..."
+        )
+        options.add_argument(
+            "--scheme",
+            choices=("16", "4"),
+            help="16 categories (seed 000 Table 2.1, default) or 4 (Table 4.1)",
+        )
+        options.add_argument(
+            "--estimate",
+            choices=("well", "poor"),
+            help="only the well or the poorly estimated jobs (default: all jobs)",
+        )
+        options.add_argument(
+            "--warmup",
+            type=_trim,
+            metavar="N|F",
+            help="leave the first N jobs (or fraction F) out of both tables",
+        )
+        options.add_argument(
+            "--cooldown",
+            type=_trim,
+            metavar="N|F",
+            help="leave the last N jobs (or fraction F) out of both tables",
+        )
 
     sub.add_parser("policies", help="list the scheduling policies and their parameters")
     sub.add_parser("workloads", help="list the shipped traces")
@@ -383,14 +454,20 @@ def print_categories(
 
 
 def schedule_frame(result: Result) -> pd.DataFrame:
-    """SWF view of the schedule: wait = first start - submit, run = end - first start."""
+    """SWF view of the schedule: wait = first start - submit, run = end - first start,
+    status (SWF field 11) from the simulated outcome: ``completed`` 1, ``killed_at_limit``
+    0 (killed at its wall-clock limit: SWF's "failed"), ``killed`` 5 (ended by the
+    policy: SWF's "cancelled"), anything else (``unfinished``) -1 (missing)."""
     jobs = result.jobs
+    swf_status = {"completed": 1, "killed_at_limit": 0, "killed": 5}
+    status = jobs["outcome"].astype(str).map(swf_status).fillna(-1).astype("int64")
     return pd.DataFrame(
         {
             "id": jobs["id"],
             "wait": jobs["start"] - jobs["submit"],
             "run": jobs["end"] - jobs["start"],
             "size": jobs["size"],
+            "status": status,
         }
     )
 
@@ -403,6 +480,21 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         and console.is_terminal
         and (sim.population is not None or len(sim.workload) >= PROGRESS_MIN_JOBS)
     )
+    # Selective Suspension (ss, tss and their subclasses) runs loops numba compiles
+    # on a machine's first run (seconds, silently): say so rather than seem to hang.
+    if any(
+        (c.__module__, c.__name__) == ("schedsim.policies.suspension", "SelectiveSuspension")
+        for c in type(sim.policy).__mro__
+    ):
+        from schedsim.policies import kernels
+
+        if kernels.cache_is_cold():
+            console.print(
+                "compiling the selective-suspension kernels once for this machine "
+                "(about 5 s); later runs load them from numba's cache",
+                highlight=False,
+                soft_wrap=True,
+            )
     result = sim.run(progress=progress)
     summary = result.summary(warmup=args.warmup, cooldown=args.cooldown)
     print_summary(console, result, summary)
@@ -413,7 +505,8 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         out / "schedule.swf",
         sim.jobs_submitted(),
         schedule_frame(result),
-        note=f"schedule simulated by schedsim (policy: {sim.policy.name})",
+        note=f"policy: {sim.policy.name}",
+        preemption="Yes" if (result.jobs["suspensions"] > 0).any() else None,
     )
     console.print(
         f"wrote {out}/: jobs.parquet, jobs.csv, series.parquet, schedule.swf, summary.json"
@@ -454,10 +547,40 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
+    from schedsim.app.report import folder_kind, print_report
     from schedsim.app.report import load_study as load_results
-    from schedsim.app.report import print_report
 
-    results = load_results(args.directory)
+    kinds = [folder_kind(d) for d in args.directories]
+    runs_only = {
+        "--category-metric": args.category_metric,
+        "--stat": args.stat,
+        "--scheme": args.scheme,
+        "--estimate": args.estimate,
+        "--warmup": args.warmup,
+        "--cooldown": args.cooldown,
+    }
+    study_only = {
+        "--x": args.x,
+        "--baseline": args.baseline,
+        "--kind": args.kind,
+        "--categories": args.categories or None,
+    }
+    if "study" not in kinds:
+        given = [option for option, value in study_only.items() if value is not None]
+        if given:
+            raise ValueError(f"{', '.join(given)}: for a study directory, not run folders")
+        if args.out is None:
+            first = args.directories[0]
+            args.out = first / "report" if len(kinds) == 1 else first.parent / "report"
+        return cmd_compare(args, console, plot=True)
+    if len(kinds) > 1:
+        study = args.directories[kinds.index("study")]
+        raise ValueError(f"{study}: a study directory is reported alone, not with other folders")
+    given = [option for option, value in runs_only.items() if value is not None]
+    if given:
+        raise ValueError(f"{', '.join(given)}: for run folders, not a study directory")
+
+    results = load_results(args.directories[0])
     # Options left out fall back to the study's [report] table (in schedsim.app.report).
     print_report(console, results, metrics=args.metric, baseline=args.baseline, kind=args.kind)
     written = results.write(
@@ -471,6 +594,31 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     for what, paths in written.items():
         if paths:
             console.print(f"wrote {len(paths)} {what} into {paths[0].parent}/")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace, console: Console, plot: bool = False) -> int:
+    """``schedsim compare``, and ``schedsim report`` on run folders (``plot``: with the
+    per-category bar chart; its --metric then picks the summary's rows)."""
+    from schedsim.app.report import compare_folders
+
+    written = compare_folders(
+        console,
+        args.directories,
+        args.out,
+        plot=plot,
+        metrics=args.metric if args.command == "report" else None,
+        metric=args.category_metric or "bounded_slowdown",
+        stat=args.stat or "mean",
+        scheme=args.scheme or "16",
+        estimate=args.estimate,
+        warmup=args.warmup or 0,
+        cooldown=args.cooldown or 0,
+    )
+    for paths in written.values():
+        if paths:
+            names = ", ".join(p.name for p in paths)
+            console.print(f"wrote {names} into {paths[0].parent}/", highlight=False)
     return 0
 
 
@@ -510,6 +658,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_sweep(args, console)
         if args.command == "report":
             return cmd_report(args, console)
+        if args.command == "compare":
+            return cmd_compare(args, console)
         if args.command == "policies":
             return cmd_policies(console)
         return cmd_workloads(console)

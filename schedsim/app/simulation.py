@@ -17,6 +17,7 @@ from typing import Any
 
 from schedsim.app import registry
 from schedsim.model.policy import Policy
+from schedsim.model.results import Result
 from schedsim.model.simulation import Simulation as _ModelSimulation
 
 __all__ = ["Simulation"]
@@ -44,3 +45,32 @@ class Simulation(_ModelSimulation):
         elif params:
             raise ValueError("params= only applies when the policy is given by name")
         super().__init__(workload, policy, **options)
+
+    def run(self, until: float | None = None, progress: bool = False) -> Result:
+        """As the model's `run`; ``progress`` shows a progress bar on the console (rich).
+
+        The bar counts finished jobs for a trace, simulated time for a
+        closed-loop population (whose jobs are not known in advance).
+        """
+        if progress and until is None and self._result is None:
+            self._show_progress()
+        return super().run(until)
+
+    def _show_progress(self, steps: int = 200) -> None:
+        from rich.progress import Progress
+
+        pop = self.population
+        if pop is not None:
+            first, last, total = 0.0, pop.horizon, steps
+        else:
+            first, last = self.workload[0].submit, self.workload[-1].submit
+            total = len(self.workload)
+        with Progress(transient=True) as bar:
+            task = bar.add_task(f"{self.policy.name} on {self.workload.name}", total=total)
+            for k in range(1, steps + 1):
+                until = first + (last - first) * k / steps
+                if until > self.now and self.env.peek() <= until:
+                    self.advance(until)
+                    done = k if pop is not None else len(self.scheduler.finished)
+                    bar.update(task, completed=done)
+            bar.update(task, completed=total)

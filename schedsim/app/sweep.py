@@ -23,7 +23,9 @@ file system for the results. The layout::
     DIR/failures/<id>.json        the error and traceback of a run that raised
 
 A finished run is written into a temporary folder and renamed into place,
-so ``runs/<id>`` is either complete or absent: a study killed at any moment
+so ``runs/<id>`` is either complete or absent (the folders and files get the
+permissions ``mkdir`` and ``open`` give under the user's umask, typically
+0755 and 0644, not the private ones of `tempfile`): a study killed at any moment
 resumes by running the same command again, which skips every finished run
 and leaves its files untouched. A run that raises is recorded in
 ``failures/`` with its traceback and the study goes on; it is tried again
@@ -39,8 +41,8 @@ import io
 import json
 import multiprocessing
 import os
+import secrets
 import shutil
-import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
@@ -142,10 +144,34 @@ def execute(task: Task) -> RunOutcome:
 # ---- the study directory ---------------------------------------------------------
 
 
+def _temporary(folder: Path, name: str, create: Callable[[Path], Any]) -> tuple[Path, Any]:
+    """A new ``.<name>.<random>.tmp`` in ``folder``, made by ``create`` (which must fail
+    with FileExistsError if the path exists), and what ``create`` returned.
+
+    Not `tempfile.mkstemp`/`mkdtemp`: they make private files (0600) and
+    folders (0700), and a rename keeps the mode, so finished runs would be
+    unreadable to the user's group where everything else is not. Here the
+    callers ask for 0666 / 0777 and the umask (and any default ACL) decides,
+    as for any file or folder the user makes.
+    """
+    for _ in range(100):
+        path = folder / f".{name}.{secrets.token_hex(6)}.tmp"
+        try:
+            return path, create(path)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name for {name} in {folder}")
+
+
+def _new_file(path: Path) -> int:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    return os.open(path, flags, 0o666)
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
     """Write a file so that readers see the old content or the new, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp, fd = _temporary(path.parent, path.name, _new_file)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -175,7 +201,7 @@ def _store(directory: Path, run: Run, outcome: RunOutcome) -> None:
         return
     runs = directory / "runs"
     runs.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=runs, prefix=f".{run.id}.", suffix=".tmp"))
+    tmp, _ = _temporary(runs, run.id, lambda p: os.mkdir(p, 0o777))
     try:
         for name, data in outcome.files.items():
             (tmp / name).write_bytes(data)
@@ -304,6 +330,32 @@ def _dask(tasks: list[Task], cluster: Any) -> Iterator[Iterator[RunOutcome]]:
 
 # ---- the sweep -----------------------------------------------------------------------
 
+#: Said before a local sweep whose runs compile Selective Suspension's numba kernels.
+_KERNELS_NOTICE = (
+    "compiling the selective-suspension kernels once for this machine (about 5 s); "
+    "later runs load them from numba's cache"
+)
+
+
+def _compiles_kernels(runs: list[Run]) -> bool:
+    """Whether a run's policy is Selective Suspension (ss, tss or a subclass) and numba's
+    on-disk cache holds none of its kernels yet (`schedsim.policies.kernels.cache_is_cold`)."""
+    from schedsim.app import registry
+
+    for name in sorted({run.config.policy for run in runs}):
+        try:
+            mro = registry.get(name).__mro__
+        except ValueError:  # registered by the study's imports, which only workers import
+            continue
+        if any(
+            (c.__module__, c.__name__) == ("schedsim.policies.suspension", "SelectiveSuspension")
+            for c in mro
+        ):
+            from schedsim.policies import kernels
+
+            return kernels.cache_is_cold()
+    return False
+
 
 def sweep(
     study: Study,
@@ -318,7 +370,9 @@ def sweep(
     ``workers``: local pool size (default: all cores; 0 runs in this
     process). ``cluster``: a Dask scheduler address or `distributed.Client`
     (``workers`` is then ignored). ``progress``: True shows a rich progress
-    bar with the time left; a callable gets ``(done, total)`` after each run.
+    bar with the time left, after a line that warns of the compilation when
+    SS runs are about to compile Selective Suspension's kernels (seconds, on
+    a machine's first SS run); a callable gets ``(done, total)`` after each run.
     A KeyboardInterrupt stops the sweep cleanly: finished runs stay,
     ``interrupted`` is set, and the next sweep resumes.
     """
@@ -338,6 +392,10 @@ def sweep(
     by_id = {run.id: run for run in pending}
     imports = tuple(study.imports)
     tasks: list[Task] = [(_document(run), imports) for run in pending]
+    if progress is True and cluster is None and _compiles_kernels(pending):
+        from rich.console import Console
+
+        Console().print(_KERNELS_NOTICE, highlight=False, soft_wrap=True)
     if cluster is not None:
         executor = _dask(tasks, cluster)
     elif workers == 0:

@@ -1,0 +1,216 @@
+"""Plain run folders side by side: what ``schedsim compare`` prints and writes, and what
+``schedsim report`` makes of run folders.
+
+A run folder is what ``schedsim run --out DIR`` writes (`reading.read_run_folder`).
+`RunComparison` loads several and holds two tables, one column per run
+(labelled by its policy when the policies differ, else by its folder's name):
+
+``summary``
+    The metrics of `Result.summary` (rows, with the ``warmup``/``cooldown``
+    given), with a ``unit`` column (`formats.unit_of`: seconds for waits,
+    turnaround and makespan, a fraction for utilization, jobs/day for
+    throughput...).
+``categories``
+    Seed 000's per-category table, `schedsim.model.results.compare`: rows are
+    the categories (16 of Table 2.1 or 4 of Table 4.1) and ``all``.
+
+`RunComparison.write` saves them as ``compare-summary.csv`` and
+``compare-categories.csv`` (full precision), with the per-category bar chart
+``compare-categories.png`` if asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+from rich.console import Console
+
+from schedsim.app.report import console as _console
+from schedsim.app.report import plots, reading, statistics
+from schedsim.app.report.formats import unit_of
+from schedsim.model.results import Result
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["RunComparison", "compare_folders"]
+
+#: The files `RunComparison.write` writes.
+SUMMARY_CSV = "compare-summary.csv"
+CATEGORIES_CSV = "compare-categories.csv"
+CATEGORIES_PNG = "compare-categories.png"
+
+
+@dataclass(frozen=True, repr=False)
+class RunComparison:
+    """Several runs side by side (see the module docstring).
+
+    Build with `RunComparison.load` from run folders, or directly from
+    ``results`` (label -> `Result`) and ``folders`` (label -> where it came
+    from). ``metric`` (a jobs column), ``stat``, ``scheme`` (``"16"`` or
+    ``"4"``) and ``estimate`` (None, ``"well"`` or ``"poor"``) choose the
+    per-category table; ``warmup``/``cooldown`` (a job count or a fraction)
+    apply to both tables.
+    """
+
+    results: dict[str, Result]
+    folders: dict[str, Path] = field(default_factory=dict)
+    metric: str = "bounded_slowdown"
+    stat: str = "mean"
+    scheme: str = "16"
+    estimate: str | None = None
+    warmup: int | float = 0
+    cooldown: int | float = 0
+
+    def __post_init__(self) -> None:
+        if not self.results:
+            raise ValueError("nothing to compare: no run given")
+        statistics.check_category_request(self.scheme, self.estimate)
+
+    def __repr__(self) -> str:
+        return f"RunComparison({', '.join(self.results)})"
+
+    @classmethod
+    def load(
+        cls,
+        folders: Iterable[str | Path],
+        metric: str = "bounded_slowdown",
+        stat: str = "mean",
+        scheme: str = "16",
+        estimate: str | None = None,
+        warmup: int | float = 0,
+        cooldown: int | float = 0,
+    ) -> RunComparison:
+        """Read run folders (`reading.read_run_folders`; ValueError naming a folder that is
+        not one) and compute both tables, so that a bad option fails here."""
+        paths = [Path(p) for p in folders]
+        results = reading.read_run_folders(paths)
+        comparison = cls(
+            results,
+            dict(zip(results, paths, strict=True)),
+            metric,
+            stat,
+            scheme,
+            estimate,
+            warmup,
+            cooldown,
+        )
+        # Computed now, so that a bad warmup, cooldown, metric or stat fails here.
+        _ = (comparison.summary, comparison.categories)
+        return comparison
+
+    # ---- tables -------------------------------------------------------------
+
+    @cached_property
+    def summary(self) -> pd.DataFrame:
+        """Metrics (index ``metric``) x [``unit``, runs...] (`statistics.summary_table`)."""
+        table = statistics.summary_table(self.results, self.warmup, self.cooldown)
+        table.insert(0, "unit", [unit_of(str(m)) for m in table.index])
+        return table
+
+    @cached_property
+    def categories(self) -> pd.DataFrame:
+        """Categories and ``all`` (index ``category``) x runs
+        (`statistics.category_comparison`)."""
+        return statistics.category_comparison(
+            self.results,
+            self.metric,
+            self.stat,
+            self.scheme,
+            self.estimate,
+            self.warmup,
+            self.cooldown,
+        )
+
+    @property
+    def category_unit(self) -> str:
+        """The unit of the per-category values: jobs for a count, else the metric's."""
+        return "jobs" if self.stat in ("count", "size") else unit_of(self.metric)
+
+    def category_title(self) -> str:
+        """What the per-category table holds, in words."""
+        table = "Table 2.1" if self.scheme == "16" else "Table 4.1"
+        unit = self.category_unit
+        what = f"{self.stat} {self.metric}" + (f" ({unit})" if unit else "")
+        if self.estimate is not None:
+            what += f", {self.estimate}-estimated jobs"
+        return f"Per category (seed 000, {table}): {what}"
+
+    def check_metrics(self, metrics: Sequence[str] | None) -> list[str] | None:
+        """``metrics`` if every one is a row of `summary`; ValueError naming the rows else."""
+        if metrics is None:
+            return None
+        unknown = [m for m in metrics if m not in self.summary.index]
+        if unknown:
+            raise ValueError(
+                f"unknown metric(s) {unknown}; the runs have {', '.join(self.summary.index)}"
+            )
+        return list(metrics)
+
+    # ---- output -------------------------------------------------------------
+
+    def print(self, console: Console, metrics: Sequence[str] | None = None) -> None:
+        """`console.print_comparison`: the runs, the summary (``metrics`` only, if given)
+        and the per-category table."""
+        _console.print_comparison(console, self, self.check_metrics(metrics))
+
+    def plot(self, title: str = "") -> Figure:
+        """The per-category bar chart (`plots.comparison_plot`), one bar per run."""
+        return plots.comparison_plot(
+            self.categories,
+            self.metric,
+            self.stat,
+            self.category_unit,
+            self.scheme,
+            self.estimate,
+            title,
+        )
+
+    def write(
+        self, out_dir: str | Path, plot: bool = False, metrics: Sequence[str] | None = None
+    ) -> dict[str, list[Path]]:
+        """Write ``compare-summary.csv`` (``metrics`` only, if given) and
+        ``compare-categories.csv`` into ``out_dir``, and ``compare-categories.png`` if
+        ``plot``; returns the paths, as ``{"tables": [...], "plots": [...]}``."""
+        summary = self.summary
+        metrics = self.check_metrics(metrics)
+        if metrics is not None:
+            summary = summary.loc[metrics]
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        written: dict[str, list[Path]] = {"tables": [], "plots": []}
+        for frame, name in ((summary, SUMMARY_CSV), (self.categories, CATEGORIES_CSV)):
+            path = out / name
+            frame.to_csv(path)
+            written["tables"].append(path)
+        if plot:
+            fig = self.plot()
+            path = out / CATEGORIES_PNG
+            fig.savefig(path, dpi=120)
+            fig.clear()  # a bare Figure: no pyplot registry to close it from
+            written["plots"].append(path)
+        return written
+
+
+def compare_folders(
+    console: Console,
+    folders: Iterable[str | Path],
+    out_dir: str | Path | None = None,
+    plot: bool = False,
+    metrics: Sequence[str] | None = None,
+    **options: Any,
+) -> dict[str, list[Path]]:
+    """What ``schedsim compare`` and ``schedsim report`` do with run folders: load them
+    (`RunComparison.load` with ``options``), print both tables (the summary's
+    ``metrics`` only, if given), and write them into ``out_dir`` if given (with
+    the bar chart if ``plot``). Returns the paths written."""
+    comparison = RunComparison.load(folders, **options)
+    comparison.print(console, metrics)
+    if out_dir is None:
+        return {"tables": [], "plots": []}
+    return comparison.write(out_dir, plot, metrics)

@@ -1,0 +1,305 @@
+"""The figures of a report, drawn from tables already computed (`statistics`).
+
+Every figure is a bare matplotlib `Figure`, not pyplot's: nothing global to
+close, and a notebook shows a returned figure once (with ``%matplotlib
+inline`` or once pyplot is imported).
+
+`metric_plot`
+    A metric (mean over replications, with its confidence band) against a
+    numeric configuration column, one line per group; or a bar per group.
+`category_plot`
+    Seed 000's category bar chart: per category a bar for each label, one
+    panel per scenario.
+`comparison_plot`
+    Plain runs side by side: per category a bar for each run.
+
+By default a log axis is used when the values span more than two decades
+(slowdowns under FCFS and under backfilling differ that much, and a linear
+axis flattens the smaller ones).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from schedsim.app.report.formats import fmt, group_name
+from schedsim.app.report.statistics import NA, groups, key
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = ["category_plot", "comparison_plot", "error_bars", "metric_plot", "spans_decades"]
+
+
+def spans_decades(means: np.ndarray) -> bool:
+    """Whether the finite ``means`` are all positive and span more than two decades
+    (`metric_plot`'s default for a log axis)."""
+    means = means[np.isfinite(means)]
+    return bool(len(means)) and means.min() > 0 and means.max() > 100 * means.min()
+
+
+def error_bars(
+    ax: Any, xs: np.ndarray, mean: np.ndarray, low: np.ndarray, high: np.ndarray, **style: Any
+) -> None:
+    """Black confidence-interval whiskers on bars, where the interval is known."""
+    ok = np.isfinite(low) & np.isfinite(high) & np.isfinite(mean)
+    if ok.any():
+        ax.errorbar(
+            xs[ok],
+            mean[ok],
+            yerr=np.vstack([mean[ok] - low[ok], high[ok] - mean[ok]]),
+            fmt="none",
+            ecolor="black",
+            **style,
+        )
+
+
+# --------------------------------------------------------------------------- #
+# A metric of a study
+# --------------------------------------------------------------------------- #
+
+
+def metric_plot(
+    table: pd.DataFrame,
+    metric: str,
+    columns: Sequence[str],
+    x: str | None = None,
+    title: str = "",
+    confidence: float = 0.95,
+    log: bool = False,
+    ax: Axes | None = None,
+) -> Figure:
+    """``metric`` of an `aggregate` table: lines against ``x``, or bars.
+
+    With ``x``, ``table`` is aggregated by ``[*columns, x]``: one line per
+    combination of ``columns``, markers at the points, the interval shaded
+    where it exists; a group without ``x`` (NaN, e.g. a policy without the
+    parameter) is drawn as a dashed horizontal reference; ``log`` sets a
+    logarithmic y axis. With ``x=None``, ``table`` is aggregated by
+    ``columns`` (``label`` first): a bar per group with interval error bars,
+    one colour per label. Draws on ``ax`` if given; returns the Figure.
+    """
+    if ax is None:
+        # A bare Figure, not pyplot: nothing global to close, and a notebook
+        # shows the returned figure once.
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(7.0, 4.5), layout="constrained")
+        ax = fig.add_subplot()
+    else:
+        fig = ax.figure
+        fig = getattr(fig, "figure", fig)  # a SubFigure's root Figure
+    if x is None:
+        _bars(ax, table, metric, columns)
+    else:
+        _lines(ax, table, metric, x, columns)
+        if log:
+            ax.set_yscale("log")
+    ax.set_ylabel(f"{metric} (mean, {confidence:.0%} CI)")
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    return fig  # type: ignore[return-value]
+
+
+def _lines(ax: Axes, table: pd.DataFrame, metric: str, x: str, lines: Sequence[str]) -> None:
+    for values, pos in groups(table, lines):
+        part = table.iloc[pos]
+        xs = part[x].to_numpy(dtype=float)
+        mean = part[f"{metric}_mean"].to_numpy(dtype=float)
+        low = part[f"{metric}_ci_low"].to_numpy(dtype=float)
+        high = part[f"{metric}_ci_high"].to_numpy(dtype=float)
+        name = group_name(lines, values) or metric
+        if np.isnan(xs).all():
+            ref = ax.axhline(mean[0], linestyle="--", linewidth=1.2, label=name)
+            if np.isfinite(low[0]) and np.isfinite(high[0]):
+                ax.axhspan(low[0], high[0], color=ref.get_color(), alpha=0.12, linewidth=0)
+            continue
+        keep = np.isfinite(xs)
+        order = np.argsort(xs[keep], kind="stable")
+        xs, mean, low, high = (a[keep][order] for a in (xs, mean, low, high))
+        (line,) = ax.plot(xs, mean, marker="o", label=name)
+        band = np.isfinite(low) & np.isfinite(high)
+        if band.any():
+            ax.fill_between(
+                xs,
+                np.where(band, low, mean),
+                np.where(band, high, mean),
+                where=band,
+                color=line.get_color(),
+                alpha=0.2,
+                linewidth=0,
+            )
+    ax.set_xlabel(x)
+
+
+def _bars(ax: Axes, table: pd.DataFrame, metric: str, by: Sequence[str]) -> None:
+    import matplotlib as mpl
+
+    by = list(by)
+    mean = table[f"{metric}_mean"].to_numpy(dtype=float)
+    low = table[f"{metric}_ci_low"].to_numpy(dtype=float)
+    high = table[f"{metric}_ci_high"].to_numpy(dtype=float)
+    xs = np.arange(len(table))
+    # One colour per label, so the bars of a policy match across scenarios.
+    palette = mpl.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
+    colours: dict[Any, str] = {}
+    for k, label in enumerate(table["label"].tolist()):
+        first = key(label) not in colours
+        colour = colours.setdefault(key(label), palette[len(colours) % len(palette)])
+        legend = fmt(label) if first else "_nolegend_"
+        ax.bar(xs[k], mean[k], color=colour, label=legend)
+    error_bars(ax, xs, mean, low, high, capsize=4)
+    names = [group_name(by, row) for row in table[by].itertuples(index=False, name=None)]
+    crowded = len(xs) > 3
+    ax.set_xticks(xs, names, rotation=30 if crowded else 0, ha="right" if crowded else "center")
+    ax.set_xlabel(", ".join(by))
+
+
+# --------------------------------------------------------------------------- #
+# Per-category bar charts
+# --------------------------------------------------------------------------- #
+
+
+def category_plot(
+    table: pd.DataFrame,
+    column: str,
+    metric: str,
+    stat: str,
+    estimate: str | None = None,
+    title: str = "",
+    log: bool | None = None,
+) -> Figure:
+    """Seed 000's category bar chart of a `category_summary` table's ``column``
+    (``<stat>_<metric>``): per category a bar for each label.
+
+    One panel per scenario (each combination of the group columns other than
+    ``label``), so each panel reads like one of the paper's figures; a label
+    keeps its colour in every panel; the confidence interval as error bars
+    where there is one. ``log`` None: a log axis when the positive values span
+    more than two decades. The figure's title is ``title``, then what is drawn.
+    """
+    import matplotlib as mpl
+    from matplotlib.figure import Figure
+
+    by = list(table.columns[: table.columns.get_loc("category")])
+    scenario = [c for c in by if c != "label"]
+    panels = groups(table, scenario)
+    categories = list(table["category"].cat.categories)
+    labels = list(dict.fromkeys(key(v) for v in table["label"].tolist()))
+    palette = mpl.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
+    colour = {label: palette[i % len(palette)] for i, label in enumerate(labels)}
+    values = table[column].to_numpy(dtype=float)
+    if log is None:
+        positive = values[np.isfinite(values) & (values > 0)]
+        log = bool(len(positive)) and positive.max() > 100 * positive.min()
+
+    ncols = 1 if len(panels) == 1 else 2
+    nrows = math.ceil(len(panels) / ncols)
+    width = 7.0 if len(categories) <= 4 else 10.0
+    fig = Figure(figsize=(width * ncols, 3.4 * nrows + 0.6), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    handles: dict[Any, Any] = {}
+    for ax, (scene, pos) in zip(axes, panels, strict=False):
+        part = table.iloc[pos]
+        present = list(dict.fromkeys(key(v) for v in part["label"].tolist()))
+        step = 0.8 / max(len(present), 1)
+        for j, label in enumerate(present):
+            rows = part[[key(v) == label for v in part["label"].tolist()]]
+            order = [categories.index(c) for c in rows["category"].tolist()]
+            xs = np.asarray(order, dtype=float) - 0.4 + step * (j + 0.5)
+            mean = rows[column].to_numpy(dtype=float)
+            bars = ax.bar(xs, mean, width=step, color=colour[label], label=fmt(label))
+            handles.setdefault(label, bars)
+            low = rows[f"{column}_ci_low"].to_numpy(dtype=float)
+            high = rows[f"{column}_ci_high"].to_numpy(dtype=float)
+            error_bars(ax, xs, mean, low, high, capsize=2, linewidth=0.8)
+        ax.set_xticks(
+            range(len(categories)),
+            categories,
+            rotation=45 if len(categories) > 4 else 0,
+            ha="right" if len(categories) > 4 else "center",
+        )
+        shown = part[column].to_numpy(dtype=float)
+        if not np.isfinite(shown).any():
+            # e.g. the poorly estimated jobs of a run with exact estimates
+            ax.text(0.5, 0.5, "no jobs", transform=ax.transAxes, ha="center", va="center")
+        elif log and (shown[np.isfinite(shown)] > 0).any():
+            ax.set_yscale("log")
+        ax.set_ylabel(column.replace("_", " "))
+        # A scenario column a run does not set (overhead: none) is left out of its title.
+        named = [(c, v) for c, v in zip(scenario, scene, strict=True) if key(v) is not NA]
+        name = group_name([c for c, _ in named], [v for _, v in named])
+        ax.set_title(name or "all runs", fontsize="medium")
+        ax.grid(True, axis="y", alpha=0.3)
+    for ax in axes[len(panels) :]:
+        ax.set_visible(False)
+    what = f"{stat} {metric.replace('_', ' ')} per category"
+    if estimate is not None:
+        what += f", {estimate}-estimated jobs"
+    fig.suptitle(f"{title}: {what}")
+    fig.legend(
+        list(handles.values()),
+        [fmt(label) for label in handles],
+        loc="outside lower center",
+        ncols=min(len(handles), 6),
+        fontsize="small",
+    )
+    return fig
+
+
+def comparison_plot(
+    table: pd.DataFrame,
+    metric: str,
+    stat: str,
+    unit: str = "",
+    scheme: str = "16",
+    estimate: str | None = None,
+    title: str = "",
+    log: bool | None = None,
+) -> Figure:
+    """Plain runs side by side: per category (rows of ``table``, as
+    `statistics.category_comparison` gives them, ``all`` included) a bar for
+    each run (its columns).
+
+    The y axis names ``stat``, ``metric`` and ``unit``; ``log`` None: a log
+    axis when the positive values span more than two decades. An empty
+    category has no bar.
+    """
+    from matplotlib.figure import Figure
+
+    categories = [str(c) for c in table.index]
+    runs = [str(c) for c in table.columns]
+    values = table.to_numpy(dtype=float)
+    if log is None:
+        positive = values[np.isfinite(values) & (values > 0)]
+        log = bool(len(positive)) and positive.max() > 100 * positive.min()
+    many = len(categories) > 5
+    fig = Figure(figsize=(10.0 if many else 7.0, 4.8), layout="constrained")
+    ax = fig.add_subplot()
+    step = 0.8 / max(len(runs), 1)
+    xs = np.arange(len(categories), dtype=float)
+    for j, run in enumerate(runs):
+        ax.bar(xs - 0.4 + step * (j + 0.5), values[:, j], width=step, label=run)
+    ax.set_xticks(xs, categories, rotation=45 if many else 0, ha="right" if many else "center")
+    if "all" in categories:
+        # The overall value is no category: set it apart.
+        ax.axvline(categories.index("all") - 0.5, color="grey", linewidth=0.8, linestyle=":")
+    if log:
+        ax.set_yscale("log")
+    table_name = "Table 2.1" if scheme == "16" else "Table 4.1"
+    ax.set_xlabel(f"job category (run time x processors, seed 000 {table_name})")
+    what = f"{stat} {metric.replace('_', ' ')}"
+    ax.set_ylabel(f"{what} ({unit})" if unit else what)
+    if estimate is not None:
+        what += f", {estimate}-estimated jobs"
+    ax.set_title(f"{title}: {what} per category" if title else f"{what} per category")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize="small", title="run")
+    return fig

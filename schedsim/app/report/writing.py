@@ -1,0 +1,196 @@
+"""The files of a study report: which tables (CSV) and figures (PNG, SVG), under which names.
+
+`write_report` writes what ``schedsim report DIR`` writes for a study (see
+`StudyResults.write` for the list); `closed_loop_figures` adds seed 002's
+Figures 5 and 6; `category_spec` reads which per-category tables a study asks
+for. The tables come from `StudyResults` (`statistics`), the figures from
+`plots`; this module only chooses and names them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from schedsim.app.report.formats import safe_name
+from schedsim.app.report.reading import as_list
+from schedsim.app.study import CATEGORY_KEYS
+from schedsim.model.results import Result
+
+if TYPE_CHECKING:
+    from schedsim.app.report.study_results import StudyResults
+
+__all__ = [
+    "CATEGORY_METRICS",
+    "CATEGORY_STATS",
+    "category_spec",
+    "closed_loop_figures",
+    "write_report",
+]
+
+#: Per-category statistics a report writes unless told otherwise (seed 000: the
+#: average and the worst case of the bounded slowdown and the turnaround time).
+CATEGORY_METRICS: tuple[str, ...] = ("bounded_slowdown", "turnaround")
+CATEGORY_STATS: tuple[str, ...] = ("mean", "max")
+
+
+def category_spec(value: bool | Mapping[str, Any] | None) -> dict[str, list[str]] | None:
+    """The per-category tables asked for: None (none), or every key of
+    `schedsim.app.study.CATEGORY_KEYS` with its list (True: the defaults)."""
+    if value is None or value is False:
+        return None
+    spec: dict[str, list[str]] = {
+        "schemes": ["16"],
+        "estimates": ["all"],
+        "metrics": list(CATEGORY_METRICS),
+        "stats": list(CATEGORY_STATS),
+    }
+    if value is True:
+        return spec
+    if not isinstance(value, Mapping):
+        raise ValueError(f"categories must be true, false or a table, got {value!r}")
+    for key, items in value.items():
+        allowed = CATEGORY_KEYS.get(key, ())
+        chosen = [str(v) for v in as_list(items) or []]
+        bad = [v for v in chosen if allowed is not None and v not in allowed]
+        if key not in CATEGORY_KEYS or not chosen or bad:
+            known = ", ".join(f"{k} ({', '.join(v or ('...',))})" for k, v in CATEGORY_KEYS.items())
+            raise ValueError(f"categories.{key}: expected a list of {known}; got {items!r}")
+        spec[key] = chosen
+    return spec
+
+
+def write_report(
+    results: StudyResults,
+    out: Path,
+    metrics: Sequence[str],
+    xs: Sequence[str],
+    baseline: Any,
+    kind: str,
+    spec: Mapping[str, Sequence[str]] | None,
+) -> dict[str, list[Path]]:
+    """Write a study's report into ``out`` (created), arguments resolved: the metrics,
+    the x columns of the plots (``["none"]``: no such plots; empty: bar charts), the
+    baseline (None: no ratios), the kind and the per-category spec (`category_spec`).
+    Returns the paths written, as ``{"tables": [...], "plots": [...]}``."""
+    out.mkdir(parents=True, exist_ok=True)
+    tables: list[Path] = []
+    plots: list[Path] = []
+
+    def table(frame: pd.DataFrame, name: str) -> None:
+        path = out / name
+        frame.to_csv(path, index=False)
+        tables.append(path)
+
+    table(results.aggregate(metrics), "summary.csv")
+    table(results.runs, "runs.csv")
+    if len(results.failures):
+        table(results.failures, "failures.csv")
+    else:
+        (out / "failures.csv").unlink(missing_ok=True)  # from an earlier report
+    if baseline is not None:
+        for m in metrics:
+            table(results.ratio_table(m, baseline, kind=kind), f"ratios-{safe_name(m)}.csv")
+
+    done = results.counts["done"]
+    if done and list(xs) != ["none"]:
+        for m in metrics:
+            for column in xs or [None]:
+                stem = safe_name(m) if column is None else f"{safe_name(m)}-vs-{safe_name(column)}"
+                fig = results.plot(m, column)
+                for suffix in (".png", ".svg"):
+                    path = out / f"{stem}{suffix}"
+                    fig.savefig(path, dpi=150)
+                    plots.append(path)
+                fig.clear()  # a bare Figure: no pyplot registry to close it from
+
+    if spec is not None:
+        for scheme in spec["schemes"]:
+            for estimate in spec["estimates"]:
+                quality = None if estimate == "all" else estimate
+                stem = f"categories-{scheme}" + (f"-{estimate}" if quality else "")
+                frame = results.category_summary(scheme, quality, spec["metrics"], spec["stats"])
+                table(frame, f"{stem}.csv")
+                if not done:
+                    continue
+                for st in spec["stats"]:
+                    for m in spec["metrics"]:
+                        fig = results.category_plot(m, st, scheme, quality, table=frame)
+                        path = out / f"{stem}-{safe_name(f'{st}_{m}')}.png"
+                        fig.savefig(path, dpi=120)
+                        plots.append(path)
+                        fig.clear()
+    closed = results.report_defaults.get("closed_loop")
+    if closed and done:
+        spec_cl = closed if isinstance(closed, Mapping) else {}
+        t, p = closed_loop_figures(results, out, spec_cl.get("users"), spec_cl.get("hours"))
+        tables += t
+        plots += p
+    return {"tables": tables, "plots": plots}
+
+
+def closed_loop_figures(
+    results: StudyResults,
+    out_dir: str | Path,
+    users: int | None = None,
+    hours: Sequence[float] | None = None,
+) -> tuple[list[Path], list[Path]]:
+    """Seed 002's Figures 5 and 6 for the closed-loop runs of ``users`` users.
+
+    ``users`` defaults to the largest population in the study; ``hours`` to
+    10:00, 16:00 and 23:00. For each daily-cycle setting: the queue length
+    by time of day averaged over the days, one line per label
+    (``queue-by-time-of-day-<cycle>.png`` and ``.csv``), and the size x
+    run time maps of waiting and running jobs for the first and the last
+    label (``job-maps-<cycle>.png``; `schedsim.model.sessions`). Uses the first
+    replication of each configuration.
+    """
+    from schedsim.app import plots as figures
+    from schedsim.model import sessions
+
+    out = Path(out_dir)
+    done = results.done
+    if "users" not in done or done["users"].isna().all():
+        raise ValueError(f"study {results.name!r} has no closed-loop runs (users)")
+    size = int(done["users"].max() if users is None else users)
+    hours = list(hours) if hours is not None else [10.0, 16.0, 23.0]
+    picked = done[(done["users"] == size) & (done["replication"] == 0)]
+    if picked.empty:
+        raise ValueError(f"study {results.name!r} has no finished run with {size} users")
+    cycle = picked["daily_cycle"] if "daily_cycle" in picked else pd.Series(None, picked.index)
+    tables: list[Path] = []
+    plots: list[Path] = []
+    for setting in pd.unique(cycle.fillna(True)):
+        rows = picked[cycle.fillna(True) == setting]
+        runs = {
+            str(row.label): Result.load(results.directory / "runs" / row.id)
+            for row in rows.itertuples()
+        }
+        name = "cycle" if setting else "no-cycle"
+        queues = {label: sessions.queue_by_time_of_day(r) for label, r in runs.items()}
+        frames = [q.assign(label=label) for label, q in queues.items()]
+        path = out / f"queue-by-time-of-day-{name}.csv"
+        pd.concat(frames, ignore_index=True).to_csv(path, index=False)
+        tables.append(path)
+        labels = list(runs)
+        for stem, fig in (
+            (
+                f"queue-by-time-of-day-{name}",
+                figures.plot_queue_by_time_of_day(runs, tables=queues),
+            ),
+            (
+                f"job-maps-{name}",
+                figures.plot_job_maps(
+                    {k: runs[k] for k in dict.fromkeys([labels[0], labels[-1]])}, hours
+                ),
+            ),
+        ):
+            fig.suptitle(f"{results.name}: {size} users, {name}", fontsize=9)
+            path = out / f"{stem}.png"
+            fig.savefig(path, dpi=120)
+            plots.append(path)
+            fig.clear()  # a bare Figure: no pyplot registry to close it from
+    return tables, plots

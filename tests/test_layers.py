@@ -1,0 +1,67 @@
+"""The package's layers (README, "Architecture"), checked by import-linter.
+
+workloads <- model <- policies <- app: no import runs back up, policies and
+workloads never use SimPy, the policy boundary (View, decisions, Policy)
+needs no SimPy, and the core packages know nothing of the command line or
+plotting. The contracts are in pyproject.toml (``[tool.importlinter]``).
+
+import-linter reads a package from its folder on disk, and in this checkout
+``schedsim.model``, ``schedsim.policies`` and ``schedsim.workloads`` live in
+the top-level folders model/, policies/ and workloads/ (pyproject.toml maps
+them), so the test first lays the sources out as they are installed (a
+temporary ``schedsim/`` holding ``model/``, ``policies/``, ``workloads/``
+and ``app/``) and lints that copy.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+LINT = Path(sys.executable).with_name("lint-imports")
+
+
+def installed_layout(root: Path) -> Path:
+    """Copy the package's Python sources into ``root/schedsim/`` as pip installs them."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.gz", "*.nbi", "*.nbc")
+    package = root / "schedsim"
+    shutil.copytree(REPO / "schedsim", package, ignore=ignore)
+    for folder in ("model", "policies", "workloads"):
+        shutil.copytree(REPO / folder, package / folder, ignore=ignore)
+    return root
+
+
+def lint(root: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run(
+        [str(LINT), "--config", str(REPO / "pyproject.toml"), "--no-cache"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.skipif(not LINT.exists(), reason="import-linter is not installed")
+def test_layers_and_contracts_hold(tmp_path: Path) -> None:
+    done = lint(installed_layout(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Contracts: 4 kept, 0 broken" in done.stdout, done.stdout
+
+
+@pytest.mark.skipif(not LINT.exists(), reason="import-linter is not installed")
+def test_an_upward_import_breaks_the_layers(tmp_path: Path) -> None:
+    # The contracts can fail: a workloads module that imports the model breaks them.
+    root = installed_layout(tmp_path)
+    victim = root / "schedsim" / "workloads" / "transforms.py"
+    victim.write_text(victim.read_text() + "\nimport schedsim.model.scheduler  # noqa\n")
+    done = lint(root)
+    assert done.returncode != 0
+    assert "schedsim.workloads.transforms -> schedsim.model.scheduler" in done.stdout, done.stdout
