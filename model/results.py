@@ -7,9 +7,10 @@ inside the model.
 ``jobs`` (one row per job)
     ``id, submit, start, end, run, wait, estimate, work, size, nodes, outcome,
     suspensions, suspended_time, overhead_time, requeues, lost_work, lost_run,
-    attempts, user`` (`SIMULATED_COLUMNS`), then one column per job attribute
-    (``Job.attrs``: a priority class, a reservation time...) and, for a
-    closed-loop run, ``session``. ``start`` is the first start; ``run`` is
+    attempts, user`` (`SIMULATED_COLUMNS`), then ``queue`` and ``partition``
+    when the workload gives them (SWF fields 15 and 16), one column per job
+    attribute (``Job.attrs``: a priority class, a reservation time...) and,
+    for a closed-loop run, ``session``. ``start`` is the first start; ``run`` is
     the wall-clock time the attempt that counts actually ran (it exceeds
     ``work`` under contention and stops at the limit for a killed job);
     ``wait = end - submit - run`` is all time not running that attempt:
@@ -205,7 +206,7 @@ Stat = str | Callable[[pd.Series], Any]
 
 def reserved_columns() -> set[str]:
     """Names a job attribute may not take: they are columns of every job table."""
-    return {*SIMULATED_COLUMNS, *DERIVED_COLUMNS, "session"}
+    return {*SIMULATED_COLUMNS, *DERIVED_COLUMNS, "session", "queue", "partition"}
 
 
 def _classify(values: np.ndarray, edges: tuple[float, ...], low: float) -> np.ndarray:

@@ -456,6 +456,11 @@ class Simulation:
         # Everything but the run of the attempt that counts: queued, suspended,
         # overhead, and lost attempts (seed 001's delay d = response - service).
         jobs.insert(5, "wait", end - jobs["submit"] - jobs["run"])
+        # SWF's two attribute fields, when the workload uses them (-1: missing).
+        for field in ("queue", "partition"):
+            values = np.array([getattr(r.job, field) for r in runs], dtype=np.int64)
+            if (values != -1).any():
+                jobs[field] = values
         for name, values in _attributes(runs).items():
             jobs[name] = values
         return jobs

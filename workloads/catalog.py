@@ -72,8 +72,16 @@ def resolve(name_or_path: str | os.PathLike[str]) -> Path:
 
 
 def load(name_or_path: str | os.PathLike[str], **read_kwargs: Any) -> Workload:
-    """Read a shipped trace or an SWF file; ``read_kwargs`` go to `read_swf`."""
-    return read_swf(resolve(name_or_path), **read_kwargs)
+    """Read a shipped trace, an SWF file (``read_kwargs`` go to `read_swf`), or a
+    workload saved as Parquet (``.parquet``, `schedsim.workloads.parquet`)."""
+    path = resolve(name_or_path)
+    if path.suffix == ".parquet":
+        from schedsim.workloads.parquet import read_workload
+
+        if read_kwargs:
+            raise ValueError(f"{path}: options {sorted(read_kwargs)} only apply to SWF files")
+        return read_workload(path)
+    return read_swf(path, **read_kwargs)
 
 
 def _description(name: str) -> str:

@@ -18,12 +18,25 @@ import math
 import numbers
 import operator
 import re
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
+import numpy as np
+from schedsim.workloads.job import Job
+from schedsim.workloads.streams import stream
 from schedsim.workloads.workload import CleaningStep, Workload
 
-__all__ = ["exact_estimates", "first", "fit_machine", "month", "scale_load", "window"]
+__all__ = [
+    "choices",
+    "exact_estimates",
+    "first",
+    "fit_machine",
+    "month",
+    "scale_load",
+    "window",
+    "with_attribute",
+]
 
 FitMode = Literal["error", "drop", "clamp"]
 _MONTH_RE = re.compile(r"(\d{4})-(\d{2})")
@@ -174,3 +187,88 @@ def exact_estimates(w: Workload) -> Workload:
         for j in w.jobs
     ]
     return w.with_jobs(jobs, CleaningStep("exact estimates: estimate = run time", changed))
+
+
+#: Attributes that are fields of the job record (and of SWF: fields 15 and 16).
+SWF_ATTRIBUTES: tuple[str, ...] = ("queue", "partition")
+
+#: Draws ``n`` values from a random generator (`with_attribute`'s ``draw``).
+Draw = Callable[[np.random.Generator, int], Sequence[Any]]
+
+
+def choices(options: Sequence[Any], p: Sequence[float] | None = None) -> Draw:
+    """A ``draw`` for `with_attribute`: each job one of ``options``, with probabilities ``p``.
+
+    For example the 75% local (high priority) and 25% external jobs of seed
+    001: ``choices(["high", "low"], p=[0.75, 0.25])``.
+    """
+    opts = list(options)
+    if not opts:
+        raise ValueError("choices needs at least one option")
+    if p is not None:
+        probs = np.asarray(p, dtype=float)
+        if probs.shape != (len(opts),) or (probs < 0).any() or not np.isclose(probs.sum(), 1):
+            raise ValueError(f"p must be {len(opts)} probabilities summing to 1, got {list(p)}")
+
+    def draw(rng: np.random.Generator, n: int) -> list[Any]:
+        picks = rng.choice(len(opts), size=n, p=None if p is None else probs)
+        return [opts[k] for k in picks.tolist()]
+
+    return draw
+
+
+def with_attribute(
+    w: Workload,
+    name: str,
+    values: Any = None,
+    *,
+    draw: Draw | None = None,
+    seed: int | None = None,
+    stream_name: str | None = None,
+) -> Workload:
+    """Every job with the attribute ``name`` set (``Job.attrs``; a job table column).
+
+    Give either ``values`` (one value for every job, a sequence with one value
+    per job in submit order, or a function ``job -> value``) or ``draw``, a
+    function ``(rng, n) -> n values`` called once with the named random
+    stream ``stream_name`` (default ``"attributes/NAME"``) of ``seed``
+    (`schedsim.workloads.streams`): the same seed gives the same values, and
+    the draws do not depend on any other component's. ``queue`` and
+    ``partition`` are the job's SWF fields (whole numbers), so they survive an
+    SWF round trip; every attribute survives a Parquet one
+    (`schedsim.workloads.parquet`). Recorded as one cleaning step.
+    """
+    if not name or not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"an attribute name must be an identifier, got {name!r}")
+    n = len(w.jobs)
+    if (values is None) == (draw is None):
+        raise ValueError("with_attribute needs exactly one of values= and draw=")
+    if draw is not None:
+        if seed is None:
+            raise ValueError("with_attribute(draw=...) needs the seed of its random stream")
+        key = stream_name or f"attributes/{name}"
+        drawn = list(draw(stream(seed, key), n))
+        how = f"drawn from stream {key!r} of seed {seed}"
+    elif callable(values):
+        drawn = [values(job) for job in w.jobs]
+        how = "computed per job"
+    elif isinstance(values, (list, tuple, np.ndarray)):
+        drawn = list(values)
+        how = "given per job"
+    else:
+        drawn = [values] * n
+        how = f"{values!r} for every job"
+    if len(drawn) != n:
+        raise ValueError(f"attribute {name!r}: {len(drawn)} values for {n} jobs")
+    jobs = [_with(job, name, value) for job, value in zip(w.jobs, drawn, strict=True)]
+    return w.with_jobs(jobs, CleaningStep(f"attribute {name}: {how}", n))
+
+
+def _with(job: Job, name: str, value: Any) -> Job:
+    if isinstance(value, np.generic):
+        value = value.item()  # plain Python values: they print, compare and pickle plainly
+    if name in SWF_ATTRIBUTES:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise ValueError(f"job {job.id}: {name} is an SWF field, a whole number; got {value!r}")
+        return dataclasses.replace(job, **{name: int(value)})
+    return dataclasses.replace(job, attrs={**job.attrs, name: value})
