@@ -142,7 +142,7 @@ def test_a_rate_must_be_positive() -> None:
         def rate(self, job: Job, sharing: Sharing) -> float:
             return 0.0
 
-    with pytest.raises(ValueError, match="rate 0.0"):
+    with pytest.raises(ValueError, match=r"rate 0\.0"):
         simulate([Job(1, 0.0, 1.0, 1, 1.0)], contention=Broken())
 
 
