@@ -143,9 +143,16 @@ class Policy:
     prints) and implement `schedule`. Constructor keyword arguments are the
     policy's parameters (``--param key=value`` on the command line); they
     must have defaults and type hints so the command line can convert values.
+
+    ``name`` is the name the class was registered under (`register`), else
+    the class's own name: what a run's results call the policy.
     """
 
-    name: ClassVar[str] = "?"
+    name: ClassVar[str] = "policy"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.name = cls.__name__  # until (unless) `register` names it
 
     def schedule(self, view: View) -> Sequence[Decision]:  # pragma: no cover - interface
         raise NotImplementedError

@@ -390,6 +390,9 @@ CHANGES = {
     "seed": 7,
     "estimates": "f:1",
     "users": 10,
+    "limit_in": "work",
+    "pieces": False,
+    "log_decisions": True,
 }
 #: Keys that apply only to a closed-loop run (``users`` set).
 CLOSED_LOOP_CHANGES = {

@@ -54,6 +54,7 @@ def test_local_pool_runs_every_run_and_stores_it(tmp_path):
         assert sorted(p.name for p in folder.iterdir()) == [
             "config.json",
             "jobs.parquet",
+            "pieces.parquet",
             "series.parquet",
             "summary.json",
         ]

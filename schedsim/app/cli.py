@@ -23,6 +23,7 @@ import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
+from schedsim._version import __version__
 from schedsim.app import registry
 from schedsim.app.study import RunConfig, load_study
 from schedsim.model.policy import PolicyError
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run `schedsim COMMAND --help` for a command's options, e.g. `schedsim run --help`.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    parser.add_argument("--version", action="version", version=f"schedsim {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser(
@@ -97,7 +99,20 @@ def build_parser() -> argparse.ArgumentParser:
         "knob (default 10.46; seed 003 uses 10.33 and 9.83; lower = more load)",
     )
     run.add_argument(
-        "--policy", default="easy", metavar="NAME", help="scheduling policy (default easy)"
+        "--policy",
+        default="easy",
+        metavar="NAME",
+        help="scheduling policy: a name from `schedsim policies` (default easy), or a policy "
+        "class of your own as FILE.py:CLASS or MODULE:CLASS",
+    )
+    run.add_argument(
+        "--import",
+        dest="imports",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import a module (a dotted name or a .py file) that registers policies, "
+        "repeatable; then --policy NAME finds them",
     )
     run.add_argument(
         "--nodes",
@@ -141,6 +156,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--exact-estimates", action="store_true", help="set every estimate to the run time"
+    )
+    run.add_argument(
+        "--limit-in",
+        choices=("run", "work"),
+        default="run",
+        help="what a job's limit (its estimate) counts: run time (default, as a batch "
+        "system does) or work (a job slowed down by contention is not killed with work left)",
     )
     run.add_argument(
         "--wide",
@@ -221,6 +243,23 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         metavar="N|F",
         help="leave the last N jobs (or fraction F) out of the summaries",
+    )
+    outputs = run.add_argument_group("outputs")
+    outputs.add_argument(
+        "--no-pieces",
+        action="store_true",
+        help="keep no piece log (pieces.parquet: every run, overhead, suspended and lost "
+        "piece of every job, on which nodes and cores): a little faster on long runs",
+    )
+    outputs.add_argument(
+        "--log-decisions",
+        action="store_true",
+        help="keep every decision of every pass (decisions.parquet)",
+    )
+    outputs.add_argument(
+        "--batsim",
+        action="store_true",
+        help="also write batsim_jobs.csv: the jobs in Batsim's jobs CSV layout (evalys reads it)",
     )
     run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     _debug_option(run)
@@ -409,6 +448,9 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "max_runtime": args.max_runtime,
             "jobs": args.jobs,
             "lublin_alpha": args.lublin_alpha,
+            "limit_in": args.limit_in,
+            "pieces": not args.no_pieces,
+            "log_decisions": args.log_decisions,
         }
     )
 
@@ -473,6 +515,8 @@ def schedule_frame(result: Result) -> pd.DataFrame:
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
+    for module in args.imports:
+        registry.import_module(module)
     sim = run_config(args).simulation()
     workload = sim.workload
     progress = (
@@ -508,10 +552,18 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         note=f"policy: {sim.policy.name}",
         preemption="Yes" if (result.jobs["suspensions"] > 0).any() else None,
     )
-    console.print(
-        f"wrote {out}/: jobs.parquet, jobs.csv, series.parquet, schedule.swf, summary.json"
-        + (", sessions.parquet" if result.sessions is not None else "")
-    )
+    written = ["jobs.parquet", "jobs.csv", "series.parquet", "schedule.swf", "summary.json"]
+    written += [
+        f"{n}.parquet"
+        for n in ("pieces", "decisions", "sessions")
+        if getattr(result, n) is not None
+    ]
+    if args.batsim:
+        from schedsim.app.batsim import write_batsim_jobs
+
+        write_batsim_jobs(result, out / "batsim_jobs.csv", workload_name=workload.name)
+        written.append("batsim_jobs.csv")
+    console.print(f"wrote {out}/: {', '.join(written)}")
     return 0
 
 

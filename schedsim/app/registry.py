@@ -1,16 +1,38 @@
-"""Policy names: lookup, construction from ``key=value`` strings, listing.
+"""Policy names: lookup, plug-ins, construction from ``key=value`` strings, listing.
 
-Every module named in `MODULES` is imported on first use, and registers its
-policies with `schedsim.model.policy.register`. Adding a policy family is writing
-its module and adding its name here.
+The model takes policy objects; this module, in the application layer, is
+where names are resolved. A name is one of:
+
+* a **registered name** (``"easy"``): every module named in `MODULES` (the
+  policies shipped with schedsim) is imported on first use and registers
+  its policies with `schedsim.model.policy.register`; so does every module
+  a user imports first (``schedsim run --import mypolicies``, a study's
+  ``imports``), and every policy another installed package declares in the
+  ``schedsim.policies`` entry-point group (`ENTRY_POINTS`), as plug-in
+  ecosystems do::
+
+      # pyproject.toml of a package of policies
+      [project.entry-points."schedsim.policies"]
+      fairshare = "mypackage.fairshare:FairShare"
+
+* a **plug-in spec** ``MODULE:CLASS``, where ``MODULE`` is a file
+  (``path/to/mypolicy.py:MyPolicy``) or an importable module
+  (``mypackage.policies:MyPolicy``): the class is loaded from there, no
+  registration needed (``schedsim run --policy path/to/mypolicy.py:MyPolicy``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import inspect
+import sys
 import typing
 from collections.abc import Mapping
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from schedsim.model.policy import REGISTRY, Policy
@@ -24,19 +46,91 @@ MODULES: tuple[str, ...] = (
 )
 
 
+#: The entry-point group through which other packages add policies (name = "module:Class").
+ENTRY_POINTS = "schedsim.policies"
+
+_loaded = False
+
+
 def _load() -> None:
+    global _loaded
     for module in MODULES:
         importlib.import_module(module)
+    if _loaded:
+        return
+    _loaded = True
+    for entry in metadata.entry_points(group=ENTRY_POINTS):
+        name = entry.name.lower()
+        if name in REGISTRY:
+            continue  # a registered name is not taken over by a plug-in
+        try:
+            cls = entry.load()
+        except Exception as exc:  # a broken plug-in must not break every other policy
+            print(f"schedsim: policy plug-in {entry.name!r} ({entry.value}) failed: {exc}",
+                  file=sys.stderr)  # fmt: skip
+            continue
+        if isinstance(cls, type) and issubclass(cls, Policy):
+            REGISTRY[name] = cls
+
+
+def import_module(spec: str) -> ModuleType:
+    """Import a module of policies: a dotted module name, or a ``.py`` file.
+
+    Its `register` decorators add its policies. A file is imported once per
+    path (as ``schedsim_plugin_<stem>``). ValueError names the module and why.
+    """
+    path = Path(spec)
+    if spec.endswith(".py"):
+        if not path.is_file():
+            raise ValueError(f"{spec}: no such policy module file")
+        digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
+        key = f"schedsim_plugin_{path.stem}_{digest}"
+        if key in sys.modules:
+            return sys.modules[key]
+        loader = importlib.util.spec_from_file_location(key, path)
+        if loader is None or loader.loader is None:
+            raise ValueError(f"{spec}: cannot be imported as a module")
+        module = importlib.util.module_from_spec(loader)
+        sys.modules[key] = module
+        try:
+            loader.loader.exec_module(module)
+        except Exception as exc:
+            del sys.modules[key]
+            raise ValueError(f"{spec}: importing it failed: {type(exc).__name__}: {exc}") from exc
+        return module
+    try:
+        return importlib.import_module(spec)
+    except ImportError as exc:
+        raise ValueError(f"{spec}: cannot import it ({exc})") from None
+
+
+def _from_spec(spec: str) -> type[Policy]:
+    """The class of a ``MODULE:CLASS`` spec."""
+    module_name, _, class_name = spec.rpartition(":")
+    module = import_module(module_name)
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise ValueError(f"{spec}: {module_name} has no {class_name!r}")
+    if not (isinstance(cls, type) and issubclass(cls, Policy)):
+        raise ValueError(f"{spec}: {class_name} is not a Policy (schedsim.model.policy.Policy)")
+    return cls
+
+
+def _is_spec(name: str) -> bool:
+    # "C:\\x.py:P" on Windows has two colons; a name never has one.
+    return ":" in name
 
 
 def names() -> list[str]:
-    """Registered policy names, sorted."""
+    """Registered policy names (shipped, imported and plug-ins), sorted."""
     _load()
     return sorted(REGISTRY)
 
 
 def get(name: str) -> type[Policy]:
-    """The policy class registered under ``name`` (case-insensitive)."""
+    """The policy class of a registered name (case-insensitive) or a ``MODULE:CLASS`` spec."""
+    if _is_spec(name):
+        return _from_spec(name)
     _load()
     try:
         return REGISTRY[name.lower()]
@@ -46,7 +140,7 @@ def get(name: str) -> type[Policy]:
 
 def describe() -> list[tuple[str, str]]:
     """(name, first docstring line) for every policy."""
-    return [(n, (inspect.getdoc(REGISTRY[n]) or "").splitlines()[0]) for n in names()]
+    return [(n, ((inspect.getdoc(REGISTRY[n]) or "").splitlines() or [""])[0]) for n in names()]
 
 
 def parameters(name: str) -> dict[str, inspect.Parameter]:

@@ -171,7 +171,10 @@ class RunConfig:
     ``overhead`` is None (no suspension overhead), ``"memory"`` (seed 000's
     model with the paper's parameters) or a table of `MemoryOverhead`
     parameters (completed with the paper's values; one equal to them
-    becomes ``"memory"``); ``"none"`` is None.
+    becomes ``"memory"``); ``"none"`` is None. ``limit_in`` is what limits
+    count, ``"run"`` time (None, the default) or ``"work"``; ``pieces``
+    (default on) keeps the piece log and ``log_decisions`` (default off)
+    every decision (`schedsim.model.simulation.Simulation`).
     """
 
     workload: str = catalog.DEFAULT
@@ -197,6 +200,9 @@ class RunConfig:
     max_runtime: float | None = None
     jobs: int | None = None
     lublin_alpha: float | None = None
+    limit_in: str | None = None
+    pieces: bool | None = None
+    log_decisions: bool | None = None
 
     def __post_init__(self) -> None:
         problems = _field_problems(self)
@@ -204,7 +210,8 @@ class RunConfig:
             key, why = problems[0]
             raise StudyError(f"{key}: {why}")
         object.__setattr__(self, "overhead", _canonical_overhead(self.overhead))
-        object.__setattr__(self, "policy", self.policy.lower())
+        if ":" not in self.policy:  # a MODULE:CLASS spec keeps its case (paths, class names)
+            object.__setattr__(self, "policy", self.policy.lower())
         object.__setattr__(self, "params", dict(self.params))
         if self.load_factor is not None:
             object.__setattr__(self, "load_factor", float(self.load_factor))
@@ -213,6 +220,13 @@ class RunConfig:
                 object.__setattr__(self, key, float(getattr(self, key)))
         if self.weekdays is not None:
             object.__setattr__(self, "weekdays", tuple(sorted(set(self.weekdays))))
+        # Defaults spelled out are the defaults: one run id for both spellings.
+        if self.limit_in == "run":
+            object.__setattr__(self, "limit_in", None)
+        if self.pieces is True:
+            object.__setattr__(self, "pieces", None)
+        if self.log_decisions is False:
+            object.__setattr__(self, "log_decisions", None)
         # A trim of 0.0 is no trim: one value, so both spellings share a run id.
         for key in ("warmup", "cooldown"):
             if getattr(self, key) == 0:
@@ -353,6 +367,9 @@ class RunConfig:
             kill_at_estimate=self.kill_at_estimate,
             wide=self.wide,  # type: ignore[arg-type]
             overhead=self.memory_overhead(),
+            limit_in=self.limit_in or "run",
+            pieces=self.pieces is not False,
+            log_decisions=bool(self.log_decisions),
             params=self.params,
         )
 
@@ -381,6 +398,9 @@ _LATER_KEYS = (
     "max_runtime",
     "jobs",
     "lublin_alpha",
+    "limit_in",
+    "pieces",
+    "log_decisions",
 )
 
 #: Workload names that are generated, not read from a file.
@@ -462,6 +482,13 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             "max_runtime",
             c.max_runtime is None or (_is_number(c.max_runtime) and c.max_runtime > 0),
             "a positive number of seconds (inf: no limit)",
+        ),
+        ("limit_in", c.limit_in in (None, "run", "work"), "'run' or 'work'"),
+        ("pieces", c.pieces is None or isinstance(c.pieces, bool), "true or false"),
+        (
+            "log_decisions",
+            c.log_decisions is None or isinstance(c.log_decisions, bool),
+            "true or false",
         ),
     ]
     problems: list[tuple[str, str]] = []

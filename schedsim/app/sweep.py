@@ -19,6 +19,8 @@ file system for the results. The layout::
     DIR/runs/<id>/summary.json    {"summary": ..., "meta": ...} (Result.summary_json)
     DIR/runs/<id>/jobs.parquet    the per-job table
     DIR/runs/<id>/series.parquet  the time series
+    DIR/runs/<id>/pieces.parquet  every piece of every job (unless pieces = false)
+    DIR/runs/<id>/decisions.parquet  every decision (when log_decisions = true)
     DIR/runs/<id>/sessions.parquet  the users' sessions (closed-loop runs only)
     DIR/failures/<id>.json        the error and traceback of a run that raised
 
@@ -125,8 +127,10 @@ def execute(task: Task) -> RunOutcome:
         result = config.simulation().run()
         files = {}
         tables = [("jobs.parquet", result.jobs), ("series.parquet", result.series)]
-        if result.sessions is not None:
-            tables.append(("sessions.parquet", result.sessions))
+        for name in ("sessions", "pieces", "decisions"):
+            table = getattr(result, name)
+            if table is not None:
+                tables.append((f"{name}.parquet", table))
         for name, frame in tables:
             buffer = io.BytesIO()
             frame.to_parquet(buffer, index=False)
