@@ -20,28 +20,25 @@ released one by one in order of increasing start time, and each released
 job is re-anchored, so it moves earlier if the hole fits it and otherwise
 keeps its place ("in the worst case, the released job would be reinserted
 in the same position it held previously").
+
+The planning itself (the shadow time, the profile, anchoring and
+compression) is the planning library's (`schedsim.policies.planning`), which
+other policies use too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from heapq import heappop, heappush
-from operator import attrgetter
 from typing import Literal
 
 from schedsim.model.policy import Policy, Start, View, WakeAt, register
 from schedsim.model.view import JobView
-from schedsim.policies.profile import INF, Profile, planned_end
-
-#: Shortest time a reservation holds its cores in the conservative plan. A job
-#: with a zero estimate (a job of run time 0 whose estimate was missing) still
-#: needs its cores for an instant; planned for no time at all, it would hold
-#: nothing and another job could be anchored on its cores at its instant.
-MIN_PLAN = 1e-3
+from schedsim.policies.planning.conservative import by_start, compress, duration, place
+from schedsim.policies.planning.easy import shadow
+from schedsim.policies.planning.profile import Profile, planned_end
 
 QueueOrder = Literal["fcfs", "sjf", "xfactor"]
-
-_by_expected_end = attrgetter("expected_end")
 
 
 def _fcfs_key(j: JobView) -> tuple[float, int]:
@@ -67,36 +64,6 @@ def order_queue(queue: tuple[JobView, ...], order: QueueOrder, now: float) -> li
     if order == "xfactor":
         return sorted(queue, key=lambda j: (-j.xfactor(now), j.submit, j.id))
     raise ValueError(f"unknown queue order {order!r}; choose fcfs, sjf or xfactor")
-
-
-def shadow(now: float, free: int, running: Iterable, cores: int) -> tuple[float, int]:
-    """When ``cores`` cores are expected free, and how many are spare then.
-
-    ``running`` are objects with ``size`` and ``expected_end``. They free
-    their cores at their planned ends, in order; the shadow time is the end
-    at which the free count first reaches ``cores`` (all jobs ending at that
-    instant count). Returns ``(INF, 0)`` when running jobs alone will not
-    free enough cores (cores held by suspended jobs): then nothing may
-    backfill past the waiting job.
-    """
-    if free >= cores:
-        return now, free - cores
-    ends = sorted(running, key=_by_expected_end)
-    if ends and ends[0].expected_end <= now:
-        # Overrun jobs (no kill at estimate) are planned after now, by how
-        # long they have overrun (planned_end): not their order by expected end.
-        ends.sort(key=lambda r: planned_end(r.expected_end, now))
-    for i, job in enumerate(ends):
-        free += job.size
-        if free >= cores:
-            t = planned_end(job.expected_end, now)
-            # Every job planned to end at that same instant frees its cores too.
-            for later in ends[i + 1 :]:
-                if planned_end(later.expected_end, now) != t:
-                    break
-                free += later.size
-            return t, free - cores
-    return INF, 0
 
 
 @register("easy")
@@ -178,7 +145,8 @@ class Conservative(Policy):
     """Conservative backfilling: every job holds a reservation; early ends compress the schedule.
 
     ``reservations`` maps a waiting job's id to ``(start, duration, cores)``
-    of its reservation (the duration is the estimate, at least `MIN_PLAN`:
+    of its reservation (the duration is the estimate, at least
+    `schedsim.policies.planning.conservative.MIN_PLAN`:
     keeping it, rather than the end, makes every release subtract exactly
     what was reserved).
     While estimates hold (jobs killed at their estimate) a job never starts
@@ -228,23 +196,15 @@ class Conservative(Policy):
             self.on_reserve(job, start)
 
     def _anchor(self, job: JobView, now: float) -> None:
-        profile = self.profile
-        assert profile is not None
-        duration = max(job.estimate, MIN_PLAN)
-        start = profile.earliest(job.size, duration, now)
-        profile.reserve(start, duration, job.size)
-        self._set(job, start, duration)
+        assert self.profile is not None
+        span = duration(job.estimate)
+        self._set(job, place(self.profile, job.size, span, now), span)
 
     def _compress(self, now: float) -> None:
         """Re-anchor every reservation, in order of start time (section 2.1.1)."""
-        profile = self.profile
-        assert profile is not None
-        for jid, (start, duration, cores) in sorted(self.reservations.items(), key=_by_start):
-            new = profile.earliest_before(cores, duration, start)
-            if new < start:
-                profile.release(start, duration, cores)
-                profile.reserve(new, duration, cores)
-                self._set(self._jobs[jid], new, duration)
+        assert self.profile is not None
+        for jid, new in compress(self.profile, self.reservations).items():
+            self._set(self._jobs[jid], new, self.reservations[jid][1])
 
     def _overran(self, now: float) -> bool:
         """Whether a running job outlived its planned end (only without kill at estimate)."""
@@ -263,15 +223,14 @@ class Conservative(Policy):
         freed cores that are still busy, and no guarantee can be kept.
         """
         now = view.now
-        profile = self.profile = Profile(now, view.total_cores)
+        self.profile = Profile.of_running(now, view.free_cores, view.running)
         self._running_end.clear()
         self._ends.clear()
         for r in view.running:
             end = planned_end(r.expected_end, now)
-            profile.reserve(now, end - now, r.size)
             self._running_end[r.id] = end
             heappush(self._ends, (end, r.id))
-        old = sorted(self.reservations.items(), key=_by_start)
+        old = sorted(self.reservations.items(), key=by_start)
         self.reservations.clear()
         self._starts.clear()
         for jid, _ in old:
@@ -303,7 +262,3 @@ class Conservative(Policy):
                 out.append(WakeAt(start))
                 break
         return out
-
-
-def _by_start(item: tuple[int, tuple[float, float, int]]) -> tuple[float, int]:
-    return (item[1][0], item[0])

@@ -418,7 +418,7 @@ def test_conservative_never_starts_later_than_first_reservation_many(case: Case)
 
 # Regression: a zero-estimate job reserved no time in the profile, so other
 # jobs were anchored on its cores at its instant and could push it past its
-# reservation. Reservations now last at least MIN_PLAN (policies/backfilling.py).
+# reservation. Reservations now last at least MIN_PLAN (policies/planning/conservative.py).
 @pytest.mark.parametrize(
     "jobs",
     [

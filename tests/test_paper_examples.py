@@ -21,7 +21,8 @@ from types import SimpleNamespace
 import pytest
 from schedsim.model.policy import View
 from schedsim.model.view import JobView
-from schedsim.policies.backfilling import EASY, Conservative, shadow
+from schedsim.policies.backfilling import EASY, Conservative
+from schedsim.policies.planning.easy import shadow
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
 
@@ -288,7 +289,7 @@ def test_shadow_counts_every_job_ending_at_the_shadow_time() -> None:
 # Regression: shadow() grouped and ordered the running jobs by their raw
 # expected_end, while it plans an overrun job (expected_end <= now, possible
 # without kill at estimate) to run as long again as it has overrun
-# (schedsim.policies.profile.planned_end). Jobs planned at the same instant were not
+# (schedsim.policies.planning.profile.planned_end). Jobs planned at the same instant were not
 # all counted, and an overrun job could be taken before a job planned earlier.
 def test_shadow_plans_overrun_jobs_by_their_planned_end() -> None:
     # kill_at_estimate=False, now = 30, one core free, two needed.

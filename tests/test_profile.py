@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from schedsim.policies.profile import INF, Profile
+from schedsim.policies.planning.profile import INF, Profile
 
 
 def profile_with(total: int, blocks: list[tuple[float, float, int]], now: float = 0.0) -> Profile:

@@ -1,4 +1,4 @@
-"""The availability profile shared by the backfilling family.
+"""The availability profile: free cores over future time, as the backfilling family plans.
 
 A step function of free cores over future time: ``free[i]`` cores are free
 in ``[times[i], times[i+1])`` and the last step lasts forever. Reservations
@@ -6,6 +6,9 @@ and running jobs (by their estimates) are subtracted from it; the anchor
 point of a job (seed 000 section 2.1.1: "the earliest time at which a
 sufficient number of processors are available to run the job for a
 duration equal to the user estimated run time") is found by one scan.
+`Profile.of_running` builds one from a view's running jobs and `Profile.copy`
+gives an independent copy, so a policy can ask "what if" without touching
+its own plan (`schedsim.policies.planning.conservative`).
 
 Plain Python lists with `bisect`: profiles hold tens to a few hundred steps,
 where list operations beat numpy's per-call overhead.
@@ -14,12 +17,24 @@ where list operations beat numpy's per-call overhead.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from typing import Protocol
 
 INF = float("inf")
 
 #: A running job that has outlived its estimate (possible only when jobs are
 #: not killed at their estimate) is planned to end at least this long after now.
 OVERRUN_GRACE = 1.0
+
+
+class Planned(Protocol):
+    """What planning reads of a running job: its cores and when it is expected to end."""
+
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def expected_end(self) -> float: ...
 
 
 def planned_end(expected_end: float, now: float) -> float:
@@ -44,6 +59,25 @@ class Profile:
         self.total = total
         self.times: list[float] = [now]
         self.free: list[int] = [total]
+
+    @classmethod
+    def of_running(cls, now: float, free: int, running: Iterable[Planned]) -> Profile:
+        """The profile the running jobs leave: ``free`` cores now, and each job's cores
+        from its planned end on (`planned_end`). Cores held otherwise (suspended jobs
+        writing out, say) are not in it: its total is ``free`` plus the running jobs'."""
+        jobs = list(running)
+        profile = cls(now, free + sum(j.size for j in jobs))
+        for job in jobs:
+            profile.reserve(now, planned_end(job.expected_end, now) - now, job.size)
+        return profile
+
+    def copy(self) -> Profile:
+        """An independent copy (changing one leaves the other as it was)."""
+        out = Profile.__new__(Profile)
+        out.total = self.total
+        out.times = list(self.times)
+        out.free = list(self.free)
+        return out
 
     def __repr__(self) -> str:
         steps = ", ".join(f"{t:g}:{f}" for t, f in zip(self.times, self.free, strict=True))

@@ -1,0 +1,16 @@
+"""The planning library of the backfilling family: pure functions over availability profiles.
+
+Any policy can use it, for its own schedule or to ask "what if":
+
+* `schedsim.policies.planning.profile`: the availability profile (free cores
+  over future time), built from a view's running jobs (`Profile.of_running`)
+  and copied (`Profile.copy`) to plan without touching one's own;
+* `schedsim.policies.planning.easy`: EASY's shadow time and extra cores
+  (seed 000 section 2.1.2), from the running jobs or over a profile;
+* `schedsim.policies.planning.conservative`: conservative backfilling's
+  anchoring and compression (seed 000 section 2.1.1), a plan of a whole
+  queue, and a job's estimated start and response time under conservative
+  backfilling (what seed 003 asks at every submission).
+
+`schedsim.policies.backfilling` (EASY, conservative) is built on these.
+"""

@@ -1,0 +1,116 @@
+"""Conservative backfilling's plan: anchoring, compression, and what-if questions.
+
+Conservative backfilling (seed 000 section 2.1.1) gives every job a
+reservation at its *anchor point* when it arrives, "the earliest time at
+which a sufficient number of processors are available to run the job for a
+duration equal to the user estimated run time", on the profile left by the
+running jobs and the earlier reservations; a job starts when its reservation
+comes. When a job ends before its estimate the schedule is *compressed*:
+reservations are released one by one in order of increasing start time, and
+each is re-anchored, so it moves earlier if the hole fits it and otherwise
+keeps its place.
+
+These functions work on a `Profile` the caller gives (and changes, where they
+say so), so the conservative policy (`schedsim.policies.backfilling`) and
+any other policy share them. `plan` and `estimated_start` answer "what if":
+the start a job would be given under conservative backfilling now, on a
+fresh plan of the running jobs and the queue in submit order (seed 003
+ranks jobs by their estimated response time under conservative backfilling
+at submission: `estimated_response`). Suspended jobs hold no cores in such
+a plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from schedsim.model.view import JobView
+from schedsim.policies.planning.profile import Planned, Profile
+
+__all__ = [
+    "MIN_PLAN",
+    "compress",
+    "duration",
+    "estimated_response",
+    "estimated_start",
+    "place",
+    "plan",
+]
+
+#: Shortest time a reservation holds its cores in a plan. A job with a zero
+#: estimate (a job of run time 0 whose estimate was missing) still needs its
+#: cores for an instant; planned for no time at all, it would hold nothing and
+#: another job could be anchored on its cores at its instant.
+MIN_PLAN = 1e-3
+
+#: A reservation: (start, duration, cores).
+Reservation = tuple[float, float, int]
+
+
+def duration(estimate: float) -> float:
+    """How long a reservation of a job of this estimate holds its cores (at least `MIN_PLAN`)."""
+    return max(estimate, MIN_PLAN)
+
+
+def place(profile: Profile, cores: int, span: float, after: float) -> float:
+    """Anchor a job of ``cores`` cores for ``span`` seconds at or after ``after``.
+
+    Returns its start, the earliest at which the cores are free over the
+    whole span, and reserves them there in ``profile``.
+    """
+    start = profile.earliest(cores, span, after)
+    profile.reserve(start, span, cores)
+    return start
+
+
+def compress(profile: Profile, reservations: Mapping[int, Reservation]) -> dict[int, float]:
+    """Re-anchor every reservation, in order of start time (ties by job id).
+
+    Each one moves to the earliest anchor not after its current start (a
+    hole left by an early end), in ``profile``; returns the new starts of
+    those that moved, in the order they moved.
+    """
+    moved: dict[int, float] = {}
+    for jid, (start, span, cores) in sorted(reservations.items(), key=by_start):
+        new = profile.earliest_before(cores, span, start)
+        if new < start:
+            profile.release(start, span, cores)
+            profile.reserve(new, span, cores)
+            moved[jid] = new
+    return moved
+
+
+def by_start(item: tuple[int, Reservation]) -> tuple[float, int]:
+    """Sort key of ``(job id, reservation)``: start time, then id."""
+    return (item[1][0], item[0])
+
+
+def plan(
+    now: float, free: int, running: Iterable[Planned], queue: Iterable[JobView]
+) -> tuple[Profile, dict[int, float]]:
+    """A conservative plan from scratch: the profile of the running jobs, then every
+    queued job anchored in the order given (submit order, as they arrived).
+
+    Returns the profile with every reservation in it and each job's planned start.
+    """
+    profile = Profile.of_running(now, free, running)
+    starts = {job.id: place(profile, job.size, duration(job.estimate), now) for job in queue}
+    return profile, starts
+
+
+def estimated_start(profile: Profile, job: JobView, now: float) -> float:
+    """The start ``job`` would be given now on ``profile`` (which is left unchanged)."""
+    return profile.earliest(job.size, duration(job.estimate), now)
+
+
+def estimated_response(
+    now: float,
+    free: int,
+    running: Iterable[Planned],
+    queue: Iterable[JobView],
+    job: JobView,
+) -> float:
+    """``job``'s response time (end - submit, by its estimate) under conservative
+    backfilling, were it anchored now behind the ``queue`` (`plan`)."""
+    profile, _ = plan(now, free, running, (j for j in queue if j.id != job.id))
+    return estimated_start(profile, job, now) + job.estimate - job.submit

@@ -1,0 +1,114 @@
+"""The planning library: profiles, EASY's shadow, conservative anchoring and what-if plans."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from schedsim.model.scheduler import Pass
+from schedsim.policies.planning.conservative import (
+    compress,
+    duration,
+    estimated_response,
+    estimated_start,
+    place,
+    plan,
+)
+from schedsim.policies.planning.easy import shadow, shadow_on
+from schedsim.policies.planning.profile import INF, Profile
+from schedsim.workloads.catalog import load
+from schedsim.workloads.transforms import exact_estimates, first
+
+from schedsim import Simulation
+
+
+@dataclass(frozen=True)
+class Running:
+    size: int
+    expected_end: float
+
+
+def test_a_copy_is_independent() -> None:
+    p = Profile(0.0, 8)
+    p.reserve(0.0, 10.0, 5)
+    q = p.copy()
+    q.reserve(10.0, 5.0, 8)
+    assert (p.times, p.free) == ([0.0, 10.0], [3, 8])
+    assert (q.times, q.free) == ([0.0, 10.0, 15.0], [3, 0, 8])
+
+
+def test_a_profile_of_the_running_jobs() -> None:
+    # 10 cores, 4 free; jobs of 4 and 2 cores end at 30 and 20.
+    p = Profile.of_running(0.0, 4, [Running(4, 30.0), Running(2, 20.0)])
+    assert (p.total, p.times, p.free) == (10, [0.0, 20.0, 30.0], [4, 6, 10])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    free=st.integers(0, 8),
+    running=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 50)), max_size=8),
+    cores=st.integers(1, 20),
+)
+def test_the_shadow_on_a_profile_is_easys_shadow(free, running, cores) -> None:
+    jobs = [Running(size, float(end)) for size, end in running]
+    expected = shadow(0.0, free, jobs, cores)
+    assert shadow_on(Profile.of_running(0.0, free, jobs), cores) == expected
+    if expected[0] == INF:
+        assert cores > free + sum(j.size for j in jobs)
+
+
+def test_place_and_compress_by_hand() -> None:
+    # 4 cores. A (3 cores) runs until 10. B (4 cores, 10 s) is anchored at 10.
+    # C (1 core, 30 s) would fit beside A at 0, but would still hold its core when
+    # B needs all four at 10: it is anchored after B, at 20. Then A ends at 5
+    # instead of 10: compression moves B to 5 and C to 15.
+    p = Profile(0.0, 4)
+    p.reserve(0.0, 10.0, 3)
+    b = place(p, 4, duration(10.0), 0.0)
+    c = place(p, 1, duration(30.0), 0.0)
+    assert (b, c) == (10.0, 20.0)
+    p.add(5.0, 10.0, 3)  # A ended at 5: its cores are free over [5, 10)
+    moved = compress(p, {2: (b, 10.0, 4), 3: (c, 30.0, 1)})
+    assert moved == {2: 5.0, 3: 15.0}
+    p.check()
+
+
+def test_a_zero_estimate_still_holds_its_cores_for_an_instant() -> None:
+    assert duration(0.0) > 0 and duration(100.0) == 100.0
+
+
+class Arrivals:
+    """Observer: each job's estimated start and response under conservative backfilling,
+    planned from the view of the pass at which it arrived."""
+
+    def __init__(self) -> None:
+        self.starts: dict[int, float] = {}
+        self.responses: dict[int, float] = {}
+
+    def on_pass(self, step: Pass) -> None:
+        view = step.view
+        arrived = {j.id for j in view.arrived}
+        for k, job in enumerate(view.queue):
+            if job.id not in arrived:
+                continue
+            ahead = view.queue[:k]  # the jobs anchored before it, in submit order
+            profile, _ = plan(view.now, view.free_cores, view.running, ahead)
+            self.starts[job.id] = estimated_start(profile, job, view.now)
+            self.responses[job.id] = estimated_response(
+                view.now, view.free_cores, view.running, ahead, job
+            )
+
+
+def test_conservative_starts_every_job_where_the_plan_at_its_arrival_put_it() -> None:
+    # With exact estimates no job ends early, nothing is compressed, and a job
+    # starts at the reservation it was given on arrival: the plan of the running
+    # jobs and the jobs queued before it, from its arrival pass's view.
+    kth = exact_estimates(first(load("kth"), 1500))
+    seen = Arrivals()
+    result = Simulation(kth, "conservative", observer=seen).run()
+    jobs = result.jobs.set_index("id")
+    assert len(seen.starts) == len(jobs)
+    for jid, start in seen.starts.items():
+        assert jobs.loc[jid, "start"] == start, jid
+        assert jobs.loc[jid, "turnaround"] == seen.responses[jid], jid
