@@ -62,14 +62,14 @@ from typing import Any, Literal, cast
 
 from rich.console import Console
 from rich.table import Table
+
+from schedsim import Simulation
+from schedsim.app import registry
 from schedsim.model.results import Result
 from schedsim.workloads import catalog
 from schedsim.workloads.swf import read_swf
 from schedsim.workloads.transforms import first
 from schedsim.workloads.workload import Workload
-
-from schedsim import Simulation
-from schedsim.app import registry
 
 REPO: Path = Path(__file__).resolve().parent.parent
 #: Where the full Parallel Workloads Archive logs live, beside the repository.

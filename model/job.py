@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 import simpy
+
 from schedsim.model.cluster import Allocation
 from schedsim.model.view import INF, JobView, Outcome, State
 from schedsim.workloads.job import Job

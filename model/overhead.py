@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+
 from schedsim.model.view import OverheadModel
 from schedsim.workloads.job import Job
 

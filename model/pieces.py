@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import pandas as pd
+
 from schedsim.model.cluster import Allocation, ranges
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -122,6 +122,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
 from schedsim.model.sessions import closed_loop_summary
 
 __all__ = [

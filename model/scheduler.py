@@ -38,6 +38,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import simpy
+from simpy.events import NORMAL
+
 from schedsim.model.cluster import Allocation, AllocationError, Cluster
 from schedsim.model.contention import ContentionModel, Sharing
 from schedsim.model.job import RECOMPUTE, STOP, JobRun, job_process
@@ -55,7 +57,6 @@ from schedsim.model.policy import (
     WakeAt,
 )
 from schedsim.model.view import INF, JobView, Outcome, OverheadModel, State, View
-from simpy.events import NORMAL
 
 #: Priority of the daemon's wake-up: after every NORMAL event at the same time.
 LATE = NORMAL + 1

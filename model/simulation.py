@@ -36,6 +36,8 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 import simpy
+
+from schedsim._version import __version__
 from schedsim.model.cluster import Cluster, ranges
 from schedsim.model.contention import ContentionModel
 from schedsim.model.job import JobRun
@@ -50,8 +52,6 @@ from schedsim.model.view import OverheadModel, State
 from schedsim.workloads.streams import stream_seed
 from schedsim.workloads.transforms import fit_machine
 from schedsim.workloads.workload import Header, Workload
-
-from schedsim._version import __version__
 
 #: What an observer may be: an object with ``on_pass(Pass)`` and/or
 #: ``on_piece(Piece)`` methods, or a callable given every `Pass` and `Piece`.

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import simpy
+
 from schedsim.model.job import JobRun
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.scheduler import Scheduler, delay_until

@@ -28,6 +28,7 @@ from enum import Enum
 from typing import NamedTuple
 
 import numpy as np
+
 from schedsim.model.cluster import Allocation
 from schedsim.workloads.job import Job
 

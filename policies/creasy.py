@@ -84,6 +84,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+
 from schedsim.model.policy import register
 from schedsim.model.view import JobView
 from schedsim.policies.backfilling import EASY

@@ -53,6 +53,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
 from schedsim.model.cluster import first_fit
 from schedsim.model.policy import Decision, Policy, Resume, Start, View, WakeAt, register
 from schedsim.model.view import JobView, State

@@ -28,6 +28,7 @@ import math
 from typing import Literal
 
 import numpy as np
+
 from schedsim.model.view import JobView
 from schedsim.policies import kernels
 

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
 from schedsim.model.cluster import Allocation, first_fit
 from schedsim.model.policy import Decision, Resume, Start, Suspend, View
 from schedsim.model.view import JobView, State

@@ -15,6 +15,7 @@ threshold, submit time and id) does not depend on it.
 from __future__ import annotations
 
 import numpy as np
+
 from schedsim.model.view import JobView
 
 __all__ = ["Queued"]

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from procset import ProcSet
+
 from schedsim.model.results import Result
 from schedsim.workloads.workload import Workload
 

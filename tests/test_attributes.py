@@ -8,6 +8,8 @@ import pickle
 import numpy as np
 import pandas as pd
 import pytest
+
+from schedsim import Simulation
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.results import Result
 from schedsim.model.sources import Population
@@ -17,8 +19,6 @@ from schedsim.workloads.parquet import read_workload, write_workload
 from schedsim.workloads.swf import read_swf, write_swf
 from schedsim.workloads.transforms import choices, first, with_attribute
 from schedsim.workloads.users import DailyCycle, fit_users
-
-from schedsim import Simulation
 
 
 @pytest.fixture(scope="module")

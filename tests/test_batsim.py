@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import pandas as pd
 from procset import ProcSet
-from schedsim.workloads.catalog import load
-from schedsim.workloads.job import Job
-from schedsim.workloads.transforms import first
-from schedsim.workloads.workload import Workload
-from test_limits import Script, speculative
 
 from schedsim import Simulation
 from schedsim.app.batsim import COLUMNS, batsim_jobs
 from schedsim.app.cli import main
+from schedsim.workloads.catalog import load
+from schedsim.workloads.job import Job
+from schedsim.workloads.transforms import first
+from schedsim.workloads.workload import Workload
+
+from test_limits import Script, speculative
 
 #: The columns evalys's JobSet reads (evalys.jobset.JobSet.columns), all present.
 EVALYS = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from schedsim.workloads import catalog
 from schedsim.workloads.swf import read_header
 

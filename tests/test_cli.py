@@ -6,9 +6,9 @@ import json
 
 import pandas as pd
 import pytest
-from schedsim.workloads.swf import read_swf
 
 from schedsim.app.cli import main
+from schedsim.workloads.swf import read_swf
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -117,12 +117,11 @@ def test_help_lists_every_run_option(capsys):
 
 @pytest.mark.parametrize("submits", [None, 0.0])
 def test_progress_bar_run_equals_plain_run(submits):
+    from schedsim import Simulation
     from schedsim.workloads.catalog import load
     from schedsim.workloads.job import Job
     from schedsim.workloads.transforms import first
     from schedsim.workloads.workload import Workload
-
-    from schedsim import Simulation
 
     w = first(load("kth"), 400)
     if submits is not None:  # every job at one instant: no time to split into steps

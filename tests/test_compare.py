@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from schedsim.model.results import CATEGORIES, CATEGORIES4, Result, compare
-from schedsim.workloads.transforms import first
 
 import schedsim
 from schedsim.app.cli import main
+from schedsim.model.results import CATEGORIES, CATEGORIES4, Result, compare
+from schedsim.workloads.transforms import first
 
 POLICIES = ("easy", "conservative")
 

@@ -7,7 +7,7 @@ Worked by hand on one node of two cores; integer times, exact comparisons.
 from __future__ import annotations
 
 import pytest
-from invariants import check_invariants
+
 from schedsim.model.contention import ContentionModel, NodeSharing, Sharing
 from schedsim.model.policy import SetRate, Start
 from schedsim.model.simulation import Simulation
@@ -15,6 +15,8 @@ from schedsim.model.view import View
 from schedsim.policies.fcfs import FCFS
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
+
+from invariants import check_invariants
 from test_limits import Script, row
 
 

@@ -11,7 +11,9 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from invariants import check_invariants
+
+from schedsim import Simulation
+from schedsim.app import registry
 from schedsim.model.policy import View
 from schedsim.model.view import JobView
 from schedsim.policies.creasy import CREASY, criticality, priority
@@ -20,10 +22,9 @@ from schedsim.workloads.job import Job
 from schedsim.workloads.transforms import first
 from schedsim.workloads.users import continue_probability
 from schedsim.workloads.workload import Workload
-from test_invariants import FAST, OVERFLOW, Case, Pass, _easy_pass_keeps_reservation, cases
 
-from schedsim import Simulation
-from schedsim.app import registry
+from invariants import check_invariants
+from test_invariants import FAST, OVERFLOW, Case, Pass, _easy_pass_keeps_reservation, cases
 
 # --------------------------------------------------------------------------- #
 # Equations 1 and 2 on hand-computed values

@@ -19,13 +19,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+
+from schedsim import Simulation
+from schedsim.app import registry
 from schedsim.workloads.catalog import load
 from schedsim.workloads.job import Job
 from schedsim.workloads.transforms import first
 from schedsim.workloads.workload import Workload
-
-from schedsim import Simulation
-from schedsim.app import registry
 
 POLICIES = registry.names()
 ROOT = Path(__file__).resolve().parent.parent

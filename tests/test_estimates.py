@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from schedsim.workloads import catalog
 from schedsim.workloads.estimates import (
     DEFAULT_CRASH_SHARE,

@@ -14,12 +14,13 @@ from __future__ import annotations
 import math
 
 import pytest
-from invariants import check_invariants
+
+from schedsim import Simulation
 from schedsim.policies.gang import PFCFS1, PFCFS2, PFCFS3, PreemptiveFCFS
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
 
-from schedsim import Simulation
+from invariants import check_invariants
 
 A, B, W, C = 1, 2, 3, 4
 

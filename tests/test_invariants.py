@@ -20,7 +20,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from invariants import check_invariants
+
+from schedsim import Simulation
+from schedsim.app import registry
 from schedsim.model.policy import View
 from schedsim.model.view import JobView
 from schedsim.policies.backfilling import EASY, Conservative
@@ -29,8 +31,7 @@ from schedsim.workloads.job import Job
 from schedsim.workloads.transforms import first
 from schedsim.workloads.workload import Workload
 
-from schedsim import Simulation
-from schedsim.app import registry
+from invariants import check_invariants
 
 POLICIES = registry.names()
 ORDERS = ("fcfs", "sjf", "xfactor")

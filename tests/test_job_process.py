@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from invariants import check_invariants
+
+from schedsim import Simulation
+from schedsim.app import registry
 from schedsim.model.cluster import Allocation
 from schedsim.model.job import JobRun
 from schedsim.model.overhead import MemoryOverhead
@@ -38,8 +40,7 @@ from schedsim.model.policy import (
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
 
-from schedsim import Simulation
-from schedsim.app import registry
+from invariants import check_invariants
 
 #: One scripted action: ``("start", id)``, ``("start", id, [nodes])``,
 #: ``("suspend", id)``, ``("resume", id)``, ``("kill", id)``, ``("requeue", id)``,

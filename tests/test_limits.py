@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import pytest
-from invariants import check_invariants
+
 from schedsim.model.policy import Decision, Policy, Start
 from schedsim.model.simulation import Simulation
 from schedsim.model.view import View
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
+
+from invariants import check_invariants
 
 
 class Script(Policy):

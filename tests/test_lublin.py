@@ -16,9 +16,10 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from scipy import integrate, stats
+
 from schedsim.workloads import catalog
 from schedsim.workloads import lublin as L
-from scipy import integrate, stats
 
 #: The published table (Lublin & Feitelson 2003; generator m_lublin99.c).
 PUBLISHED = {

@@ -12,11 +12,11 @@ from types import SimpleNamespace
 
 import pandas as pd
 import pytest
+
+from schedsim.app.cli import main, schedule_frame
 from schedsim.workloads.catalog import load
 from schedsim.workloads.swf import read_swf, write_swf
 from schedsim.workloads.transforms import first
-
-from schedsim.app.cli import main, schedule_frame
 
 #: SWF field 11 for each simulated outcome (SWF: 1 completed, 0 failed, 5 cancelled).
 SWF_STATUS = {"completed": 1, "killed_at_limit": 0, "killed": 5}

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
+from schedsim import Simulation
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.workloads.catalog import load
 from schedsim.workloads.job import Job
 from schedsim.workloads.streams import stream_seed
 from schedsim.workloads.transforms import first
-
-from schedsim import Simulation
 
 
 def jobs(n: int) -> list[Job]:

@@ -19,14 +19,14 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+
+from schedsim import Simulation
 from schedsim.model.policy import View
 from schedsim.model.view import JobView
 from schedsim.policies.backfilling import EASY, Conservative
 from schedsim.policies.planning.easy import shadow
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
-
-from schedsim import Simulation
 
 
 def job(jid: int, submit: float, size: int, estimate: float, run: float | None = None) -> Job:

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from schedsim import Simulation
 from schedsim.model.scheduler import Pass
 from schedsim.policies.planning.conservative import (
     compress,
@@ -19,8 +21,6 @@ from schedsim.policies.planning.easy import shadow, shadow_on
 from schedsim.policies.planning.profile import INF, Profile
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import exact_estimates, first
-
-from schedsim import Simulation
 
 
 @dataclass(frozen=True)

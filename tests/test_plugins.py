@@ -8,13 +8,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from schedsim.model.policy import REGISTRY
-from schedsim.workloads.catalog import load
-from schedsim.workloads.transforms import first
 
 from schedsim import Simulation
 from schedsim.app import registry
 from schedsim.app.cli import main
+from schedsim.model.policy import REGISTRY
+from schedsim.workloads.catalog import load
+from schedsim.workloads.transforms import first
 
 POLICY = '''
 from schedsim.model.policy import Policy, Start, View{register_import}

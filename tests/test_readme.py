@@ -6,11 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
+
+from schedsim import Simulation
 from schedsim.model import policy as base
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import first
-
-from schedsim import Simulation
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -20,9 +20,6 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 from rich.console import Console
-from schedsim.model.results import CATEGORIES, CATEGORIES4
-from schedsim.workloads.job import Job
-from schedsim.workloads.workload import Workload
 
 from schedsim import Simulation
 from schedsim.app.report import (
@@ -31,6 +28,9 @@ from schedsim.app.report import (
     load_study,
     print_report,
 )
+from schedsim.model.results import CATEGORIES, CATEGORIES4
+from schedsim.workloads.job import Job
+from schedsim.workloads.workload import Workload
 
 T1 = math.tan(math.pi * 0.475)  # t(0.975, 1)
 T2 = 0.95 / math.sqrt(2 * 0.975 * 0.025)  # t(0.975, 2)

@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+
 from schedsim.model.results import (
     BSLD_THRESHOLD,
     CATEGORIES,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from invariants import check_invariants
+
+from schedsim import Simulation
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.pieces import Piece
 from schedsim.model.scheduler import Pass
@@ -16,7 +17,7 @@ from schedsim.model.view import State
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import first
 
-from schedsim import Simulation
+from invariants import check_invariants
 
 #: Policies whose runs exercise suspensions, overhead, timers and reservations.
 CASES = [

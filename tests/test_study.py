@@ -15,10 +15,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from schedsim.model.overhead import MemoryOverhead
-from schedsim.model.policy import REGISTRY
-from schedsim.workloads import catalog
-from schedsim.workloads.transforms import exact_estimates, first, month, scale_load
 
 from schedsim import Simulation
 from schedsim.app.study import (
@@ -30,6 +26,10 @@ from schedsim.app.study import (
     load_study,
     replication_seed,
 )
+from schedsim.model.overhead import MemoryOverhead
+from schedsim.model.policy import REGISTRY
+from schedsim.workloads import catalog
+from schedsim.workloads.transforms import exact_estimates, first, month, scale_load
 
 if sys.version_info >= (3, 11):
     import tomllib

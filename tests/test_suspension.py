@@ -33,7 +33,9 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from invariants import Holding, check_invariants, check_preemption, parse_nodes, record_holdings
+
+from schedsim import Simulation
+from schedsim.app import registry
 from schedsim.model.policy import Resume, Start, Suspend
 from schedsim.model.view import State
 from schedsim.policies.preemption import minimal_victims
@@ -49,10 +51,9 @@ from schedsim.workloads.catalog import load
 from schedsim.workloads.job import Job
 from schedsim.workloads.transforms import first
 from schedsim.workloads.workload import Workload
-from test_invariants import Case, cases
 
-from schedsim import Simulation
-from schedsim.app import registry
+from invariants import Holding, check_invariants, check_preemption, parse_nodes, record_holdings
+from test_invariants import Case, cases
 
 #: The simple overhead model of the tests: 10 s to write a job out, 5 s to read it back.
 OVERHEAD = lambda run: (10.0, 5.0)  # noqa: E731

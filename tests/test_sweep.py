@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from schedsim.model import policy as base
-from schedsim.workloads.catalog import load
-from schedsim.workloads.transforms import first, scale_load
 
 from schedsim import Simulation
 from schedsim.app import registry
 from schedsim.app.cli import main
 from schedsim.app.study import Study, load_study
 from schedsim.app.sweep import execute, is_finished, sweep
+from schedsim.model import policy as base
+from schedsim.workloads.catalog import load
+from schedsim.workloads.transforms import first, scale_load
 
 BASE = {"workload": "kth", "first": 150}
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+
 from schedsim.workloads import transforms
 from schedsim.workloads.catalog import resolve
 from schedsim.workloads.job import SWF_FIELDS, Job

@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
+
 from schedsim.workloads import catalog
 from schedsim.workloads.job import Job
 from schedsim.workloads.transforms import (

@@ -8,13 +8,13 @@ from datetime import datetime, timezone
 import numpy as np
 import pandas as pd
 import pytest
+
+from schedsim import Simulation
 from schedsim.model.results import Result
 from schedsim.model.sessions import job_maps, jobs_at_times, queue_by_time_of_day
 from schedsim.model.sources import EPOCH, Population
 from schedsim.workloads.catalog import load
 from schedsim.workloads.users import DailyCycle, UserModel, continue_probability, fit_users
-
-from schedsim import Simulation
 
 DAY = 86400.0
 

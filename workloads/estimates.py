@@ -106,6 +106,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
 from schedsim.workloads.checks import finite_real
 from schedsim.workloads.transforms import exact_estimates
 from schedsim.workloads.workload import CleaningStep, Workload

@@ -163,10 +163,11 @@ import operator
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
+from scipy import special
+
 from schedsim.workloads.checks import finite_real
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Header, Workload
-from scipy import special
 
 __all__ = [
     "ALPHA",

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import CleaningStep, Header, Workload
 

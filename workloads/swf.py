@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 import numpy as np
+
 from schedsim.workloads.job import SWF_FIELDS, Job
 from schedsim.workloads.workload import CleaningStep, Header, Workload
 

@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 import numpy as np
+
 from schedsim.workloads.job import Job
 from schedsim.workloads.streams import stream
 from schedsim.workloads.workload import CleaningStep, Workload

@@ -49,6 +49,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
 
