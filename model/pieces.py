@@ -110,16 +110,20 @@ class PieceLog:
         alloc = run.allocation if kind != SUSPENDED else run.home
         assert alloc is not None
         rate = run.rate if kind == RUN else 0.0
-        piece = (run.id, run.attempts, kind, start, now, alloc, run.cores, rate)
         if self.keep:
             if kind == RUN:
                 run.attempt_rows.append(len(self._job))
-            for column, value in zip(self._columns(), piece, strict=True):
+            row = (run.id, run.attempts, kind, start, now, alloc, run.cores, rate)
+            for column, value in zip(self._columns(), row, strict=True):
                 column.append(value)
-        elif kind == RUN:
-            run.attempt_rows.append(piece)  # to tell the observer again if it is lost
+        elif kind == RUN:  # to tell the observer again if the attempt is lost
+            run.attempt_rows.append(
+                Piece(run.id, run.attempts, KINDS[kind], start, now, alloc, run.cores, rate)
+            )
         if self.observer is not None:
-            self.observer(Piece(*piece[:2], KINDS[kind], *piece[3:]))
+            self.observer(
+                Piece(run.id, run.attempts, KINDS[kind], start, now, alloc, run.cores, rate)
+            )
 
     def _columns(self) -> tuple[list, ...]:
         return (
@@ -133,11 +137,15 @@ class PieceLog:
         for row in rows:
             if isinstance(row, int):
                 self._kind[row] = LOST
-                piece = tuple(column[row] for column in self._columns())
-            else:
-                piece = row
-            if self.observer is not None:
-                self.observer(Piece(*piece[:2], "lost", *piece[3:]))
+                if self.observer is not None:
+                    self.observer(
+                        Piece(
+                            self._job[row], self._attempt[row], "lost", self._start[row],
+                            self._end[row], self._alloc[row], self._cores[row], self._rate[row],
+                        )
+                    )  # fmt: skip
+            elif self.observer is not None:
+                self.observer(row._replace(kind="lost"))
 
     def frame(self, cores_per_node: int, extra: list[tuple] | None = None) -> pd.DataFrame:
         """The pieces as a DataFrame (`PIECE_COLUMNS`), in the order they closed.

@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import simpy
-from simpy.events import NORMAL
+from simpy.events import NORMAL, EventPriority
 
 from schedsim.model.cluster import Allocation, AllocationError, Cluster
 from schedsim.model.contention import ContentionModel, Sharing
@@ -59,7 +59,7 @@ from schedsim.model.policy import (
 from schedsim.model.view import INF, JobView, Outcome, OverheadModel, State, View
 
 #: Priority of the daemon's wake-up: after every NORMAL event at the same time.
-LATE = NORMAL + 1
+LATE = EventPriority(NORMAL + 1)
 
 __all__ = ["LATE", "Pass", "Scheduler", "delay_until"]
 

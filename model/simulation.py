@@ -161,7 +161,10 @@ class Simulation:
         self.population = workload if isinstance(workload, Population) else None
         pop = self.population
         if nodes is None:
-            size = pop.model.machine if pop is not None else workload.header.machine_size
+            if isinstance(workload, Population):
+                size: int | None = workload.model.machine
+            else:
+                size = workload.header.machine_size
             if not size:
                 raise ValueError(
                     f"workload {workload.name!r} has no MaxProcs/MaxNodes header: give nodes="
@@ -185,6 +188,7 @@ class Simulation:
                 source=pop.model.source,
             )
         else:
+            assert isinstance(workload, Workload)
             self.workload = fit_machine(workload, self.cluster.total_cores, mode=wide)
             if len(self.workload) == 0:
                 raise ValueError(f"workload {workload.name!r} has no jobs to simulate")
@@ -208,8 +212,11 @@ class Simulation:
         self.contention = contention
         self.overhead = overhead
         memory = overhead if isinstance(overhead, MemoryOverhead) else None
-        if memory is not None:
-            overhead = memory.model(self.workload.jobs, self.rng("memory"))
+        charge: OverheadModel | None = (
+            memory.model(self.workload.jobs, self.rng("memory"))
+            if memory is not None
+            else overhead  # type: ignore[assignment]  # a function, or None
+        )
         on_pass, on_piece = _hooks(observer)
         self.env = simpy.Environment(initial_time=self.start)
         self.scheduler = Scheduler(
@@ -218,7 +225,7 @@ class Simulation:
             policy,
             kill_at_estimate=kill_at_estimate,
             limit_in_work=limit_in == "work",
-            overhead=overhead,
+            overhead=charge,
             contention=contention,
             pieces=pieces,
             on_pass=on_pass,

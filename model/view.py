@@ -61,20 +61,7 @@ class Outcome(Enum):
 OverheadModel = Callable[[Job], tuple[float, float]]
 
 
-class JobView(NamedTuple):
-    """One job as a policy sees it: an immutable snapshot taken at clock time ``since``.
-
-    ``id``, ``size``, ``submit`` and ``estimate`` repeat the job's record
-    (``job``) for the inner loops of policies. ``allocation`` is what the
-    job holds now (running, or suspended while its memory is written out);
-    ``home`` the cores it ran on last, where a suspended job must resume.
-    ``work_done`` and ``run_time_done`` are the totals at ``since``, in the
-    current attempt (a requeue starts a new one: ``attempts`` counts the
-    starts). ``expected_end`` is when the job is planned to end by its
-    estimate: now + remaining estimated work / rate, or the end its limit
-    sets if that is sooner (infinite unless running).
-    """
-
+class _JobFields(NamedTuple):
     id: int
     size: int
     submit: float
@@ -84,13 +71,11 @@ class JobView(NamedTuple):
     allocation: Allocation | None
     home: Allocation | None
     since: float
-    #: False while the job holds its cores without progressing (overhead).
     progressing: bool
     rate: float
     work_done: float
     run_time_done: float
     expected_end: float
-    #: The limit of the current start (run time, or work: `Simulation`'s ``limit_in``).
     limit: float | None
     first_start: float | None
     end: float | None
@@ -98,11 +83,38 @@ class JobView(NamedTuple):
     suspensions: int
     attempts: int
 
-    # Identity, as for any record of a live object: two snapshots are one only if
-    # they are the same object (and hashing one does not hash its allocation).
-    __eq__ = object.__eq__  # type: ignore[assignment]
-    __ne__ = object.__ne__  # type: ignore[assignment]
-    __hash__ = object.__hash__  # type: ignore[assignment]
+
+class JobView(_JobFields):
+    """One job as a policy sees it: an immutable snapshot taken at clock time ``since``.
+
+    ``id``, ``size``, ``submit`` and ``estimate`` repeat the job's record
+    (``job``) for the inner loops of policies. ``allocation`` is what the
+    job holds now (running, or suspended while its memory is written out);
+    ``home`` the cores it ran on last, where a suspended job must resume.
+    ``work_done`` and ``run_time_done`` are the totals at ``since``, in the
+    current attempt (a requeue starts a new one: ``attempts`` counts the
+    starts); ``progressing`` is False while the job holds its cores without
+    progressing (overhead); ``limit`` is the limit of the current start (run
+    time, or work: `Simulation`'s ``limit_in``). ``expected_end`` is when the
+    job is planned to end by its estimate: now + remaining estimated work /
+    rate, or the end its limit sets if that is sooner (infinite unless
+    running).
+
+    A named tuple (fields read as fast as slots, assignment raises), but
+    compared and hashed by identity, as a record of a live job is: two
+    snapshots are one only if they are the same object.
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __hash__(self) -> int:
+        return id(self)
 
     @classmethod
     def of(

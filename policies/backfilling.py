@@ -36,7 +36,7 @@ from schedsim.model.policy import Policy, Start, View, WakeAt, register
 from schedsim.model.view import JobView
 from schedsim.policies.planning.conservative import by_start, compress, duration, place
 from schedsim.policies.planning.easy import shadow
-from schedsim.policies.planning.profile import Profile, planned_end
+from schedsim.policies.planning.profile import Planned, Profile, planned_end
 
 QueueOrder = Literal["fcfs", "sjf", "xfactor"]
 
@@ -106,7 +106,7 @@ class EASY(Policy):
             return starts
         # Plan with this pass's starts included: they hold their cores too.
         now = view.now
-        running = list(view.running)
+        running: list[Planned] = list(view.running)
         running.extend(_Planned(st.job.size, now + st.job.estimate) for st in starts)
         when, extra = shadow(now, free, running, head.size)
         self.reservation = (head, when)

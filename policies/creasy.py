@@ -109,7 +109,7 @@ def priority(job: JobView, now: float, alpha: float) -> float:
     ``alpha * criticality(wait + estimate) + wait``, times in minutes.
     """
     wait = job.wait(now) / MINUTE
-    return alpha * criticality(wait + job.estimate / MINUTE) + wait
+    return float(alpha * criticality(wait + job.estimate / MINUTE) + wait)
 
 
 @register("creasy")

@@ -136,24 +136,27 @@ class PreemptiveFCFS(Policy):
 
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
-        out = self.claims.settle(view)
+        settled = self.claims.settle(view)
         c = self.cycle
         if c is not None:
             _catch_up(c, view)
-            if any(d.job.id == c.job.id for d in out):
+            if any(d.job.id == c.job.id for d in settled):
                 c.until = now + self.quantum  # its quantum runs from its actual start
-        avail = self.claims.avail(view, out)
+        avail = self.claims.avail(view, settled)
+        out: list[Decision] = list(settled)
         if c is not None:
             out.extend(self._step(c, view, avail))
             if self.cycle is not None:
                 if math.isfinite(c.until) and c.until > now and c.job.id not in self.claims:
                     out.append(WakeAt(c.until))
                 return out  # the queue waits behind the wide job
-        out.extend(self._fcfs(view, avail, out))
+        out.extend(self._fcfs(view, avail, settled))
         return out
 
     # -- steps B-F: the queue in submit order ------------------------------------
-    def _fcfs(self, view: View, avail: np.ndarray, settled: list[Decision]) -> list[Decision]:
+    def _fcfs(
+        self, view: View, avail: np.ndarray, settled: list[Start | Resume]
+    ) -> list[Decision]:
         now, total = view.now, view.total_cores
         taken = {d.job.id for d in settled}
         out: list[Decision] = []
@@ -199,9 +202,9 @@ class PreemptiveFCFS(Policy):
             if w.state is not State.RUNNING or now < c.until:
                 return []
             # G: the quantum is over: switch the wide job out, the others back in.
-            out, _ = suspend(view, [w], avail, self.penalty)
+            switched, _ = suspend(view, [w], avail, self.penalty)
             blocker = w if view.suspend_cost(w, self.penalty) > 0 else None
-            out.extend(self._resume_all(c.victims, avail, view, blocker))
+            out: list[Decision] = [*switched, *self._resume_all(c.victims, avail, view, blocker)]
             c.phase = "wait"
             more = self.rounds == 0 or c.rounds < self.rounds
             c.until = now + self.quantum if more else math.inf

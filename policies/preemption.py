@@ -281,7 +281,7 @@ class Claims:
         self._claims[job.id] = _Claim(job, allocation, victims, job.state is State.SUSPENDED)
         self._writing.update(v.id for v in victims)
 
-    def settle(self, view: View) -> list[Decision]:
+    def settle(self, view: View) -> list[Start | Resume]:
         """Start or resume every claimant whose victims have all freed their cores.
 
         Call first in every pass, before `avail`: the decisions are applied in
@@ -295,7 +295,7 @@ class Claims:
         for group in (view.released, view.ended, view.requeued):
             for job in group:
                 writing.discard(job.id)
-        out: list[Decision] = []
+        out: list[Start | Resume] = []
         for jid, claim in list(self._claims.items()):
             if any(v.id in writing for v in claim.victims):
                 continue
@@ -304,7 +304,7 @@ class Claims:
             out.append(Resume(job) if claim.resume else Start(job, claim.allocation))
         return out
 
-    def avail(self, view: View, settled: Iterable[Decision] = ()) -> np.ndarray:
+    def avail(self, view: View, settled: Iterable[Start | Resume] = ()) -> np.ndarray:
         """Free cores per node that no claim is waiting for, after ``settled``.
 
         A claim keeps aside the free cores of its allocation that its

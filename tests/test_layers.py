@@ -5,36 +5,21 @@ workloads never use SimPy, the policy boundary (View, decisions, Policy)
 needs no SimPy, and the core packages know nothing of the command line or
 plotting. The contracts are in pyproject.toml (``[tool.importlinter]``).
 
-import-linter reads a package from its folder on disk, and in this checkout
-``schedsim.model``, ``schedsim.policies`` and ``schedsim.workloads`` live in
-the top-level folders model/, policies/ and workloads/ (pyproject.toml maps
-them), so the test first lays the sources out as they are installed (a
-temporary ``schedsim/`` holding ``model/``, ``policies/``, ``workloads/``
-and ``app/``) and lints that copy.
+import-linter reads a package from its folder on disk, so the test lints a
+copy laid out as pip installs it (`layout.installed_layout`).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from layout import REPO, installed_layout
 
-REPO = Path(__file__).resolve().parent.parent
 LINT = Path(sys.executable).with_name("lint-imports")
-
-
-def installed_layout(root: Path) -> Path:
-    """Copy the package's Python sources into ``root/schedsim/`` as pip installs them."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.gz", "*.nbi", "*.nbc")
-    package = root / "schedsim"
-    shutil.copytree(REPO / "schedsim", package, ignore=ignore)
-    for folder in ("model", "policies", "workloads"):
-        shutil.copytree(REPO / folder, package / folder, ignore=ignore)
-    return root
 
 
 def lint(root: Path) -> subprocess.CompletedProcess[str]:

@@ -573,7 +573,7 @@ def generate(
 
     if job_types:
         factor = 1.0 if alpha is None else alpha / ALPHA
-        streams = (batch, interactive)
+        streams: tuple[JobTypeParams, ...] = (batch, interactive)
         times = [
             sample_arrivals(n_jobs, rng, ps, alpha=ps.alpha * factor, start_hour=hour)
             for ps in streams

@@ -266,7 +266,7 @@ def read_header(path: str | os.PathLike[str]) -> Header:
     with p.open("rb") as raw:
         is_gzip = raw.read(2) == _GZIP_MAGIC
         raw.seek(0)
-        fh: IO[bytes] = gzip.GzipFile(fileobj=raw) if is_gzip else raw
+        fh: IO[bytes] = gzip.GzipFile(fileobj=raw) if is_gzip else raw  # type: ignore[assignment]
         try:
             for lineno, bline in enumerate(fh, start=1):
                 line = _decode(bline).rstrip("\r\n")

@@ -271,5 +271,7 @@ def _with(job: Job, name: str, value: Any) -> Job:
     if name in SWF_ATTRIBUTES:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise ValueError(f"job {job.id}: {name} is an SWF field, a whole number; got {value!r}")
-        return dataclasses.replace(job, **{name: int(value)})
+        if name == "queue":
+            return dataclasses.replace(job, queue=int(value))
+        return dataclasses.replace(job, partition=int(value))
     return dataclasses.replace(job, attrs={**job.attrs, name: value})

@@ -96,7 +96,7 @@ class Workload(Sequence[Job]):
     def __iter__(self) -> Iterator[Job]:
         return iter(self.jobs)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         return self.jobs[i]
 
     def attribute_names(self) -> set[str]:

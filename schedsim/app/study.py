@@ -340,10 +340,10 @@ class RunConfig:
             raise StudyError("users: not a closed-loop configuration")
         limit = 3600.0 if self.max_runtime is None else self.max_runtime
         model = fit_users(self.build_workload(), max_runtime=None if math.isinf(limit) else limit)
-        cycle = DailyCycle(
-            enabled=self.daily_cycle is not False,
-            **({"weekdays": self.weekdays} if self.weekdays is not None else {}),
-        )
+        options: dict[str, Any] = {"enabled": self.daily_cycle is not False}
+        if self.weekdays is not None:
+            options["weekdays"] = self.weekdays
+        cycle = DailyCycle(**options)
         return Population(model, self.users, 180.0 if self.days is None else self.days, cycle)
 
     def memory_overhead(self) -> MemoryOverhead | None:
@@ -416,7 +416,7 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
         ("workload", isinstance(c.workload, str) and bool(c.workload), "a non-empty string"),
         (
             "month",
-            c.month is None or (isinstance(c.month, str) and _MONTH.fullmatch(c.month)),
+            c.month is None or (isinstance(c.month, str) and bool(_MONTH.fullmatch(c.month))),
             "a 'YYYY-MM' string",
         ),
         ("first", c.first is None or (_is_int(c.first) and c.first > 0), "a positive integer"),

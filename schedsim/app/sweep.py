@@ -400,6 +400,7 @@ def sweep(
         from rich.console import Console
 
         Console().print(_KERNELS_NOTICE, highlight=False, soft_wrap=True)
+    executor: contextlib.AbstractContextManager[Iterator[RunOutcome]]
     if cluster is not None:
         executor = _dask(tasks, cluster)
     elif workers == 0:

@@ -93,7 +93,7 @@ def metric_plot(
         fig = Figure(figsize=(7.0, 4.5), layout="constrained")
         ax = fig.add_subplot()
     else:
-        fig = ax.figure
+        fig = ax.figure  # type: ignore[assignment]  # a SubFigure is unwrapped below
         fig = getattr(fig, "figure", fig)  # a SubFigure's root Figure
     if x is None:
         _bars(ax, table, metric, columns)

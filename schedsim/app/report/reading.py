@@ -39,7 +39,7 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 import numpy as np
 import pandas as pd
@@ -106,7 +106,7 @@ def _flatten(config: Mapping[str, Any]) -> dict[str, Any]:
     return flat
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[float]:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 

@@ -98,7 +98,7 @@ def write_report(
     done = results.counts["done"]
     if done and list(xs) != ["none"]:
         for m in metrics:
-            for column in xs or [None]:
+            for column in [*xs] or [None]:
                 stem = safe_name(m) if column is None else f"{safe_name(m)}-vs-{safe_name(column)}"
                 fig = results.plot(m, column)
                 for suffix in (".png", ".svg"):
