@@ -62,3 +62,12 @@ def test_closed_loop_example_runs():
     namespace: dict = {}
     exec(compile(code, "README.md (closed loop)", "exec"), namespace)
     assert namespace["r"].meta["users"] == 250
+
+
+def test_watching_a_run_example_runs(capsys):
+    code = next(b for b in python_blocks() if "sim.step()" in b)
+    namespace: dict = {}
+    exec(compile(code, "README.md (watching a run)", "exec"), namespace)
+    result = namespace["result"]
+    assert len(result.jobs) > 0 and result.decisions is not None
+    assert namespace["part"].partial and "jobs still in the system" in capsys.readouterr().out
