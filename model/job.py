@@ -40,6 +40,8 @@ from schedsim.workloads.job import Job
 
 __all__ = ["RECOMPUTE", "STOP", "JobRun", "job_process"]
 
+_new = tuple.__new__
+
 
 @dataclass(eq=False, slots=True)
 class JobRun:
@@ -112,27 +114,31 @@ class JobRun:
 
     def snapshot(self) -> JobView:
         """An immutable view of the job as it is now (what policies read)."""
-        return JobView(
-            self.id,
-            self.size,
-            self.submit,
-            self.estimate,
-            self.job,
-            self.state,
-            self.allocation,
-            self.home,
-            self.since,
-            self.progressing,
-            self.rate,
-            self.work_done,
-            self.run_time_done,
-            self.expected_end,
-            self.limit,
-            self.first_start,
-            self.end,
-            self.outcome,
-            self.suspensions,
-            self.attempts,
+        # tuple.__new__ straight: a snapshot is taken at every change of every job.
+        return _new(
+            JobView,
+            (
+                self.id,
+                self.size,
+                self.submit,
+                self.estimate,
+                self.job,
+                self.state,
+                self.allocation,
+                self.home,
+                self.since,
+                self.progressing,
+                self.rate,
+                self.work_done,
+                self.run_time_done,
+                self.expected_end,
+                self.limit,
+                self.first_start,
+                self.end,
+                self.outcome,
+                self.suspensions,
+                self.attempts,
+            ),
         )
 
     # -- accounting ------------------------------------------------------------------

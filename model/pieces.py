@@ -74,6 +74,22 @@ class Piece(NamedTuple):
     rate: float
 
 
+def node_names(allocations: list[Allocation], cache: dict[int, str]) -> list[str]:
+    """The node list of each allocation (`ranges`), each allocation written once.
+
+    Allocations are shared (a job's pieces and its row in the job table, a home
+    reused on every resume), so ``cache`` keeps the strings by object.
+    """
+    out = []
+    for a in allocations:
+        key = id(a)
+        text = cache.get(key)
+        if text is None:
+            text = cache[key] = ranges(a.nodes)
+        out.append(text)
+    return out
+
+
 class PieceLog:
     """Pieces as they close, kept in columns (when ``keep``) and told to ``observer``."""
 
@@ -113,9 +129,14 @@ class PieceLog:
         if self.keep:
             if kind == RUN:
                 run.attempt_rows.append(len(self._job))
-            row = (run.id, run.attempts, kind, start, now, alloc, run.cores, rate)
-            for column, value in zip(self._columns(), row, strict=True):
-                column.append(value)
+            self._job.append(run.id)
+            self._attempt.append(run.attempts)
+            self._kind.append(kind)
+            self._start.append(start)
+            self._end.append(now)
+            self._alloc.append(alloc)
+            self._cores.append(run.cores)
+            self._rate.append(rate)
         elif kind == RUN:  # to tell the observer again if the attempt is lost
             run.attempt_rows.append(
                 Piece(run.id, run.attempts, KINDS[kind], start, now, alloc, run.cores, rate)
@@ -147,28 +168,24 @@ class PieceLog:
             elif self.observer is not None:
                 self.observer(row._replace(kind="lost"))
 
-    def frame(self, cores_per_node: int, extra: list[tuple] | None = None) -> pd.DataFrame:
+    def frame(
+        self,
+        cores_per_node: int,
+        extra: list[tuple] | None = None,
+        names: dict[int, str] | None = None,
+    ) -> pd.DataFrame:
         """The pieces as a DataFrame (`PIECE_COLUMNS`), in the order they closed.
 
         ``extra`` are pieces still open (a partial result), as
-        ``(job, attempt, kind code, start, end, allocation, cores, rate)``.
+        ``(job, attempt, kind code, start, end, allocation, cores, rate)``;
+        ``names`` caches node lists by allocation (`node_names`).
         """
         columns = [list(c) for c in self._columns()]
         for row in extra or ():
             for column, value in zip(columns, row, strict=True):
                 column.append(value)
         job, attempt, kind, start, end, alloc, core_ids, rate = columns
-        # Allocations are shared by a job's pieces (a home is reused on every resume).
-        names: dict[int, str] = {}
-
-        def name(a: Allocation) -> str:
-            key = id(a)
-            text = names.get(key)
-            if text is None:
-                text = names[key] = ranges(a.nodes)
-            return text
-
-        nodes = [name(a) for a in alloc]
+        nodes = node_names(alloc, {} if names is None else names)
         if cores_per_node == 1:
             cores = nodes
         else:

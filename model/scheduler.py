@@ -249,28 +249,25 @@ class Scheduler:
     def _pass(self) -> None:
         now = self.env.now
         cluster = self.cluster
+        # Positional, in View's field order: a pass builds one, cheaply.
         view = View(
-            now=now,
-            queue=self.queue.snapshot(),
-            running=self.running.snapshot(),
-            suspended=self.suspended.snapshot(),
-            arrived=_views(self._arrived),
-            ended=_views(self._ended),
-            free_cores=cluster.free_cores,
-            free_per_node=cluster.free_snapshot(),
-            nodes=cluster.nodes,
-            cores_per_node=cluster.cores_per_node,
-            overhead=self.overhead,
-            killed=_views(self._killed),
-            released=_views(self._released),
-            requeued=_views(self._requeued),
-            timers=frozenset(self._timers) if self._timers else frozenset(),
+            now,
+            self.queue.snapshot(),
+            self.running.snapshot(),
+            self.suspended.snapshot(),
+            _take(self._arrived),
+            _take(self._ended),
+            cluster.free_cores,
+            cluster.free_snapshot(),
+            cluster.nodes,
+            cluster.cores_per_node,
+            self.overhead,
+            _take(self._killed),
+            _take(self._released),
+            _take(self._requeued),
+            frozenset(self._timers) if self._timers else _NO_TIMERS,
+            {},
         )
-        self._arrived.clear()
-        self._ended.clear()
-        self._killed.clear()
-        self._released.clear()
-        self._requeued.clear()
         self.passes += 1
         decisions = tuple(self.policy.schedule(view))
         log = self.decisions
@@ -641,8 +638,14 @@ _DECISION_NAMES: dict[type, str] = {
 }
 
 
-def _views(runs: list[JobRun]) -> tuple[JobView, ...]:
-    """The current snapshots of ``runs`` (an empty tuple costs nothing)."""
+_NO_TIMERS: frozenset[float] = frozenset()
+
+
+def _take(runs: list[JobRun]) -> tuple[JobView, ...]:
+    """The current snapshots of ``runs``, emptying the list (what happened since the
+    last pass, for this one)."""
     if not runs:
         return ()
-    return tuple([r.view for r in runs])  # type: ignore[misc]
+    views = tuple([r.view for r in runs])  # type: ignore[misc]
+    runs.clear()
+    return views

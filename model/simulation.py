@@ -42,7 +42,7 @@ from schedsim.model.cluster import Cluster, ranges
 from schedsim.model.contention import ContentionModel
 from schedsim.model.job import JobRun
 from schedsim.model.overhead import MemoryOverhead
-from schedsim.model.pieces import RUN, Piece
+from schedsim.model.pieces import RUN, Piece, node_names
 from schedsim.model.policy import Policy
 from schedsim.model.results import Result, reserved_columns
 from schedsim.model.scheduler import Pass, Scheduler
@@ -213,9 +213,7 @@ class Simulation:
         self.overhead = overhead
         memory = overhead if isinstance(overhead, MemoryOverhead) else None
         charge: OverheadModel | None = (
-            memory.model(self.workload.jobs, self.rng("memory"))
-            if memory is not None
-            else overhead  # type: ignore[assignment]  # a function, or None
+            memory.model(self.workload.jobs, self.rng("memory")) if memory is not None else overhead  # type: ignore[assignment]  # a function, or None
         )
         on_pass, on_piece = _hooks(observer)
         self.env = simpy.Environment(initial_time=self.start)
@@ -358,7 +356,8 @@ class Simulation:
             )
         source = s.jobs.values() if partial else s.finished
         runs: list[JobRun] = sorted(source, key=lambda r: (r.submit, r.id))
-        jobs = self._job_table(runs, now)
+        names: dict[int, str] = {}  # node lists by allocation, shared by both tables
+        jobs = self._job_table(runs, now, names)
         sessions = None
         if self.population is not None:
             of = self.sessions.job_session
@@ -371,7 +370,7 @@ class Simulation:
         pieces = None
         if s.pieces.keep:
             open_ = _open_pieces(s.live(), now) if partial else None
-            pieces = s.pieces.frame(self.cluster.cores_per_node, open_)
+            pieces = s.pieces.frame(self.cluster.cores_per_node, open_, names)
         decisions = None
         if s.decisions is not None:
             decisions = pd.DataFrame(
@@ -427,7 +426,7 @@ class Simulation:
             decisions=decisions,
         )
 
-    def _job_table(self, runs: list[JobRun], now: float) -> pd.DataFrame:
+    def _job_table(self, runs: list[JobRun], now: float, names: dict[int, str]) -> pd.DataFrame:
         """One row per job (`schedsim.model.results.SIMULATED_COLUMNS`, then the attributes)."""
         done = [r.state is State.DONE for r in runs]
         run_time = [
@@ -445,7 +444,7 @@ class Simulation:
                 "estimate": np.array([r.estimate for r in runs], dtype=float),
                 "work": np.array([r.job.work for r in runs], dtype=float),
                 "size": np.array([r.size for r in runs], dtype=np.int64),
-                "nodes": [ranges(r.home.nodes) if r.home is not None else "" for r in runs],
+                "nodes": _home_names(runs, names),
                 "outcome": [r.outcome.value if r.outcome else "unfinished" for r in runs],
                 "suspensions": np.array([r.suspensions for r in runs], dtype=np.int64),
                 "suspended_time": np.array([r.suspended_time for r in runs], dtype=float),
@@ -471,6 +470,14 @@ class Simulation:
         for name, values in _attributes(runs).items():
             jobs[name] = values
         return jobs
+
+
+def _home_names(runs: list[JobRun], names: dict[int, str]) -> list[str]:
+    """Each job's last nodes (its home), ``""`` for a job that never started."""
+    homes = [r.home for r in runs]
+    held = node_names([h for h in homes if h is not None], names)
+    it = iter(held)
+    return [next(it) if h is not None else "" for h in homes]
 
 
 def _open_pieces(live: list[JobRun], now: float) -> list[tuple]:

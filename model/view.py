@@ -23,7 +23,6 @@ Nothing here imports SimPy: policies import this module and
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
 
@@ -200,8 +199,26 @@ class JobView(_JobFields):
         return (self.wait(now) + run) / run
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class _ViewFields(NamedTuple):
+    now: float
+    queue: tuple[JobView, ...]
+    running: tuple[JobView, ...]
+    suspended: tuple[JobView, ...]
+    arrived: tuple[JobView, ...]
+    ended: tuple[JobView, ...]
+    free_cores: int
+    free_per_node: np.ndarray
+    nodes: int
+    cores_per_node: int
+    overhead: OverheadModel | None
+    killed: tuple[JobView, ...]
+    released: tuple[JobView, ...]
+    requeued: tuple[JobView, ...]
+    timers: frozenset[float]
+    lookup: dict[int, JobView]
+
+
+class View(_ViewFields):
     """What a policy may read at one scheduling pass.
 
     ``queue`` holds the waiting jobs in submit order (ties by job id);
@@ -217,26 +234,23 @@ class View:
     ``timers`` the clock times of this policy's pending `WakeAt` timers.
     ``overhead`` is the run's suspension-overhead model, if any: a
     preemptive policy needs it to know whether a job it suspends frees its
-    cores at once (`suspend_cost`).
+    cores at once (`suspend_cost`). ``lookup`` is `get`'s index of the jobs
+    by id, made on its first call (most passes never ask).
+
+    A named tuple (built cheaply at every pass, assignment raises), compared
+    by identity.
     """
 
-    now: float
-    queue: tuple[JobView, ...]
-    running: tuple[JobView, ...]
-    suspended: tuple[JobView, ...]
-    arrived: tuple[JobView, ...]
-    ended: tuple[JobView, ...]
-    free_cores: int
-    free_per_node: np.ndarray
-    nodes: int
-    cores_per_node: int
-    overhead: OverheadModel | None = None
-    killed: tuple[JobView, ...] = ()
-    released: tuple[JobView, ...] = ()
-    requeued: tuple[JobView, ...] = ()
-    timers: frozenset[float] = frozenset()
-    #: Live jobs by id, built on the first `get` (most passes never ask).
-    _index: dict[int, JobView] = field(default_factory=dict, repr=False, compare=False)
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __hash__(self) -> int:
+        return id(self)
 
     @classmethod
     def of(
@@ -275,7 +289,7 @@ class View:
         return cls(
             now, queue, tuple(running), tuple(suspended), tuple(arrived), tuple(ended),
             int(free.sum()), free, nodes, cores_per_node, overhead, tuple(killed),
-            tuple(released), tuple(requeued), timers,
+            tuple(released), tuple(requeued), timers, {},
         )  # fmt: skip
 
     @property
@@ -288,7 +302,7 @@ class View:
         A job that left the system is found in ``ended`` when it left since the
         previous pass, and not at all afterwards.
         """
-        index = self._index
+        index = self.lookup
         if not index:
             for group in (self.queue, self.running, self.suspended, self.ended):
                 for job in group:
