@@ -34,7 +34,7 @@ What the scheduler owns, beside the queue and the live jobs:
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import simpy
@@ -646,6 +646,7 @@ def _take(runs: list[JobRun]) -> tuple[JobView, ...]:
     last pass, for this one)."""
     if not runs:
         return ()
-    views = tuple([r.view for r in runs])  # type: ignore[misc]
+    # Every run here has had a snapshot taken (at its arrival, at the latest).
+    views = cast("tuple[JobView, ...]", tuple([r.view for r in runs]))
     runs.clear()
     return views

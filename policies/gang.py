@@ -154,9 +154,7 @@ class PreemptiveFCFS(Policy):
         return out
 
     # -- steps B-F: the queue in submit order ------------------------------------
-    def _fcfs(
-        self, view: View, avail: np.ndarray, settled: list[Start | Resume]
-    ) -> list[Decision]:
+    def _fcfs(self, view: View, avail: np.ndarray, settled: list[Start | Resume]) -> list[Decision]:
         now, total = view.now, view.total_cores
         taken = {d.job.id for d in settled}
         out: list[Decision] = []

@@ -15,8 +15,8 @@ maxima of the homes it overlaps, and a job that ends or is suspended can
 only lower those whose maximum it was, each recomputed exactly once; the
 counts move by the nodes shared. It
 serves one core per node, where a node is either free or held by one
-running job; `schedsim.policies.suspension` uses it when there is no suspension
-overhead (a node being written out is neither).
+running job; the accelerated SS (`schedsim.policies.suspension`) uses it when
+there is no suspension overhead (a node being written out is neither).
 
 Each node lists the slots whose homes cover it, so an event walks only
 the homes it touches; the walks are compiled loops (`schedsim.policies.kernels`).
@@ -25,17 +25,15 @@ the homes it touches; the walks are compiled loops (`schedsim.policies.kernels`)
 from __future__ import annotations
 
 import math
-from typing import Literal
 
 import numpy as np
 
 from schedsim.model.view import JobView
 from schedsim.policies import kernels
+from schedsim.policies.selective import Width
 
 __all__ = ["HomeBoard"]
 
-#: SS's width rule (`schedsim.policies.suspension`).
-Width = Literal["text", "formula", "none"]
 
 _FREE = -math.inf
 _FIRST_CAPACITY = 64
@@ -47,7 +45,7 @@ class HomeBoard:
     For each suspended job (a *slot*) the board keeps the highest threshold
     on its home (``top``; -inf when the home is free) and how many of its
     home's nodes hold a job out of its reach by SS's width rule (``stuck``;
-    see `schedsim.policies.suspension`): with ``width="text"`` a job more than twice
+    see `schedsim.policies.selective`): with ``width="text"`` a job more than twice
     its width, with ``"formula"`` one at most half its width, with
     ``"none"`` none.
     """
@@ -90,7 +88,7 @@ class HomeBoard:
         old = self._capacity
 
         def grown(name: str, fill: float | bool, dtype: type) -> np.ndarray:
-            out = np.full(capacity, fill, dtype=dtype)
+            out: np.ndarray = np.full(capacity, fill, dtype=dtype)
             if old:
                 out[:old] = getattr(self, name)
             return out
@@ -189,14 +187,14 @@ class HomeBoard:
     def free_homes(self) -> list[JobView]:
         """The suspended jobs whose every home node is free."""
         jobs = self.jobs
-        return [jobs[s] for s in kernels.free_slots(self.active, self.top).tolist()]  # type: ignore[misc]
+        return [jobs[s] for s in kernels.free_slots(self.active, self.top).tolist()]
 
     def bars(self) -> np.ndarray:
         """Per slot: the threshold a suspended job must exceed (SF times over) to re-enter.
 
         The highest threshold on its home; 0 when its home is free, inf when
         a job on it is out of its reach by the width rule (seed 000 section
-        3.2). The same as `schedsim.policies.suspension._Ladder._home_bars`.
+        3.2). The same as `schedsim.policies.ticks.Ladder._home_bars`.
         """
         bar = np.maximum(self.top, 0.0)
         bar[self.stuck > 0] = math.inf

@@ -9,7 +9,7 @@ the same order, as the numpy expressions they replace (no ``fastmath``),
 so schedules are the same bit for bit.
 
 Widths are coded as integers: `TEXT`, `FORMULA` and `NONE` (see
-`schedsim.policies.suspension` for the width rule of sections 3.2 and 3.3).
+`schedsim.policies.selective` for the width rule of sections 3.2 and 3.3).
 Thresholds of free nodes are ``-inf``.
 
 Compiled code is cached next to this module, or in the user's cache
@@ -51,7 +51,7 @@ __all__ = [
 
 #: The width rule as a code: n_i >= n_j / 2 (text), n_i / n_j < 2 (formula), none.
 TEXT, FORMULA, NONE = 0, 1, 2
-#: The codes by the rule's name (`schedsim.policies.suspension`'s ``width``).
+#: The codes by the rule's name (`schedsim.policies.selective.Width`).
 RULES = {"text": TEXT, "formula": FORMULA, "none": NONE}
 
 
@@ -429,7 +429,7 @@ def cached_kernels() -> list[str]:
         for name, kernel in globals().items():
             if not isinstance(kernel, Dispatcher):
                 continue
-            index = kernel._cache._cache_file  # numba's IndexDataCacheFile for this kernel
+            index = kernel._cache._cache_file  # type: ignore[attr-defined]  # numba's index file
             try:
                 overloads = index._load_index()  # {} when absent, stale or another numba's
             except Exception:  # an unreadable index: numba would compile again

@@ -272,7 +272,7 @@ class Idle:
     @staticmethod
     def start_if_free(
         job: JobView, avail: np.ndarray, view: View, homes: np.ndarray | None = None
-    ) -> Decision | None:
+    ) -> Start | Resume | None:
         """Start a queued job or resume a suspended one, if its cores are free.
 
         A queued job is placed first fit, but on the cores of no suspended
@@ -315,7 +315,7 @@ class PlainSelectiveSuspension(Policy, Idle):
     tries every idle job in turn; at a tick (a multiple of ``interval``)
     a job that does not fit may preempt, and while a job stays idle the
     policy asks for a pass at the next tick. See `schedsim.policies.selective`.
-    """
+    """  # noqa: E501 (the first line is what ``schedsim policies`` lists)
 
     def __init__(self, sf: float = 2.0, interval: float = 60.0, width: Width = "text") -> None:
         Idle.__init__(self)
@@ -347,15 +347,16 @@ class PlainSelectiveSuspension(Policy, Idle):
         if is_tick(now, self.interval) and tau:
             running = sorted(((tau[r.id], r) for r in view.running), key=running_order)
         # Claims whose victims have written out start first (with an overhead).
-        out = self.claims.settle(view)
-        avail = self.claims.avail(view, out)
-        fresh, held = self.idle(view, {d.job.id for d in out})
+        settled = self.claims.settle(view)
+        avail = self.claims.avail(view, settled)
+        out: list[Decision] = [*settled]
+        fresh, held = self.idle(view, {d.job.id for d in settled})
         homes = home_cores(held, view.nodes)  # where fresh jobs keep off while they can
         waiting = False
         for job in sorted(fresh + held, key=lambda j: idle_order(j, now)):
-            d = self.start_if_free(job, avail, view, homes)
-            if d is not None:
-                out.append(d)
+            started = self.start_if_free(job, avail, view, homes)
+            if started is not None:
+                out.append(started)
                 continue
             victims = None
             if running:

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 import numpy as np
 
@@ -165,9 +166,9 @@ class SelectiveSuspension(Policy, Idle):
             elif isinstance(d, (Start, Resume)):
                 free -= d.job.size
         self._free_after = free
-        tick = self._tick
-        if tick is not None and tick > view.now and tick not in view.timers:
-            out.append(WakeAt(tick))  # not asked for yet (a pending timer will come)
+        planned = self._tick
+        if planned is not None and planned > view.now and planned not in view.timers:
+            out.append(WakeAt(planned))  # not asked for yet (a pending timer will come)
         return out
 
     def _stale_timer(self, view: View) -> bool:
@@ -183,9 +184,7 @@ class SelectiveSuspension(Policy, Idle):
     def _moved_on(self, now: float) -> bool:
         # The plan no longer has a tick at ``now`` (and nothing else may need it).
         return (
-            not self._overhead
-            and not len(self.claims)
-            and (self._tick is None or self._tick > now)
+            not self._overhead and not len(self.claims) and (self._tick is None or self._tick > now)
         )
 
     def _is_tick(self, time: float) -> bool:
@@ -296,7 +295,7 @@ class SelectiveSuspension(Policy, Idle):
         total = view.free_cores
         out: list[Decision] = []
         stay: list[JobView] = []
-        for job in sorted(view.arrived, key=_ID):
+        for job in sorted(view.arrived, key=attrgetter("id")):
             if job.state is not State.QUEUED:
                 continue
             d = self.start_if_free(job, avail, view, homes) if job.size <= total else None
@@ -374,14 +373,16 @@ class SelectiveSuspension(Policy, Idle):
 
     def _full_pass(self, view: View, tick: bool) -> list[Decision]:
         now = view.now
-        out = self.claims.settle(view) if len(self.claims) else []
-        avail = self.claims.avail(view, out)
+        started = self.claims.settle(view) if len(self.claims) else []
+        avail = self.claims.avail(view, started)
+        out: list[Decision] = [*started]
         # Idle: queued jobs, and suspended jobs done writing out; none on a
         # claim or started by one just now.
-        settled = {d.job.id for d in out}
+        settled = {d.job.id for d in started}
         skip = settled | self.claims.ids() if len(self.claims) else settled
         board = self._board
         queued = self._queued
+        fresh_columns: tuple[np.ndarray, ...]
         if queued is not None and not skip:
             # In the queued columns' order: the pass orders its candidates itself.
             fresh = list(queued.jobs)
@@ -534,8 +535,8 @@ class SelectiveSuspension(Policy, Idle):
         assert board is not None
         freed: list[np.ndarray] = []
         for d in decisions:
-            job = d.job
             if isinstance(d, Suspend):
+                job = d.job
                 assert job.allocation is not None
                 freed.append(job.allocation.nodes)
                 # On the board at the next pass, once its run time is accounted.
@@ -545,9 +546,11 @@ class SelectiveSuspension(Policy, Idle):
                 board.vacate(*freed)
                 freed = []
             if isinstance(d, Start):
+                job = d.job
                 assert d.allocation is not None
                 board.occupy(job.id, d.allocation.nodes, idle_threshold(job, now), job.size)
             elif isinstance(d, Resume):
+                job = d.job
                 board.remove(job)
                 assert job.home is not None
                 board.occupy(job.id, job.home.nodes, idle_threshold(job, now), job.size)

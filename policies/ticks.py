@@ -148,7 +148,6 @@ class Homes:
         return np.logical_and.reduceat(avail[self.nodes] >= self.cores, self.starts)
 
 
-
 NO_HOMES = Homes((), 0)
 
 
@@ -187,9 +186,10 @@ class Ladder:
     ``entries`` are ``(threshold, job, allocation)`` of the running jobs,
     sorted by threshold then id; ``avail`` the free cores per node; ``sf``
     and ``width`` SS's parameters; ``protected`` TSS's protection (None:
-    none); ``key`` what the caller caches the ladder by. Every bound here is a necessary condition (width restrictions of fresh
-    jobs are left out), so a tick before `earliest` can start nothing:
-    skipping it leaves the schedule unchanged.
+    none); ``key`` what the caller caches the ladder by. Every bound here is
+    a necessary condition (width restrictions of fresh jobs are left out),
+    so a tick before `earliest` can start nothing: skipping it leaves the
+    schedule unchanged.
     """
 
     def __init__(
@@ -287,5 +287,3 @@ class Ladder:
             narrow = (w > 0) & (2 * w <= np.repeat(sizes, homes.lengths))
             stuck |= np.logical_or.reduceat(narrow, starts)
         return np.where(stuck, math.inf, np.maximum(top, 0.0))
-
-

@@ -1,7 +1,9 @@
 """Seed 000's preemptive policies: Selective Suspension (SS, TSS) and Immediate Service (IS).
 
-The rules are those of `schedsim.policies.suspension` (sections 2.3 and 3.1-3.5 of
-the thesis) on the machinery of `schedsim.policies.preemption`. The first part works
+The rules are those of `schedsim.policies.selective` (SS, sections 3.1-3.3 of the
+thesis), `schedsim.policies.tunable` (TSS, 3.5) and `schedsim.policies.immediate`
+(IS, 2.3), on the machinery of `schedsim.policies.preemption`; the runs here use
+the accelerated SS (`schedsim.policies.suspension`). The first part works
 small schedules out by hand: one core per node, integer times, so every
 start, end and suspended time is exact, and each test spells out in a
 comment how its numbers come about. Thresholds (xfactors) are written τ;
@@ -13,7 +15,10 @@ hand-built run is also put through `invariants.check_invariants` and
 The second part checks properties on random workloads (hypothesis, the
 strategies of `test_invariants`) and on a slice of the KTH trace: the
 schedules are valid, every suspension SS makes is one its rules allow, and
-skipping idle ticks does not change a schedule.
+the accelerated SS's bookkeeping (the board, the queued columns, the homes'
+arrays) equals one built afresh and takes its shortcuts. That the
+accelerated SS makes the plain rule's schedule (``ss-plain``) is
+`test_selective`'s.
 
 Some hand-built tests are regressions of bugs these checks found, each
 described where it is tested.
@@ -23,8 +28,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -38,15 +42,13 @@ from schedsim import Simulation
 from schedsim.app import registry
 from schedsim.model.policy import Resume, Start, Suspend
 from schedsim.model.view import State
+from schedsim.policies.immediate import ImmediateService
 from schedsim.policies.preemption import minimal_victims
 from schedsim.policies.queued import Queued
-from schedsim.policies.suspension import (
-    ImmediateService,
-    SelectiveSuspension,
-    TunableSelectiveSuspension,
-    _Homes,
-    _idle_threshold,
-)
+from schedsim.policies.selective import PlainSelectiveSuspension, idle_threshold
+from schedsim.policies.suspension import SelectiveSuspension
+from schedsim.policies.ticks import Homes
+from schedsim.policies.tunable import TunableSelectiveSuspension
 from schedsim.workloads.catalog import load
 from schedsim.workloads.job import Job
 from schedsim.workloads.transforms import first
@@ -274,18 +276,17 @@ THREE_SPANS = {
 
 
 def test_ss_victim_takes_its_nodes_back_at_every_tick() -> None:
-    with idle_ticks(False):
-        run = simulate(THREE, 1, SelectiveSuspension(sf=1.2, interval=10))
+    # The plain rule, a pass at every tick.
+    run = simulate(THREE, 1, PlainSelectiveSuspension(sf=1.2, interval=10))
     assert {j: run.spans(j) for j in (1, 2, 3)} == THREE_SPANS
 
 
 def test_ss_victim_takes_its_nodes_back_when_idle_ticks_are_skipped() -> None:
-    # As above, with the default skip_idle_ticks = True. Regression: after the pass
-    # at 30 the next tick was planned for K alone (τ_K > 1.2 x 1.3 only after 5600),
-    # not for A, which then resumed only when B ended at 130 (A ended 200, B was
-    # never suspended).
-    with idle_ticks(True):
-        run = simulate(THREE, 1, SelectiveSuspension(sf=1.2, interval=10))
+    # As above, with the accelerated SS. Regression: after the pass at 30 the next
+    # tick was planned for K alone (τ_K > 1.2 x 1.3 only after 5600), not for A,
+    # which then resumed only when B ended at 130 (A ended 200, B was never
+    # suspended).
+    run = simulate(THREE, 1, SelectiveSuspension(sf=1.2, interval=10))
     assert {j: run.spans(j) for j in (1, 2, 3)} == THREE_SPANS
 
 
@@ -303,11 +304,12 @@ def test_ss_threshold_after_a_restart_overhead_does_not_depend_on_idle_ticks() -
     # tick that was at 228, inside; skipping ticks, at 798, after: C then had to
     # wait for 855 (2.224 < 2 x 1.115).
     jobs = [job(1, 0, 1, 1000), job(2, 10, 1, 100), job(3, 186, 1, 100, 500)]
-    workload = Workload.from_jobs(jobs, max_procs=1)
-    skipped, every = _both_ways(workload, 1, "ss", {"interval": 57}, overhead=OVERHEAD)
-    assert every["start"].tolist() == [0, 124, 808]
-    assert every["end"].tolist() == [1230, 224, 908]
-    pd.testing.assert_frame_equal(skipped, every)
+    # The plain rule has a pass at every tick (one at 228); the accelerated SS skips it.
+    every = simulate(jobs, 1, "ss-plain", params={"interval": 57}, overhead=OVERHEAD)
+    skipped = simulate(jobs, 1, "ss", params={"interval": 57}, overhead=OVERHEAD)
+    assert every.starts() == {1: 0, 2: 124, 3: 808}
+    assert every.ends() == {1: 1230, 2: 224, 3: 908}
+    pd.testing.assert_frame_equal(skipped.result.jobs, every.result.jobs)
 
 
 # --------------------------------------------------------------------------- #
@@ -770,71 +772,8 @@ def test_is_quantum_must_be_positive() -> None:
 
 
 # --------------------------------------------------------------------------- #
-# Skipping idle ticks leaves every schedule unchanged
+# The accelerated SS: its shortcuts and its bookkeeping
 # --------------------------------------------------------------------------- #
-
-
-@contextmanager
-def idle_ticks(skip: bool) -> Iterator[None]:
-    """Set `SelectiveSuspension.skip_idle_ticks` (a class attribute) for a block."""
-    old = SelectiveSuspension.__dict__["skip_idle_ticks"]
-    SelectiveSuspension.skip_idle_ticks = skip
-    try:
-        yield
-    finally:
-        SelectiveSuspension.skip_idle_ticks = old
-
-
-def _both_ways(
-    workload: Workload, nodes: int, name: str, params: dict, cores_per_node: int = 1, overhead=None
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    out = []
-    for skip in (True, False):
-        with idle_ticks(skip):
-            sim = Simulation(
-                workload,
-                name,
-                nodes=nodes,
-                cores_per_node=cores_per_node,
-                params=params,
-                overhead=overhead,
-            )
-            out.append(sim.run().jobs)
-    return out[0], out[1]
-
-
-SKIP_VARIANTS = [
-    ("ss", {}),
-    ("ss", {"sf": 1.5, "width": "formula"}),
-    ("ss", {"sf": 1.0, "interval": 13, "width": "none"}),
-    ("tss", {}),
-    ("tss", {"sf": 1.2}),
-]
-
-
-@FAST
-@given(cases(), st.sampled_from(SKIP_VARIANTS))
-def test_skipping_idle_ticks_keeps_the_schedule(case: Case, variant) -> None:
-    name, params = variant
-    skipped, every = _both_ways(case.workload, case.cores, name, params)
-    pd.testing.assert_frame_equal(skipped, every)
-
-
-@settings(FAST, max_examples=15)
-@given(cases(), st.sampled_from(SKIP_VARIANTS))
-def test_skipping_idle_ticks_keeps_the_schedule_with_overhead(case: Case, variant) -> None:
-    name, params = variant
-    skipped, every = _both_ways(case.workload, case.cores, name, params, overhead=OVERHEAD)
-    pd.testing.assert_frame_equal(skipped, every)
-
-
-@settings(FAST, max_examples=20)
-@given(cases(multicore=True), st.sampled_from(SKIP_VARIANTS))
-def test_skipping_idle_ticks_keeps_the_schedule_on_multicore_nodes(case: Case, variant) -> None:
-    name, params = variant
-    nodes = case.cores // case.cores_per_node
-    skipped, every = _both_ways(case.workload, nodes, name, params, case.cores_per_node)
-    pd.testing.assert_frame_equal(skipped, every)
 
 
 def random_workload(seed: int, n: int, nodes: int) -> Workload:
@@ -852,32 +791,16 @@ def random_workload(seed: int, n: int, nodes: int) -> Workload:
     return Workload.from_jobs(jobs, max_procs=nodes)
 
 
-@pytest.mark.parametrize("seed", range(2))
-def test_skipping_idle_ticks_keeps_the_schedule_on_denser_workloads(seed: int) -> None:
-    nodes = (8, 16)[seed]
-    workload = random_workload(seed, 30, nodes)
-    for name, params in SKIP_VARIANTS:
-        skipped, every = _both_ways(workload, nodes, name, params)
-        pd.testing.assert_frame_equal(skipped, every)
-
-
 @pytest.fixture(scope="module")
 def kth1500() -> Workload:
     return first(load("kth"), 1500)
 
 
-@pytest.mark.parametrize("name", ["ss", "tss"])
-def test_skipping_idle_ticks_keeps_the_schedule_on_kth(kth1500: Workload, name: str) -> None:
-    skipped, every = _both_ways(kth1500, 100, name, {})
-    assert skipped["suspensions"].sum() > 0  # the slice does preempt
-    pd.testing.assert_frame_equal(skipped, every)
-
-
 def test_the_shortcuts_are_taken_on_kth(kth1500: Workload, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The test above compares schedules; this one makes sure the cheap paths
-    # it vouches for (arrival-only passes, passes without preemption on the board,
-    # ticks at which no job could preempt, plans of new jobs only, timers let go)
-    # really run.
+    # `test_selective` compares the schedules with the plain rule's; this test
+    # makes sure the cheap paths it vouches for (arrival-only passes, passes
+    # without preemption on the board, ticks at which no job could preempt, plans
+    # of new jobs only, timers let go) really run.
     calls = {"arrivals": 0, "incremental": 0, "board": 0, "quiet ticks": 0, "no timer": 0}
     arrivals, plan = SelectiveSuspension._arrivals, SelectiveSuspension._plan_tick
     board_pass, may_preempt = SelectiveSuspension._board_pass, SelectiveSuspension._may_preempt
@@ -1020,10 +943,10 @@ def test_queued_columns_follow_arrivals_and_starts(steps: list[tuple[bool, int]]
         for i, job in enumerate(queued.jobs):
             assert queued.columns()[4][i] == job.id and waiting[job.id] is job
             assert sizes[i] == job.size and est[i] == max(job.estimate, 1e-9)
-            assert taus[i] == _idle_threshold(job, now)
+            assert taus[i] == idle_threshold(job, now)
 
 
-def _homes_arrays(homes: _Homes) -> list[np.ndarray]:
+def _homes_arrays(homes: Homes) -> list[np.ndarray]:
     return [homes.nodes, homes.cores, homes.lengths, homes.starts, homes.per_node, *homes.columns]
 
 
@@ -1047,14 +970,14 @@ def test_updated_homes_equal_homes_built_afresh(data: st.DataObject) -> None:
         )
         jobs.append(run)
     held = jobs[:4]
-    homes = _Homes(held, nodes)
+    homes = Homes(held, nodes)
     rest = jobs[4:]
     for _ in range(6):
         held = [j for j in held if not data.draw(st.booleans())]
         take = data.draw(st.integers(0, min(3, len(rest))))
         held, rest = held + rest[:take], rest[take:]
         homes = homes.update(held, nodes)
-        for got, want in zip(_homes_arrays(homes), _homes_arrays(_Homes(held, nodes)), strict=True):
+        for got, want in zip(_homes_arrays(homes), _homes_arrays(Homes(held, nodes)), strict=True):
             np.testing.assert_array_equal(got, want)
         assert homes.key == tuple(j.id for j in held)
 
@@ -1347,15 +1270,6 @@ def test_preemptive_schedules_are_valid_many(case: Case, kill: bool) -> None:
 @given(cases(multicore=True), st.booleans())
 def test_preemptive_schedules_are_valid_on_multicore_nodes_many(case: Case, kill: bool) -> None:
     _valid(case, kill_at_estimate=kill)
-
-
-@pytest.mark.slow
-@SLOW
-@given(cases(), st.sampled_from(SKIP_VARIANTS))
-def test_skipping_idle_ticks_keeps_the_schedule_many(case: Case, variant) -> None:
-    name, params = variant
-    skipped, every = _both_ways(case.workload, case.cores, name, params)
-    pd.testing.assert_frame_equal(skipped, every)
 
 
 @pytest.mark.slow

@@ -40,7 +40,10 @@ from schedsim.model.policy import REGISTRY, Policy
 MODULES: tuple[str, ...] = (
     "schedsim.policies.fcfs",
     "schedsim.policies.backfilling",
+    "schedsim.policies.selective",
     "schedsim.policies.suspension",
+    "schedsim.policies.tunable",
+    "schedsim.policies.immediate",
     "schedsim.policies.gang",
     "schedsim.policies.creasy",
 )

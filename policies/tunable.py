@@ -1,0 +1,177 @@
+"""Tunable Selective Suspension (TSS, seed 000 section 3.5): SS, but no victim past its limit.
+
+Section 3.5 tunes SS (`schedsim.policies.selective`) to bound the worst
+cases: "preemption of a job is disabled when its threshold exceeds [its]
+limit", 1.5 times the average slowdown of the job's category (section
+3.5.1: a victim T_j needs τ_j ≤ 1.5 × SD_avg(category(T_j))). Here a
+running job whose threshold exceeds ``limit`` (1.5) times the average
+slowdown of its category cannot be suspended; everything else is SS.
+
+The category (Table 2.1, `category`: run time 0-10 min / 10 min-1 h /
+1-8 h / > 8 h by processors 1 / 2-8 / 9-32 / > 32) of a running job is
+taken from its estimate, the run time a scheduler knows. The averages are,
+by default, **tracked online**: the mean bounded slowdown (section 2.2) of
+the jobs of each category that have finished so far in this run, by their
+actual run time; a category with no finished job yet sets no limit. With
+``averages=FILE`` they come from a table instead (`read_averages`), for
+example the per-category average slowdowns of an earlier NS (EASY) run, as
+the thesis's Table 2.3: a CSV in the layout
+`schedsim.model.results.Result.category_table` writes (rows VS/S/L/VL,
+columns Seq/N/W/VW).
+
+The protection is `CategoryLimit`, a mixin that fills in SS's hooks
+(``observe``, ``protected``, ``protection_version``); `TunableSelectiveSuspension`
+puts it on the accelerated SS (`schedsim.policies.suspension`), and the
+tests put it on the plain one to check the two against each other.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from schedsim.model.policy import View, register
+from schedsim.model.view import JobView
+from schedsim.policies.selective import Width
+from schedsim.policies.suspension import SelectiveSuspension
+
+__all__ = ["CategoryLimit", "TunableSelectiveSuspension", "category", "read_averages"]
+
+#: Seed 000, section 2.2: the bounded slowdown's threshold (seconds).
+_BOUND = 10.0
+#: Table 2.1: run-time bounds (s, inclusive) and size bounds (processors, inclusive).
+_RUNTIME_EDGES = (600.0, 3600.0, 8 * 3600.0)
+_SIZE_EDGES = (1, 8, 32)
+_ROWS = ("VS", "S", "L", "VL")
+_COLS = ("Seq", "N", "W", "VW")
+
+
+def category(run_time: float, size: int) -> int:
+    """The Table 2.1 category (0-15, row by row) of a job of ``run_time`` and ``size``."""
+    r = 0
+    while r < 3 and run_time > _RUNTIME_EDGES[r]:
+        r += 1
+    s = 0
+    while s < 3 and size > _SIZE_EDGES[s]:
+        s += 1
+    return 4 * r + s
+
+
+def read_averages(path: str | Path) -> list[float]:
+    """The 16 category averages of a CSV in `Result.category_table`'s layout, row by row.
+
+    Errors name the file and the row or column at fault; an empty cell (a
+    category with no jobs in the earlier run) sets no limit.
+    """
+    import pandas as pd
+
+    path = Path(path)
+    try:
+        table = pd.read_csv(path, index_col=0)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot read category averages: {exc}") from None
+    rows = [str(r) for r in table.index]
+    cols = [str(c) for c in table.columns]
+    for want, have, what in ((_ROWS, rows, "rows"), (_COLS, cols, "columns")):
+        missing = [w for w in want if w not in have]
+        if missing:
+            raise ValueError(
+                f"{path}: category averages need {what} {', '.join(want)}; missing {missing}"
+            )
+    out = []
+    for r in _ROWS:
+        for c in _COLS:
+            value = pd.to_numeric(table.loc[r, c], errors="coerce")
+            if isinstance(value, pd.Series):
+                raise ValueError(f"{path}: row {r!r} appears more than once")
+            if np.isnan(value):
+                raw = table.loc[r, c]
+                if isinstance(raw, str) and raw.strip():
+                    raise ValueError(f"{path}: row {r}, column {c}: not a number: {raw!r}")
+                out.append(math.inf)
+            elif not value > 0:
+                raise ValueError(f"{path}: row {r}, column {c}: must be positive, got {value}")
+            else:
+                out.append(float(value))
+    return out
+
+
+class CategoryLimit:
+    """TSS's protection as SS's hooks: no running job past ``limit`` x its category's average.
+
+    Mixed in before an SS class (`SelectiveSuspension`, or the plain
+    `schedsim.policies.selective.PlainSelectiveSuspension`), whose
+    constructor runs first; then `init_limit`.
+    """
+
+    #: `protected` may say yes: SS asks it for every candidate.
+    protects = True
+
+    def init_limit(self, limit: float, averages: str) -> None:
+        """Check ``limit`` and read ``averages`` (a file, or "" to track them online)."""
+        if not (limit > 0 and math.isfinite(limit)):
+            raise ValueError(f"limit must be a positive number, got {limit}")
+        self.limit = float(limit)
+        self.averages = averages
+        self._table = read_averages(averages) if averages else None
+        self._sum = [0.0] * 16
+        self._count = [0] * 16
+
+    def limit_params(self) -> dict[str, object]:
+        return {"limit": self.limit, "averages": self.averages}
+
+    def protection_version(self) -> int:
+        """Changes whenever `protected` may answer differently: a job finished (online)."""
+        return sum(self._count) if self._table is None else 0
+
+    def observe(self, view: View) -> None:
+        """Online averages: add the bounded slowdowns of the jobs that ended since."""
+        if self._table is not None:
+            return
+        for job in view.ended:
+            run = job.run_time_done
+            assert job.end is not None
+            wait = job.end - job.submit - run
+            bounded = max(run, _BOUND)
+            c = category(run, job.size)
+            self._sum[c] += (wait + bounded) / bounded
+            self._count[c] += 1
+
+    def average(self, cat: int) -> float:
+        """The average slowdown of category ``cat`` (inf when not known yet)."""
+        if self._table is not None:
+            return self._table[cat]
+        n = self._count[cat]
+        return self._sum[cat] / n if n else math.inf
+
+    def protected(self, job: JobView, threshold: float) -> bool:
+        """Whether running ``job``, of ``threshold``, is past its category's limit."""
+        return threshold > self.limit * self.average(category(job.estimate, job.size))
+
+
+@register("tss")
+class TunableSelectiveSuspension(CategoryLimit, SelectiveSuspension):
+    """Tunable Selective Suspension: SS, but jobs far beyond their category's slowdown stay put.
+
+    ``limit`` (1.5): a running job whose threshold exceeds ``limit`` times
+    the average slowdown of its category cannot be suspended (seed 000
+    section 3.5). ``averages``: a CSV of per-category averages (rows
+    VS/S/L/VL, columns Seq/N/W/VW, as `schedsim.model.results.Result.category_table`
+    writes); empty (default) tracks them online. Other parameters as SS.
+    """
+
+    def __init__(
+        self,
+        sf: float = 2.0,
+        interval: float = 60.0,
+        width: Width = "text",
+        limit: float = 1.5,
+        averages: str = "",
+    ) -> None:
+        super().__init__(sf, interval, width)
+        self.init_limit(limit, averages)
+
+    def params(self) -> dict[str, object]:
+        return {**super().params(), **self.limit_params()}
