@@ -213,10 +213,14 @@ class Cluster:
             and cores.max() <= self.cores_per_node
         )
 
-    def allocate(self, alloc: Allocation, owner: int) -> None:
+    def allocate(self, alloc: Allocation, owner: int, prefer: np.ndarray | None = None) -> None:
         """Give the cores of ``alloc`` to job ``owner``.
 
-        `AllocationError` (nothing taken) when some are not free.
+        On nodes of several cores the job takes, on each node, the cores of
+        ``prefer`` (machine-wide core ids: those a resuming job held last)
+        when they are all free and as many as it gets there, else the
+        lowest-numbered free ones. `AllocationError` (nothing taken) when
+        some are not free.
         """
         left = self._free[alloc.nodes] - alloc.cores
         if left.min(initial=0) < 0:
@@ -229,7 +233,7 @@ class Cluster:
         self._snapshot = None
         self.holders[owner] = alloc
         if self._busy is not None:
-            self._cores[owner] = self._take_cores(alloc)
+            self._cores[owner] = self._take_cores(alloc, prefer)
         if self._on is not None:
             for n, c in zip(alloc.nodes.tolist(), alloc.cores.tolist(), strict=True):
                 self._on[n][owner] = c
@@ -250,13 +254,20 @@ class Cluster:
             for n in alloc.nodes.tolist():
                 del self._on[n][owner]
 
-    def _take_cores(self, alloc: Allocation) -> np.ndarray:
-        """The lowest-numbered free cores of each node of ``alloc``, marked busy (machine ids)."""
+    def _take_cores(self, alloc: Allocation, prefer: np.ndarray | None) -> np.ndarray:
+        """The cores of each node of ``alloc`` (``prefer``'s there if all free and as many,
+        else the lowest-numbered free ones), marked busy (machine ids)."""
         busy, cpn = self._busy, self.cores_per_node
         assert busy is not None
         taken = []
         for n, c in zip(alloc.nodes.tolist(), alloc.cores.tolist(), strict=True):
-            k = np.flatnonzero(~busy[n])[:c]
+            k = None
+            if prefer is not None:
+                mine = prefer[prefer // cpn == n] - n * cpn
+                if len(mine) == c and not busy[n, mine].any():
+                    k = mine
+            if k is None:
+                k = np.flatnonzero(~busy[n])[:c]
             busy[n, k] = True
             taken.append(k + n * cpn)
         return np.concatenate(taken) if taken else np.zeros(0, dtype=np.int64)

@@ -96,8 +96,9 @@ class JobRun:
     #: Machine-wide ids of the cores held (held last, when suspended), with several
     #: cores per node; None with one core per node, where a core is its node.
     cores: np.ndarray | None = None
-    #: The current attempt's run pieces in the piece log (relabelled on a requeue).
-    attempt_rows: list[Any] = field(default_factory=list)
+    #: The current attempt's run pieces in the piece log (relabelled on a requeue);
+    #: made at the first one (most jobs are never requeued).
+    attempt_rows: list[Any] | None = None
 
     # Copies of the job's most-read attributes (a plain slot is cheaper than a property).
     id: int = field(init=False)

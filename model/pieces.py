@@ -128,6 +128,8 @@ class PieceLog:
         rate = run.rate if kind == RUN else 0.0
         if self.keep:
             if kind == RUN:
+                if run.attempt_rows is None:
+                    run.attempt_rows = []
                 run.attempt_rows.append(len(self._job))
             self._job.append(run.id)
             self._attempt.append(run.attempts)
@@ -138,6 +140,8 @@ class PieceLog:
             self._cores.append(run.cores)
             self._rate.append(rate)
         elif kind == RUN:  # to tell the observer again if the attempt is lost
+            if run.attempt_rows is None:
+                run.attempt_rows = []
             run.attempt_rows.append(
                 Piece(run.id, run.attempts, KINDS[kind], start, now, alloc, run.cores, rate)
             )
@@ -154,8 +158,8 @@ class PieceLog:
 
     def lose_attempt(self, run: JobRun) -> None:
         """``run`` was requeued: its current attempt's run pieces become ``lost``."""
-        rows, run.attempt_rows = run.attempt_rows, []
-        for row in rows:
+        rows, run.attempt_rows = run.attempt_rows, None
+        for row in rows or ():
             if isinstance(row, int):
                 self._kind[row] = LOST
                 if self.observer is not None:

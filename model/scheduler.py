@@ -185,13 +185,15 @@ class Scheduler:
         self.queue = _Pool()
         self.running = _Pool()
         self.suspended = _Pool()
+        # Core ids are kept only on nodes of several cores (a core is its node otherwise).
+        self._multicore = cluster.cores_per_node > 1
         #: Every job submitted, by id (live or finished).
         self.jobs: dict[int, JobRun] = {}
         self.finished: list[JobRun] = []
         # What happened since the last pass.
         self._arrived: list[JobRun] = []
-        self._ended: list[JobRun] = []
-        self._killed: list[JobRun] = []
+        self._ended: list[JobView] = []  # final snapshots: a finished job never changes
+        self._killed: list[JobView] = []
         self._released: list[JobRun] = []
         self._requeued: list[JobRun] = []
         self._timers: set[float] = set()
@@ -249,36 +251,56 @@ class Scheduler:
     def _pass(self) -> None:
         now = self.env.now
         cluster = self.cluster
-        # Positional, in View's field order: a pass builds one, cheaply.
-        view = View(
-            now,
-            self.queue.snapshot(),
-            self.running.snapshot(),
-            self.suspended.snapshot(),
-            _take(self._arrived),
-            _take(self._ended),
-            cluster.free_cores,
-            cluster.free_snapshot(),
-            cluster.nodes,
-            cluster.cores_per_node,
-            self.overhead,
-            _take(self._killed),
-            _take(self._released),
-            _take(self._requeued),
-            frozenset(self._timers) if self._timers else _NO_TIMERS,
-            {},
+        queue, running, suspended = self.queue, self.running, self.suspended
+        # Most passes bring arrivals or ends only: the event lists are looked at
+        # before anything is made of them.
+        arrived, ended, killed, released, requeued = (
+            self._arrived, self._ended, self._killed, self._released, self._requeued
+        )  # fmt: skip
+        # Positional, in View's field order, without the named tuple's Python-level
+        # constructor: a pass builds one, cheaply.
+        view = _new(
+            View,
+            (
+                now,
+                queue.snapshot(),
+                running.snapshot(),
+                suspended.snapshot(),
+                _take(arrived) if arrived else (),
+                _final(ended) if ended else (),
+                cluster.free_cores,
+                cluster.free_snapshot(),
+                cluster.nodes,
+                cluster.cores_per_node,
+                self.overhead,
+                _final(killed) if killed else (),
+                _take(released) if released else (),
+                _take(requeued) if requeued else (),
+                frozenset(self._timers) if self._timers else _NO_TIMERS,
+                {},
+            ),
         )
         self.passes += 1
         decisions = tuple(self.policy.schedule(view))
         log = self.decisions
+        apply = self.apply
         for decision in decisions:
-            self.apply(decision)
+            apply(decision)
             if log is not None:
                 log.append(self._log_row(decision))
-        self.record()
-        self.last = Pass(self.passes, now, view, decisions)
+        self.series.append(
+            (
+                now,
+                cluster.total_cores - cluster.free_cores,
+                cluster.busy_nodes,
+                len(queue.runs),
+                len(running.runs),
+                len(suspended.runs),
+            )
+        )
+        self.last = last = _new(Pass, (self.passes, now, view, decisions))
         if self.on_pass is not None:
-            self.on_pass(self.last)
+            self.on_pass(last)
 
     def _log_row(self, d: Decision) -> tuple:
         alloc = limit = on_limit = penalty = rate = wake = None
@@ -305,19 +327,6 @@ class Scheduler:
             penalty,
             rate,
             wake,
-        )
-
-    def record(self) -> None:
-        c = self.cluster
-        self.series.append(
-            (
-                self.env.now,
-                c.busy_cores,
-                c.busy_nodes,
-                len(self.queue),
-                len(self.running),
-                len(self.suspended),
-            )
         )
 
     # -- applying decisions ---------------------------------------------------
@@ -389,7 +398,8 @@ class Scheduler:
         run.state = State.RUNNING
         run.allocation = alloc
         run.home = alloc
-        run.cores = self.cluster.cores_of(run.id)
+        if self._multicore:
+            run.cores = self.cluster.cores_of(run.id)
         run.limit = limit
         run.limit_in_work = self.limit_in_work
         run.on_limit = d.on_limit
@@ -482,7 +492,8 @@ class Scheduler:
         home = run.home
         assert home is not None
         try:
-            self.cluster.allocate(home, run.id)
+            # Back on the cores it held last, where they are free (on its own nodes).
+            self.cluster.allocate(home, run.id, prefer=run.cores)
         except AllocationError:
             raise PolicyError(
                 f"resume of job {run.id}: its nodes {home.node_list()} are not free"
@@ -618,11 +629,16 @@ class Scheduler:
         run.outcome = outcome
         run.end = now
         run.expected_end = now
-        run.attempt_rows = []
-        run.view = run.snapshot()
-        self._ended.append(run)
+        # A finished job keeps only its record: what it held as a live job (its
+        # process, its last live snapshot, its attempt's pieces) goes, so that the
+        # garbage collector's full passes over a long run stay short.
+        run.attempt_rows = None
+        run.process = None
+        run.view = None
+        final = run.snapshot()  # never changes again: the events hold it, not the run
+        self._ended.append(final)
         if outcome is not Outcome.COMPLETED:
-            self._killed.append(run)
+            self._killed.append(final)
         self.finished.append(run)
         if run.on_end is not None:
             run.on_end.succeed(run)
@@ -639,13 +655,19 @@ _DECISION_NAMES: dict[type, str] = {
 
 
 _NO_TIMERS: frozenset[float] = frozenset()
+_new = tuple.__new__
+
+
+def _final(views: list[JobView]) -> tuple[JobView, ...]:
+    """The snapshots in ``views``, emptying the list (jobs that ended since the last pass)."""
+    out = tuple(views)
+    views.clear()
+    return out
 
 
 def _take(runs: list[JobRun]) -> tuple[JobView, ...]:
     """The current snapshots of ``runs``, emptying the list (what happened since the
     last pass, for this one)."""
-    if not runs:
-        return ()
     # Every run here has had a snapshot taken (at its arrival, at the latest).
     views = cast("tuple[JobView, ...]", tuple([r.view for r in runs]))
     runs.clear()

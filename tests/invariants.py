@@ -255,7 +255,9 @@ def check_pieces(result: Result, unit_rate: bool = True) -> None:
     * a suspended piece names the cores the job held last (its home): those
       of the attempt's last piece holding cores before it, if any (a job
       started or resumed and suspended at one instant held them for no time,
-      and pieces of no length are not written);
+      and pieces of no length are not written; after such a hold, which two
+      suspended pieces in a row betray, the cores may be other ones of the
+      same nodes);
     * capacity: the pieces that hold cores (``run``, ``overhead``, ``lost``)
       never put more on a node than it has cores, nor two pieces on one core
       at once.
@@ -314,7 +316,12 @@ def check_pieces(result: Result, unit_rate: bool = True) -> None:
                     continue
                 # A job started or resumed and suspended at one instant held its cores
                 # for no time: that piece is not written, so look for the last held one.
-                before = [j for j in k if j < i and kind[j] != "suspended"]
+                # Two suspended pieces in a row have such a hold between them, whose
+                # cores (on the same nodes, checked above) nothing written names.
+                earlier = [j for j in k if j < i]
+                if earlier and kind[earlier[-1]] == "suspended":
+                    continue
+                before = [j for j in earlier if kind[j] != "suspended"]
                 if before:
                     assert core_text[before[-1]] == core_text[i], f"{what}: suspended elsewhere"
         last = attempt == attempt.max()

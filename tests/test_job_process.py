@@ -187,6 +187,33 @@ def test_suspend_then_resume_on_the_same_nodes() -> None:
     assert series_after(result, 20.0)["busy_cores"] == 2  # A again
 
 
+def test_a_resumed_job_takes_back_its_own_cores_where_they_are_free() -> None:
+    # One node of 3 cores. A, B, C (1 core each) start at 0 on cores 0, 1, 2.
+    # C is suspended at 10 and resumed at 20, when cores 0 and 2 are free (A was
+    # suspended at 15): it takes its own core 2 back, not the lowest free one.
+    # D (1 core) starts at 25 on core 0; at 30 A resumes while its core is taken:
+    # it gets another core of its node, core 1 once B is suspended.
+    jobs = [job(i, 0, 1, 100) for i in (1, 2, 3)] + [job(4, 0, 1, 100)]
+    script = {
+        0: [("start", 1), ("start", 2), ("start", 3)],
+        10: [("suspend", 3)],
+        15: [("suspend", 1)],
+        20: [("resume", 3)],
+        25: [("start", 4)],
+        30: [("suspend", 2), ("resume", 1)],
+        200: [("resume", 2)],
+    }
+    w = Workload.from_jobs(jobs, max_procs=3)
+    sim = Simulation(w, "scripted", nodes=1, cores_per_node=3, params={"script": script})
+    result = sim.run()
+    check_invariants(result, sim.workload, 3)
+    pieces = result.pieces
+    cores = {(int(p.job), float(p.start)): p.cores for p in pieces.itertuples() if p.kind == "run"}
+    assert cores[(3, 0.0)] == "2" and cores[(3, 20.0)] == "2"
+    assert cores[(4, 25.0)] == "0"
+    assert cores[(1, 0.0)] == "0" and cores[(1, 30.0)] == "1"
+
+
 def test_resume_refused_while_its_nodes_are_busy() -> None:
     # A suspended at 10 frees nodes 0-1, B takes them by first fit. At 12 two
     # other nodes are free, but A may only resume on its own: no migration.
