@@ -249,7 +249,10 @@ class SelectiveSuspension(Policy, Idle):
                 board.vacate(*(job.home.nodes for job in view.ended))  # type: ignore[union-attr]
             if self._pending:
                 # As they are now, their run time accounted (snapshots of the last pass age).
-                now_suspended = {j.id: j for j in view.suspended}
+                # Suspended at the last pass, those still suspended are the last ones in
+                # the view's suspension order: only that tail is looked at.
+                tail = view.suspended[max(len(view.suspended) - len(self._pending), 0) :]
+                now_suspended = {j.id: j for j in tail}
                 for job in self._pending:
                     current = now_suspended.get(job.id)
                     if current is not None and current.id not in board.slot:
