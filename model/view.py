@@ -60,6 +60,21 @@ class Outcome(Enum):
 OverheadModel = Callable[[Job], tuple[float, float]]
 
 
+class _ByIdentity:
+    """Equal and hashed by identity: a snapshot is a record of one moment, not a value."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
 class _JobFields(NamedTuple):
     id: int
     size: int
@@ -83,7 +98,7 @@ class _JobFields(NamedTuple):
     attempts: int
 
 
-class JobView(_JobFields):
+class JobView(_ByIdentity, _JobFields):
     """One job as a policy sees it: an immutable snapshot taken at clock time ``since``.
 
     ``id``, ``size``, ``submit`` and ``estimate`` repeat the job's record
@@ -105,15 +120,6 @@ class JobView(_JobFields):
     """
 
     __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __ne__(self, other: object) -> bool:
-        return self is not other
-
-    def __hash__(self) -> int:
-        return id(self)
 
     @classmethod
     def of(
@@ -218,7 +224,7 @@ class _ViewFields(NamedTuple):
     lookup: dict[int, JobView]
 
 
-class View(_ViewFields):
+class View(_ByIdentity, _ViewFields):
     """What a policy may read at one scheduling pass.
 
     ``queue`` holds the waiting jobs in submit order (ties by job id);
@@ -242,15 +248,6 @@ class View(_ViewFields):
     """
 
     __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __ne__(self, other: object) -> bool:
-        return self is not other
-
-    def __hash__(self) -> int:
-        return id(self)
 
     @classmethod
     def of(

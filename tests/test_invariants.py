@@ -101,6 +101,21 @@ def cases(draw: st.DrawFn, integral: bool = True, multicore: bool = False) -> Ca
     return Case(Workload.from_jobs(jobs, max_procs=cores), cores, cpn)
 
 
+def random_workload(seed: int, n: int, nodes: int) -> Workload:
+    """Denser than `cases`, from a numpy seed: run times from seconds to hours, a few wide jobs."""
+    rng = np.random.default_rng(seed)
+    jobs, t = [], 0
+    for i in range(n):
+        t += int(rng.integers(0, 300))
+        scale = int(rng.choice([100, 2000, 20000]))
+        run = int(rng.integers(1, scale))
+        est = run + int(rng.integers(0, run + 1))
+        wide = rng.random() < 0.3
+        size = int(rng.integers(1, nodes + 1 if wide else max(2, nodes // 4) + 1))
+        jobs.append(Job(i + 1, float(t), float(run), size, float(est)))
+    return Workload.from_jobs(jobs, max_procs=nodes)
+
+
 def simulate(case: Case, policy, kill_at_estimate: bool = True):
     sim = Simulation(
         case.workload,

@@ -58,7 +58,7 @@ from schedsim.workloads.transforms import first
 from schedsim.workloads.workload import Workload
 
 from invariants import check_invariants, check_preemption, record_holdings
-from test_invariants import Case, cases
+from test_invariants import Case, cases, random_workload
 
 
 class PlainTSS(CategoryLimit, PlainSelectiveSuspension):
@@ -198,34 +198,19 @@ def test_tss_makes_the_plain_schedule_on_multicore_nodes(
     _run_case(case, params, "tss", overhead, kill)
 
 
-def dense_workload(seed: int, n: int, nodes: int) -> Workload:
-    """Denser than `cases`: run times from seconds to hours, a few wide jobs."""
-    rng = np.random.default_rng(seed)
-    jobs, t = [], 0
-    for i in range(n):
-        t += int(rng.integers(0, 300))
-        scale = int(rng.choice([100, 2000, 20000]))
-        run = int(rng.integers(1, scale))
-        est = run + int(rng.integers(0, run + 1))
-        wide = rng.random() < 0.3
-        size = int(rng.integers(1, nodes + 1 if wide else max(2, nodes // 4) + 1))
-        jobs.append(Job(i + 1, float(t), float(run), size, float(est)))
-    return Workload.from_jobs(jobs, max_procs=nodes)
-
-
 @pytest.mark.parametrize("width", ["text", "formula", "none"])
 @pytest.mark.parametrize("seed", range(3))
 def test_ss_makes_the_plain_schedule_on_denser_workloads(seed: int, width: str) -> None:
     nodes = (8, 16, 32)[seed]
     params = {"sf": (2.0, 1.5, 1.2)[seed], "width": width}
-    jobs = same_schedule(dense_workload(seed, 60, nodes), nodes, params)
+    jobs = same_schedule(random_workload(seed, 60, nodes), nodes, params)
     assert jobs["suspensions"].sum() > 0
 
 
 @pytest.mark.parametrize("seed", range(2))
 def test_tss_makes_the_plain_schedule_on_denser_workloads(seed: int) -> None:
     nodes = (8, 16)[seed]
-    same_schedule(dense_workload(10 + seed, 60, nodes), nodes, {"sf": 1.2}, pair="tss")
+    same_schedule(random_workload(10 + seed, 60, nodes), nodes, {"sf": 1.2}, pair="tss")
 
 
 @pytest.fixture(scope="module")

@@ -55,7 +55,7 @@ from schedsim.workloads.transforms import first
 from schedsim.workloads.workload import Workload
 
 from invariants import Holding, check_invariants, check_preemption, parse_nodes, record_holdings
-from test_invariants import Case, cases
+from test_invariants import Case, cases, random_workload
 
 #: The simple overhead model of the tests: 10 s to write a job out, 5 s to read it back.
 OVERHEAD = lambda run: (10.0, 5.0)  # noqa: E731
@@ -774,21 +774,6 @@ def test_is_quantum_must_be_positive() -> None:
 # --------------------------------------------------------------------------- #
 # The accelerated SS: its shortcuts and its bookkeeping
 # --------------------------------------------------------------------------- #
-
-
-def random_workload(seed: int, n: int, nodes: int) -> Workload:
-    """Denser than `cases`: run times from seconds to hours, a few wide jobs."""
-    rng = np.random.default_rng(seed)
-    jobs, t = [], 0
-    for i in range(n):
-        t += int(rng.integers(0, 300))
-        scale = int(rng.choice([100, 2000, 20000]))
-        run = int(rng.integers(1, scale))
-        est = run + int(rng.integers(0, run + 1))
-        wide = rng.random() < 0.3
-        size = int(rng.integers(1, nodes + 1 if wide else max(2, nodes // 4) + 1))
-        jobs.append(Job(i + 1, float(t), float(run), size, float(est)))
-    return Workload.from_jobs(jobs, max_procs=nodes)
 
 
 @pytest.fixture(scope="module")
