@@ -393,6 +393,7 @@ CHANGES = {
     "limit_in": "work",
     "pieces": False,
     "log_decisions": True,
+    "strict": True,
 }
 #: Keys that apply only to a closed-loop run (``users`` set).
 CLOSED_LOOP_CHANGES = {

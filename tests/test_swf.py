@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gzip
+import json
 import pickle
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -118,7 +120,9 @@ def test_kth_counts_add_up(kth):
     assert len(kth) + dropped == lines
     # One job (27313) has neither requested nor allocated processors.
     assert kth.cleaning == (
-        CleaningStep("dropped: no size", 1, "requested and allocated processors missing or 0"),
+        CleaningStep(
+            "dropped: no size", 1, "requested and allocated processors missing or 0 on line 27323"
+        ),
     )
     assert 27313 not in {j.id for j in kth}
     assert kth.name == "KTH-SP2-1996-2.1-cln"
@@ -149,8 +153,14 @@ def test_ctc_decimal_fields_and_missing_estimates():
     assert len(w) == 77222
     assert w[0].swf[5] == 142.0  # written "142.00" in the log
     assert w.cleaning == (
-        CleaningStep("estimate missing: used run time", 6, "requested time -1 or 0"),
+        CleaningStep(
+            "estimate missing: used run time",
+            6,
+            "requested time -1 or 0 on lines 771, 36821, 36822, ...",
+        ),
     )
+    # Counted independently: zcat | awk '!/^;/ && $9 <= 0 {print NR}'.
+    assert w.cleaning[0].members.lines == (771, 36821, 36822, 48931, 52832, 52833)
 
 
 # -- parsing small files -------------------------------------------------------
@@ -188,7 +198,7 @@ def test_header_fields_lines_and_job_building(tmp_path):
     assert j2.size == 6  # field 8 missing -> field 5
     assert j2.estimate == 30  # field 9 missing -> run time
     assert w.cleaning == (
-        CleaningStep("estimate missing: used run time", 1, "requested time -1 or 0"),
+        CleaningStep("estimate missing: used run time", 1, "requested time -1 or 0 on line 13"),
     )
 
 
@@ -256,39 +266,61 @@ MALFORMED = {
         "submit_time",
         "'-3' is negative (only -1 means missing)",
     ),
-    "negative user": (swf_line(2, user=-2), "user_id", "'-2' is negative (only -1 means missing)"),
+    "negative processors": (
+        swf_line(2, req=-2),
+        "requested_processors",
+        "'-2' is negative (only -1 means missing)",
+    ),
+    "negative requested time": (
+        swf_line(2, req_time=-7),
+        "requested_time",
+        "'-7' is negative (only -1 means missing)",
+    ),
+    "negative job number": (
+        swf_line(-5),
+        "job_number",
+        "'-5' is negative (only -1 means missing)",
+    ),
     "letter O for zero": (
         swf_line(2).replace("100", "1O0", 1),
         "run_time",
         "'1O0' is not a number",
     ),
     "word": (swf_line(2, alloc="x"), "allocated_processors", "'x' is not a number"),
+    "word in an unused field": (swf_line(2, status="ok"), "status", "'ok' is not a number"),
     "underscore": (swf_line(2, alloc="1_0"), "allocated_processors", "'1_0' is not a number"),
     "arabic digits": (swf_line(2, alloc="١٢"), "allocated_processors", "'١٢' is not a number"),
     "nan": (swf_line(2, cpu="nan"), "average_cpu_time", "'nan' is not a number"),
     "inf": (swf_line(2, req_time="inf"), "requested_time", "'inf' is not a number"),
+    "beyond a float": (
+        swf_line(2, cpu="1e400"),
+        "average_cpu_time",
+        "'1e400' is beyond a float's range",
+    ),
     "fractional processors": (
         swf_line(2, req=2.5),
         "requested_processors",
         "'2.5' is not a whole number",
     ),
+    "fractional status": (swf_line(2, status=1.5), "status", "'1.5' is not a whole number"),
     "17 fields": (
         swf_line(2).rsplit(" ", 1)[0],
         "think_time",
         "missing: the line has 17 fields, SWF needs 18",
     ),
     "19 fields": (swf_line(2) + " 5", None, "the line has 19 fields, SWF needs 18"),
-    "submit missing": (swf_line(2, submit=-1), "submit_time", "submit time is missing (-1)"),
     "job number missing": (swf_line(-1), "job_number", "job number is missing (-1)"),
     "duplicate": (swf_line(1, 99), "job_number", "duplicate job number 1 (first on line 2)"),
 }
 
 
-@pytest.mark.parametrize(("line", "field", "reason"), MALFORMED.values(), ids=MALFORMED.keys())
-def test_malformed_line_names_file_line_and_field(tmp_path, line, field, reason):
-    body = "; Version: 2.2\n" + swf_line(1) + "\n\n" + line + "\n" + swf_line(3) + "\n"
-    err = read_error(tmp_path, body)
-    assert err.line == 4  # comment and blank lines count
+def body_with(line: str) -> str:
+    """A small file whose line 4 is ``line`` (comment and blank lines count)."""
+    return "; Version: 2.2\n" + swf_line(1) + "\n\n" + line + "\n" + swf_line(3) + "\n"
+
+
+def assert_located(tmp_path: Path, err: SWFError, field: str | None, reason: str) -> None:
+    assert err.line == 4
     assert err.field == field
     where = f"{tmp_path / 'bad.swf'}:4:"
     if field is None:
@@ -297,15 +329,173 @@ def test_malformed_line_names_file_line_and_field(tmp_path, line, field, reason)
         assert str(err) == f"{where} field {SWF_FIELDS.index(field) + 1} ({field}): {reason}"
 
 
+@pytest.mark.parametrize("strict", [False, True], ids=["default", "strict"])
+@pytest.mark.parametrize(("line", "field", "reason"), MALFORMED.values(), ids=MALFORMED.keys())
+def test_malformed_line_names_file_line_and_field(tmp_path, line, field, reason, strict):
+    err = read_error(tmp_path, body_with(line), strict=strict)
+    assert_located(tmp_path, err, field, reason)
+
+
+#: What the default reader cleans and counts, and strict mode refuses: (line, field,
+#: strict mode's reason, the default reader's step, its detail, job 2's changed fields).
+UNUSUAL = {
+    "negative user": (
+        swf_line(2, user=-2),
+        "user_id",
+        "'-2' is negative (only -1 means missing)",
+        "unusual user id, set to missing",
+        "user id -2 on line 4",
+        {"user": -1, 11: -1.0},
+    ),
+    "negative status (Sandia-Ross)": (
+        swf_line(2, status=-4),
+        "status",
+        "'-4' is negative (only -1 means missing)",
+        "unusual status, kept as read",
+        "status -4 on line 4",
+        {10: -4.0},
+    ),
+    "negative wait": (
+        swf_line(2, wait=-9),
+        "wait_time",
+        "'-9' is negative (only -1 means missing)",
+        "unusual wait time, set to missing",
+        "wait time -9 on line 4",
+        {2: -1.0},
+    ),
+    "negative cpu time": (
+        swf_line(2, cpu=-3.5),
+        "average_cpu_time",
+        "'-3.5' is negative (only -1 means missing)",
+        "unusual average CPU time, kept as read",
+        "average CPU time -3.5 on line 4",
+        {5: -3.5},
+    ),
+    "user id too large for a float": (
+        swf_line(2, user=2**53),
+        "user_id",
+        "'9007199254740992' is too large: identifiers must be below 2**53 "
+        "(9007199254740992), the largest whole number a float holds exactly",
+        "unusual user id, set to missing",
+        "user id 9007199254740992 on line 4",
+        {"user": -1, 11: -1.0},
+    ),
+    "wait beyond 2**43 s": (
+        swf_line(2, wait="1e13"),
+        "wait_time",
+        "'1e13' is too large: times must stay below 2**43 s (8796093022208 s, about 279,000 "
+        "years), where a float still resolves a millisecond",
+        "unusual wait time, set to missing",
+        "wait time 10000000000000 on line 4",
+        {2: -1.0},
+    ),
+    "submit missing": (
+        swf_line(2, submit=-1),
+        "submit_time",
+        "submit time is missing (-1)",
+        "dropped: submit time missing",
+        "submit time -1 on line 4",
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "reason", "step", "detail", "changed"), UNUSUAL.values(), ids=UNUSUAL.keys()
+)
+def test_strict_refuses_what_the_default_reader_cleans(
+    tmp_path, line, field, reason, step, detail, changed
+):
+    err = read_error(tmp_path, body_with(line), strict=True)
+    assert_located(tmp_path, err, field, reason)
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "reason", "step", "detail", "changed"), UNUSUAL.values(), ids=UNUSUAL.keys()
+)
+def test_default_reader_cleans_and_counts_unused_fields(
+    tmp_path, line, field, reason, step, detail, changed
+):
+    w = read_swf(write(tmp_path, body_with(line)))
+    assert [str(s) for s in w.cleaning] == [f"{step}: 1 jobs ({detail})"]
+    by_id = {j.id: j for j in w}
+    if changed is None:
+        assert sorted(by_id) == [1, 3]
+        return
+    assert sorted(by_id) == [1, 2, 3]
+    job, written = by_id[2], [float(x) for x in line.split()]
+    for key, value in changed.items():
+        assert (getattr(job, key) if isinstance(key, str) else job.swf[key]) == value
+    # Everything else is as written.
+    unchanged = [i for i in range(18) if i not in changed]
+    assert [job.swf[i] for i in unchanged] == [written[i] for i in unchanged]
+    assert (job.id, job.submit, job.run_time, job.size, job.estimate) == (2, 0, 100, 4, 200)
+
+
+#: Per unused field (0-based): the label of its step and whether an unusual value is
+#: set to missing (True) or kept as read (False).
+UNUSED_FIELDS = {
+    2: ("wait time", True),
+    5: ("average CPU time", False),
+    6: ("used memory", False),
+    9: ("requested memory", False),
+    10: ("status", False),
+    11: ("user id", True),
+    12: ("group id", True),
+    13: ("executable id", True),
+    14: ("queue id", True),
+    15: ("partition id", True),
+    16: ("preceding job", False),
+    17: ("think time", False),
+}
+
+
+@pytest.mark.parametrize("index", list(UNUSED_FIELDS), ids=[SWF_FIELDS[i] for i in UNUSED_FIELDS])
+def test_every_unused_field_is_lenient_by_default_and_strict_on_request(tmp_path, index):
+    label, to_missing = UNUSED_FIELDS[index]
+    lines = [swf_line(i, 10 * i).split() for i in range(1, 6)]
+    for row in (1, 3):
+        lines[row][index] = "-7"
+    path = write(tmp_path, "".join(" ".join(r) + "\n" for r in lines))
+    w = read_swf(path)
+    how = "set to missing" if to_missing else "kept as read"
+    assert [str(s) for s in w.cleaning] == [
+        f"unusual {label}, {how}: 2 jobs ({label} -7 on lines 2, 4)"
+    ]
+    cleaned = -1.0 if to_missing else -7.0
+    assert [j.swf[index] for j in w] == [
+        cleaned if r[index] == "-7" else float(r[index]) for r in lines
+    ]
+    record = {11: "user", 12: "group", 13: "app", 14: "queue", 15: "partition"}.get(index)
+    if record:
+        assert [getattr(j, record) for j in w] == [int(j.swf[index]) for j in w]
+    assert w.cleaning[0].members.ids == (2, 4)
+    err = read_error(tmp_path, "".join(" ".join(r) + "\n" for r in lines), strict=True)
+    assert (err.line, err.field) == (2, SWF_FIELDS[index])
+    assert "'-7' is negative (only -1 means missing)" in str(err)
+
+
 def test_first_bad_line_is_reported(tmp_path):
     # A negative value (rejected after parsing) before a non-number (rejected by
     # the parser): the earlier line must win either way.
     lines = [swf_line(i, i) for i in range(1, 9)]
     lines[2] = swf_line(3, 3, run=-7)
     lines[5] = swf_line(6, 6, alloc="abc")
-    assert read_error(tmp_path, "\n".join(lines)).line == 3
+    for strict in (False, True):
+        assert read_error(tmp_path, "\n".join(lines), strict=strict).line == 3
     lines[5] = swf_line(6, 6, wait=-9)
-    assert read_error(tmp_path, "\n".join(lines)).line == 3
+    for strict in (False, True):
+        assert read_error(tmp_path, "\n".join(lines), strict=strict).line == 3
+    # An unused field: refused on line 3 in strict mode only; by default the
+    # non-number on line 6 is the first error.
+    lines[2] = swf_line(3, 3, status=-4)
+    lines[5] = swf_line(6, 6, alloc="abc")
+    assert read_error(tmp_path, "\n".join(lines), strict=True).line == 3
+    err = read_error(tmp_path, "\n".join(lines))
+    assert (err.line, err.field) == (6, "allocated_processors")
+    # Within a line, format before values.
+    lines[2] = swf_line(3, 3, run=-7, status="x")
+    assert read_error(tmp_path, "\n".join(lines)).field == "status"
 
 
 def test_header_value_that_is_not_an_integer(tmp_path):
@@ -380,11 +570,13 @@ def test_no_steps_when_nothing_was_cleaned(tmp_path):
         (swf_line(2, req=-1, alloc=-1), "requested_processors", "no size"),
         (swf_line(2, req=0, alloc=0), "requested_processors", "no size"),
         (swf_line(2, run=-1), "run_time", "run time is missing"),
+        (swf_line(2, submit=-1), "submit_time", "submit time is missing"),
     ],
 )
-def test_unclean_read_refuses_unusable_jobs(tmp_path, line, field, text):
+@pytest.mark.parametrize("strict", [False, True], ids=["default", "strict"])
+def test_unclean_read_refuses_unusable_jobs(tmp_path, line, field, text, strict):
     body = swf_line(1) + "\n" + line + "\n"
-    err = read_error(tmp_path, body, clean=False)
+    err = read_error(tmp_path, body, clean=False, strict=strict)
     assert (err.line, err.field) == (2, field)
     assert text in str(err)
 
@@ -393,6 +585,294 @@ def test_unclean_read_of_clean_file(tmp_path):
     w = read_swf(write(tmp_path, swf_line(1) + "\n" + swf_line(2, req_time=-1) + "\n"), clean=False)
     assert len(w) == 2
     assert [s.name for s in w.cleaning] == ["estimate missing: used run time"]
+
+
+# -- real logs that a strict reader refused (issue 15) ---------------------------
+
+
+def test_a_status_of_minus_four_is_counted_not_refused(tmp_path):
+    """Sandia-Ross-2001-1.1-cln: status -4 on three lines (17218 first)."""
+    lines = [swf_line(i, i, status=-4 if i in (3, 4, 7) else 1) for i in range(1, 9)]
+    path = write(tmp_path, HEADER + "\n".join(lines) + "\n")
+    w = read_swf(path)
+    assert len(w) == 8
+    assert [str(s) for s in w.cleaning] == [
+        "unusual status, kept as read: 3 jobs (status -4 on lines 10, 11, 14)"
+    ]
+    assert [j.swf[10] for j in w] == [-4.0 if j.id in (3, 4, 7) else 1.0 for j in w]
+    err = read_error(tmp_path, HEADER + "\n".join(lines) + "\n", strict=True)
+    assert (err.line, err.field) == (10, "status")
+
+
+def test_lines_with_every_field_missing_are_dropped_and_counted(tmp_path):
+    """LLNL-Thunder-2007-1.1-cln: 1,190 lines whose every field but the job number is
+    -1 (line 325 first). They have no size, so they are counted as such."""
+    empty = " ".join(["-1"] * 17)
+    lines = [swf_line(1, 0), f"2 {empty}", swf_line(3, 5), f"4 {empty}", f"5 {empty}"]
+    lines += [swf_line(6, -1), swf_line(7, 12)]
+    body = "\n".join(lines) + "\n"
+    w = read_swf(write(tmp_path, body))
+    assert [j.id for j in w] == [1, 3, 7]
+    assert [str(s) for s in w.cleaning] == [
+        "dropped: no size: 3 jobs (requested and allocated processors missing or 0 "
+        "on lines 2, 4, 5)",
+        "dropped: submit time missing: 1 jobs (submit time -1 on line 6)",
+    ]
+    # Strict mode refuses them, as the reader always did.
+    err = read_error(tmp_path, body, strict=True)
+    assert (err.line, err.field) == (2, "submit_time")
+    assert "submit time is missing (-1)" in str(err)
+
+
+def test_the_job_number_of_a_dropped_line_is_not_looked_at(tmp_path):
+    lines = [swf_line(1), swf_line(-1, run=-1), swf_line(1, req=0, alloc=0), swf_line(2, 5)]
+    body = "\n".join(lines) + "\n"
+    w = read_swf(write(tmp_path, body))
+    assert [j.id for j in w] == [1, 2]
+    assert [(s.name, s.count) for s in w.cleaning] == [
+        ("dropped: no size", 1),
+        ("dropped: run time missing", 1),
+    ]
+    err = read_error(tmp_path, body, strict=True)
+    assert (err.line, err.field) == (2, "job_number")
+    # A loaded line still needs its own number, in either mode.
+    for strict in (False, True):
+        err = read_error(tmp_path, swf_line(1) + "\n" + swf_line(1, 5) + "\n", strict=strict)
+        assert "duplicate job number 1 (first on line 1)" in str(err)
+
+
+def test_values_on_a_dropped_line_are_not_counted_twice(tmp_path):
+    body = swf_line(1) + "\n" + swf_line(2, req=0, alloc=0, status=-4, user=-3) + "\n"
+    w = read_swf(write(tmp_path, body))
+    assert [s.name for s in w.cleaning] == ["dropped: no size"]
+
+
+def test_used_fields_are_refused_even_on_a_line_that_would_be_dropped(tmp_path):
+    err = read_error(tmp_path, swf_line(1) + "\n" + swf_line(2, req=0, alloc=0, run=-5) + "\n")
+    assert (err.line, err.field) == (2, "run_time")
+
+
+def test_strict_and_default_read_a_clean_log_alike(kth):
+    strict = read_swf(resolve("kth"), strict=True)
+    assert strict.jobs == kth.jobs
+    assert [j.swf for j in strict] == [j.swf for j in kth]
+    assert strict.cleaning == kth.cleaning
+
+
+def test_catalog_load_passes_strict(tmp_path):
+    from schedsim.workloads import catalog
+
+    path = write(tmp_path, swf_line(1) + "\n" + swf_line(2, 5, status=-4) + "\n")
+    assert catalog.load(str(path)).cleaning[0].name == "unusual status, kept as read"
+    with pytest.raises(SWFError, match="field 11 \\(status\\)"):
+        catalog.load(str(path), strict=True)
+
+
+def test_strict_is_a_run_option_and_a_study_key(tmp_path, capsys):
+    from schedsim.app.cli import main
+    from schedsim.app.study import RunConfig, StudyError
+
+    path = write(tmp_path, swf_line(1) + "\n" + swf_line(2, 5, status=-4) + "\n")
+    meta = RunConfig(workload=str(path), nodes=8).simulation().run().meta
+    assert meta["cleaning"] == ["unusual status, kept as read: 1 jobs (status -4 on line 2)"]
+    with pytest.raises(SWFError, match=":2: field 11 \\(status\\)"):
+        RunConfig(workload=str(path), nodes=8, strict=True).build_workload()
+    # Off is the default: existing run ids do not change.
+    assert RunConfig(strict=False) == RunConfig()
+    assert "strict" not in RunConfig().identity()
+    assert RunConfig(strict=True).run_id() != RunConfig().run_id()
+    assert RunConfig.from_dict({"strict": True}).strict is True
+    with pytest.raises(StudyError, match="strict: expected true or false"):
+        RunConfig(strict="yes")  # type: ignore[arg-type]
+    with pytest.raises(StudyError, match="strict: applies only to a workload read"):
+        RunConfig(workload="lublin", strict=True)
+    argv = ["run", "--workload", str(path), "--nodes", "8", "--no-progress"]
+    assert main([*argv, "--out", str(tmp_path / "lenient")]) == 0
+    out = capsys.readouterr().out
+    assert "cleaning: unusual status, kept as read: 1 jobs (status -4 on line 2)" in out
+    assert main([*argv, "--strict", "--out", str(tmp_path / "strict")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == (
+        f"schedsim: error: {path}:2: field 11 (status): '-4' is negative (only -1 means missing)"
+    )
+
+
+# -- numbers that a run would get silently wrong (issue 15) -------------------------
+
+
+def test_job_numbers_beyond_a_float_are_refused(tmp_path):
+    # 2**63 ended in an OverflowError traceback in the job table; below it, from 2**53
+    # on, a float rounds the number (9007199254740993 read as ...992).
+    for number in (2**63, 2**64 + 5, 2**53 + 1, 2**53):
+        err = read_error(tmp_path, swf_line(1) + "\n" + swf_line(number) + "\n")
+        assert (err.line, err.field) == (2, "job_number")
+        assert f"'{number}' is too large: job numbers must be below 2**53" in str(err)
+    w = read_swf(write(tmp_path, swf_line(2**53 - 1) + "\n"))
+    assert w[0].id == 2**53 - 1
+
+
+def test_a_hand_built_job_with_an_id_beyond_int64_is_a_value_error():
+    assert Job(2**63 - 1, 0.0, 1.0, 1, 1.0).id == 2**63 - 1
+    for bad in (2**63, -(2**63) - 1):
+        with pytest.raises(ValueError, match=f"job id {bad} does not fit in a 64-bit integer"):
+            Job(bad, 0.0, 1.0, 1, 1.0)
+
+
+TOO_LARGE = "times must stay below 2**43 s (8796093022208 s, about 279,000 years)"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "text"),
+    [
+        ({"submit": "1e18"}, "submit_time", f"'1e18' is too large: {TOO_LARGE}"),
+        ({"run": "1e23", "req_time": 100}, "run_time", f"'1e23' is too large: {TOO_LARGE}"),
+        ({"req_time": 2**43}, "requested_time", f"'{2**43}' is too large: {TOO_LARGE}"),
+        ({"run": "1e300"}, "run_time", f"'1e300' is too large: {TOO_LARGE}"),
+        (
+            {"submit": 2**43 - 100, "req_time": 200},
+            "requested_time",
+            f"submit time {2**43 - 100} + requested time 200 = 8796093022308 s: the job's end "
+            f"is too late, {TOO_LARGE}",
+        ),
+        (
+            {"submit": 2**43 - 100, "run": 300, "req_time": 50},
+            "run_time",
+            "submit time 8796093022108 + run time 300 = 8796093022408 s",
+        ),
+        ({"req": 2**31 + 1}, "requested_processors", "is too large: at most 2**31 (2147483648)"),
+        ({"alloc": 10**12}, "allocated_processors", "'1000000000000' is too large: at most 2**31"),
+    ],
+    ids=["submit", "run", "estimate", "run 1e300", "end by estimate", "end by run", "req", "alloc"],
+)
+@pytest.mark.parametrize("strict", [False, True], ids=["default", "strict"])
+def test_values_whose_arithmetic_loses_precision_are_refused(tmp_path, kwargs, field, text, strict):
+    err = read_error(tmp_path, swf_line(1) + "\n" + swf_line(2, **kwargs) + "\n", strict=strict)
+    assert (err.line, err.field) == (2, field)
+    assert text in str(err)
+
+
+def test_values_just_within_the_bounds_load_exactly(tmp_path):
+    line = swf_line(1, 2**43 - 400, run=100, req_time=300, req=2**31, alloc=2**31)
+    (job,) = read_swf(write(tmp_path, line + "\n"))
+    assert (job.submit, job.run_time, job.estimate, job.size) == (2**43 - 400, 100, 300, 2**31)
+    # A float still resolves a millisecond there.
+    assert (job.submit + 0.001) - job.submit > 0.0009
+
+
+def run_cli(tmp_path: Path, capsys, body: str) -> tuple[int, str, Path]:
+    from schedsim.app.cli import main
+
+    path, out = write(tmp_path, body, "huge.swf"), tmp_path / "out"
+    code = main(["run", "--workload", str(path), "--no-progress", "--out", str(out)])
+    return code, capsys.readouterr().err, out
+
+
+def test_a_submit_time_of_1e18_is_refused_not_rounded(tmp_path, capsys):
+    # Was: a 300 s run became 256 s in jobs.csv and schedule.swf (exit 0).
+    body = "; MaxProcs: 8\n" + swf_line(1, "1e18", run=300, req_time=600) + "\n"
+    code, err, out = run_cli(tmp_path, capsys, body)
+    if code == 0:
+        assert pd.read_csv(out / "jobs.csv")["run"].tolist() == [300.0]
+    assert code == 2
+    assert err.startswith(f"schedsim: error: {tmp_path / 'huge.swf'}:2: field 2 (submit_time): ")
+
+
+def test_a_run_time_of_1e23_is_refused_not_lost(tmp_path, capsys):
+    # Was (exit 0): the job behind it starts at 1e23, where its 300 s run is lost
+    # (1e23 + 300 == 1e23): run 0 in jobs.csv and in schedule.swf.
+    body = "; MaxProcs: 8\n" + "\n".join(
+        [swf_line(1, 0, run="1e23", req_time="1e23"), swf_line(2, 10, alloc=8, req=8, run=300)]
+    )
+    code, err, out = run_cli(tmp_path, capsys, body + "\n")
+    if code == 0:
+        jobs = pd.read_csv(out / "jobs.csv").set_index("id")
+        written = {int(r[0]): float(r[3]) for r in job_rows(out / "schedule.swf")}
+        assert (jobs.loc[2, "run"], written[2]) == (300.0, 300.0)
+    assert code == 2
+    assert f"{tmp_path / 'huge.swf'}:2: field 4 (run_time): '1e23' is too large" in err
+
+
+def test_a_run_time_of_1e300_is_refused_not_overflowed(tmp_path, capsys):
+    # Was: overflow warnings and null weighted metrics, exit 0.
+    body = "; MaxProcs: 8\n" + swf_line(1, 0, run="1e300", req_time="1e300") + "\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow warning fails the test
+        code, err, out = run_cli(tmp_path, capsys, body)
+    if code == 0:
+        summary = json.loads((out / "summary.json").read_text())["summary"]
+        assert summary["weighted_completion_time"] is not None
+    assert code == 2
+    assert f"{tmp_path / 'huge.swf'}:2: field 4 (run_time): '1e300' is too large" in err
+
+
+# -- encodings, line ends and header values ---------------------------------------
+
+
+def test_a_byte_order_mark_before_the_header_is_ignored(tmp_path):
+    # Was: "line 1 has 3 fields".
+    body = "; MaxProcs: 64\n" + swf_line(1) + "\n"
+    for gz in (False, True):
+        path = tmp_path / f"bom{gz}.swf"
+        data = b"\xef\xbb\xbf" + body.encode()
+        path.write_bytes(gzip.compress(data) if gz else data)
+        assert read_swf(path).header.max_procs == 64
+        assert read_header(path).max_procs == 64
+        assert read_header(path).lines == ("; MaxProcs: 64",)
+    # In Latin-1 files too (a header name that is not UTF-8).
+    path = tmp_path / "latin.swf"
+    path.write_bytes(b"\xef\xbb\xbf; Computer: Caf\xe9\n; MaxProcs: 64\n" + swf_line(1).encode())
+    assert read_swf(path).header.fields["Computer"] == "Café"
+    assert read_header(path).fields["Computer"] == "Café"
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n", "\n"], ids=["CR", "CRLF", "LF"])
+def test_line_ends_and_line_numbers(tmp_path, end):
+    # Was (CR alone, old Mac files): "no job lines (empty SWF file)".
+    lines = ["; MaxProcs: 64", swf_line(1), "", swf_line(2, 5)]
+    w = read_swf(write(tmp_path, end.join(lines) + end))
+    assert [j.id for j in w] == [1, 2] and w.header.max_procs == 64
+    assert read_header(write(tmp_path, end.join(lines) + end)).max_procs == 64
+    err = read_error(tmp_path, end.join([*lines, swf_line(3, run=-5)]) + end)
+    assert err.line == 5
+    err = read_error(tmp_path, end.join([*lines, swf_line(3, 5, status="x")]))
+    assert err.line == 5
+
+
+def test_mixed_line_ends_count_each_line(tmp_path):
+    body = "; MaxProcs: 64\r" + swf_line(1) + "\r\n\n" + swf_line(2, 5) + "\n" + swf_line(3, run=-5)
+    assert read_error(tmp_path, body).line == 5
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "text"),
+    [
+        ("; MaxProcs: 99999999999999999999", "MaxProcs", "cannot be a machine size (at most 2**31"),
+        ("; MaxNodes: 4294967296 (all of them)", "MaxNodes", "cannot be a machine size"),
+        ("; TimeZone: 100000", "TimeZone", "'100000' is no UTC offset in seconds"),
+        ("; MaxProcs: many", "MaxProcs", "'many' is not an integer"),
+    ],
+)
+def test_header_values_that_cannot_be_what_they_say(tmp_path, line, key, text):
+    # Was (MaxProcs): numpy's "Maximum allowed dimension exceeded", no file, no line.
+    body = "; Version: 2.2\n" + line + "\n" + swf_line(1) + "\n"
+    for reader in (read_swf, read_header):
+        with pytest.raises(SWFError) as info:
+            reader(write(tmp_path, body, "bad.swf"))
+        err = info.value
+        assert (err.line, err.field) == (2, None)
+        assert str(err).startswith(f"{tmp_path / 'bad.swf'}:2: header {key}: ")
+        assert text in str(err)
+    ok = "; MaxProcs: 2147483648\n; MaxNodes: -1\n; TimeZone: -86399\n" + swf_line(1) + "\n"
+    h = read_swf(write(tmp_path, ok)).header
+    assert (h.max_procs, h.max_nodes, h.time_zone) == (2**31, None, -86399)
+
+
+def test_the_first_wrong_line_is_reported_header_or_job(tmp_path):
+    bad_header, bad_job = "; MaxProcs: many", swf_line(2, run=-5)
+    err = read_error(tmp_path, "\n".join([bad_header, swf_line(1), bad_job]) + "\n")
+    assert (err.line, err.field) == (1, None)
+    err = read_error(tmp_path, "\n".join([swf_line(1), bad_job, bad_header]) + "\n")
+    assert (err.line, err.field) == (2, "run_time")
 
 
 # -- writing -------------------------------------------------------------------
@@ -619,10 +1099,10 @@ def test_note_appears_once_when_written_again(tmp_path):
     assert notes == [
         "; Note: schedule simulated by schedsim (policy: ss)",
         "; Note: schedsim cleaning: dropped: no size: 3 jobs "
-        "(requested and allocated processors missing or 0)",
-        "; Note: schedsim cleaning: dropped: run time missing: 1 jobs (run time -1)",
+        "(requested and allocated processors missing or 0 on lines 11, 12, 14)",
+        "; Note: schedsim cleaning: dropped: run time missing: 1 jobs (run time -1 on line 13)",
         "; Note: schedsim cleaning: estimate missing: used run time: 2 jobs "
-        "(requested time -1 or 0)",
+        "(requested time -1 or 0 on lines 15, 16)",
     ]
     assert "; Note: a note of the source log" in header_of(first)
     # Read back and written again: the same file, byte for byte.
@@ -637,5 +1117,43 @@ def test_note_appears_once_when_written_again(tmp_path):
     notes = [ln for ln in header_of(again) if "schedsim" in ln]
     assert notes[0] == "; Note: schedule simulated by schedsim (policy: easy)"
     assert notes[1:4] == [ln for ln in header_of(first) if "schedsim cleaning" in ln]
-    assert notes[4:] == ["; Note: schedsim cleaning: dropped: after the first 2: 2 jobs"]
+    # Read back, the schedule's missing estimates are found again: counted for the part.
+    assert notes[4:] == [
+        "; Note: schedsim cleaning: estimate missing: used run time: 1 jobs "
+        "(requested time -1 or 0 on line 15; 2 in the whole log)",
+        "; Note: schedsim cleaning: dropped: after the first 2: 2 jobs",
+    ]
     assert "; MaxJobs: 2" in header_of(again)
+
+
+# -- preemption in a written schedule -----------------------------------------------
+
+
+def preemption_notes(path: Path) -> list[str]:
+    return [ln for ln in header_of(path) if ln.startswith("; Note: schedsim preemption:")]
+
+
+def test_preemption_notes_say_what_swf_cannot_show_once(tmp_path):
+    src = read_swf(write(tmp_path, SOURCE_HEADER + dirty_body()))
+    out = tmp_path / "out.swf"
+    write_swf(out, src, schedule_for(src), preemption="Yes", note="policy: ss")
+    notes = preemption_notes(out)
+    assert len(notes) == 5
+    text = " ".join(n.removeprefix("; Note: schedsim preemption: ") for n in notes)
+    assert "one interval from its first start" in text and "pieces.parquet" in text
+    # Right after the note that says who wrote the file.
+    header = header_of(out)
+    at = header.index("; Note: schedule simulated by schedsim (policy: ss)")
+    assert header[at + 1 : at + 6] == notes
+    # Read back and written again (the header says Yes): once, the same bytes.
+    back = read_swf(out)
+    again = tmp_path / "again.swf"
+    write_swf(again, back, schedule_for(back), note="policy: ss")
+    assert again.read_bytes() == out.read_bytes()
+    write_swf(again, back, schedule_for(back), preemption="Yes", note="policy: ss")
+    assert again.read_bytes() == out.read_bytes()
+    # Without preemption, no notes; a schedule that no longer says Yes loses them.
+    write_swf(again, src, schedule_for(src))
+    assert preemption_notes(again) == []
+    write_swf(again, back, schedule_for(back), preemption="No")
+    assert preemption_notes(again) == [] and "; Preemption: No" in header_of(again)

@@ -19,6 +19,9 @@ from typing import Any
 #: The attributes of a job that has none (shared: most jobs have none).
 NO_ATTRS: Mapping[str, Any] = MappingProxyType({})
 
+#: Job ids lie in [_ID_LOW, _ID_HIGH): the int64 range of the job tables.
+_ID_LOW, _ID_HIGH = -(2**63), 2**63
+
 #: Names of the 18 fields of the Standard Workload Format, in order.
 SWF_FIELDS: tuple[str, ...] = (
     "job_number",
@@ -47,7 +50,10 @@ class Job:
     """One rigid parallel job as the workload describes it.
 
     Times are seconds on the trace's clock (SWF submit times: seconds since the
-    log's ``UnixStartTime``). ``size`` is the number of cores the job needs;
+    log's ``UnixStartTime``). ``id`` must fit in a 64-bit integer, as the
+    simulation's job tables hold it (ValueError otherwise; the SWF reader
+    refuses job numbers of 2**53 or more, which a float no longer holds
+    exactly). ``size`` is the number of cores the job needs;
     ``run_time`` is its actual run time on a dedicated machine; ``estimate`` is
     the user's requested time (the wall-clock limit). ``swf`` keeps the 18
     original SWF fields when the job was read from a log, so the simulated
@@ -74,6 +80,13 @@ class Job:
     attrs: Mapping[str, Any] = field(default_factory=lambda: NO_ATTRS, hash=False)
 
     def __post_init__(self) -> None:
+        if not _ID_LOW <= self.id < _ID_HIGH:
+            # The simulation keeps ids in int64 columns: say so here, not with numpy's
+            # OverflowError at the end of a run.
+            raise ValueError(
+                f"job id {self.id} does not fit in a 64-bit integer "
+                "(ids must be at least -2**63 and below 2**63)"
+            )
         if type(self.attrs) is not MappingProxyType:
             # A read-only copy: a job's attributes cannot change under the simulation.
             object.__setattr__(self, "attrs", MappingProxyType(dict(self.attrs)))

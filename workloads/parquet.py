@@ -8,7 +8,8 @@ memory, contention parameters) keeps them in Parquet. One row per job:
 ``swf`` (the job's 18 original SWF fields, or null), then one column per
 attribute (null where a job has none). The header (every ``; Key: value``
 line and the raw comment lines), the workload's name and source and its
-cleaning steps are kept in the file's metadata, so `read_workload` gives
+cleaning steps (with their members, so that a selection made after reading
+counts them again) are kept in the file's metadata, so `read_workload` gives
 back the same workload: same jobs, same attributes, same clock.
 """
 
@@ -55,7 +56,7 @@ def write_workload(w: Workload, path: str | os.PathLike[str]) -> Path:
         "name": w.name,
         "source": w.source,
         "header": dataclasses.asdict(w.header),
-        "cleaning": [dataclasses.asdict(c) for c in w.cleaning],
+        "cleaning": [c.to_dict() for c in w.cleaning],
         "attributes": list(names),
     }
     table = table.replace_schema_metadata({_META_KEY: json.dumps(meta).encode()})
@@ -112,7 +113,7 @@ def read_workload(path: str | os.PathLike[str]) -> Workload:
         Header(**header),
         name=meta.get("name", src.stem),
         source=meta.get("source"),
-        cleaning=tuple(CleaningStep(**c) for c in meta.get("cleaning", [])),
+        cleaning=tuple(CleaningStep.from_dict(c) for c in meta.get("cleaning", [])),
     )
 
 

@@ -3,67 +3,208 @@
 SWF (Parallel Workloads Archive, v2.2) is a text file with header comments
 ``; Key: value`` and one line of 18 whitespace-separated numbers per job; -1
 means "missing". See the archive's ``swf.html`` for the field meanings and
-`schedsim.model.job.SWF_FIELDS` for the names used here.
+`schedsim.workloads.job.SWF_FIELDS` for the names used here.
 
-Why strict: a simulator that silently skips a garbled line (or reads ``-5`` as
-a run time) gives results nobody can reproduce. So every malformed line is an
-`SWFError` that names the file, the 1-based line number and the SWF field, and
-every job that the default cleaning drops or changes is counted in a
-`CleaningStep` on the returned `Workload` (DESIGN.md, "Bad input").
+Why this much care: a simulator that silently skips a garbled line, reads ``-5``
+as a run time or rounds a huge submit time gives results nobody can reproduce;
+one that refuses a whole archive log for a status of ``-4`` that it never reads
+cannot be used on real logs. So the reader is strict where a run uses a field
+and lenient, but never silent, where it does not: every refusal is an
+`SWFError` on one line naming the file, the 1-based line number and the SWF
+field, and every job the reader drops or changes is counted in a
+`CleaningStep` on the returned `Workload`, whose detail names the first few
+line numbers (DESIGN.md, "Bad input").
 
-Choices made here (the format leaves them open):
+**Refused in every mode** (the file is not SWF, or a run would compute with a
+wrong number):
 
-- A value must be a finite number (``12``, ``142.00``, ``1e3``); ``-1`` (or
-  ``-1.0``) means missing, any other negative value is malformed in every
-  field. Fields that hold counts or identifiers (job number, processors,
-  status, user/group/executable/queue/partition, preceding job) must be whole
-  numbers.
-- A missing job number or submit time is an error even when cleaning: such a
-  job cannot be placed in time, and dropping it would hide a broken log.
+- a line without 18 fields, a token that is not a finite number (``x``,
+  ``nan``, ``inf``, ``1_000``, non-ASCII digits), a fraction in a field that
+  holds counts or identifiers (job number, processors, status, user, group,
+  executable, queue, partition, preceding job);
+- in the fields a run uses (job number, submit time, run time, allocated and
+  requested processors, requested time), a negative value other than -1;
+- on a line that is loaded: a missing job number, a job number seen on an
+  earlier loaded line, a job number of 2**53 or more (values are read as
+  floats, which hold every whole number exactly only below 2**53, and the
+  simulation keeps ids in 64-bit integers); a submit, run or requested time of
+  2**43 s or more (8,796,093,022,208 s, about 279,000 years: below it a float
+  still resolves a millisecond, beyond it ``1e18 + 300`` is no longer 300 s
+  after ``1e18``), or a submit time plus the longer of run and requested time
+  that reaches 2**43 s (the job's end); more than 2**31 processors (sizes
+  become 64-bit integers and are multiplied by run times);
+- a header value the reader interprets that cannot be what it says: ``MaxNodes``
+  or ``MaxProcs`` above 2**31 (no machine size), ``TimeZone`` of a day or more
+  (no UTC offset), a non-integer ``UnixStartTime``, ``TimeZone``, ``MaxNodes`` or
+  ``MaxProcs`` (those two may be followed by words: ``338 (batch partition)``);
+- an empty file, or one whose every line is dropped.
+
+**Cleaned, counted and reported** by default (each as its own `CleaningStep`):
+
+- a line with no usable data is dropped: no size (neither requested nor
+  allocated processors above 0: "dropped: no size"), a missing submit time
+  ("dropped: submit time missing": it cannot be placed in time), a missing run
+  time ("dropped: run time missing"); a line missing several is counted once,
+  in that order. Its job number is not looked at (LLNL-Thunder-2007-1.1-cln has
+  1,190 lines whose every field but the job number is -1);
+- a missing (-1) or 0 requested time: the run time is the estimate ("estimate
+  missing: used run time"), counted whether or not ``clean`` is set, because
+  the simulator needs an estimate for every job;
+- an unusual value in a field the run does not use: a negative value other
+  than -1 (Sandia-Ross-2001-1.1-cln has status -4 on three lines), and in the
+  wait time also one of 2**43 s or more, in the five identifiers also one of
+  2**53 or more. Per field:
+
+  ======================  ==============  =========================================
+  field                   unusual value   why
+  ======================  ==============  =========================================
+  3 wait time             set to missing  the closed-loop user model adds it to the
+                                          submit time (a job's end in the trace), and
+                                          takes a missing wait as 0
+  12-16 user, group,      set to missing  job record fields and int64 table columns;
+  executable, queue,                      the user model imitates users by user id
+  partition                               (a job without one is left out of it)
+  6 average CPU time,     kept as read    nothing computes with them; they are
+  7 used memory,                          written back to ``schedule.swf`` unchanged
+  10 requested memory,
+  11 status,
+  17 preceding job,
+  18 think time
+  ======================  ==============  =========================================
+
+  Set to missing means -1 in the `Job` and in its ``swf`` fields alike. Each
+  field's step reads, for example, ``unusual status, kept as read: 3 jobs
+  (status -4 on lines 17218, 17219, 17220)``. Values on a dropped line are not
+  looked at: the line is counted once, by its drop.
+
+**Strict mode** (``read_swf(..., strict=True)``, ``schedsim run --strict``,
+``strict = true`` in a study) refuses instead of cleaning what the default
+reader cleans, as the reader did before it was lenient: every negative value
+other than -1 in any field (on any line), a missing job number or submit time,
+a job number used twice (on any line), and the unusual wait times and
+identifiers above. Lines with no size or a missing run time are still dropped
+(``clean=False`` refuses them too, in either mode).
+
+**Cleaning steps describe the jobs simulated.** Each reader step keeps its
+members (`schedsim.workloads.workload.Members`): the ids and line numbers of
+the jobs it changed, or for dropped lines their line numbers and places on the
+trace clock. A transform that selects jobs (`schedsim.workloads.transforms`:
+``first``, ``window``, ``month``, ``fit_machine(mode="drop")``) counts every
+step again for the jobs it keeps (`Workload.select`): a changed job counts
+while it is in the selection; a dropped line counts while its place lies in the
+selection's span of time, a window's ``[start, end)`` or, for the first N jobs,
+up to the N-th job in submit order (ties by job number). A dropped line's place
+is its submit time; a line without one stands where it is in the file, at the
+submit time and job number of the nearest line above it that has a submit
+time (the nearest below it, at the top of the file). Dropping wide jobs is no
+span of time: it keeps every dropped line.
+
+Other choices made here (the format leaves them open):
+
+- Lines end with LF, CRLF or CR alone (old Mac files), line numbers count
+  each; a UTF-8 byte order mark at the start of the file is ignored. Text is
+  UTF-8, else Latin-1 (old logs carry Latin-1 names in their header).
 - Lines need not be sorted by submit time; the `Workload` sorts them (ties by
   job number), as the simulator's FCFS order requires.
 - Comment lines anywhere in the file go to ``Header.lines``; those of the form
   ``; Key: value`` (a word right after the ``;``) also go to ``Header.fields``
   (first value of a repeated key). Indented continuation lines such as
   ``;              http://...`` are kept as plain lines.
-- A job whose requested time (field 9) is missing or 0 gets its run time as
-  its estimate; this change is counted whether or not ``clean`` is set,
-  because the simulator needs an estimate for every job.
+- When several lines are wrong, the first one in the file is reported (a
+  header line or a job line); within a line, its format comes first (field
+  count, then fields in order), then its values.
 """
 
 from __future__ import annotations
 
 import gzip
+import io
 import math
 import os
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
 from schedsim.workloads.job import SWF_FIELDS, Job
-from schedsim.workloads.workload import CleaningStep, Header, Workload
+from schedsim.workloads.workload import CleaningStep, Header, Members, Workload
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["SWFError", "read_header", "read_swf", "write_swf"]
+__all__ = [
+    "MAX_ID",
+    "MAX_PROCS",
+    "MAX_TIME",
+    "SWFError",
+    "read_header",
+    "read_swf",
+    "write_swf",
+]
+
+# 0-based field indices.
+(JOB, SUBMIT, WAIT, RUN, ALLOC, CPU, MEMORY, REQ_PROCS, REQ_TIME, REQ_MEMORY, STATUS, USER,
+ GROUP, APP, QUEUE, PARTITION, PRECEDING, THINK) = range(18)  # fmt: skip
 
 #: 0-based indices of the fields that must hold whole numbers.
 _INT_FIELDS: tuple[int, ...] = (0, 4, 7, 10, 11, 12, 13, 14, 15, 16)
 _N_FIELDS = len(SWF_FIELDS)
+#: The fields a run uses: refused when malformed, in every mode.
+_USED: tuple[int, ...] = (JOB, SUBMIT, RUN, ALLOC, REQ_PROCS, REQ_TIME)
+#: The identifiers a job record keeps (and the job table stores as int64).
+_IDS: tuple[int, ...] = (USER, GROUP, APP, QUEUE, PARTITION)
+#: Unused fields whose unusual values are set to missing (module docstring).
+_SET_MISSING: tuple[int, ...] = (WAIT, *_IDS)
+#: Unused fields whose unusual values are kept as read.
+_KEPT: tuple[int, ...] = (CPU, MEMORY, REQ_MEMORY, STATUS, PRECEDING, THINK)
+#: How each unused field is named in its cleaning step.
+_LABELS: dict[int, str] = {
+    WAIT: "wait time",
+    CPU: "average CPU time",
+    MEMORY: "used memory",
+    REQ_MEMORY: "requested memory",
+    STATUS: "status",
+    USER: "user id",
+    GROUP: "group id",
+    APP: "executable id",
+    QUEUE: "queue id",
+    PARTITION: "partition id",
+    PRECEDING: "preceding job",
+    THINK: "think time",
+}
+
+#: Times (and a job's end) must stay below this many seconds: 2**43 s, about 279,000
+#: years, where a float still resolves a millisecond.
+MAX_TIME = 2.0**43
+#: Most processors a job (or a header's machine size) may have: 2**31.
+MAX_PROCS = 2**31
+#: Job numbers and identifiers must stay below 2**53: read as floats, whole numbers
+#: are exact only below it.
+MAX_ID = 2**53
+_TIME_BOUND = (
+    "times must stay below 2**43 s (8796093022208 s, about 279,000 years), "
+    "where a float still resolves a millisecond"
+)
+_ID_BOUND = "must be below 2**53 (9007199254740992), the largest whole number a float holds exactly"
+_PROCS_BOUND = f"at most 2**31 ({MAX_PROCS})"
+#: A time zone offset is less than a day either way (`datetime.timezone`'s own limit).
+_MAX_TZ = 86400
+
 _GZIP_MAGIC = b"\x1f\x8b"
+_BOM = b"\xef\xbb\xbf"
 _GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
 #: ``; Key: value`` with the key right after the semicolon (at most one blank),
 #: so indented continuation lines like ``;    http://x`` are not mistaken for keys.
 _KEY_RE = re.compile(r";[ \t]?([A-Za-z][A-Za-z0-9_]*)[ \t]*:(.*)")
 _LEADING_INT_RE = re.compile(r"[+-]?\d+")
+_NOT_A_NUMBER_RE = re.compile(r"[+-]?(nan|inf|infinity)", re.IGNORECASE)
 
 # Cleaning step names (also used by the tests and the run summary).
 STEP_NO_SIZE = "dropped: no size"
+STEP_NO_SUBMIT = "dropped: submit time missing"
 STEP_NO_RUN_TIME = "dropped: run time missing"
 STEP_NO_ESTIMATE = "estimate missing: used run time"
 
@@ -73,7 +214,7 @@ class SWFError(ValueError):
 
     ``path`` is the file as given, ``line`` the 1-based line number (None when
     the problem concerns the whole file), ``field`` the SWF field name from
-    `schedsim.model.job.SWF_FIELDS` (None when no single field is at fault, e.g. a
+    `schedsim.workloads.job.SWF_FIELDS` (None when no single field is at fault, e.g. a
     header line or a wrong number of fields). ``str()`` is one line:
     ``KTH.swf.gz:123: field 4 (run_time): '-5' is negative (only -1 means missing)``.
     """
@@ -118,7 +259,8 @@ def _read_text(path: Path) -> str:
             data = gzip.decompress(data)
         except _GZIP_ERRORS as exc:
             raise SWFError(path, None, None, f"corrupt gzip data: {exc}") from None
-    return _decode(data)
+    # A byte order mark is no part of the first line (editors on Windows add one).
+    return _decode(data.removeprefix(_BOM))
 
 
 def _decode(data: bytes) -> str:
@@ -154,29 +296,41 @@ class _HeaderBuilder:
                 self.fields[key] = value
                 self.where[key] = lineno
 
+    def _error(self, key: str, reason: str) -> SWFError:
+        return SWFError(self.path, self.where[key], None, f"header {key}: {reason}")
+
     def _int(self, key: str, *, leading: bool) -> int | None:
         value = self.fields.get(key)
         if value is None or value == "":
             return None
         number = _leading_int(value) if leading else _strict_int(value)
         if number is None:
-            raise SWFError(
-                self.path,
-                self.where[key],
-                None,
-                f"header {key}: {value!r} is not an integer",
-            )
+            raise self._error(key, f"{value!r} is not an integer")
         return number
 
+    def _size(self, key: str) -> int | None:
+        """A machine size: -1 (or 0, or any negative) means unknown."""
+        number = self._int(key, leading=True)
+        if number is not None and number > MAX_PROCS:
+            # numpy would fail later with "Maximum allowed dimension exceeded" and no file.
+            raise self._error(
+                key, f"{self.fields[key]!r} cannot be a machine size ({_PROCS_BOUND} processors)"
+            )
+        return number if number is not None and number > 0 else None
+
     def build(self) -> Header:
-        max_nodes = self._int("MaxNodes", leading=True)
-        max_procs = self._int("MaxProcs", leading=True)
+        time_zone = self._int("TimeZone", leading=False)
+        if time_zone is not None and abs(time_zone) >= _MAX_TZ:
+            raise self._error(
+                "TimeZone",
+                f"{self.fields['TimeZone']!r} is no UTC offset in seconds "
+                "(less than a day either way)",
+            )
         return Header(
-            # -1 means unknown in headers too.
-            max_nodes=max_nodes if max_nodes is not None and max_nodes > 0 else None,
-            max_procs=max_procs if max_procs is not None and max_procs > 0 else None,
+            max_nodes=self._size("MaxNodes"),
+            max_procs=self._size("MaxProcs"),
             unix_start_time=self._int("UnixStartTime", leading=False),
-            time_zone=self._int("TimeZone", leading=False),
+            time_zone=time_zone,
             time_zone_string=self.fields.get("TimeZoneString") or None,
             fields=dict(self.fields),
             lines=tuple(self.lines),
@@ -190,23 +344,38 @@ def _strict_int(value: str) -> int | None:
         return None
 
 
-def _lines(text: str) -> Iterator[tuple[int, str]]:
-    """(1-based line number, line without end-of-line) for every line."""
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        yield lineno, line.rstrip("\r")
+def _text_lines(text: str) -> list[str]:
+    """The lines of ``text`` without their ends: LF, CRLF and CR alone each end a line
+    (what Python's universal newlines do, and what `read_header` reads with)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
 
 
 def _bad_value(path: Path, lineno: int, index: int, token: str) -> SWFError:
-    return SWFError(path, lineno, SWF_FIELDS[index], f"{token!r} is not a number")
+    if _NOT_A_NUMBER_RE.fullmatch(token) or not _looks_numeric(token):
+        return SWFError(path, lineno, SWF_FIELDS[index], f"{token!r} is not a number")
+    return SWFError(path, lineno, SWF_FIELDS[index], f"{token!r} is beyond a float's range")
+
+
+def _looks_numeric(token: str) -> bool:
+    """Whether float() reads ``token`` (an overflow to infinity included)."""
+    if "_" in token or not token.isascii():
+        return False
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
 
 
 def _parse_line(path: Path, lineno: int, line: str) -> list[float]:
-    """The 18 values of one job line, validated; raises `SWFError` otherwise.
+    """The 18 values of one job line, checked for format; raises `SWFError` otherwise.
 
-    This is the reference definition of a valid job line and the source of
-    every per-field message; `_parse_all` uses it to diagnose the lines its
-    vectorised checks reject. The per-field search for the culprit runs only
-    once a whole-line check has failed.
+    This is the reference definition of a well-formed job line (18 finite
+    numbers, whole numbers where SWF has counts or identifiers) and the source
+    of the format messages; `_parse_all` uses it to diagnose the lines its
+    vectorised checks reject. Values are checked apart (`_Checks`).
     """
     parts = line.split()
     if len(parts) != _N_FIELDS:
@@ -221,34 +390,18 @@ def _parse_line(path: Path, lineno: int, line: str) -> list[float]:
         raise SWFError(
             path, lineno, None, f"the line has {len(parts)} fields, SWF needs {_N_FIELDS}"
         )
-    if "_" in line or not line.isascii():
+    values: list[float] = []
+    for i, p in enumerate(parts):
         # float() would take '1_000' and non-ASCII digits; SWF is plain ASCII numbers.
-        for i, p in enumerate(parts):
-            if "_" in p or not p.isascii():
-                raise _bad_value(path, lineno, i, p)
-    try:
-        values = [float(p) for p in parts]
-    except ValueError:
-        for i, p in enumerate(parts):
-            try:
-                float(p)
-            except ValueError:
-                raise _bad_value(path, lineno, i, p) from None
-        raise  # pragma: no cover - some token must have failed
-    total = sum(values)
-    if total - total != 0.0:  # a nan or an infinity somewhere (or overflow)
-        for i, v in enumerate(values):
-            if not math.isfinite(v):
-                raise _bad_value(path, lineno, i, parts[i])
-    if min(values) < 0.0:
-        for i, v in enumerate(values):
-            if v < 0.0 and v != -1.0:
-                raise SWFError(
-                    path,
-                    lineno,
-                    SWF_FIELDS[i],
-                    f"{parts[i]!r} is negative (only -1 means missing)",
-                )
+        if "_" in p or not p.isascii():
+            raise _bad_value(path, lineno, i, p)
+        try:
+            v = float(p)
+        except ValueError:
+            raise _bad_value(path, lineno, i, p) from None
+        if not math.isfinite(v):
+            raise _bad_value(path, lineno, i, p)
+        values.append(v)
     for i in _INT_FIELDS:
         if not values[i].is_integer():
             raise SWFError(path, lineno, SWF_FIELDS[i], f"{parts[i]!r} is not a whole number")
@@ -259,7 +412,8 @@ def read_header(path: str | os.PathLike[str]) -> Header:
     """Only the header of an SWF file (the comments before the first job line).
 
     Cheap: stops at the first job line, so catalogs can describe large logs
-    without parsing them.
+    without parsing them. Lines end as `read_swf` reads them (LF, CRLF or CR), a
+    byte order mark is ignored, and header values are checked as there.
     """
     p = Path(path)
     builder = _HeaderBuilder(p)
@@ -267,9 +421,13 @@ def read_header(path: str | os.PathLike[str]) -> Header:
         is_gzip = raw.read(2) == _GZIP_MAGIC
         raw.seek(0)
         fh: IO[bytes] = gzip.GzipFile(fileobj=raw) if is_gzip else raw  # type: ignore[assignment]
+        # Latin-1 maps every byte to one character and back, so universal newlines
+        # split the bytes where read_swf does; each line is then decoded as there.
+        text = io.TextIOWrapper(fh, encoding="latin-1", newline=None)
         try:
-            for lineno, bline in enumerate(fh, start=1):
-                line = _decode(bline).rstrip("\r\n")
+            for lineno, tline in enumerate(text, start=1):
+                data = tline.removesuffix("\n").encode("latin-1")
+                line = _decode(data.removeprefix(_BOM) if lineno == 1 else data)
                 stripped = line.strip()
                 if not stripped:
                     continue
@@ -294,7 +452,7 @@ def _split(path: Path, text: str) -> tuple[_HeaderBuilder, list[str], list[int]]
     header = _HeaderBuilder(path)
     job_lines: list[str] = []
     numbers: list[int] = []
-    for lineno, line in _lines(text):
+    for lineno, line in enumerate(_text_lines(text), start=1):
         stripped = line.strip()
         if not stripped:
             continue
@@ -306,132 +464,337 @@ def _split(path: Path, text: str) -> tuple[_HeaderBuilder, list[str], list[int]]
     return header, job_lines, numbers
 
 
-def _parse_all(path: Path, lines: list[str], numbers: list[int]) -> list[list[float]]:
-    """The validated values of every job line.
+def _parse_all(
+    path: Path, lines: list[str], numbers: list[int]
+) -> tuple[np.ndarray, SWFError | None]:
+    """The values of the job lines up to the first malformed one, and its error.
 
     Fast path: numpy's C parser reads all lines at once and the checks run on
     whole columns (about twice as fast as float() per token on the CTC log). The
-    first line any check rejects is then re-read by `_parse_line`, which is the
-    single source of the error messages; if numpy refuses the text outright
-    (a non-number, a short line), every line goes through `_parse_line` so the
-    first bad one is reported.
+    first line any check rejects is then re-read by `_parse_line`, the single
+    source of the format messages; if numpy refuses the text outright (a
+    non-number, a short line), the lines go through `_parse_line` one by one. The
+    error is returned, not raised: a line above it may be wrong in its values,
+    and the first wrong line in the file is the one reported (`read_swf`).
     """
     try:
         a = np.loadtxt(lines, dtype=np.float64, comments=None, ndmin=2)
     except ValueError:
         a = None
-    if a is None or a.shape[1] != _N_FIELDS:
-        return [_parse_line(path, n, line) for n, line in zip(numbers, lines, strict=True)]
-    finite = np.isfinite(a).all(axis=1)
-    bad = ~finite
+    if a is None or a.shape != (len(lines), _N_FIELDS):
+        rows: list[list[float]] = []
+        for n, line in zip(numbers, lines, strict=True):
+            try:
+                rows.append(_parse_line(path, n, line))
+            except SWFError as exc:
+                return np.array(rows, dtype=np.float64).reshape(-1, _N_FIELDS), exc
+        return np.array(rows, dtype=np.float64).reshape(-1, _N_FIELDS), None
+    bad = ~np.isfinite(a).all(axis=1)
     with np.errstate(invalid="ignore"):
-        bad |= ((a < 0) & (a != -1)).any(axis=1)
         ints = a[:, list(_INT_FIELDS)]
         bad |= (ints != np.floor(ints)).any(axis=1)
     if bad.any():
         row = int(np.argmax(bad))
-        _parse_line(path, numbers[row], lines[row])  # raises with the precise field
-        raise SWFError(path, numbers[row], None, "malformed job line")  # pragma: no cover
-    return a.tolist()
+        try:
+            _parse_line(path, numbers[row], lines[row])
+        except SWFError as exc:
+            return a[:row], exc
+        raise AssertionError(f"line {numbers[row]}: rejected by numpy only")  # pragma: no cover
+    return a, None
+
+
+#: One check of `_Checks`: the rows it rejects, and the (field, reason) for a row.
+_Check = tuple[np.ndarray, Callable[[int], tuple[int | None, str]]]
+
+
+class _Checks:
+    """The value checks of `read_swf` on the parsed lines (module docstring), in the
+    order a line is diagnosed, and what the lines that pass them become."""
+
+    def __init__(
+        self,
+        path: Path,
+        a: np.ndarray,
+        lines: list[str],
+        numbers: list[int],
+        *,
+        strict: bool,
+        clean: bool,
+    ) -> None:
+        self.path, self.a, self.lines, self.numbers = path, a, lines, numbers
+        n = len(a)
+        with np.errstate(invalid="ignore"):
+            self.negative = (a < 0) & (a != -1)
+        self.unusual = self.negative.copy()
+        self.unusual[:, WAIT] |= a[:, WAIT] >= MAX_TIME
+        for i in _IDS:
+            self.unusual[:, i] |= a[:, i] >= MAX_ID
+        requested, allocated = a[:, REQ_PROCS], a[:, ALLOC]
+        self.size = np.where(requested > 0, requested, allocated)
+        self.no_size = ~(self.size > 0)
+        self.no_submit = a[:, SUBMIT] == -1
+        self.no_run = a[:, RUN] == -1
+        self.checks: list[_Check] = []
+        # Which lines are dropped and counted (the rest are loaded or refused).
+        drop_submit = np.zeros(n, dtype=bool)
+        if strict:
+            self._add(self.negative.any(axis=1), self._first_negative(range(_N_FIELDS)))
+            self._add(a[:, JOB] == -1, lambda r: (JOB, "job number is missing (-1)"))
+            self._add(*self._duplicates(np.ones(n, dtype=bool)))
+            self._add(self.no_submit, lambda r: (SUBMIT, "submit time is missing (-1)"))
+        else:
+            self._add(self.negative[:, list(_USED)].any(axis=1), self._first_negative(_USED))
+            drop_submit = self.no_submit & ~self.no_size
+        if clean:
+            self.drop_size = self.no_size
+            self.drop_submit = drop_submit
+            self.drop_run = self.no_run & ~self.no_size & ~drop_submit
+        else:
+            self._add(self.no_size, self._no_size)
+            if not strict:
+                self._add(
+                    self.no_submit,
+                    lambda r: (SUBMIT, "submit time is missing (-1) (clean=True drops such lines)"),
+                )
+            self._add(
+                self.no_run,
+                lambda r: (RUN, "run time is missing (-1) (clean=True drops such jobs)"),
+            )
+            self.drop_size = self.drop_submit = self.drop_run = np.zeros(n, dtype=bool)
+        self.loaded = ~(self.drop_size | self.drop_submit | self.drop_run)
+        if not strict:
+            self._add(
+                self.loaded & (a[:, JOB] == -1), lambda r: (JOB, "job number is missing (-1)")
+            )
+            self._add(*self._duplicates(self.loaded))
+        self.estimate = np.where(a[:, REQ_TIME] > 0, a[:, REQ_TIME], a[:, RUN])
+        self._bounds(strict)
+
+    def _add(self, mask: np.ndarray, why: Callable[[int], tuple[int | None, str]]) -> None:
+        self.checks.append((mask, why))
+
+    def _token(self, row: int, i: int) -> str:
+        return self.lines[row].split()[i]
+
+    def _first_negative(self, fields: tuple[int, ...] | range) -> Callable[[int], tuple[int, str]]:
+        def why(row: int) -> tuple[int, str]:
+            i = next(i for i in fields if self.negative[row, i])
+            return i, f"{self._token(row, i)!r} is negative (only -1 means missing)"
+
+        return why
+
+    def _duplicates(self, among: np.ndarray) -> _Check:
+        """The lines among ``among`` whose job number an earlier one of them has."""
+        rows = np.flatnonzero(among & (self.a[:, JOB] != -1))
+        order = np.argsort(self.a[rows, JOB], kind="stable")
+        ordered = self.a[rows[order], JOB]
+        again = np.zeros(len(self.a), dtype=bool)
+        again[rows[order[1:][ordered[1:] == ordered[:-1]]]] = True
+
+        def why(row: int) -> tuple[int, str]:
+            number = self.a[row, JOB]
+            first = next(r for r in rows if self.a[r, JOB] == number)
+            return JOB, f"duplicate job number {int(number)} (first on line {self.numbers[first]})"
+
+        return again, why
+
+    def _no_size(self, row: int) -> tuple[int, str]:
+        requested, allocated = self.a[row, REQ_PROCS], self.a[row, ALLOC]
+        return REQ_PROCS, (
+            f"no size: requested {_fmt(requested)} and allocated {_fmt(allocated)} "
+            "processors (clean=True drops such jobs)"
+        )
+
+    def _bounds(self, strict: bool) -> None:
+        """Values a run would compute wrongly with, on the lines loaded (both modes),
+        and in strict mode the unusual values the default reader would clean."""
+        a, loaded = self.a, self.loaded
+
+        def refuse(i: int, mask: np.ndarray, bound: str) -> None:
+            why = f"is too large: {bound}"
+            self._add(loaded & mask, lambda r: (i, f"{self._token(r, i)!r} {why}"))
+
+        # In field order, so that a line is diagnosed at its first wrong field.
+        refuse(JOB, a[:, JOB] >= MAX_ID, f"job numbers {_ID_BOUND}")
+        refuse(SUBMIT, a[:, SUBMIT] >= MAX_TIME, _TIME_BOUND)
+        if strict:
+            refuse(WAIT, a[:, WAIT] >= MAX_TIME, _TIME_BOUND)
+        refuse(RUN, a[:, RUN] >= MAX_TIME, _TIME_BOUND)
+        for i in (ALLOC, REQ_PROCS):
+            refuse(i, a[:, i] > MAX_PROCS, f"{_PROCS_BOUND} processors")
+        refuse(REQ_TIME, a[:, REQ_TIME] >= MAX_TIME, _TIME_BOUND)
+        if strict:
+            for i in _IDS:
+                refuse(i, a[:, i] >= MAX_ID, f"identifiers {_ID_BOUND}")
+        # The job's end, at the longer of its run and its limit (either can end it).
+        with np.errstate(invalid="ignore", over="ignore"):
+            end = a[:, SUBMIT] + np.maximum(a[:, RUN], self.estimate)
+        self._add(loaded & ~(end < MAX_TIME), self._late_end)
+
+    def _late_end(self, row: int) -> tuple[int, str]:
+        a = self.a
+        i = REQ_TIME if a[row, REQ_TIME] > a[row, RUN] else RUN
+        what = "requested time" if i == REQ_TIME else "run time"
+        total = a[row, SUBMIT] + a[row, i]
+        return i, (
+            f"submit time {_fmt(a[row, SUBMIT])} + {what} {_fmt(a[row, i])} = {total:.17g} s: "
+            f"the job's end is too late, {_TIME_BOUND}"
+        )
+
+    def first_error(self) -> SWFError | None:
+        """The error of the first line that a check rejects, by the first check that
+        rejects it; None when every line passes."""
+        bad = np.zeros(len(self.a), dtype=bool)
+        for mask, _ in self.checks:
+            bad |= mask
+        if not bad.any():
+            return None
+        row = int(np.argmax(bad))
+        for mask, why in self.checks:
+            if mask[row]:
+                i, reason = why(row)
+                field = None if i is None else SWF_FIELDS[i]
+                return SWFError(self.path, self.numbers[row], field, reason)
+        raise AssertionError("a rejected line with no reason")  # pragma: no cover
+
+
+def _places(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each line's place on the trace clock and the job number for ties (module
+    docstring): its own submit time, else that of the nearest line above it with one
+    (below it, at the top of the file)."""
+    n = len(a)
+    has = a[:, SUBMIT] >= 0
+    if not has.any():
+        return np.zeros(n), a[:, JOB].copy()
+    source = np.where(has, np.arange(n), -1)
+    source = np.maximum.accumulate(source)
+    source[source < 0] = int(np.argmax(has))
+    return a[source, SUBMIT], a[source, JOB]
+
+
+def _members(
+    what: str,
+    rows: np.ndarray,
+    numbers: np.ndarray,
+    *,
+    ids: np.ndarray | None = None,
+    places: tuple[np.ndarray, np.ndarray] | None = None,
+    values: np.ndarray | None = None,
+) -> Members:
+    """The members of one reader step: the lines ``rows`` (0-based job-line indices)."""
+    return Members(
+        what,
+        len(rows),
+        ids=None if ids is None else tuple(int(i) for i in ids[rows].tolist()),
+        lines=tuple(numbers[rows].tolist()),
+        at=None if places is None else tuple(places[0][rows].tolist()),
+        numbers=None if places is None else tuple(int(i) for i in places[1][rows].tolist()),
+        values=None if values is None else tuple(values[rows].tolist()),
+        before="in the whole log",
+    )
 
 
 def read_swf(
-    path: str | os.PathLike[str], *, clean: bool = True, name: str | None = None
+    path: str | os.PathLike[str],
+    *,
+    clean: bool = True,
+    name: str | None = None,
+    strict: bool = False,
 ) -> Workload:
     """Read an SWF log (plain or gzip) into a `Workload`, validating every line.
 
     Each job becomes a `Job` with ``size`` = requested processors (field 8)
     when positive, else allocated processors (field 5); ``run_time`` = field 4;
     ``estimate`` = requested time (field 9) when positive, else the run time;
-    ``swf`` = the 18 original values as floats.
+    ``swf`` = the 18 values as floats (as read, but for the unusual values set
+    to missing, see the module docstring).
 
-    With ``clean=True`` (the default), jobs with no size or with a missing run
-    time are dropped, each reason counted as its own `CleaningStep` (a job
-    missing both counts once, as "no size"). With ``clean=False`` such a job is
-    an `SWFError` instead: the caller asked for the log as it is, and the
-    simulator cannot run it. An empty file, or one whose every job is dropped,
-    is an `SWFError` too, since nothing could be simulated.
+    What is refused, cleaned and counted is in the module docstring. With
+    ``clean=True`` (the default), lines with no size, with a missing run time or
+    (unless ``strict``) with a missing submit time are dropped, each reason
+    counted as its own `CleaningStep`. With ``clean=False`` such a line is an
+    `SWFError` instead: the caller asked for the log as it is, and the simulator
+    cannot run it. ``strict=True`` refuses what the default reader cleans in the
+    fields a run does not use (any negative value other than -1, a missing job
+    number or submit time, a duplicate job number on any line). An empty file,
+    or one whose every job is dropped, is an `SWFError` too, since nothing could
+    be simulated.
     """
     p = Path(path)
-    header, lines, numbers = _split(p, _read_text(p))
+    header, lines, line_numbers = _split(p, _read_text(p))
     if not lines:
         raise SWFError(p, None, None, "no job lines (empty SWF file)")
-    rows = _parse_all(p, lines, numbers)
+    a, format_error = _parse_all(p, lines, line_numbers)
+    checks = _Checks(p, a, lines, line_numbers, strict=strict, clean=clean)
+    # A value error lies above the first malformed line (only those lines are checked).
+    error = checks.first_error() or format_error
+    try:
+        built = header.build()
+    except SWFError as header_error:
+        # The first wrong line in the file is the one reported, header or job line.
+        if error is None or (header_error.line or 0) < (error.line or 0):
+            raise
+    if error is not None:
+        raise error
 
-    jobs: list[Job] = []
-    seen: dict[int, int] = {}  # job number -> line
-    no_size = no_run = no_estimate = 0
-    for lineno, v in zip(numbers, rows, strict=True):
-        if v[0] == -1.0:
-            raise SWFError(p, lineno, SWF_FIELDS[0], "job number is missing (-1)")
-        job_id = int(v[0])
-        first = seen.setdefault(job_id, lineno)
-        if first != lineno:
-            raise SWFError(
-                p, lineno, SWF_FIELDS[0], f"duplicate job number {job_id} (first on line {first})"
-            )
-        if v[1] == -1.0:
-            raise SWFError(p, lineno, SWF_FIELDS[1], "submit time is missing (-1)")
+    numbers = np.asarray(line_numbers, dtype=np.int64)
+    steps: list[CleaningStep] = []
+    places = _places(a)
+    for step, what, mask in (
+        (STEP_NO_SIZE, "requested and allocated processors missing or 0", checks.drop_size),
+        (STEP_NO_SUBMIT, "submit time -1", checks.drop_submit),
+        (STEP_NO_RUN_TIME, "run time -1", checks.drop_run),
+    ):
+        rows = np.flatnonzero(mask)
+        if len(rows):
+            steps.append(CleaningStep.of(step, _members(what, rows, numbers, places=places)))
+    loaded = checks.loaded
+    job_ids = a[:, JOB]
+    rows = np.flatnonzero(loaded & ~(a[:, REQ_TIME] > 0))
+    if len(rows):
+        members = _members("requested time -1 or 0", rows, numbers, ids=job_ids)
+        steps.append(CleaningStep.of(STEP_NO_ESTIMATE, members))
+    if not strict:
+        # What the lenient reader lets through in the fields a run does not use.
+        for i in sorted((*_SET_MISSING, *_KEPT)):
+            rows = np.flatnonzero(loaded & checks.unusual[:, i])
+            if not len(rows):
+                continue
+            members = _members(_LABELS[i], rows, numbers, ids=job_ids, values=a[:, i])
+            how = "set to missing" if i in _SET_MISSING else "kept as read"
+            steps.append(CleaningStep.of(f"unusual {_LABELS[i]}, {how}", members))
+            if i in _SET_MISSING:
+                a[rows, i] = -1.0
 
-        requested, allocated = v[7], v[4]
-        size = requested if requested > 0 else allocated
-        if size <= 0:
-            if not clean:
-                raise SWFError(
-                    p,
-                    lineno,
-                    SWF_FIELDS[7],
-                    f"no size: requested {_fmt(requested)} and allocated "
-                    f"{_fmt(allocated)} processors (clean=True drops such jobs)",
-                )
-            no_size += 1
-            continue
-        run_time = v[3]
-        if run_time == -1.0:
-            if not clean:
-                raise SWFError(
-                    p,
-                    lineno,
-                    SWF_FIELDS[3],
-                    "run time is missing (-1) (clean=True drops such jobs)",
-                )
-            no_run += 1
-            continue
-        estimate = v[8]
-        if estimate <= 0:
-            estimate = run_time
-            no_estimate += 1
-        jobs.append(
-            Job(
-                id=job_id,
-                submit=v[1],
-                run_time=run_time,
-                size=int(size),
-                estimate=estimate,
-                user=int(v[11]),
-                group=int(v[12]),
-                app=int(v[13]),
-                queue=int(v[14]),
-                partition=int(v[15]),
-                swf=tuple(v),
-            )
-        )
-
-    steps = [
-        CleaningStep(STEP_NO_SIZE, no_size, "requested and allocated processors missing or 0"),
-        CleaningStep(STEP_NO_RUN_TIME, no_run, "run time -1"),
-        CleaningStep(STEP_NO_ESTIMATE, no_estimate, "requested time -1 or 0"),
-    ]
-    cleaning = tuple(s for s in steps if s.count > 0)
-    if not jobs:
-        summary = "; ".join(str(s) for s in cleaning)
+    kept = np.flatnonzero(loaded)
+    if not len(kept):
+        summary = "; ".join(str(s) for s in steps)
         raise SWFError(p, None, None, f"no usable jobs: all {len(lines)} were dropped ({summary})")
+    values = a[kept]
+    sizes = checks.size[kept].astype(np.int64).tolist()
+    estimates = checks.estimate[kept].tolist()
+    jobs = [
+        Job(
+            id=int(v[JOB]),
+            submit=v[SUBMIT],
+            run_time=v[RUN],
+            size=size,
+            estimate=estimate,
+            user=int(v[USER]),
+            group=int(v[GROUP]),
+            app=int(v[APP]),
+            queue=int(v[QUEUE]),
+            partition=int(v[PARTITION]),
+            swf=tuple(v),
+        )
+        for v, size, estimate in zip(values.tolist(), sizes, estimates, strict=True)
+    ]
     return Workload(
         tuple(jobs),
-        header.build(),
+        built,
         name=name if name is not None else _default_name(p),
         source=str(path),
-        cleaning=cleaning,
+        cleaning=tuple(steps),
     )
 
 
@@ -473,8 +836,18 @@ def _status(value: float, job_id: int) -> float:
 
 #: The line that says who wrote the file (followed by `` (note)`` when given).
 _PRODUCED = "; Note: schedule simulated by schedsim"
+#: The lines that say, in a schedule with preemption, what SWF cannot show.
+_PREEMPTED = (
+    "; Note: schedsim preemption: SWF has one line per job, so a job that was suspended",
+    "; Note: schedsim preemption: shows as one interval from its first start (wait) to its",
+    "; Note: schedsim preemption: end (run), its suspended time counted as run time; when",
+    "; Note: schedsim preemption: it ran, was suspended or paid overheads, and on which",
+    "; Note: schedsim preemption: nodes, is in the piece log (pieces.parquet) of the run",
+)
 #: The prefix of the lines that list the cleaning steps behind the jobs written.
 _CLEANING = "; Note: schedsim cleaning: "
+#: Such a line as `CleaningStep.__str__` writes it: the step's name and count.
+_CLEANING_RE = re.compile(re.escape(_CLEANING) + r"(.*?): (\d+) jobs(?: \(.*\))?$")
 #: The SWF header keys in the archive's order, up to the ones the writer sets:
 #: a key the source header lacks goes after the last of those before it.
 _KEY_ORDER = (
@@ -554,11 +927,39 @@ def _header_lines(
         lines = [ln for i, ln in enumerate(lines) if i not in old[1:]]
     else:
         lines.append(produced)
-    present = {ln.strip() for ln in lines}
-    lines.extend(
-        f"{_CLEANING}{step}" for step in workload.cleaning if f"{_CLEANING}{step}" not in present
-    )
+    # With preemption, say once (also when written again) what the one line per job
+    # hides: an external checker would count a suspended job's nodes busy throughout.
+    preempted = _preempted(lines)
+    if not (preempted and {ln.strip() for ln in lines} >= set(_PREEMPTED)):
+        # None yet, a partial copy, or a file that no longer says Yes: (re)placed whole.
+        lines = [ln for ln in lines if ln.strip() not in _PREEMPTED]
+        if preempted:
+            at = next(i for i, ln in enumerate(lines) if ln.strip().startswith(_PRODUCED)) + 1
+            lines[at:at] = list(_PREEMPTED)
+    # A step the header already notes with the same name and count is not noted again:
+    # reading a written schedule back finds its missing estimates anew, on the line
+    # numbers of that file, and they are the ones the old note counted.
+    said = {_said(ln) for ln in lines if ln.strip().startswith(_CLEANING)}
+    for step in workload.cleaning:
+        if (step.name, step.count) not in said:
+            lines.append(f"{_CLEANING}{step}")
+            said.add((step.name, step.count))
     return lines
+
+
+def _said(line: str) -> tuple[str, int] | None:
+    """(name, count) of a ``; Note: schedsim cleaning: NAME: COUNT jobs (...)`` line."""
+    m = _CLEANING_RE.match(line.strip())
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+def _preempted(lines: list[str]) -> bool:
+    """Whether the header's (first) ``; Preemption:`` says ``Yes``."""
+    for ln in lines:
+        m = _KEY_RE.match(ln.lstrip())
+        if m and m.group(1) == "Preemption":
+            return m.group(2).strip().lower() == "yes"
+    return False
 
 
 def _synthetic_header(workload: Workload) -> list[str]:
@@ -664,9 +1065,16 @@ def write_swf(
     added in the archive's order. Then comes ``; Note: schedule simulated by
     schedsim`` (followed by `` (note)`` when given; a ``note`` that starts
     with "schedule simulated by schedsim" is the whole line) and one
-    ``; Note: schedsim cleaning:`` per cleaning step. Writing a schedule that
-    was read from such a file replaces its note line in place and keeps its
-    cleaning lines, so each appears once. Then one line per job in submit
+    ``; Note: schedsim cleaning:`` per cleaning step. When ``; Preemption:``
+    says ``Yes``, lines ``; Note: schedsim preemption: ...`` follow the note:
+    SWF has one line per job, so a suspended job shows as one interval from its
+    first start to its end, suspended time included, and the run's piece log
+    (``pieces.parquet``) has its pieces. Writing a schedule that was read from
+    such a file replaces its note line in place and keeps its preemption and
+    cleaning lines, so each appears once (the preemption lines go when the file
+    written says other than ``Yes``; a cleaning step whose name and count a
+    cleaning line already gives is not written again, whatever line numbers its
+    detail names). Then one line per job in submit
     order: the original 18 fields with wait (field 3) and run time (field 4)
     from the schedule, rounded half up to whole seconds (NaN, e.g. a job that
     never finished, is written as -1), allocated processors (field 5) = size

@@ -6,6 +6,18 @@ how many jobs it touched (no step when it touched none), so the run summary
 can say exactly how the simulated workload differs from the log
 (DESIGN.md, "Bad input").
 
+Steps are counted for the jobs simulated. A transform that changes jobs keeps
+their ids in its step (`schedsim.workloads.workload.Members`); one that selects
+jobs (`first`, `window`, `month`, `fit_machine` with ``mode="drop"``) counts
+every earlier step again for the jobs it keeps (`Workload.select`): a changed
+job while it is kept, a line the reader dropped while its place on the trace
+clock lies within the selection's span (`window`'s ``[start, end)``; for
+`first`, up to the last job kept, ties by job number; dropping wide jobs keeps
+every such line). So ``first(w, 20000)`` on LANL-CM5 reports the 1,689 jobs of
+the 20,000 whose estimate was missing, not the log's 11,287. `scale_load` moves
+the dropped lines' places as it moves submit times. The selecting step itself
+("dropped: after the first N") is not counted again by a later selection.
+
 Times are trace seconds (SWF submit times, counted from the log's
 ``UnixStartTime``); no transform shifts the clock, so time of day and calendar
 dates stay meaningful after windowing or selecting a month.
@@ -26,7 +38,7 @@ import numpy as np
 
 from schedsim.workloads.job import Job
 from schedsim.workloads.streams import stream
-from schedsim.workloads.workload import CleaningStep, Workload
+from schedsim.workloads.workload import CleaningStep, Members, Workload
 
 __all__ = [
     "choices",
@@ -54,6 +66,12 @@ def _count(value: int, what: str) -> int:
     return number
 
 
+def _step(name: str, ids: Sequence[int], detail: str = "") -> CleaningStep:
+    """A step about the jobs ``ids`` (changed, still in the workload): it keeps them,
+    so that a later selection counts it again (module docstring)."""
+    return CleaningStep.of(name, Members(detail, len(ids), ids=tuple(ids)))
+
+
 def scale_load(w: Workload, factor: float) -> Workload:
     """Scale the offered load by dividing every inter-arrival time by ``factor``.
 
@@ -73,14 +91,16 @@ def scale_load(w: Workload, factor: float) -> Workload:
     if not w.jobs:
         return w
     t0 = w.jobs[0].submit
-    jobs = [dataclasses.replace(j, submit=t0 + (j.submit - t0) / f) for j in w.jobs]
-    moved = sum(1 for old, new in zip(w.jobs, jobs, strict=True) if new.submit != old.submit)
-    step = (
-        CleaningStep("load scaled", moved, f"inter-arrival times divided by {f:g}")
-        if moved
-        else None
-    )
-    return w.with_jobs(jobs, step)
+
+    def clock(t: float) -> float:
+        return t0 + (t - t0) / f
+
+    jobs = [dataclasses.replace(j, submit=clock(j.submit)) for j in w.jobs]
+    moved = [new.id for old, new in zip(w.jobs, jobs, strict=True) if new.submit != old.submit]
+    step = _step("load scaled", moved, f"inter-arrival times divided by {f:g}") if moved else None
+    # The lines the reader dropped keep their places among the jobs.
+    cleaning = tuple(c.retimed(clock) for c in w.cleaning) + ((step,) if step else ())
+    return dataclasses.replace(w, jobs=tuple(jobs), cleaning=cleaning)
 
 
 def fit_machine(w: Workload, cores: int, mode: FitMode = "error") -> Workload:
@@ -109,9 +129,10 @@ def fit_machine(w: Workload, cores: int, mode: FitMode = "error") -> Workload:
     detail = f"size > {cores} cores"
     if mode == "drop":
         jobs = [j for j in w.jobs if j.size <= cores]
-        return w.with_jobs(jobs, CleaningStep("dropped: wider than machine", len(wide), detail))
+        # No span of time: the lines the reader dropped all stay (inside=None).
+        return w.select(jobs, CleaningStep("dropped: wider than machine", len(wide), detail))
     jobs = [dataclasses.replace(j, size=cores) if j.size > cores else j for j in w.jobs]
-    return w.with_jobs(jobs, CleaningStep(f"clamped: size to {cores}", len(wide), detail))
+    return w.with_jobs(jobs, _step(f"clamped: size to {cores}", [j.id for j in wide], detail))
 
 
 def _window(w: Workload, start: float | None, end: float | None, name: str) -> Workload:
@@ -125,7 +146,12 @@ def _window(w: Workload, start: float | None, end: float | None, name: str) -> W
         return w
     lo = "-inf" if start is None else f"{start:g}"
     hi = "inf" if end is None else f"{end:g}"
-    return w.with_jobs(kept, CleaningStep(name, dropped, f"submit outside [{lo}, {hi}) s"))
+
+    def inside(at: float, number: int) -> bool:
+        return (start is None or at >= start) and (end is None or at < end)
+
+    step = CleaningStep(name, dropped, f"submit outside [{lo}, {hi}) s")
+    return w.select(kept, step, inside=inside)
 
 
 def window(w: Workload, start: float | None = None, end: float | None = None) -> Workload:
@@ -171,7 +197,14 @@ def first(w: Workload, n: int) -> Workload:
     n = _count(n, "n")
     if n >= len(w.jobs):
         return w
-    return w.with_jobs(w.jobs[:n], CleaningStep(f"dropped: after the first {n}", len(w.jobs) - n))
+    # The span is everything up to the n-th job, in the workload's order (submit, id).
+    last = (w.jobs[n - 1].submit, w.jobs[n - 1].id) if n else None
+
+    def inside(at: float, number: int) -> bool:
+        return last is not None and (at, number) <= last
+
+    step = CleaningStep(f"dropped: after the first {n}", len(w.jobs) - n)
+    return w.select(w.jobs[:n], step, inside=inside)
 
 
 def exact_estimates(w: Workload) -> Workload:
@@ -180,14 +213,14 @@ def exact_estimates(w: Workload) -> Workload:
     The baseline against which the effect of inaccurate estimates is measured
     (seeds 000, 001). Counts the jobs whose estimate changed.
     """
-    changed = sum(1 for j in w.jobs if j.estimate != j.run_time)
+    changed = [j.id for j in w.jobs if j.estimate != j.run_time]
     if not changed:
         return w
     jobs = [
         dataclasses.replace(j, estimate=j.run_time) if j.estimate != j.run_time else j
         for j in w.jobs
     ]
-    return w.with_jobs(jobs, CleaningStep("exact estimates: estimate = run time", changed))
+    return w.with_jobs(jobs, _step("exact estimates: estimate = run time", changed))
 
 
 #: Attributes that are fields of the job record (and of SWF: fields 15 and 16).
@@ -262,7 +295,7 @@ def with_attribute(
     if len(drawn) != n:
         raise ValueError(f"attribute {name!r}: {len(drawn)} values for {n} jobs")
     jobs = [_with(job, name, value) for job, value in zip(w.jobs, drawn, strict=True)]
-    return w.with_jobs(jobs, CleaningStep(f"attribute {name}: {how}", n))
+    return w.with_jobs(jobs, _step(f"attribute {name}: {how}", [j.id for j in jobs]))
 
 
 def _with(job: Job, name: str, value: Any) -> Job:

@@ -174,7 +174,10 @@ class RunConfig:
     becomes ``"memory"``); ``"none"`` is None. ``limit_in`` is what limits
     count, ``"run"`` time (None, the default) or ``"work"``; ``pieces``
     (default on) keeps the piece log and ``log_decisions`` (default off)
-    every decision (`schedsim.model.simulation.Simulation`).
+    every decision (`schedsim.model.simulation.Simulation`). ``strict``
+    (default off; None) reads an SWF workload with
+    ``read_swf(..., strict=True)``: unusual values in the fields a run does not
+    use are refused rather than cleaned and counted (`schedsim.workloads.swf`).
     """
 
     workload: str = catalog.DEFAULT
@@ -203,6 +206,7 @@ class RunConfig:
     limit_in: str | None = None
     pieces: bool | None = None
     log_decisions: bool | None = None
+    strict: bool | None = None
 
     def __post_init__(self) -> None:
         problems = _field_problems(self)
@@ -227,6 +231,8 @@ class RunConfig:
             object.__setattr__(self, "pieces", None)
         if self.log_decisions is False:
             object.__setattr__(self, "log_decisions", None)
+        if self.strict is False:
+            object.__setattr__(self, "strict", None)
         # A trim of 0.0 is no trim: one value, so both spellings share a run id.
         for key in ("warmup", "cooldown"):
             if getattr(self, key) == 0:
@@ -308,7 +314,7 @@ class RunConfig:
                 alpha=self.lublin_alpha,
             )
         else:
-            w = _read_workload(*_workload_key(self.workload))
+            w = _read_workload(*_workload_key(self.workload), strict=bool(self.strict))
         if self.month is not None:
             w = month(w, self.month)
         if self.first is not None:
@@ -401,6 +407,7 @@ _LATER_KEYS = (
     "limit_in",
     "pieces",
     "log_decisions",
+    "strict",
 )
 
 #: Workload names that are generated, not read from a file.
@@ -490,6 +497,7 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             c.log_decisions is None or isinstance(c.log_decisions, bool),
             "true or false",
         ),
+        ("strict", c.strict is None or isinstance(c.strict, bool), "true or false"),
     ]
     problems: list[tuple[str, str]] = []
     for key, ok, what in checks:
@@ -501,6 +509,8 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
         for key in ("jobs", "lublin_alpha"):
             if getattr(c, key) is not None:
                 problems.append((key, 'applies only to a generated workload: workload = "lublin"'))
+    elif c.strict:
+        problems.append(("strict", "applies only to a workload read from an SWF file"))
     if c.users is None:
         for key in ("days", "daily_cycle", "weekdays", "max_runtime"):
             if getattr(c, key) is not None:
@@ -582,10 +592,10 @@ def _workload_key(name_or_path: str) -> tuple[str, int, int]:
 
 
 @functools.lru_cache(maxsize=4)
-def _read_workload(path: str, mtime_ns: int, size: int) -> Workload:
+def _read_workload(path: str, mtime_ns: int, size: int, strict: bool = False) -> Workload:
     # A study runs the same trace many times in one worker; parsing it once
     # saves about a second per run on CTC. Workloads are immutable.
-    return catalog.load(path)
+    return catalog.load(path, strict=True) if strict else catalog.load(path)
 
 
 @functools.lru_cache(maxsize=64)
