@@ -1,11 +1,16 @@
-"""The real traces shipped with schedsim, by short name.
+"""Workload logs by short name: the shipped traces and the archive's other logs.
 
 The logs in ``workloads/data/`` are the Parallel Workloads Archive's cleaned
 versions, byte for byte (Feitelson, Tsafrir and Krakov, JPDC 74(10), 2014;
 each file's header names its donors, whom the archive asks users to
 acknowledge). They are shipped so that a bare ``schedsim run`` and the
 notebooks work on a fresh machine without a download; KTH, the smallest real
-one, is the default.
+one, is the default. Shipped logs never touch the network.
+
+The archive's other logs (`schedsim.workloads.archive.LOGS`: ``hpc2n``,
+``llnl-thunder``, ...) are known by name too: the first use downloads one
+into a user cache, checked against its SHA-256, and later uses read it from
+there (`schedsim.workloads.archive` says how, and what happens offline).
 
 Data files are found with `importlib.resources`, so this works from a source
 checkout, an editable install and an installed wheel alike.
@@ -16,14 +21,16 @@ from __future__ import annotations
 import atexit
 import os
 from contextlib import ExitStack
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from schedsim.workloads import archive
 from schedsim.workloads.swf import read_header, read_swf
 from schedsim.workloads.workload import Workload
 
-__all__ = ["DEFAULT", "SHIPPED", "describe", "load", "resolve"]
+__all__ = ["DEFAULT", "SHIPPED", "Entry", "describe", "listing", "load", "names", "resolve"]
 
 #: Short name -> file name in ``workloads/data/``.
 SHIPPED: dict[str, str] = {
@@ -50,24 +57,41 @@ def _shipped_path(file_name: str) -> Path:
     return _extracted.enter_context(resources.as_file(resource))
 
 
-def resolve(name_or_path: str | os.PathLike[str]) -> Path:
-    """The file behind a shipped trace name (case-insensitive) or a path.
+def names() -> list[str]:
+    """Every name `resolve` knows: the shipped traces, then the archive's other logs."""
+    return [*SHIPPED, *(name for name in archive.LOGS if name not in SHIPPED)]
 
-    A shipped name wins over a file of the same name in the current
-    directory. Anything else must be an existing file; otherwise the
-    `ValueError` lists the shipped names, which is what a user mistyping
-    ``--workload`` needs to see.
+
+def resolve(name_or_path: str | os.PathLike[str]) -> Path:
+    """The file behind a shipped trace name, an archive log name, or a path.
+
+    Names are case-insensitive. A shipped name is read from the package; an
+    archive log's name (``hpc2n``, or the archive's ``HPC2N-2002-2.2-cln``)
+    is fetched into the cache on first use and checked at every use
+    (`schedsim.workloads.archive.fetch`, which raises `OSError` when it cannot
+    download and `ValueError` on a checksum mismatch). A name wins over a file
+    of the same name in the current directory. Anything else must be an
+    existing file; otherwise the `ValueError` lists the names, which is what a
+    user mistyping ``--workload`` needs to see.
     """
     if isinstance(name_or_path, str):
         key = name_or_path.strip().lower()
         if key in SHIPPED:
             return _shipped_path(SHIPPED[key])
+        log = archive.lookup(key)
+        if log is not None:
+            # The archive's names for the shipped logs (KTH-SP2-1996-2.1-cln) are shipped too.
+            if log.name in SHIPPED:
+                return _shipped_path(SHIPPED[log.name])
+            return archive.fetch(log.name)
     path = Path(name_or_path).expanduser()
     if path.is_file():
         return path
+    others = [name for name in archive.LOGS if name not in SHIPPED]
     raise ValueError(
         f"unknown workload {str(name_or_path)!r}: not a shipped trace "
-        f"({', '.join(SHIPPED)}) and not an existing file"
+        f"({', '.join(SHIPPED)}), not a log of the Parallel Workloads Archive "
+        f"({', '.join(others)}) and not an existing file"
     )
 
 
@@ -107,3 +131,48 @@ def describe() -> list[tuple[str, str]]:
     to the data actually shipped.
     """
     return [(name, _description(name)) for name in SHIPPED]
+
+
+# The shipped synthetic log is no archive log (the archive's models page has it);
+# its listing says what the model is and whom to cite.
+_LUBLIN256 = archive.Log(
+    name="lublin256",
+    file=SHIPPED["lublin256"],
+    folder="",
+    machine="Lublin-Feitelson model (synthetic)",
+    processors=256,
+    jobs=10_000,
+    jobs_counted=True,
+    donors="Uri Lublin",
+    paper="Lublin and Feitelson, JPDC 63(11) 2003",
+)
+#: Shipped logs that are not in the archive table.
+_SHIPPED_ONLY = {"lublin256": _LUBLIN256}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of `listing`: a log, where it is, and how to cite it."""
+
+    log: archive.Log
+    #: ``shipped`` (in the package), ``cached`` (downloaded) or ``downloadable``.
+    status: Literal["shipped", "cached", "downloadable"]
+    default: bool
+
+
+def listing() -> list[Entry]:
+    """Every log `resolve` knows by name, shipped ones first, with its status.
+
+    Cheap: reads no file and touches no network (``cached`` means the file is
+    in the cache; `resolve` checks it when it is used).
+    """
+    entries = []
+    for name in names():
+        if name in SHIPPED:
+            log = archive.LOGS.get(name) or _SHIPPED_ONLY[name]
+            status: Literal["shipped", "cached", "downloadable"] = "shipped"
+        else:
+            log = archive.LOGS[name]
+            status = "cached" if archive.is_cached(log) else "downloadable"
+        entries.append(Entry(log, status, name == DEFAULT))
+    return entries
