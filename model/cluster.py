@@ -30,6 +30,16 @@ import numpy as np
 #: Allocations on at most this many nodes are checked in plain Python (`Cluster.valid`).
 _SMALL = 16
 
+#: The largest machine a `Cluster` builds: ``nodes * cores_per_node`` at most 2**24
+#: (16,777,216) cores. The core keeps arrays indexed by node (free cores, 8 bytes a
+#: node, copied into every pass's view that changed them, and the policies' own
+#: per-node arrays) and, on nodes of several cores, a node x core table of busy cores
+#: (1 byte a core); at this bound each is at most 128 MiB, so the handful of them a run
+#: holds at once fits in a workstation's memory. It is above the largest machine yet
+#: built (Sunway TaihuLight, 10,649,600 cores), so no real system is refused; a value
+#: beyond it (``--nodes 1000000000``) is a typing slip more often than a study.
+MAX_CORES = 2**24
+
 
 class AllocationError(RuntimeError):
     """An allocation that does not fit, or a release of cores not held."""
@@ -124,6 +134,17 @@ def first_fit(free: np.ndarray, size: int, cores_per_node: int = 1) -> Allocatio
     return Allocation(nodes, cores)
 
 
+def check_machine(nodes: int, cores_per_node: int) -> None:
+    """ValueError naming ``nodes``, ``cores_per_node`` and the bound when the machine has
+    more than `MAX_CORES` cores (see there why); nothing otherwise."""
+    total = int(nodes) * int(cores_per_node)
+    if total > MAX_CORES:
+        raise ValueError(
+            f"nodes x cores_per_node = {int(nodes):,} x {int(cores_per_node):,} = {total:,} "
+            f"cores, more than the {MAX_CORES:,} (2**24) a simulated machine may have"
+        )
+
+
 class Cluster:
     """The pool of cores. Allocation is first fit over nodes in index order.
 
@@ -133,6 +154,10 @@ class Cluster:
     free cores, taking all their free cores, so a job spreads over as few
     nodes as first fit allows. Policies that place jobs themselves pass an
     explicit `Allocation` instead.
+
+    A machine has at most `MAX_CORES` cores (ValueError beyond it, naming the
+    bound); one that is within it but does not fit in memory raises a
+    MemoryError that names it.
     """
 
     def __init__(self, nodes: int, cores_per_node: int = 1) -> None:
@@ -140,10 +165,25 @@ class Cluster:
             raise ValueError(
                 f"a cluster needs nodes > 0 and cores_per_node > 0, got {nodes} x {cores_per_node}"
             )
+        check_machine(nodes, cores_per_node)
         self.nodes = int(nodes)
         self.cores_per_node = int(cores_per_node)
         self.total_cores = self.nodes * self.cores_per_node
-        self._free = np.full(self.nodes, self.cores_per_node, dtype=np.int64)
+        try:
+            self._free = np.full(self.nodes, self.cores_per_node, dtype=np.int64)
+            # Several cores per node: which cores are busy, and each holder's cores.
+            self._busy = (
+                np.zeros((self.nodes, self.cores_per_node), dtype=bool)
+                if self.cores_per_node > 1
+                else None
+            )
+        except MemoryError as exc:
+            # Below MAX_CORES, but more than this computer has free: say which machine,
+            # in one line, rather than numpy's traceback.
+            raise MemoryError(
+                f"not enough memory for a machine of nodes x cores_per_node = "
+                f"{self.nodes:,} x {self.cores_per_node:,} cores ({exc})"
+            ) from exc
         self.free_cores = self.total_cores
         # A read-only window on the free array, safe to hand to policies.
         self.free_per_node = self._free.view()
@@ -154,12 +194,6 @@ class Cluster:
         self.holders: dict[int, Allocation] = {}
         # Node -> {job id: cores}, kept once `jobs_on` is first used.
         self._on: list[dict[int, int]] | None = None
-        # Several cores per node: which cores are busy, and each holder's cores.
-        self._busy = (
-            np.zeros((self.nodes, self.cores_per_node), dtype=bool)
-            if self.cores_per_node > 1
-            else None
-        )
         self._cores: dict[int, np.ndarray] = {}
 
     @property

@@ -259,3 +259,114 @@ def test_bad_issue_5_options_exit_2(capsys, tmp_path, argv, needle):
     code, _, err = run(capsys, "run", *argv, "--out", str(tmp_path / "o"))
     assert code == 2
     assert needle in err and len(err.strip().splitlines()) == 1
+
+
+# ---- issue 15: huge machines, output folders checked first, environmental faults -----
+
+
+@pytest.mark.parametrize(
+    ("argv", "needles"),
+    [
+        (["--nodes", "1000000000"], ["--nodes 1,000,000,000", "16,777,216"]),
+        (["--nodes", "2", "--cores-per-node", "1000000000000"], ["--cores-per-node", "16,777,216"]),
+        (["--cores-per-node", "1000000000"], ["--cores-per-node 1,000,000,000", "16,777,216"]),
+        (["--nodes", "4097", "--cores-per-node", "4096"], ["4,097", "16,777,216"]),
+    ],
+)
+def test_a_machine_beyond_the_bound_is_one_line(capsys, tmp_path, argv, needles):
+    # Before: numpy tried to allocate the per-node arrays and failed with a traceback.
+    code, out, err = run(capsys, "run", "--first", "20", *argv, "--out", str(tmp_path / "o"))
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert all(needle in err for needle in needles), err
+    assert not (tmp_path / "o").exists()  # refused before anything was made
+
+
+def test_a_machine_beyond_the_bound_from_python():
+    from schedsim import Simulation
+    from schedsim.model.cluster import MAX_CORES, Cluster
+    from schedsim.workloads.catalog import load
+    from schedsim.workloads.transforms import first
+
+    kth = first(load("kth"), 20)
+    with pytest.raises(
+        ValueError, match=r"nodes x cores_per_node = 1,000,000,000 x 1 .*16,777,216"
+    ):
+        Simulation(kth, "easy", nodes=10**9)
+    with pytest.raises(ValueError, match=r"4 x 8,388,608 = 33,554,432 cores, more than"):
+        Simulation(kth, "easy", nodes=4, cores_per_node=2**23)
+    with pytest.raises(ValueError, match="cores_per_node = 1,000 is more than the 100 cores"):
+        Simulation(kth, "easy", cores_per_node=1000)  # nodes from the header: 0
+    assert MAX_CORES == 2**24
+    assert Cluster(MAX_CORES // 4096, 4096).total_cores == MAX_CORES  # the bound itself is fine
+
+
+def test_memory_error_building_the_machine_is_one_line(capsys, tmp_path, monkeypatch):
+    import numpy as np
+
+    from schedsim.model import cluster
+
+    class TightNumpy:
+        """numpy, but the machine's free-cores array does not fit in memory."""
+
+        def __getattr__(self, name):
+            return getattr(np, name)
+
+        def full(self, *args, **kwargs):
+            raise MemoryError("Unable to allocate 800. B for an array with shape (100,)")
+
+    monkeypatch.setattr(cluster, "np", TightNumpy())
+    code, _, err = run(capsys, "run", "--first", "20", "--out", str(tmp_path / "o"))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "not enough memory for a machine of nodes x cores_per_node = 100 x 1" in err
+    assert "Unable to allocate" in err
+
+
+def test_out_is_checked_before_simulating(capsys, tmp_path, monkeypatch):
+    from schedsim.model.simulation import Simulation
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("simulated before the output folder was checked")
+
+    monkeypatch.setattr(Simulation, "run", no_run)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    for out in (blocker, blocker / "sub"):  # unwritable, even for root
+        code, text, err = run(capsys, "run", "--first", "20", "--out", str(out))
+        assert code == 2 and text == ""
+        assert err.startswith(f"schedsim: error: --out {out}: ") and len(err.splitlines()) == 1
+
+
+def test_empty_out_is_refused(capsys, tmp_path, monkeypatch):
+    # Path("") is ".": it used to write every file into the current directory.
+    monkeypatch.chdir(tmp_path)
+    for command in (["run", "--first", "20"], ["sweep", "s.toml", "--workers", "0"]):
+        (tmp_path / "s.toml").write_text("[base]\nfirst = 20\n")
+        code, _, err = run(capsys, *command, "--out", "")
+        assert code == 2 and "--out '': an empty directory name" in err
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
+
+
+def test_the_probe_leaves_nothing_and_a_failed_run_takes_back_its_folder(capsys, tmp_path):
+    out = tmp_path / "new" / "deeper"
+    code, _, _ = run(capsys, "run", "--first", "20", "--out", str(out))
+    assert code == 0
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+    # A run that fails on bad input leaves no empty output folder behind.
+    code, _, err = run(
+        capsys, "run", "--param", "nosuch=1", "--first", "5", "--out", str(tmp_path / "x" / "y")
+    )
+    assert code == 2 and "no parameter" in err and not (tmp_path / "x").exists()
+
+
+def test_a_full_disk_while_writing_a_run_names_the_folder(capsys, tmp_path, monkeypatch):
+    import errno
+
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
+    out = tmp_path / "o"
+    code, _, err = run(capsys, "run", "--first", "20", "--out", str(out))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert f"{out}: cannot write the run's results (No space left on device)" in err

@@ -746,6 +746,29 @@ def test_print_report_without_finished_runs(tmp_path: Path) -> None:
     assert "No finished runs" in text and "ValueError: boom" in text
 
 
+def test_no_finished_run_says_so_and_what_to_run(tmp_path: Path, capsys) -> None:
+    # Issue 15: with [report] metrics (or --metric) it used to say "unknown metric(s)".
+    from schedsim.app.cli import main
+
+    runs = [run("a", "fcfs", 0, status="failed"), run("b", "easy", 0, status="missing")]
+    directory = write_study(tmp_path / "s", runs, report={"metrics": ["utilization"]})
+    for extra in ([], ["--metric", "mean_wait"]):
+        assert main(["report", str(directory), *extra]) == 2
+        out, err = capsys.readouterr()
+        assert len(err.splitlines()) == 1 and "unknown metric" not in err
+        assert err.startswith(f"schedsim: error: {directory}: no run of the study has finished")
+        assert (
+            "1 failed, 1 not run" in err and f"schedsim sweep STUDY.toml --out {directory}" in err
+        )
+        assert "ValueError: boom" in out  # the failures are still shown
+    assert not (directory / "report").exists()
+    with pytest.raises(ValueError, match="no run of the study has finished yet"):
+        load_study(directory).aggregate("utilization")
+    console = Console(record=True, width=120)
+    print_report(console, load_study(directory))  # the [report] metrics are not checked
+    assert "No finished runs" in console.export_text()
+
+
 # --------------------------------------------------------------------------- #
 # Per-category tables and plots (seed 000's figures)
 # --------------------------------------------------------------------------- #

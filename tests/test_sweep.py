@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import multiprocessing
 import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -14,7 +19,7 @@ from schedsim import Simulation
 from schedsim.app import registry
 from schedsim.app.cli import main
 from schedsim.app.study import Study, load_study
-from schedsim.app.sweep import execute, is_finished, sweep
+from schedsim.app.sweep import LOCK_NAME, execute, is_finished, sweep
 from schedsim.model import policy as base
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import first, scale_load
@@ -211,7 +216,9 @@ def test_study_files_get_the_users_usual_modes(tmp_path, umask, mask):
     outcome = sweep(study, tmp_path / "study", workers=0)
     assert (outcome.finished, len(outcome.failed)) == (1, 1)
     folders = [tmp_path / "study", *(p for p in (tmp_path / "study").rglob("*") if p.is_dir())]
-    files = [p for p in (tmp_path / "study").rglob("*") if p.is_file()]
+    # The lock file is filelock's to make (an empty file; its mode depends on the version).
+    files = [p for p in (tmp_path / "study").rglob("*") if p.is_file() and p.name != LOCK_NAME]
+    assert (tmp_path / "study" / LOCK_NAME).is_file()
     assert {p.relative_to(tmp_path).as_posix().split("/")[1] for p in files} == {
         "study.json",
         "runs",
@@ -351,3 +358,417 @@ def _flaky_policy_importable(monkeypatch):
     base.REGISTRY.clear()
     base.REGISTRY.update(saved)
     sys.modules.pop("flaky_policy", None)  # so the next test's import registers it again
+
+
+# ---- issue 15: concurrent sweeps, killed sweeps, read-only studies, full disks --------
+
+#: A policy for the tests below, written into the test's folder and imported by the
+#: study (``imports``) in subprocesses: FCFS that, at its first pass, records its
+#: process id as a file in ``pids`` and waits until the file ``gate`` exists (a minute
+#: at most, so that nothing a failing test leaves waits for long).
+GATE_POLICY = """
+import os
+import time
+from pathlib import Path
+
+from schedsim.model.policy import register
+from schedsim.policies.fcfs import FCFS
+
+
+@register("gate")
+class Gate(FCFS):
+    def __init__(self, gate: str = "", pids: str = "") -> None:
+        super().__init__()
+        self.gate, self.pids, self.waited = gate, pids, False
+
+    def schedule(self, view):
+        if not self.waited:
+            self.waited = True
+            Path(self.pids, str(os.getpid())).touch()
+            deadline = time.monotonic() + 60
+            while not Path(self.gate).exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
+        return super().schedule(view)
+"""
+
+
+class Gated:
+    """A study whose gate runs wait for ``open()``, run by ``schedsim sweep`` in
+    subprocesses (``start``), and the processes they run in (``pids``)."""
+
+    def __init__(self, root: Path, quick: int = 0, gated: int = 2) -> None:
+        self.root = root
+        self.modules = root / "modules"
+        self.modules.mkdir()
+        (self.modules / "gate_policy.py").write_text(GATE_POLICY)
+        self.gate = root / "gate"
+        self.pid_dir = root / "pids"
+        self.pid_dir.mkdir()
+        self.out = root / "study"
+        self.toml = root / "study.toml"
+        loads = ", ".join(str(1.0 + k / 10) for k in range(gated))
+        quick_runs = "".join(
+            f"[[variants]]\npolicy = 'easy'\nload_factor = {1.0 + k / 10}\n" for k in range(quick)
+        )
+        # Quick runs first: a serial sweep stores them before it reaches the gate.
+        self.toml.write_text(
+            "[study]\nname = 'gated'\nimports = ['gate_policy']\n"
+            "[base]\nworkload = 'kth'\nfirst = 40\n"
+            + quick_runs
+            + "".join(
+                f"[[variants]]\npolicy = 'gate'\nload_factor = {x}\nlabel = 'gate'\n"
+                f"params = {{gate = '{self.gate}', pids = '{self.pid_dir}'}}\n"
+                for x in loads.split(", ")
+            )
+        )
+        self.processes: list[subprocess.Popen[str]] = []
+        # The processes of runs our subprocesses made (never this one: a sweep the
+        # test runs itself records the test's own id).
+        self.spawned: set[int] = set()
+
+    def start(self, workers: int) -> subprocess.Popen[str]:
+        paths = [str(self.modules), *filter(None, [os.environ.get("PYTHONPATH")])]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+        process = subprocess.Popen(
+            [sys.executable, "-m", "schedsim", "sweep", str(self.toml), "--out", str(self.out),
+             "--workers", str(workers), "--no-progress"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self.processes.append(process)
+        return process
+
+    def pids(self, count: int, timeout: float = 60.0) -> list[int]:
+        """The ids of the processes that reached the gate, once ``count`` have; an error
+        if a sweep the test has not reaped yet ends meanwhile."""
+        deadline = time.monotonic() + timeout
+        watched = [p for p in self.processes if p.returncode is None]
+        while time.monotonic() < deadline:
+            found = [int(p.name) for p in self.pid_dir.iterdir()]
+            self.spawned.update(pid for pid in found if pid != os.getpid())
+            if len(found) >= count:
+                return sorted(found)
+            ended = [p.communicate() for p in watched if p.poll() is not None]
+            if ended:
+                raise AssertionError(f"a sweep ended before reaching the gate: {ended}")
+            time.sleep(0.05)
+        raise AssertionError(f"{count} runs did not reach the gate in {timeout} s")
+
+    def open(self) -> None:
+        self.gate.touch()
+
+    def clean_up(self) -> None:
+        # Whatever a failing test left: open the gate, end our subprocesses and the
+        # runs' processes we recorded (by their ids: orphaned workers would hold the
+        # subprocesses' output pipes open), then reap the subprocesses.
+        self.open()
+        self.spawned.update(int(p.name) for p in self.pid_dir.iterdir())
+        self.spawned.discard(os.getpid())
+        for process in self.processes:
+            if process.poll() is None:
+                process.kill()
+        for pid in self.spawned:
+            if alive(pid):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+        for process in self.processes:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.communicate(timeout=30)
+
+
+@pytest.fixture
+def gated(tmp_path):
+    made: list[Gated] = []
+
+    def make(**kwargs) -> Gated:
+        made.append(Gated(tmp_path, **kwargs))
+        return made[-1]
+
+    yield make
+    for study in made:
+        study.clean_up()
+    sys.modules.pop("gate_policy", None)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def gone_within(pids: list[int], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while any(alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+needs_proc = pytest.mark.skipif(
+    not Path("/proc/self/stat").exists(), reason="finds processes through /proc"
+)
+
+
+def test_a_second_sweep_of_a_directory_is_refused_and_the_first_completes(gated):
+    study = gated(quick=1, gated=2)
+    # A run finished before either starts must come through untouched.
+    done = study.start(workers=0)
+    study.pids(1)  # the quick run is stored; the first gate run is waiting
+    done.kill()
+    done.communicate()
+    before = snapshot(study.out)
+    for pid in study.pids(1):
+        assert not alive(pid)
+    for p in study.pid_dir.iterdir():
+        p.unlink()
+    # Two sweeps at once: one takes the study, the other is refused at once.
+    first, second = study.start(workers=1), study.start(workers=1)
+    loser = None
+    deadline = time.monotonic() + 30
+    while loser is None and time.monotonic() < deadline:
+        loser = next((p for p in (first, second) if p.poll() is not None), None)
+        time.sleep(0.05)
+    assert loser is not None, "neither sweep was refused while the other ran"
+    winner = second if loser is first else first
+    _, err = loser.communicate()
+    assert loser.returncode == 2 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"schedsim: error: {study.out}: another sweep is running")
+    assert "run this command again" in err
+    study.pids(1)  # the winner is at the gate, refused by nothing
+    assert winner.poll() is None
+    study.open()
+    out, err = winner.communicate(timeout=60)
+    assert winner.returncode == 0, err
+    assert "2 runs finished now, 1 already done, 0 failed" in out
+    after = snapshot(study.out)
+    assert {k: v for k, v in after.items() if k in before} == before
+    ids = [r["id"] for r in json.loads((study.out / "study.json").read_text())["runs"]]
+    assert len(ids) == 3
+    assert sorted(p.name for p in (study.out / "runs").iterdir()) == sorted(ids)
+    for run_id in ids:
+        assert len(pd.read_parquet(study.out / "runs" / run_id / "jobs.parquet")) == 40
+
+
+def test_a_killed_sweep_does_not_block_the_next_which_resumes_exactly(gated, monkeypatch):
+    study = gated(quick=2, gated=1)
+    killed = study.start(workers=0)
+    (holder,) = study.pids(1)  # two runs stored, the third waits at the gate
+    assert holder == killed.pid
+    killed.send_signal(signal.SIGKILL)
+    killed.communicate()
+    assert (study.out / LOCK_NAME).is_file()  # the lock file stays; its lock went
+    before = snapshot(study.out)
+    assert len({Path(k).parts[1] for k in before}) == 2
+    study.open()
+    monkeypatch.syspath_prepend(str(study.modules))
+    definition = load_study(study.toml)
+    resumed = sweep(definition, study.out, workers=0)  # not refused
+    assert (resumed.skipped, resumed.finished, resumed.failed) == (2, 1, [])
+    after = snapshot(study.out)
+    assert {k: v for k, v in after.items() if k in before} == before
+    # The same files as a sweep never killed (summaries but their wall times).
+    whole = sweep(definition, study.root / "whole", workers=0)
+    assert whole.finished == 3
+    reference = snapshot(study.root / "whole")
+    assert set(after) == set(reference)
+    for name, (data, _) in after.items():
+        if name.endswith("summary.json"):
+            data, expected = (json.loads(d)["summary"] for d in (data, reference[name][0]))
+        else:
+            expected = reference[name][0]
+        assert data == expected, name
+
+
+@needs_proc
+def test_pool_workers_exit_when_the_sweep_is_killed(gated):
+    study = gated(gated=2)
+    parent = study.start(workers=2)
+    workers = study.pids(2)  # both busy at the gate
+    assert {parent_of(pid) for pid in workers} == {parent.pid}
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()  # not communicate(): orphaned workers would keep its pipes open
+    assert gone_within(workers, 5.0), "pool workers outlived the killed sweep"
+    # They held copies of the sweep's lock descriptor (forked): it is free again.
+    from filelock import FileLock
+
+    with FileLock(study.out / LOCK_NAME, timeout=0):
+        pass
+
+
+WATCHED_CHILD = """
+import multiprocessing, os, sys, time
+from schedsim.app.sweep import _exit_with_parent
+
+def child(pid_file):
+    _exit_with_parent(os.getppid(), kernel=False)  # the thread, as where prctl is missing
+    with open(pid_file + ".tmp", "w") as f:
+        f.write(str(os.getpid()))
+    os.replace(pid_file + ".tmp", pid_file)
+    time.sleep(60)
+
+if __name__ == "__main__":
+    multiprocessing.get_context("fork").Process(target=child, args=(sys.argv[1],)).start()
+    time.sleep(60)
+"""
+
+
+@needs_proc
+@pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="the child is forked"
+)
+def test_a_worker_without_prctl_watches_its_parent_and_exits_with_it(tmp_path):
+    pid_file = tmp_path / "child"
+    parent = subprocess.Popen([sys.executable, "-c", WATCHED_CHILD, str(pid_file)])
+    child = None
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() and time.monotonic() < deadline:
+            assert parent.poll() is None, "the parent ended early"
+            time.sleep(0.05)
+        child = int(pid_file.read_text())
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        assert gone_within([child], 5.0), "the child outlived its killed parent"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        if child is not None and alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
+@pytest.fixture
+def read_only(monkeypatch):
+    """``read_only(folder)``: every write under ``folder`` fails with EROFS, as on a
+    read-only mount (chmod would not do: the tests may run as root)."""
+    import builtins
+    import errno
+    import io
+
+    folders: list[Path] = []
+
+    def inside(path) -> bool:
+        if isinstance(path, int):
+            return False
+        resolved = Path(os.fsdecode(path)).resolve()
+        return any(resolved == f or f in resolved.parents for f in folders)
+
+    def refuse(path) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fsdecode(path))
+
+    real_open, real_io_open, real_builtin_open = os.open, io.open, builtins.open
+    writing = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+    def os_open(path, flags, *args, **kwargs):
+        if flags & writing and inside(path):
+            if flags & os.O_CREAT and flags & os.O_EXCL and os.path.lexists(path):
+                raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), os.fsdecode(path))
+            refuse(path)
+        return real_open(path, flags, *args, **kwargs)
+
+    def file_open(real):
+        def wrapped(file, mode="r", *args, **kwargs):
+            if any(c in mode for c in "wax+") and inside(file):
+                refuse(file)
+            return real(file, mode, *args, **kwargs)
+
+        return wrapped
+
+    def path_call(real):
+        def wrapped(path, *args, **kwargs):
+            if inside(path):
+                refuse(path)
+            return real(path, *args, **kwargs)
+
+        return wrapped
+
+    def mkdir(path, *args, **kwargs):
+        if inside(path):
+            if os.path.lexists(path):
+                raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), os.fsdecode(path))
+            refuse(path)
+        return real_mkdir(path, *args, **kwargs)
+
+    real_mkdir = os.mkdir
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(io, "open", file_open(real_io_open))
+    monkeypatch.setattr(builtins, "open", file_open(real_builtin_open))
+    monkeypatch.setattr(os, "mkdir", mkdir)
+    for name in ("replace", "rename", "unlink", "remove", "rmdir", "utime", "chmod"):
+        monkeypatch.setattr(os, name, path_call(getattr(os, name)))
+    return lambda folder: folders.append(Path(folder).resolve())
+
+
+def everything(directory: Path) -> dict[str, tuple[bytes | None, int]]:
+    """Every file and folder under ``directory`` (itself too): bytes and modification time."""
+    return {
+        str(p.relative_to(directory)): (
+            p.read_bytes() if p.is_file() else None,
+            p.stat().st_mtime_ns,
+        )
+        for p in sorted([directory, *directory.rglob("*")])
+    }
+
+
+def test_a_finished_study_sweeps_on_a_read_only_copy(tmp_path, capsys, read_only):
+    path = tmp_path / "study.toml"
+    path.write_text(STUDY_TOML)
+    out = tmp_path / "out"
+    assert main(["sweep", str(path), "--out", str(out), "--workers", "0"]) == 0
+    capsys.readouterr()
+    before = everything(out)
+    read_only(out)
+    assert main(["sweep", str(path), "--out", str(out), "--workers", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "0 runs finished now, 4 already done" in text and "nothing to do" in text
+    assert everything(out) == before  # not a byte, not a lock file, not a timestamp
+    # With work to do it cannot go on, and says where in one line.
+    changed = tmp_path / "changed.toml"
+    changed.write_text(STUDY_TOML.replace("[1.0, 1.4]", "[1.0, 1.4, 1.8]"))
+    assert main(["sweep", str(changed), "--out", str(out), "--workers", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"schedsim: error: {out}") and len(err.splitlines()) == 1
+    assert "Read-only file system" in err
+    assert everything(out) == before
+
+
+def test_a_full_disk_while_storing_names_the_run_and_the_sweep_resumes(
+    tmp_path, capsys, monkeypatch
+):
+    import errno
+
+    path = tmp_path / "study.toml"
+    path.write_text(STUDY_TOML)
+    out = tmp_path / "out"
+    real = Path.write_bytes
+
+    def full(self, data):
+        if out in self.parents:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    assert main(["sweep", str(path), "--out", str(out), "--workers", "0"]) == 2
+    err = capsys.readouterr().err
+    first = load_study(path).runs()[0]
+    assert len(err.splitlines()) == 1
+    assert err.startswith(f"schedsim: error: {out / 'runs' / first.id}: No space left on device")
+    assert "run the same sweep again to resume" in err
+    with pytest.raises(OSError) as raised:
+        sweep(load_study(path), out, workers=0)
+    assert raised.value.errno == errno.ENOSPC and raised.value.filename == str(
+        out / "runs" / first.id
+    )
+    monkeypatch.setattr(Path, "write_bytes", real)
+    assert main(["sweep", str(path), "--out", str(out), "--workers", "0"]) == 0
+    assert "4 runs finished now, 0 already done" in capsys.readouterr().out
+    assert sorted(p.name for p in (out / "runs").iterdir()) == sorted(
+        r.id for r in load_study(path).runs()
+    )

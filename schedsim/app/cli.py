@@ -15,6 +15,8 @@ line and field; ``--debug`` shows the traceback instead.
 from __future__ import annotations
 
 import argparse
+import os
+import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +28,8 @@ from rich.table import Table
 from schedsim._version import __version__
 from schedsim.app import registry
 from schedsim.app.study import RunConfig, load_study
+from schedsim.app.sweep import SweepLocked
+from schedsim.model.cluster import MAX_CORES
 from schedsim.model.policy import PolicyError
 from schedsim.model.results import Result
 from schedsim.workloads import catalog
@@ -133,12 +137,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--month", metavar="YYYY-MM", help="keep the jobs submitted in this calendar month"
     )
     run.add_argument("--first", type=int, metavar="N", help="keep the first N jobs")
+    run.add_argument(
+        "--strict",
+        action="store_true",
+        help="read an SWF trace strictly: refuse, rather than clean and count, unusual values "
+        "in the fields a run does not use (e.g. a status of -4) and lines without a submit "
+        "time (see schedsim.workloads.swf)",
+    )
     run.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     run.add_argument(
         "--out",
-        type=Path,
         metavar="DIR",
-        help="output directory (default results/WORKLOAD-POLICY)",
+        help="output directory, checked writable before the run (default results/WORKLOAD-POLICY)",
     )
     run.add_argument(
         "--param",
@@ -273,9 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     sweep.add_argument("study", type=Path, metavar="STUDY.toml", help="the study definition")
-    sweep.add_argument(
-        "--out", type=Path, metavar="DIR", help="study directory (default results/STUDY-NAME)"
-    )
+    sweep.add_argument("--out", metavar="DIR", help="study directory (default results/STUDY-NAME)")
     sweep.add_argument(
         "--workers",
         type=int,
@@ -402,7 +410,9 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     sub.add_parser("policies", help="list the scheduling policies and their parameters")
-    sub.add_parser("workloads", help="list the shipped traces")
+    sub.add_parser(
+        "workloads", help="list the workload logs: shipped, cached, or downloaded on first use"
+    )
     return parser
 
 
@@ -428,6 +438,7 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "workload": args.workload,
             "month": args.month,
             "first": args.first,
+            "strict": args.strict,
             "exact_estimates": args.exact_estimates,
             "load_factor": args.load_factor,
             "policy": args.policy,
@@ -514,7 +525,85 @@ def schedule_frame(result: Result) -> pd.DataFrame:
     )
 
 
+def check_machine_options(args: argparse.Namespace) -> None:
+    """``--nodes`` x ``--cores-per-node`` within the model's bound (`MAX_CORES`, 2**24
+    cores: why there), checked before the trace is read; ValueError naming them beyond."""
+    nodes, cores = args.nodes, args.cores_per_node
+    if nodes is None:
+        if cores > MAX_CORES:
+            raise ValueError(
+                f"--cores-per-node {cores:,}: more than the {MAX_CORES:,} cores (2**24) a "
+                "simulated machine may have"
+            )
+    elif nodes > 0 and cores > 0 and nodes * cores > MAX_CORES:
+        raise ValueError(
+            f"--nodes {nodes:,} x --cores-per-node {cores:,} = {nodes * cores:,} cores: more "
+            f"than the {MAX_CORES:,} (2**24) a simulated machine may have"
+        )
+
+
+def output_directory(value: str | None, option: str = "--out") -> Path | None:
+    """An output directory option as a Path (None when not given); ValueError for an
+    empty name, which Path would read as the current directory."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise ValueError(
+            f"{option} {value!r}: an empty directory name (leave {option} out for the default)"
+        )
+    return Path(value)
+
+
+def check_writable(directory: Path, option: str = "--out") -> list[Path]:
+    """Make ``directory`` (and its missing parents) and write and remove a probe file
+    there: ValueError naming it if that fails. Done before a run, so that a long
+    simulation is not lost to a folder it cannot write. Returns the folders it made,
+    deepest first (`remove_empty` takes them back if the run fails)."""
+    if directory.exists() and not directory.is_dir():
+        raise ValueError(f"{option} {directory}: not a directory")
+    made = [p for p in (directory, *directory.parents) if not p.exists()]
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = directory / f".schedsim-probe-{secrets.token_hex(6)}"
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            os.write(fd, b"schedsim")
+        finally:
+            os.close(fd)
+            probe.unlink()
+    except OSError as exc:
+        remove_empty(made)
+        raise ValueError(
+            f"{option} {directory}: cannot write there ({exc.strerror or exc})"
+        ) from exc
+    return made
+
+
+def remove_empty(folders: Sequence[Path]) -> None:
+    """Remove ``folders`` (deepest first) as long as they are empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
+    """``schedsim run``. The machine size and the output directory are checked before
+    anything is read or simulated; folders made for the output go again if it fails."""
+    check_machine_options(args)
+    out = output_directory(args.out)
+    made = check_writable(out) if out is not None else []
+    try:
+        return _run_and_write(args, console, out, made)
+    except BaseException:
+        remove_empty(made)
+        raise
+
+
+def _run_and_write(
+    args: argparse.Namespace, console: Console, out: Path | None, made: list[Path]
+) -> int:
     for module in args.imports:
         registry.import_module(module)
     sim = run_config(args).simulation()
@@ -539,19 +628,33 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
                 highlight=False,
                 soft_wrap=True,
             )
+    if out is None:
+        out = Path("results") / f"{workload.name}-{sim.policy.name}"
+        made.extend(check_writable(out))
     result = sim.run(progress=progress)
     summary = result.summary(warmup=args.warmup, cooldown=args.cooldown)
     print_summary(console, result, summary)
     print_categories(console, result, args.warmup, args.cooldown)
-    out = args.out or Path("results") / f"{workload.name}-{sim.policy.name}"
-    result.save(out, warmup=args.warmup, cooldown=args.cooldown)
-    write_swf(
-        out / "schedule.swf",
-        sim.jobs_submitted(),
-        schedule_frame(result),
-        note=f"policy: {sim.policy.name}",
-        preemption="Yes" if (result.jobs["suspensions"] > 0).any() else None,
-    )
+    try:
+        result.save(out, warmup=args.warmup, cooldown=args.cooldown)
+        write_swf(
+            out / "schedule.swf",
+            sim.jobs_submitted(),
+            schedule_frame(result),
+            note=f"policy: {sim.policy.name}",
+            preemption="Yes" if (result.jobs["suspensions"] > 0).any() else None,
+        )
+        if args.batsim:
+            from schedsim.app.batsim import write_batsim_jobs
+
+            write_batsim_jobs(result, out / "batsim_jobs.csv", workload_name=workload.name)
+    except OSError as exc:
+        # The probe passed, so the folder went away or the disk filled up meanwhile;
+        # pyarrow's and write()'s errors do not always name the file.
+        where = exc.filename or out
+        raise ValueError(
+            f"{where}: cannot write the run's results ({exc.strerror or exc})"
+        ) from exc
     written = ["jobs.parquet", "jobs.csv", "series.parquet", "schedule.swf", "summary.json"]
     written += [
         f"{n}.parquet"
@@ -559,9 +662,6 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         if getattr(result, n) is not None
     ]
     if args.batsim:
-        from schedsim.app.batsim import write_batsim_jobs
-
-        write_batsim_jobs(result, out / "batsim_jobs.csv", workload_name=workload.name)
         written.append("batsim_jobs.csv")
     console.print(f"wrote {out}/: {', '.join(written)}")
     return 0
@@ -571,7 +671,7 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
     from schedsim.app.sweep import sweep
 
     study = load_study(args.study)
-    out = args.out or Path("results") / study.name
+    out = output_directory(args.out) or Path("results") / study.name
     runs = study.runs()
     where = f"Dask cluster {args.cluster}" if args.cluster else "this machine"
     console.print(f"[bold]{study.name}[/bold]: {len(runs)} runs into {out}/ on {where}")
@@ -587,6 +687,8 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
         f"{len(outcome.failed)} failed, {outcome.missing - len(outcome.failed)} not reached "
         f"({outcome.wall_time:.1f} s)"
     )
+    if outcome.nothing_to_do:
+        console.print("nothing to do: every run of the study is finished")
     for label, error in outcome.failed:
         console.print(f"  [red]failed[/red] {label}: {error}", markup=True, highlight=False)
     if outcome.failed:
@@ -633,6 +735,11 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
         raise ValueError(f"{', '.join(given)}: for run folders, not a study directory")
 
     results = load_results(args.directories[0])
+    if results.counts["done"] == 0:
+        # Nothing to aggregate: show the counts and the failures, then say what to run
+        # (rather than that the metrics, which come from finished runs, are unknown).
+        print_report(console, results)
+        raise ValueError(results.nothing_finished())
     # Options left out fall back to the study's [report] table (in schedsim.app.report).
     print_report(console, results, metrics=args.metric, baseline=args.baseline, kind=args.kind)
     written = results.write(
@@ -687,12 +794,45 @@ def cmd_policies(console: Console) -> int:
 
 
 def cmd_workloads(console: Console) -> int:
-    table = Table(title="Shipped traces (schedsim run --workload NAME)")
-    table.add_column("name")
-    table.add_column("trace")
-    for name, text in catalog.describe():
-        table.add_row(name + (" (default)" if name == catalog.DEFAULT else ""), text)
+    # Imported here: the rest of the command line needs only the catalog.
+    from rich import box
+
+    from schedsim.workloads import archive
+
+    table = Table(
+        title="Workload logs (schedsim run --workload NAME)", box=box.SIMPLE_HEAD, pad_edge=False
+    )
+    # Names, counts and statuses never wrap: they are what a user copies and scans.
+    table.add_column("name", no_wrap=True)
+    table.add_column("machine", overflow="fold")
+    table.add_column("procs", justify="right", no_wrap=True)
+    table.add_column("jobs", justify="right", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("donors; paper", overflow="fold")
+    for entry in catalog.listing():
+        log = entry.log
+        jobs = "-" if log.jobs is None else f"{log.jobs:,}" + ("" if log.jobs_counted else "*")
+        credit = [log.donors or "see the header's Acknowledge line"]
+        if log.paper:
+            credit.append(log.paper)
+        table.add_row(
+            log.name + (" (default)" if entry.default else ""),
+            log.machine,
+            "-" if log.processors is None else f"{log.processors:,}",
+            jobs,
+            entry.status,
+            "; ".join(credit),
+        )
     console.print(table)
+    # Plain lines, not a caption: they must stay whole for copying, whatever the width.
+    for line in (
+        "jobs: counted in the file; * the archive's count for the whole log, before cleaning",
+        f"cite every log with: {archive.ARCHIVE_CITATION}; and acknowledge its donors",
+        f"cache: {archive.cache_dir()} (set {archive.CACHE_VARIABLE} to move it; copy a log "
+        f"there by hand to use it offline); archive: {archive.base_url()} "
+        f"(set {archive.URL_VARIABLE} for a mirror)",
+    ):
+        console.print(line, soft_wrap=True, markup=False, highlight=False)
     return 0
 
 
@@ -715,11 +855,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "policies":
             return cmd_policies(console)
         return cmd_workloads(console)
-    except (SWFError, ValueError, PolicyError, OSError) as exc:
+    except (SWFError, ValueError, PolicyError, OSError, SweepLocked, MemoryError) as exc:
+        # Bad input and the environment's faults (a folder that cannot be written, a full
+        # disk, a study another sweep holds, too little memory): one line, no traceback.
         if args.debug:
             raise
-        print(f"schedsim: error: {exc}", file=sys.stderr)
+        print(f"schedsim: error: {error_line(exc)}", file=sys.stderr)
         return 2
+
+
+def error_line(exc: BaseException) -> str:
+    """An error as the line ``schedsim: error:`` prints: an OSError that names its file
+    as ``FILE: what went wrong`` (not Python's ``[Errno 28] ...: 'FILE'``), a bare
+    MemoryError as "out of memory", anything else as its message."""
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+        where = f"{exc.filename}" + (f" -> {exc.filename2}" if exc.filename2 is not None else "")
+        return f"{where}: {exc.strerror}"
+    if isinstance(exc, MemoryError):
+        return str(exc) or "out of memory"
+    return str(exc)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,6 +15,7 @@ process alone writes the study directory, so a cluster needs no shared
 file system for the results. The layout::
 
     DIR/study.json                the definition, its runs and the schedsim version
+    DIR/.sweep.lock               the lock of the sweep that writes DIR (see below)
     DIR/runs/<id>/config.json     the run's configuration, label, replication
     DIR/runs/<id>/summary.json    {"summary": ..., "meta": ...} (Result.summary_json)
     DIR/runs/<id>/jobs.parquet    the per-job table
@@ -34,6 +35,29 @@ and leaves its files untouched. A run that raises is recorded in
 on the next sweep, and its failure record is removed once it succeeds. A
 changed configuration has a new id (`schedsim.app.study.RunConfig.run_id`), so it
 is a new run beside the old ones, never an overwrite.
+
+One sweep at a time writes a study directory. A sweep that has runs to do
+takes an OS-level lock on ``DIR/.sweep.lock`` (`filelock`, ``flock`` on
+POSIX) before it touches anything there, and a second sweep of the same
+directory, from another terminal or another machine sharing the folder, is
+refused at once with `SweepLocked` (``schedsim sweep``: a one-line error
+naming the directory) rather than made to wait: two terminals running one
+study is a mistake, and the first sweep already does every run. The lock is
+the kernel's, so it goes with the process that holds it, even one killed
+by SIGKILL; the file stays (an empty, hidden file beside study.json, never
+taken for a run, which live in ``runs/``) and the next sweep takes it again.
+
+A killed sweep takes its workers with it: each local pool worker asks the
+kernel to kill it when its parent dies (Linux: ``prctl(PR_SET_PDEATHSIG)``)
+or, where it cannot, watches its parent from a thread and exits within a
+second of its death, so no orphan holds a run's memory (or the lock) on.
+
+A sweep with nothing to do (every run finished, and study.json already
+says what it would write but the time) writes nothing and takes no lock,
+so re-running a finished study on a read-only copy of its directory
+succeeds. A write that fails (a full disk: ENOSPC) stops the sweep with
+an `OSError` that names the file or run folder; the runs stored before it
+are kept, and the same command resumes.
 """
 
 from __future__ import annotations
@@ -45,6 +69,9 @@ import multiprocessing
 import os
 import secrets
 import shutil
+import signal
+import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
@@ -58,7 +85,22 @@ from schedsim._version import __version__
 from schedsim.app.study import Run, RunConfig, Study
 from schedsim.model.results import json_safe
 
-__all__ = ["RunOutcome", "SweepOutcome", "execute", "is_finished", "sweep"]
+__all__ = [
+    "LOCK_NAME",
+    "RunOutcome",
+    "SweepLocked",
+    "SweepOutcome",
+    "execute",
+    "is_finished",
+    "sweep",
+]
+
+#: The lock file a sweep holds in the study directory while it writes there.
+LOCK_NAME = ".sweep.lock"
+
+
+class SweepLocked(RuntimeError):
+    """Another sweep holds the study directory's lock (it is running there now)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +133,11 @@ class SweepOutcome:
     def missing(self) -> int:
         """Runs neither finished before nor now (failed or never reached)."""
         return self.total - self.skipped - self.finished
+
+    @property
+    def nothing_to_do(self) -> bool:
+        """Whether every run was finished before this sweep, so that it ran none."""
+        return self.skipped == self.total
 
 
 #: What a worker gets: the run's document (`_document`) and the modules to import.
@@ -172,17 +219,35 @@ def _new_file(path: Path) -> int:
     return os.open(path, flags, 0o666)
 
 
+def _named(exc: OSError, path: Path, doing: str) -> OSError:
+    """``exc`` again, naming ``path`` and what was being done: an error from a write
+    (ENOSPC, the disk is full) names no file by itself."""
+    return OSError(exc.errno, f"{exc.strerror or exc} ({doing})", str(path))
+
+
+#: Said with a write that failed: what is kept, and how to go on.
+_RESUME = "the runs stored before are kept: run the same sweep again to resume"
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
-    """Write a file so that readers see the old content or the new, never a part."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp, fd = _temporary(path.parent, path.name, _new_file)
+    """Write a file so that readers see the old content or the new, never a part.
+
+    OSError naming ``path`` if it cannot be written (a read-only folder, a full disk).
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp, fd = _temporary(path.parent, path.name, _new_file)
+    except OSError as exc:
+        raise _named(exc, path, f"writing {path.name}; {_RESUME}") from exc
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise _named(exc, path, f"writing {path.name}; {_RESUME}") from exc
         raise
 
 
@@ -204,19 +269,26 @@ def _store(directory: Path, run: Run, outcome: RunOutcome) -> None:
         _write_atomic(failure, _json_bytes(doc))
         return
     runs = directory / "runs"
-    runs.mkdir(parents=True, exist_ok=True)
-    tmp, _ = _temporary(runs, run.id, lambda p: os.mkdir(p, 0o777))
+    final = runs / run.id
+    try:
+        runs.mkdir(parents=True, exist_ok=True)
+        tmp, _ = _temporary(runs, run.id, lambda p: os.mkdir(p, 0o777))
+    except OSError as exc:
+        raise _named(exc, final, f"storing run {run.label!r}; {_RESUME}") from exc
     try:
         for name, data in outcome.files.items():
-            (tmp / name).write_bytes(data)
-        final = runs / run.id
+            try:
+                (tmp / name).write_bytes(data)
+            except OSError as exc:
+                raise _named(exc, final, f"storing run {run.label!r}; {_RESUME}") from exc
         if final.exists() and not is_finished(directory, run.id):
             # Not written by a sweep (renames are whole); someone removed files from it.
             shutil.rmtree(final)
         try:
             os.rename(tmp, final)
         except OSError:
-            # Another sweep of this directory finished the run first; keep theirs.
+            # Someone finished the run first (a sweep of a schedsim without the lock,
+            # or the same study copied in by hand); keep theirs.
             if not is_finished(directory, run.id):
                 raise
             shutil.rmtree(tmp, ignore_errors=True)
@@ -226,7 +298,13 @@ def _store(directory: Path, run: Run, outcome: RunOutcome) -> None:
     failure.unlink(missing_ok=True)
 
 
-def _write_study(directory: Path, study: Study, runs: list[Run]) -> None:
+#: Entries of study.json that say when and by which version it was written, not what the
+#: study is: a sweep with nothing to do leaves a study.json that differs only there.
+_STAMPS = ("written", "schedsim_version")
+
+
+def _study_document(study: Study, runs: list[Run]) -> dict[str, Any]:
+    """study.json's content, as JSON would read it back."""
     doc = {
         "name": study.name,
         "schedsim_version": __version__,
@@ -237,11 +315,60 @@ def _write_study(directory: Path, study: Study, runs: list[Run]) -> None:
         "written": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "runs": [_document(run) for run in runs],
     }
+    return dict(json.loads(_json_bytes(doc)))
+
+
+def _write_study(directory: Path, doc: Mapping[str, Any]) -> None:
     _write_atomic(directory / "study.json", _json_bytes(doc))
 
 
+def _study_unchanged(directory: Path, doc: Mapping[str, Any]) -> bool:
+    """Whether ``DIR/study.json`` already says what ``doc`` does, its stamps aside."""
+    try:
+        old = json.loads((directory / "study.json").read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    if not isinstance(old, dict):
+        return False
+    return {k: v for k, v in old.items() if k not in _STAMPS} == {
+        k: v for k, v in doc.items() if k not in _STAMPS
+    }
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Hold ``DIR/.sweep.lock`` (`LOCK_NAME`); `SweepLocked` at once if another sweep does.
+
+    Refusing rather than waiting: a second sweep of the same study is a
+    mistake (two terminals), and waiting would only find the work done. The
+    lock is the kernel's (flock; Windows: a locked byte range), released when
+    its holder ends, however it ends, so a killed sweep never blocks the next.
+    (On a file system without flock, some network mounts, recent filelock
+    versions fall back to the file's existence, which a killed sweep leaves
+    behind: remove ``.sweep.lock`` there once no sweep runs.)
+    """
+    from filelock import FileLock, Timeout
+
+    path = directory / LOCK_NAME
+    lock = FileLock(path, timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise SweepLocked(
+            f"{directory}: another sweep is running in this study directory (it holds "
+            f"{path}); let it finish, or stop it, then run this command again to go on"
+        ) from None
+    except OSError as exc:
+        raise _named(exc, directory, "cannot write the study directory") from exc
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def _clean_temporaries(directory: Path) -> None:
-    """Remove the half-written folders a killed sweep left behind."""
+    """Remove the half-written folders a killed sweep left behind (called with the lock
+    held: they cannot be another sweep's work in progress)."""
     for tmp in (directory / "runs").glob(".*.tmp"):
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -254,12 +381,66 @@ def _serial(tasks: list[Task]) -> Iterator[RunOutcome]:
         yield execute(task)
 
 
+#: prctl's option that has the kernel signal a process when its parent dies (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+#: How often a worker that watches its parent itself looks (seconds).
+_PARENT_POLL = 0.5
+
+
+def _exit_with_parent(parent: int, kernel: bool = True) -> None:
+    """Pool initializer: end this worker when ``parent`` (the sweep) dies, even by SIGKILL.
+
+    A worker holds a run's memory (hundreds of MB) and, forked, a copy of
+    the study lock's descriptor: it must not outlive the sweep. On Linux
+    the kernel sends it SIGKILL when its parent dies (``PR_SET_PDEATHSIG``;
+    ``kernel=False`` skips it, for the tests). Elsewhere, or if that fails,
+    a daemon thread polls every `_PARENT_POLL` s: the parent is dead when
+    ``os.getppid()`` changes (POSIX reparents orphans) or its
+    `multiprocessing.parent_process` sentinel fires (Windows keeps the pid).
+    """
+    if kernel and _kernel_kills_orphan():
+        # The parent may have died before the prctl: no signal comes then.
+        if os.getppid() != parent:
+            os._exit(1)
+        return
+    watcher = threading.Thread(
+        target=_watch_parent, args=(parent,), name="schedsim-watch-parent", daemon=True
+    )
+    watcher.start()
+
+
+def _kernel_kills_orphan() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; whether it agreed."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
+    except (OSError, AttributeError):  # no libc to load, or no prctl in it
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    handle = multiprocessing.parent_process()
+    while os.getppid() == parent and (handle is None or handle.is_alive()):
+        time.sleep(_PARENT_POLL)
+    # The run in progress is lost with the sweep anyway; no clean-up to wait for.
+    os._exit(1)
+
+
 @contextlib.contextmanager
 def _local_pool(tasks: list[Task], workers: int) -> Iterator[Iterator[RunOutcome]]:
     # fork (where the platform has it) lets a pool see policies registered at
     # run time, e.g. in a notebook; elsewhere they must come from `imports`.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_exit_with_parent,
+        initargs=(os.getpid(),),
+    )
 
     def outcomes() -> Iterator[RunOutcome]:
         # A window of two runs per worker is in flight: enough to keep every
@@ -379,19 +560,49 @@ def sweep(
     a machine's first SS run); a callable gets ``(done, total)`` after each run.
     A KeyboardInterrupt stops the sweep cleanly: finished runs stay,
     ``interrupted`` is set, and the next sweep resumes.
+
+    `SweepLocked` if another sweep is running in ``directory`` (refused at
+    once, see the module docstring); OSError naming the path if the
+    directory cannot be written. With nothing to do (every run finished,
+    study.json up to date) it writes nothing, so a read-only copy of a
+    finished study sweeps fine (``outcome.nothing_to_do``).
     """
     if workers is not None and workers < 0:
         raise ValueError(f"workers must be >= 0, got {workers}")
     t0 = time.perf_counter()
     directory = Path(directory)
     runs = study.runs()
-    directory.mkdir(parents=True, exist_ok=True)
+    doc = _study_document(study, runs)
+    if all(is_finished(directory, run.id) for run in runs) and _study_unchanged(directory, doc):
+        # Nothing to write, so no lock either: a read-only copy of the study works.
+        return SweepOutcome(
+            directory, total=len(runs), skipped=len(runs), wall_time=time.perf_counter() - t0
+        )
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _named(exc, directory, "cannot make the study directory") from exc
+    with _locked(directory):
+        outcome = _sweep_locked(study, directory, runs, doc, workers, cluster, progress)
+    outcome.wall_time = time.perf_counter() - t0
+    return outcome
+
+
+def _sweep_locked(
+    study: Study,
+    directory: Path,
+    runs: list[Run],
+    doc: Mapping[str, Any],
+    workers: int | None,
+    cluster: Any,
+    progress: bool | Callable[[int, int], None],
+) -> SweepOutcome:
+    """`sweep`'s work once it holds the study directory's lock."""
     _clean_temporaries(directory)
-    _write_study(directory, study, runs)
+    _write_study(directory, doc)
     pending = [run for run in runs if not is_finished(directory, run.id)]
     outcome = SweepOutcome(directory, total=len(runs), skipped=len(runs) - len(pending))
     if not pending:
-        outcome.wall_time = time.perf_counter() - t0
         return outcome
     by_id = {run.id: run for run in pending}
     imports = tuple(study.imports)
@@ -422,7 +633,6 @@ def sweep(
                     report(outcome.finished + len(outcome.failed), len(outcome.failed))
         except KeyboardInterrupt:
             outcome.interrupted = True
-    outcome.wall_time = time.perf_counter() - t0
     return outcome
 
 

@@ -56,9 +56,9 @@ def print_report(
     (``kind`` of each metric, per other label and scenario), and the failures.
 
     ``metrics``, ``baseline`` and ``kind`` default to the study's ``report``
-    defaults, as in `StudyResults.write`.
+    defaults, as in `StudyResults.write`. Without a finished run it says so (the
+    metrics come from the finished runs, so none can be checked or shown).
     """
-    metrics, baseline, kind = results._with_defaults(metrics, baseline, kind)
     counts = results.counts
 
     header = Text()
@@ -75,6 +75,7 @@ def print_report(
     if counts["done"] == 0:
         console.print("No finished runs yet.")
     else:
+        metrics, baseline, kind = results._with_defaults(metrics, baseline, kind)
         _print_aggregate(console, results, metrics, confidence)
         if baseline is not None:
             _print_ratios(console, results, metrics, baseline, kind, confidence)

@@ -107,6 +107,18 @@ class StudyResults:
         counts = ", ".join(f"{v} {k}" for k, v in self.counts.items())
         return f"StudyResults({self.name!r}, {len(self.runs)} runs: {counts})"
 
+    def nothing_finished(self) -> str:
+        """The one line that says no run has finished yet, and what to run."""
+        counts = self.counts
+        text = (
+            f"{self.directory}: no run of the study has finished yet ({len(self.runs)} runs: "
+            f"{counts['failed']} failed, {counts['missing']} not run); run `schedsim sweep "
+            f"STUDY.toml --out {self.directory}` with the study's file to run them"
+        )
+        if counts["failed"]:
+            text += f" (why runs failed: {self.directory / 'failures'})"
+        return text
+
     # ---- views --------------------------------------------------------------
 
     @property
@@ -158,6 +170,9 @@ class StudyResults:
             return [m for m in MAIN_METRICS if m in self.metrics]
         chosen = reading.as_list(metrics) or []
         unknown = [m for m in chosen if m not in self.metrics]
+        if unknown and self.counts["done"] == 0:
+            # The metrics come from the finished runs' summaries: none yet is not "unknown".
+            raise ValueError(self.nothing_finished())
         if unknown:
             raise ValueError(
                 f"unknown metric(s) {unknown}; the study has {', '.join(self.metrics) or 'none'}"
