@@ -490,6 +490,31 @@ def test_conservative_compression_keeps_exact_durations() -> None:
     assert result.jobs["start"].tolist() == [t0, t0, t0 + 3779.0]
 
 
+# Regression (found by `test_scale`): when a job outlives its estimate (no kill at
+# estimate), conservative rebuilds its profile from the running jobs, each planned
+# to free its cores at now + (expected end - now), which in floating point can be an
+# ulp before the expected end itself. A job reserved at that instant started while
+# the cores were still held (PolicyError).
+def test_conservative_replan_frees_cores_at_the_expected_end_itself() -> None:
+    # 11 cores. Job 8 (1 core, estimate 0) runs 830.65 s, past its estimate; job 7
+    # (5 cores, estimate = run 849.048...) starts at t = 64.035... and is expected to
+    # end at t + 849.048... = 913.0837835425349; a re-plan at 128.07... (job 8's
+    # overrun) planned its end as 913.0837835425348. Job 9 (7 cores) must start at
+    # 913.0837835425349, when job 7 has ended, not one ulp before.
+    t = 64.03574605377415
+    jobs = [
+        Job(8, 0.0, 830.6536513079361, 1, 0.0),
+        Job(5, t, 0.0, 6, 65.0),
+        Job(7, t, 849.0480374887608, 5, 849.0480374887608),
+        Job(9, t, 0.0, 7, 0.0),
+    ]
+    w = Workload.from_jobs(jobs, max_procs=11)
+    result = Simulation(w, "conservative", kill_at_estimate=False).run()
+    check_invariants(result, w, 11)
+    start = dict(zip(result.jobs["id"], result.jobs["start"], strict=True))
+    assert start[9] == t + 849.0480374887608 == 913.0837835425349
+
+
 # Regression: two hand-built jobs with the same id; one vanished silently.
 def test_duplicate_job_ids_are_refused() -> None:
     jobs = [Job(1, 0.0, 10.0, 1, 10.0), Job(1, 0.0, 20.0, 1, 20.0), Job(2, 5.0, 1.0, 1, 1.0)]

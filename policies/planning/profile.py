@@ -68,7 +68,9 @@ class Profile:
         jobs = list(running)
         profile = cls(now, free + sum(j.size for j in jobs))
         for job in jobs:
-            profile.reserve(now, planned_end(job.expected_end, now) - now, job.size)
+            # Up to the planned end itself: now + (end - now) can miss it by an ulp,
+            # and a profile that frees cores an ulp early starts a job on them.
+            profile.add(now, planned_end(job.expected_end, now), -job.size)
         return profile
 
     def copy(self) -> Profile:
