@@ -345,6 +345,12 @@ def test_empty_out_is_refused(capsys, tmp_path, monkeypatch):
         code, _, err = run(capsys, *command, "--out", "")
         assert code == 2 and "--out '': an empty directory name" in err
         assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
+    # Reports and comparisons of run folders too (they wrote into the current folder).
+    assert run(capsys, "run", "--first", "20", "--out", "r", "--no-progress")[0] == 0
+    for command in ("report", "compare"):
+        code, _, err = run(capsys, command, "r", "--out", "")
+        assert code == 2 and "--out '': an empty directory name" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r", "s.toml"]
 
 
 def test_the_probe_leaves_nothing_and_a_failed_run_takes_back_its_folder(capsys, tmp_path):

@@ -345,7 +345,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--out",
-        type=Path,
         metavar="DIR",
         help="where to write (default DIR/report; for several run folders, report/ beside "
         "the first: FIRST/../report)",
@@ -367,7 +366,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument(
         "--out",
-        type=Path,
         metavar="DIR",
         help="also write the tables into DIR: compare-summary.csv, compare-categories.csv",
     )
@@ -704,6 +702,7 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     from schedsim.app.report import folder_kind, print_report
     from schedsim.app.report import load_study as load_results
 
+    args.out = output_directory(args.out)
     kinds = [folder_kind(d) for d in args.directories]
     runs_only = {
         "--category-metric": args.category_metric,
@@ -761,6 +760,8 @@ def cmd_compare(args: argparse.Namespace, console: Console, plot: bool = False) 
     per-category bar chart; its --metric then picks the summary's rows)."""
     from schedsim.app.report import compare_folders
 
+    if not plot:  # from cmd_report, --out is a Path already
+        args.out = output_directory(args.out)
     written = compare_folders(
         console,
         args.directories,
