@@ -129,6 +129,28 @@ class WakeAt:
 Decision = Start | Suspend | Resume | Kill | Requeue | SetRate | WakeAt
 
 
+@dataclass(frozen=True, slots=True)
+class Reservation:
+    """A promise a policy holds after a pass: job ``job`` starts at ``start`` on ``size``
+    cores, until ``end`` by its estimate.
+
+    ``allocation`` names the cores when the policy has chosen them (most
+    backfilling policies promise a number of cores, not which); ``kind`` says
+    what the promise is (``"reservation"``: EASY's for its first waiting job,
+    conservative backfilling's for every job; a policy may use others, such
+    as a partition's pivot or a user's advance reservation). Policies return
+    them from `Policy.promises`; they are what the schedule view draws as
+    outlines and what a test checks the policy keeps.
+    """
+
+    job: int
+    start: float
+    end: float
+    size: int
+    allocation: Allocation | None = None
+    kind: str = "reservation"
+
+
 class PolicyError(RuntimeError):
     """A policy returned a decision that cannot be applied."""
 
@@ -160,6 +182,14 @@ class Policy:
     def params(self) -> dict[str, Any]:
         """The parameters this instance was built with (for result metadata)."""
         return {}
+
+    def promises(self) -> Sequence[Reservation]:
+        """The reservations this policy holds after its last pass (default: none).
+
+        Asked only when someone looks (a run that logs them, an observer, a
+        step): a policy that plans ahead says here what it has promised.
+        """
+        return ()
 
     def wants_pass(self, time: float) -> bool:
         """Whether a timer this policy asked for (`WakeAt`) still needs its pass.

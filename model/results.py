@@ -27,6 +27,10 @@ inside the model.
     no piece log.
 ``decisions`` (one row per decision of a policy, when the run logged them)
     ``pass, time, decision, job, nodes, limit, on_limit, penalty, rate, wake``.
+``reservations`` (one row per reservation a policy held after a pass, when the
+    run logged them; `schedsim.model.policy.Reservation`)
+    ``pass, time, job, kind, start, end, size, nodes`` (``nodes`` empty when the
+    policy promised cores, not which).
 ``series`` (a step function)
     ``time, busy_cores, busy_nodes, queued, running, suspended``. Each row holds
     from its ``time`` until the next row's; the last row holds until
@@ -348,6 +352,10 @@ def _f(x: Any) -> float:
 # --------------------------------------------------------------------------- #
 
 
+#: The tables a run has only when it kept them: each is saved as ``NAME.parquet``.
+OPTIONAL_TABLES: tuple[str, ...] = ("sessions", "pieces", "decisions", "reservations")
+
+
 @dataclass
 class Result:
     """The record of one simulation run and everything computed from it.
@@ -366,6 +374,8 @@ class Result:
     pieces: pd.DataFrame | None = None
     #: Every decision of every pass, when the run logged them.
     decisions: pd.DataFrame | None = None
+    #: Every reservation held after every pass, when the run logged them.
+    reservations: pd.DataFrame | None = None
 
     def __post_init__(self) -> None:
         missing = [c for c in JOB_COLUMNS if c not in self.jobs]
@@ -648,9 +658,10 @@ class Result:
     def save(self, out_dir: str | Path, warmup: int | float = 0, cooldown: int | float = 0) -> Path:
         """Write ``jobs.parquet``, ``jobs.csv``, ``series.parquet`` and ``summary.json``.
 
-        Also ``pieces.parquet``, ``decisions.parquet`` and ``sessions.parquet``
-        when the run has them. ``summary.json`` is ``{"summary": ..., "meta":
-        ...}`` with numpy values unwrapped and inf/NaN written as null.
+        Also ``pieces.parquet``, ``decisions.parquet``, ``reservations.parquet``
+        and ``sessions.parquet`` when the run has them. ``summary.json`` is
+        ``{"summary": ..., "meta": ...}`` with numpy values unwrapped and
+        inf/NaN written as null.
         Returns the directory.
         """
         out = Path(out_dir)
@@ -658,7 +669,7 @@ class Result:
         self.jobs.to_parquet(out / "jobs.parquet", index=False)
         self.jobs.to_csv(out / "jobs.csv", index=False)
         self.series.to_parquet(out / "series.parquet", index=False)
-        for name in ("sessions", "pieces", "decisions"):
+        for name in OPTIONAL_TABLES:
             table = getattr(self, name)
             if table is not None:
                 table.to_parquet(out / f"{name}.parquet", index=False)
@@ -679,7 +690,7 @@ class Result:
         series = pd.read_parquet(src / "series.parquet")
         extra = {
             name: pd.read_parquet(src / f"{name}.parquet")
-            for name in ("sessions", "pieces", "decisions")
+            for name in OPTIONAL_TABLES
             if (src / f"{name}.parquet").exists()
         }
         return cls(jobs=jobs, series=series, meta=doc["meta"], **extra)

@@ -50,6 +50,7 @@ from schedsim.model.policy import (
     Policy,
     PolicyError,
     Requeue,
+    Reservation,
     Resume,
     SetRate,
     Start,
@@ -81,12 +82,15 @@ def delay_until(now: float, t: float) -> float:
 
 
 class Pass(NamedTuple):
-    """One scheduling pass: its number (from 1), the clock, the view, the decisions."""
+    """One scheduling pass: its number (from 1), the clock, the view, the decisions,
+    and the reservations the policy held after it (`Policy.promises`; asked only when
+    someone looks: a run that logs them, an observer, a step; else empty)."""
 
     number: int
     now: float
     view: View
     decisions: tuple[Decision, ...]
+    promises: tuple[Reservation, ...] = ()
 
 
 class _Wake(simpy.Event):
@@ -155,7 +159,8 @@ class Scheduler:
     ``overhead`` is the suspension-overhead model, ``contention`` the
     contention model (None: every job at the rate its policy set, 1 by
     default); ``pieces`` keeps the piece log; ``on_pass`` and ``on_piece``
-    are an observer's hooks; ``log_decisions`` keeps every decision.
+    are an observer's hooks; ``log_decisions`` keeps every decision and
+    ``log_reservations`` every reservation held after each pass.
     """
 
     def __init__(
@@ -172,6 +177,7 @@ class Scheduler:
         on_pass: Callable[[Pass], None] | None = None,
         on_piece: Callable[..., None] | None = None,
         log_decisions: bool = False,
+        log_reservations: bool = False,
     ) -> None:
         self.env = env
         self.cluster = cluster
@@ -208,6 +214,14 @@ class Scheduler:
         #: (pass, time, decision, job, allocation, limit, on_limit, penalty, rate, wake)
         #: per decision, when ``log_decisions``.
         self.decisions: list[tuple] | None = [] if log_decisions else None
+        #: (pass, time, reservation) per reservation held after each pass, when
+        #: ``log_reservations``.
+        self.promises: list[tuple[int, float, Reservation]] | None = (
+            [] if log_reservations else None
+        )
+        #: Whether each pass asks the policy for its reservations (`Pass.promises`):
+        #: when they are logged or an observer watches; `Simulation.step` sets it.
+        self.want_promises = log_reservations or on_pass is not None
         self.process = env.process(self._daemon())
 
     # -- inputs ---------------------------------------------------------------
@@ -247,6 +261,21 @@ class Scheduler:
             self._wake_pending = False
             yield self._wake_event
             self._pass()
+
+    def current_view(self) -> View:
+        """The state now, as a policy would see it, without the events since the last pass.
+
+        For looking at a run between passes (a notebook, the schedule view
+        placing reservations on nodes): the jobs started by the last pass are
+        running here, which its own view (`Pass.view`, taken before) does not show.
+        """
+        cluster = self.cluster
+        return View(
+            self.env.now, self.queue.snapshot(), self.running.snapshot(),
+            self.suspended.snapshot(), (), (), cluster.free_cores, cluster.free_snapshot(),
+            cluster.nodes, cluster.cores_per_node, self.overhead, (), (), (),
+            frozenset(self._timers), {},
+        )  # fmt: skip
 
     def _pass(self) -> None:
         now = self.env.now
@@ -298,7 +327,12 @@ class Scheduler:
                 len(suspended.runs),
             )
         )
-        self.last = last = _new(Pass, (self.passes, now, view, decisions))
+        promises: tuple[Reservation, ...] = ()
+        if self.want_promises:
+            promises = tuple(self.policy.promises())
+            if self.promises is not None:
+                self.promises.extend((self.passes, now, p) for p in promises)
+        self.last = last = _new(Pass, (self.passes, now, view, decisions, promises))
         if self.on_pass is not None:
             self.on_pass(last)
 

@@ -48,7 +48,7 @@ from schedsim.model.results import Result, reserved_columns
 from schedsim.model.scheduler import Pass, Scheduler
 from schedsim.model.sessions import SESSION_COLUMNS
 from schedsim.model.sources import Population, SessionLog, population, replay
-from schedsim.model.view import OverheadModel, State
+from schedsim.model.view import OverheadModel, State, View
 from schedsim.workloads.streams import stream_seed
 from schedsim.workloads.transforms import fit_machine
 from schedsim.workloads.workload import Header, Workload
@@ -59,6 +59,10 @@ Observer = Any
 
 DECISION_COLUMNS: tuple[str, ...] = (
     "pass", "time", "decision", "job", "nodes", "limit", "on_limit", "penalty", "rate", "wake",
+)  # fmt: skip
+#: The columns of `Result.reservations`.
+RESERVATION_COLUMNS: tuple[str, ...] = (
+    "pass", "time", "job", "kind", "start", "end", "size", "nodes",
 )  # fmt: skip
 
 
@@ -106,7 +110,8 @@ class Simulation:
         are resolved by the application layer (`schedsim.Simulation`).
     nodes:
         Number of nodes. Default: the trace header's machine size (MaxProcs, else
-        MaxNodes) divided by ``cores_per_node``.
+        MaxNodes) divided by ``cores_per_node``. ``nodes * cores_per_node`` may be at
+        most `schedsim.model.cluster.MAX_CORES` (2**24 cores; ValueError beyond it).
     cores_per_node:
         Cores per node (1 in the classic studies).
     seed:
@@ -139,6 +144,9 @@ class Simulation:
         callable given both.
     log_decisions:
         Keep every decision of every pass (`Result.decisions`).
+    log_reservations:
+        Keep every reservation the policy holds after each pass
+        (`Result.reservations`, from `schedsim.model.policy.Policy.promises`).
     """
 
     def __init__(
@@ -157,6 +165,7 @@ class Simulation:
         pieces: bool = True,
         observer: Observer = None,
         log_decisions: bool = False,
+        log_reservations: bool = False,
     ) -> None:
         self.population = workload if isinstance(workload, Population) else None
         pop = self.population
@@ -169,7 +178,14 @@ class Simulation:
                 raise ValueError(
                     f"workload {workload.name!r} has no MaxProcs/MaxNodes header: give nodes="
                 )
-            nodes = size // cores_per_node
+            if cores_per_node > size:
+                # Also keeps a huge cores_per_node from reaching Cluster as 0 nodes.
+                raise ValueError(
+                    f"cores_per_node = {cores_per_node:,} is more than the {size:,} cores of "
+                    f"workload {workload.name!r}'s machine: give the number of nodes as well"
+                )
+            # cores_per_node <= 0: Cluster says what is wrong (not a ZeroDivisionError).
+            nodes = size // cores_per_node if cores_per_node > 0 else 0
         self.cluster = Cluster(nodes, cores_per_node)
         if pop is not None:
             if overhead is not None and not isinstance(overhead, MemoryOverhead):
@@ -229,6 +245,7 @@ class Simulation:
             on_pass=on_pass,
             on_piece=on_piece,
             log_decisions=log_decisions,
+            log_reservations=log_reservations,
         )
         self.sessions = SessionLog()
         if pop is not None:
@@ -300,11 +317,12 @@ class Simulation:
         """Run to the end of the next scheduling pass and return it (None once the run is over).
 
         The `schedsim.model.scheduler.Pass` holds the clock, the view the policy
-        saw (immutable: it still shows that pass afterwards) and the decisions
-        it returned, applied by then. Stepping to the end gives the same
-        result as `run`.
+        saw (immutable: it still shows that pass afterwards), the decisions
+        it returned, applied by then, and the reservations it holds after them
+        (``promises``). Stepping to the end gives the same result as `run`.
         """
         env, scheduler = self.env, self.scheduler
+        scheduler.want_promises = True  # a step shows the policy's reservations
         target = scheduler.passes + 1
         t0 = time.perf_counter()
         try:
@@ -315,6 +333,11 @@ class Simulation:
         finally:
             self.wall_time += time.perf_counter() - t0
         return scheduler.last
+
+    def view(self) -> View:
+        """The state of the run now, as a policy would see it (no events): for looking
+        at a run between steps (`schedsim.model.scheduler.Scheduler.current_view`)."""
+        return self.scheduler.current_view()
 
     def result(self, partial: bool = False) -> Result:
         """The result so far: complete once the run is over, else only with ``partial``.
@@ -378,6 +401,14 @@ class Simulation:
                  for row in s.decisions],
                 columns=list(DECISION_COLUMNS),
             )  # fmt: skip
+        reservations = None
+        if s.promises is not None:
+            reservations = pd.DataFrame(
+                [(number, at, r.job, r.kind, r.start, r.end, r.size,
+                  ranges(r.allocation.nodes) if r.allocation is not None else "")
+                 for number, at, r in s.promises],
+                columns=list(RESERVATION_COLUMNS),
+            )  # fmt: skip
         if partial:
             end = now
         else:
@@ -424,6 +455,7 @@ class Simulation:
             sessions=sessions,
             pieces=pieces,
             decisions=decisions,
+            reservations=reservations,
         )
 
     def _job_table(self, runs: list[JobRun], now: float, names: dict[int, str]) -> pd.DataFrame:

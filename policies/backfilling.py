@@ -28,11 +28,12 @@ other policies use too.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from heapq import heappop, heappush
 from typing import Literal
 
-from schedsim.model.policy import Policy, Start, View, WakeAt, register
+from schedsim.model.policy import Policy, Reservation, Start, View, WakeAt, register
 from schedsim.model.view import JobView
 from schedsim.policies.planning.conservative import by_start, compress, duration, place
 from schedsim.policies.planning.easy import shadow
@@ -83,6 +84,13 @@ class EASY(Policy):
 
     def params(self) -> dict[str, str]:
         return {"order": self.order}
+
+    def promises(self) -> list[Reservation]:
+        """The reservation of the first waiting job (at its shadow time), if any."""
+        if self.reservation is None or not math.isfinite(self.reservation[1]):
+            return []
+        head, when = self.reservation
+        return [Reservation(head.id, when, when + head.estimate, head.size)]
 
     def ordered(self, queue: tuple[JobView, ...], now: float) -> Sequence[JobView]:
         """The queue in the order a pass scans it (`schedsim.policies.creasy` overrides it)."""
@@ -188,6 +196,15 @@ class Conservative(Policy):
             self._jobs[job.id] = job
             self._anchor(job, now)
         return self._due(now)
+
+    def promises(self) -> list[Reservation]:
+        """Every waiting job's reservation, in order of start (ties by id)."""
+        return [
+            Reservation(jid, start, start + span, cores)
+            for jid, (start, span, cores) in sorted(
+                self.reservations.items(), key=lambda item: (item[1][0], item[0])
+            )
+        ]
 
     def _set(self, job: JobView, start: float, duration: float) -> None:
         self.reservations[job.id] = (start, duration, job.size)

@@ -394,6 +394,7 @@ CHANGES = {
     "pieces": False,
     "log_decisions": True,
     "strict": True,
+    "log_reservations": True,
 }
 #: Keys that apply only to a closed-loop run (``users`` set).
 CLOSED_LOOP_CHANGES = {

@@ -267,6 +267,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep every decision of every pass (decisions.parquet)",
     )
     outputs.add_argument(
+        "--log-reservations",
+        action="store_true",
+        help="keep every reservation the policy holds after each pass (reservations.parquet;"
+        " the backfilling policies' promises, drawn by the schedule view)",
+    )
+    outputs.add_argument(
         "--batsim",
         action="store_true",
         help="also write batsim_jobs.csv: the jobs in Batsim's jobs CSV layout (evalys reads it)",
@@ -460,6 +466,7 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "limit_in": args.limit_in,
             "pieces": not args.no_pieces,
             "log_decisions": args.log_decisions,
+            "log_reservations": args.log_reservations,
         }
     )
 
@@ -656,7 +663,7 @@ def _run_and_write(
     written = ["jobs.parquet", "jobs.csv", "series.parquet", "schedule.swf", "summary.json"]
     written += [
         f"{n}.parquet"
-        for n in ("pieces", "decisions", "sessions")
+        for n in ("pieces", "decisions", "reservations", "sessions")
         if getattr(result, n) is not None
     ]
     if args.batsim:

@@ -3,6 +3,9 @@
 Every function returns a bare matplotlib ``Figure`` (nothing to close in
 pyplot; ``fig.savefig(path)`` writes it) with units on its axes:
 
+* `gantt`, `utilization`, `queue` and `schedule_figure` (the three stacked):
+  the schedule itself, from the piece log (`schedsim.app.gantt`; an
+  interactive version is `schedsim.app.gantt_interactive.gantt_interactive`);
 * `plot_queue_by_time_of_day`: seed 002 Figure 5, the average queue length
   against the time of day, one line per run (closed-loop runs with a daily
   cycle show where the work goes);
@@ -21,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from schedsim.app.gantt import gantt, queue, schedule_figure, utilization
 from schedsim.model.results import Result
 from schedsim.model.sessions import (
     RUN_EDGES,
@@ -33,7 +37,14 @@ from schedsim.model.sessions import (
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
-__all__ = ["plot_job_maps", "plot_queue_by_time_of_day"]
+__all__ = [
+    "gantt",
+    "plot_job_maps",
+    "plot_queue_by_time_of_day",
+    "queue",
+    "schedule_figure",
+    "utilization",
+]
 
 
 def plot_job_maps(results: Mapping[str, Result], hours: Sequence[float] = (10, 16, 23)) -> Figure:

@@ -173,8 +173,9 @@ class RunConfig:
     parameters (completed with the paper's values; one equal to them
     becomes ``"memory"``); ``"none"`` is None. ``limit_in`` is what limits
     count, ``"run"`` time (None, the default) or ``"work"``; ``pieces``
-    (default on) keeps the piece log and ``log_decisions`` (default off)
-    every decision (`schedsim.model.simulation.Simulation`). ``strict``
+    (default on) keeps the piece log, ``log_decisions`` (default off)
+    every decision and ``log_reservations`` (default off) every reservation
+    the policy holds after each pass (`schedsim.model.simulation.Simulation`). ``strict``
     (default off; None) reads an SWF workload with
     ``read_swf(..., strict=True)``: unusual values in the fields a run does not
     use are refused rather than cleaned and counted (`schedsim.workloads.swf`).
@@ -207,6 +208,7 @@ class RunConfig:
     pieces: bool | None = None
     log_decisions: bool | None = None
     strict: bool | None = None
+    log_reservations: bool | None = None
 
     def __post_init__(self) -> None:
         problems = _field_problems(self)
@@ -233,6 +235,8 @@ class RunConfig:
             object.__setattr__(self, "log_decisions", None)
         if self.strict is False:
             object.__setattr__(self, "strict", None)
+        if self.log_reservations is False:
+            object.__setattr__(self, "log_reservations", None)
         # A trim of 0.0 is no trim: one value, so both spellings share a run id.
         for key in ("warmup", "cooldown"):
             if getattr(self, key) == 0:
@@ -376,6 +380,7 @@ class RunConfig:
             limit_in=self.limit_in or "run",
             pieces=self.pieces is not False,
             log_decisions=bool(self.log_decisions),
+            log_reservations=bool(self.log_reservations),
             params=self.params,
         )
 
@@ -408,6 +413,7 @@ _LATER_KEYS = (
     "pieces",
     "log_decisions",
     "strict",
+    "log_reservations",
 )
 
 #: Workload names that are generated, not read from a file.
@@ -495,6 +501,11 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
         (
             "log_decisions",
             c.log_decisions is None or isinstance(c.log_decisions, bool),
+            "true or false",
+        ),
+        (
+            "log_reservations",
+            c.log_reservations is None or isinstance(c.log_reservations, bool),
             "true or false",
         ),
         ("strict", c.strict is None or isinstance(c.strict, bool), "true or false"),

@@ -22,6 +22,7 @@ file system for the results. The layout::
     DIR/runs/<id>/series.parquet  the time series
     DIR/runs/<id>/pieces.parquet  every piece of every job (unless pieces = false)
     DIR/runs/<id>/decisions.parquet  every decision (when log_decisions = true)
+    DIR/runs/<id>/reservations.parquet  every reservation (when log_reservations = true)
     DIR/runs/<id>/sessions.parquet  the users' sessions (closed-loop runs only)
     DIR/failures/<id>.json        the error and traceback of a run that raised
 
@@ -83,7 +84,7 @@ from typing import Any
 
 from schedsim._version import __version__
 from schedsim.app.study import Run, RunConfig, Study
-from schedsim.model.results import json_safe
+from schedsim.model.results import OPTIONAL_TABLES, json_safe
 
 __all__ = [
     "LOCK_NAME",
@@ -174,7 +175,7 @@ def execute(task: Task) -> RunOutcome:
         result = config.simulation().run()
         files = {}
         tables = [("jobs.parquet", result.jobs), ("series.parquet", result.series)]
-        for name in ("sessions", "pieces", "decisions"):
+        for name in OPTIONAL_TABLES:
             table = getattr(result, name)
             if table is not None:
                 tables.append((f"{name}.parquet", table))
