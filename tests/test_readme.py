@@ -71,3 +71,10 @@ def test_watching_a_run_example_runs(capsys):
     result = namespace["result"]
     assert len(result.jobs) > 0 and result.decisions is not None
     assert namespace["part"].partial and "jobs still in the system" in capsys.readouterr().out
+
+
+def test_schedule_view_example_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code = next(b for b in python_blocks() if "schedule_figure" in b)
+    exec(compile(code, "README.md (schedule view)", "exec"), {})
+    assert (tmp_path / "schedule.png").read_bytes()[:4] == b"\x89PNG"

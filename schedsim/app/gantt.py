@@ -568,10 +568,10 @@ def gantt(
         ax.axhline(rows.rows, color="black", linewidth=0.8)
     if view is not None and plan.lo <= view.now <= plan.hi:
         ax.axvline(float(axis(view.now)), color="black", linewidth=0.8, linestyle=":")
-        ax.text(float(axis(view.now)), 0, " now", va="bottom", fontsize=7)
+        ax.text(float(axis(view.now)), 0, " now", va="top", fontsize=7)
     for x, y, label in plan.notes:
         ax.text(x, y, label, va="center", fontsize=7, zorder=5)
-    run = boxes[boxes["kind"] == "run"]
+    run = boxes[boxes["kind"].isin(["run", "planned"])]  # named where they are wide enough
     show_labels = labels is True or (labels == "auto" and rows.rows <= 64 and len(run) <= 200)
     if show_labels:
         width = axis(plan.hi) - axis(plan.lo)
@@ -720,7 +720,7 @@ def queue(
     from matplotlib.ticker import MaxNLocator
 
     ax.set_ylim(bottom=0)
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole jobs
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))  # whole jobs, few ticks
     ax.set_xlim(axis(lo), axis(hi))
     ax.set_ylabel("jobs")
     ax.set_xlabel(axis.label)
