@@ -1,9 +1,9 @@
 """What the preemptive policies share: choosing victims, placing jobs, claims.
 
 Seeds 000 and 004 preempt rigid jobs without migration: a suspended job
-keeps its nodes as its *home* and may only resume there (`schedsim.model.policy.
-Resume`). Three pieces of bookkeeping follow, used by `schedsim.policies.suspension`
-and `schedsim.policies.gang`:
+keeps its nodes as its *home* and may only resume there
+(`schedsim.model.policy.Resume`). Three pieces of bookkeeping follow, used by
+`schedsim.policies.suspension` and `schedsim.policies.gang`:
 
 * a **minimal victim set** (`minimal_victims`, `home_victims`): the jobs a
   job suspends so that it can run, none of which could be left out;

@@ -79,7 +79,7 @@ def columns(
 class Homes:
     """The home cores of suspended jobs, flattened for vector tests (cached by the policies).
 
-    ``rows`` caches the jobs' `row`s across rebuilds: the caller drops a
+    ``rows`` caches the jobs' rows (`row`) across rebuilds: the caller drops a
     job's row when it resumes, as its run time so far changes then.
     """
 

@@ -140,7 +140,7 @@ What was checked, and against what (``tests/test_lublin.py``)
   the original generator for 256 nodes): its size histogram agrees with this
   module's typeless 256-node model (UHI' = 8, UMED' = 5.5; chi-square of
   homogeneity p = 0.52; powers of two among parallel jobs 0.815 in both), so
-  does its mean log run time in six size classes given its own sizes (|z| <=
+  does its mean log run time in six size classes given its own sizes (``|z|`` <=
   1.9 with PA * absolute size; PA * relative size misses by > 1.5), its
   MaxRuntime 162,754 = floor(e**12), and its log interarrivals (in
   bucket-weighted time) with mean 5.06 and variance 2.48 against the model's

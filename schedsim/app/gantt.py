@@ -105,7 +105,7 @@ MAX_CATEGORIES = 12
 
 @dataclass(frozen=True)
 class TimeAxis:
-    """Clock times drawn as ``(t - origin) / scale``, labelled ``"time ... (unit)"``."""
+    """Clock times drawn as ``(t - origin) / scale``; `label` names the unit."""
 
     origin: float
     scale: float

@@ -1,0 +1,76 @@
+"""The documentation site builds with warnings as errors (README, "Documentation").
+
+One build, into a temporary folder, as ``sphinx-build -W --keep-going -b html docs
+OUT`` does: docstrings Sphinx cannot parse, broken includes of the README's sections,
+a shipped policy missing from the catalogue or a notebook that fails to execute all
+fail it. It needs the ``docs`` extra and skips without it, except on CI, which
+installs it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NEEDED = ("sphinx", "myst_nb", "furo")
+
+
+def _missing() -> list[str]:
+    return [name for name in NEEDED if importlib.util.find_spec(name) is None]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    missing = _missing()
+    if missing:
+        reason = (f"the docs extra is not installed ({', '.join(missing)} missing): "
+                  "pip install -e '.[docs]'")  # fmt: skip
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must build the documentation, but {reason}")
+        pytest.skip(reason)
+    out = tmp_path_factory.mktemp("docs") / "html"
+    build = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+         str(ROOT / "docs"), str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=1200,
+    )  # fmt: skip
+    assert build.returncode == 0, f"sphinx-build failed:\n{build.stderr[-6000:]}"
+    return out
+
+
+def test_site_builds_with_warnings_as_errors(site: Path) -> None:
+    assert (site / "index.html").is_file()
+    landing = (site / "index.html").read_text(encoding="utf-8")
+    assert "A simulator of parallel-job scheduling" in landing  # the README's, included
+
+
+def test_every_registered_policy_has_a_page(site: Path) -> None:
+    from schedsim.app import registry
+
+    for name in registry.names():
+        if registry.get(name).__module__.startswith("schedsim.policies."):
+            page = (site / "policies" / f"{name}.html").read_text(encoding="utf-8")
+            for key in registry.parameters(name):  # the parameter table
+                assert f'<span class="pre">{key}</span>' in page, (name, key)
+
+
+def test_every_notebook_is_rendered_with_its_outputs(site: Path) -> None:
+    notebooks = sorted((ROOT / "notebooks").rglob("*.ipynb"))
+    notebooks = [n for n in notebooks if ".ipynb_checkpoints" not in n.parts]
+    assert notebooks
+    for notebook in notebooks:
+        relative = notebook.relative_to(ROOT).with_suffix(".html")
+        page = (site / relative).read_text(encoding="utf-8")
+        assert "cell_output" in page, f"{relative}: no executed output"
+
+
+def test_api_reference_covers_the_four_packages(site: Path) -> None:
+    for package in ("workloads", "model", "policies", "app"):
+        assert (site / "api" / "generated" / f"schedsim.{package}.html").is_file()
+    assert (site / "api" / "generated" / "schedsim.model.view.html").is_file()
