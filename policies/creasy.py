@@ -94,7 +94,7 @@ MINUTE = 60.0
 
 
 def criticality(rt_minutes: float | np.ndarray) -> float | np.ndarray:
-    """|dp/drt| of Equation 1 at expected response time ``rt`` minutes, per minute.
+    """``|dp/drt|`` of Equation 1 at expected response time ``rt`` minutes, per minute.
 
     dp/drt = -0.8 * 0.05 / (0.05 * rt + 1) ** 2; this returns its magnitude,
     largest (0.04) at rt = 0 and falling towards 0 as rt grows.
@@ -114,10 +114,10 @@ def priority(job: JobView, now: float, alpha: float) -> float:
 
 @register("creasy")
 class CREASY(EASY):
-    """CREASY (seed 002): EASY with the queue ordered by alpha * criticality + seniority.
+    """CREASY (Feitelson & Shmueli 2009): EASY, queue ordered by alpha * criticality + seniority.
 
     ``alpha`` (minutes squared; paper values 0, 1500, 3000, 4500, 6000):
-    weight of criticality, |dp/drt| of Equation 1 at the expected response
+    weight of criticality, ``|dp/drt|`` of Equation 1 at the expected response
     time (wait + estimate, minutes), against seniority, the wait in
     minutes. 0 is EASY. See `schedsim.policies.creasy`.
     """

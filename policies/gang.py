@@ -95,7 +95,7 @@ def _by_width(job: JobView) -> tuple[int, float, int]:
 
 @register("pfcfs")
 class PreemptiveFCFS(Policy):
-    """Preemptive FCFS (seed 004): a wide job that waited ``wait`` s preempts enough running jobs.
+    """PFCFS (Schwiegelshohn & Yahyapour 1998): a wide job preempts once it has waited `wait` s.
 
     ``quantum``: seconds the two gangs alternate (inf: the wide job runs to
     completion); ``rounds``: how many times the wide job preempts (0: no
@@ -254,7 +254,7 @@ class _Table3(PreemptiveFCFS):
 
 @register("pfcfs1")
 class PFCFS1(_Table3):
-    """PFCFS1 (seed 004, Table 3): after 10 min a wide job preempts; the gangs swap every 10 min."""
+    """PFCFS1 (Schwiegelshohn & Yahyapour 1998): wide jobs preempt at 10 min, swap every 10 min."""
 
     def __init__(self, penalty: float = 0.0) -> None:
         super().__init__(wait=600.0, quantum=600.0, rounds=0, penalty=penalty)
@@ -262,7 +262,7 @@ class PFCFS1(_Table3):
 
 @register("pfcfs2")
 class PFCFS2(_Table3):
-    """PFCFS2 (seed 004, Table 3): after 1 min a wide job runs 1 min, then waits for its nodes."""
+    """PFCFS2 (Schwiegelshohn & Yahyapour 1998): after 1 min a wide job runs 1 min, then waits."""
 
     def __init__(self, penalty: float = 0.0) -> None:
         super().__init__(wait=60.0, quantum=60.0, rounds=1, penalty=penalty)
@@ -270,7 +270,7 @@ class PFCFS2(_Table3):
 
 @register("pfcfs3")
 class PFCFS3(_Table3):
-    """PFCFS3 (seed 004, Table 3): after 10 min a wide job preempts and runs to completion."""
+    """PFCFS3 (Schwiegelshohn & Yahyapour 1998): wide jobs preempt at 10 min and run to the end."""
 
     def __init__(self, penalty: float = 0.0) -> None:
         super().__init__(wait=600.0, quantum=math.inf, rounds=1, penalty=penalty)

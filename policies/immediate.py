@@ -45,7 +45,7 @@ def instantaneous_xfactor(job: JobView, now: float) -> float:
 
 @register("is")
 class ImmediateService(Policy, Idle):
-    """Immediate Service: every arrival runs at once for a time slice, suspending others.
+    """Immediate Service (Kettimuthu 2003): an arrival runs at once for a slice, suspending others.
 
     ``quantum`` is the slice in seconds (10 min in seed 000 section 2.3).
     Victims are the running jobs of lowest instantaneous xfactor; see

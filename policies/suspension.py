@@ -82,7 +82,7 @@ __all__ = ["SelectiveSuspension"]
 
 @register("ss")
 class SelectiveSuspension(Policy, Idle):
-    """Selective Suspension: an idle job suspends running jobs of SF-times lower xfactor.
+    """Selective Suspension (Kettimuthu 2003): an idle job suspends jobs of SF-times lower xfactor.
 
     ``sf`` is the suspension factor (seed 000 uses 1.5 to 5), ``interval``
     the period of the preemption routine in seconds, ``width`` the width

@@ -153,7 +153,7 @@ class CategoryLimit:
 
 @register("tss")
 class TunableSelectiveSuspension(CategoryLimit, SelectiveSuspension):
-    """Tunable Selective Suspension: SS, but jobs far beyond their category's slowdown stay put.
+    """Tunable SS (Kettimuthu 2003): SS, but jobs far beyond their category's slowdown stay put.
 
     ``limit`` (1.5): a running job whose threshold exceeds ``limit`` times
     the average slowdown of its category cannot be suspended (seed 000

@@ -201,7 +201,8 @@ def test_report_categories_option_writes_category_tables(tmp_path, capsys):
     assert code == 0
     table = pd.read_csv(out / "report" / "categories-16.csv")
     assert table["label"].unique().tolist() == ["fcfs", "easy"] and len(table) == 32
-    for name in ("mean_bounded_slowdown", "max_bounded_slowdown", "mean_turnaround"):
+    for name in ("mean_bounded_slowdown (ratio)", "max_bounded_slowdown (ratio)",
+                 "mean_turnaround (s)"):  # fmt: skip
         assert name in table
     assert (out / "report" / "categories-16-max_turnaround.png").is_file()
 

@@ -12,6 +12,7 @@ import pytest
 
 import schedsim
 from schedsim.app.cli import main
+from schedsim.app.report.formats import format_value, significant
 from schedsim.model.results import CATEGORIES, CATEGORIES4, Result, compare
 from schedsim.workloads.transforms import first
 
@@ -77,14 +78,20 @@ def test_compare_prints_summary_and_categories_side_by_side(folders, results, ca
         _unit, *cells = table[metric]
         assert len(cells) == 2, metric
         for policy, cell in zip(POLICIES, cells, strict=True):
-            assert number(cell) == pytest.approx(summaries[policy][metric], rel=1e-3, abs=0.006)
+            want = summaries[policy][metric]
+            # the one format of the quantity (a utilization in %), and the right number
+            assert cell == format_value(want, metric), metric
+            scale = 100.0 if metric == "utilization" else 1.0
+            assert number(cell) == pytest.approx(scale * want, rel=5e-3, abs=0.5), metric
     assert table["mean_wait"][0] == "s" and table["makespan"][0] == "s"
-    assert table["mean_turnaround"][0] == "s" and table["utilization"][0] == "fraction"
+    assert table["mean_turnaround"][0] == "s" and table["utilization"][0] == "%"
     assert table["throughput_per_day"][0] == "jobs/day" and table["jobs"][0] == "jobs"
-    # One format per quantity: the same number of decimals in every column of a row.
-    for metric in ("mean_wait", "utilization", "mean_bounded_slowdown", "jobs"):
-        decimals = {len(c.partition(".")[2]) for c in table[metric][1:]}
-        assert len(decimals) == 1, metric
+    assert table["mean_bounded_slowdown"][0] == "ratio"
+    # One format per quantity: whole seconds, 3 significant digits for slowdowns.
+    assert all("." not in c for c in table["mean_wait"][1:])
+    assert table["mean_bounded_slowdown"][1:] == [
+        significant(summaries[p]["mean_bounded_slowdown"]) for p in POLICIES
+    ]
 
     expected = compare(results, "bounded_slowdown", "mean")
     for category in [*CATEGORIES, "all"]:
@@ -95,8 +102,10 @@ def test_compare_prints_summary_and_categories_side_by_side(folders, results, ca
             if pd.isna(want):
                 assert cell == "-"
             else:
-                assert number(cell) == pytest.approx(want, rel=1e-3, abs=0.006)
+                assert cell == significant(want)
+                assert number(cell) == pytest.approx(want, rel=5e-3)
     assert "mean bounded_slowdown (ratio)" in words(text)
+    assert "Kettimuthu 2003, selective preemption, Table 2.1" in text
 
 
 def test_compare_out_writes_both_tables(folders, results, tmp_path, capsys):
@@ -138,7 +147,9 @@ def test_compare_out_writes_both_tables(folders, results, tmp_path, capsys):
     categories = pd.read_csv(out / "compare-categories.csv", index_col="category")
     expected = compare(results, "wait", "max", "4", "poor", warmup=10, cooldown=0.1)
     assert categories.index.tolist() == [*CATEGORIES4, "all"]
-    assert categories.columns.tolist() == ["easy", "conservative"]
+    # each run's column carries the unit of the values
+    assert categories.columns.tolist() == ["easy (s)", "conservative (s)"]
+    categories.columns = expected.columns
     pd.testing.assert_frame_equal(
         categories, expected, check_names=False, check_exact=False, rtol=1e-12
     )
@@ -218,6 +229,8 @@ def test_report_on_run_folders(folders, results, tmp_path, capsys):
         want = results[policy].summary()
         assert summary.loc["mean_wait", policy] == pytest.approx(want["mean_wait"], rel=1e-12)
     categories = pd.read_csv(out / "compare-categories.csv", index_col="category")
+    assert categories.columns.tolist() == ["easy (ratio)", "conservative (ratio)"]
+    categories.columns = list(POLICIES)
     pd.testing.assert_frame_equal(
         categories, compare(results), check_names=False, check_exact=False, rtol=1e-12
     )

@@ -351,30 +351,35 @@ def test_aggregate_by_label_and_load(demo: StudyResults) -> None:
         "makespan_mean",
     ]
 
-    # easy-sjf at 1.0: 2, 3, 7 -> mean 4, std sqrt(7), t(0.975, 2)
+    # easy-sjf at 1.0: 2, 3, 7 -> mean 4, std sqrt(7), t(0.975, 2): 4 ± 6.57, whose
+    # lower end, below 1, is cut at 1 (a slowdown's least value); the upper one stays
     e = row(agg, label="easy-sjf", load_factor=1.0)
     half = T2 * math.sqrt(7.0) / math.sqrt(3.0)
     assert e["mean_bounded_slowdown_mean"] == 4.0
     assert e["mean_bounded_slowdown_std"] == pytest.approx(math.sqrt(7.0), rel=1e-12)
-    assert e["mean_bounded_slowdown_ci_low"] == pytest.approx(4.0 - half, rel=1e-12)
+    assert e["mean_bounded_slowdown_ci_low"] == 1.0
     assert e["mean_bounded_slowdown_ci_high"] == pytest.approx(4.0 + half, rel=1e-12)
     assert e["mean_wait_mean"] == pytest.approx(400.0)
+    assert e["mean_wait_ci_low"] == 0.0  # a wait is never negative
     assert e["mean_wait_ci_high"] == pytest.approx(400.0 + 100.0 * half, rel=1e-12)
 
     # fcfs at 1.2: 10, 8 -> mean 9, std sqrt(2), half-width t(0.975, 1) x sqrt(2) / sqrt(2)
     f = row(agg, label="fcfs", load_factor=1.2)
     assert f["mean_bounded_slowdown_mean"] == 9.0
     assert f["mean_bounded_slowdown_std"] == pytest.approx(math.sqrt(2.0), rel=1e-12)
-    assert f["mean_bounded_slowdown_ci_low"] == pytest.approx(9.0 - T1, rel=1e-12)
+    assert f["mean_bounded_slowdown_ci_low"] == 1.0  # 9 - 12.7, cut
     assert f["mean_bounded_slowdown_ci_high"] == pytest.approx(9.0 + T1, rel=1e-12)
 
     # the same utilization in every replication: std 0, a zero-width interval
     assert f["utilization_mean"] == 0.1 and f["utilization_std"] == 0.0
     assert f["utilization_ci_low"] == f["utilization_ci_high"] == 0.1
-    # 0.6, 0.8 -> mean 0.7, std 0.1 sqrt(2)
+    # 0.6, 0.8 -> mean 0.7, std 0.1 sqrt(2): 0.7 ± 1.27, cut to the whole range [0, 1]
     u = row(agg, label="easy-sjf", load_factor=1.2)
     assert u["utilization_mean"] == pytest.approx(0.7)
-    assert u["utilization_ci_high"] - u["utilization_mean"] == pytest.approx(T1 * 0.1, rel=1e-9)
+    assert (u["utilization_ci_low"], u["utilization_ci_high"]) == (0.0, 1.0)
+    # an interval within the range is the t interval itself
+    w = row(agg, label="fcfs", load_factor=1.0)  # waits 400, 600
+    assert w["mean_wait_ci_high"] - w["mean_wait_mean"] == pytest.approx(T1 * 100.0, rel=1e-9)
 
 
 def test_aggregate_single_replication_has_nan_interval(tmp_path: Path) -> None:
@@ -448,7 +453,10 @@ def test_ratio_kinds(demo: StudyResults, kind: str, at_10: float, at_12: float, 
     r = demo.ratio("mean_bounded_slowdown", "fcfs", "easy-sjf", kind=kind)
     assert r["value_mean"].tolist() == pytest.approx([at_10, at_12], rel=1e-12)
     assert r["value_ci_high"].iloc[1] - at_12 == pytest.approx(half_12, rel=1e-9)
-    assert at_12 - r["value_ci_low"].iloc[1] == pytest.approx(half_12, rel=1e-9)
+    # A ratio of slowdowns is never negative, a percent change never below -100:
+    # the lower ends are cut there; a difference is unbounded.
+    least = {"ratio": 0.0, "percent": -100.0}.get(kind, at_12 - half_12)
+    assert r["value_ci_low"].iloc[1] == pytest.approx(least, rel=1e-9)
     if kind != "difference":  # the two load-1.0 pairs agree exactly
         assert r["value_ci_low"].iloc[0] == r["value_ci_high"].iloc[0] == at_10
 
@@ -566,10 +574,11 @@ def test_categories_over_replications(real_study: StudyResults) -> None:
     assert vs["mean"] == pytest.approx(35.0 / 6.0, rel=1e-12)
     assert vs["ci_high"] - vs["mean"] == pytest.approx(T1 * 4.0 / 3.0, rel=1e-9)
     assert vs["n"] == 2
-    # S Seq: 8/7 and 9/7 -> 17/14, half-width t x (1/7) / 2
+    # S Seq: 8/7 and 9/7 -> 17/14, half-width t x (1/7) / 2 = 0.91: cut at 1 below
     s_seq = fcfs.loc["S Seq"]
     assert s_seq["mean"] == pytest.approx(17.0 / 14.0, rel=1e-12)
-    assert s_seq["ci_low"] == pytest.approx(17.0 / 14.0 - T1 / 14.0, rel=1e-9)
+    assert s_seq["ci_low"] == 1.0
+    assert s_seq["ci_high"] == pytest.approx(17.0 / 14.0 + T1 / 14.0, rel=1e-9)
     # VS N: 1 both times -> a zero-width interval
     assert tuple(fcfs.loc["VS N", ["mean", "ci_low", "ci_high", "n"]]) == (1.0, 1.0, 1.0, 2)
     # an empty category: NaN, no runs
@@ -617,7 +626,11 @@ def test_plot_against_load_has_a_line_and_band_per_label(demo: StudyResults) -> 
     assert fcfs.get_xdata().tolist() == [1.0, 1.2]
     assert fcfs.get_ydata().tolist() == [5.0, 9.0]  # means of 4, 6 and 10, 8
     assert len(ax.collections) == 2  # one confidence band per line
-    assert ax.get_xlabel() == "load_factor"
+    assert ax.get_xlabel() == "load factor (ratio)"
+    assert ax.get_ylabel() == "mean bounded slowdown (ratio)"
+    # the bands are the intervals cut at 1: none reaches below a slowdown's least value
+    for band in ax.collections:
+        assert min(v[1] for path in band.get_paths() for v in path.vertices) >= 1.0
     with pytest.raises(ValueError, match="numeric"):
         demo.plot("mean_bounded_slowdown", x="params.order")
 
@@ -650,7 +663,8 @@ def test_plot_bars_without_x(demo: StudyResults) -> None:
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     heights = [p.get_height() for p in ax.patches]
-    assert heights == pytest.approx([0.1, 0.1, 0.1, 0.7])
+    assert heights == pytest.approx([10.0, 10.0, 10.0, 70.0])  # drawn in %
+    assert ax.get_ylabel() == "utilization (%)"
     assert legend_texts(fig) == ["fcfs", "easy-sjf"]
 
 
@@ -691,17 +705,25 @@ def test_write_report_files(demo: StudyResults) -> None:
     assert (out / "mean_bounded_slowdown-vs-load_factor.png").read_bytes()[:4] == b"\x89PNG"
     assert b"<svg" in (out / "utilization-vs-load_factor.svg").read_bytes()[:2000]
 
+    # Full-precision numbers in the stored units, named with their units.
     table = pd.read_csv(out / "summary.csv")
     assert table.columns[:3].tolist() == ["label", "load_factor", "n"]
-    assert table["mean_bounded_slowdown_mean"].tolist() == pytest.approx([5.0, 4.0, 9.0, 3.5])
-    assert table["utilization_mean"].tolist() == pytest.approx([0.1, 0.1, 0.1, 0.7])
+    assert table.columns[3:7].tolist() == [
+        f"mean_bounded_slowdown_{st} (ratio)" for st in ("mean", "std", "ci_low", "ci_high")
+    ]
+    assert table["mean_bounded_slowdown_mean (ratio)"].tolist() == pytest.approx(
+        [5.0, 4.0, 9.0, 3.5]
+    )
+    assert table["utilization_mean (fraction)"].tolist() == pytest.approx([0.1, 0.1, 0.1, 0.7])
     assert table["n"].tolist() == [2, 3, 2, 2]
     runs = pd.read_csv(out / "runs.csv")
     assert runs["status"].tolist().count("missing") == 2 and len(runs) == 12
+    for column in ("mean_wait (s)", "utilization (fraction)", "wall_time (s)", "load_factor"):
+        assert column in runs, column
     assert pd.read_csv(out / "failures.csv")["id"].tolist() == ["f12-2"]
     ratios = pd.read_csv(out / "ratios-mean_bounded_slowdown.csv")
     assert ratios["other"].tolist() == ["easy-sjf", "easy-sjf"]
-    assert ratios["value_mean"].tolist() == [1.0, 2.0]
+    assert ratios["value_mean (ratio)"].tolist() == [1.0, 2.0]
 
 
 def test_write_bars_elsewhere_and_arguments_win(real_study: StudyResults, tmp_path: Path):
@@ -721,7 +743,7 @@ def test_write_bars_elsewhere_and_arguments_win(real_study: StudyResults, tmp_pa
     done = real_study.runs.set_index("id")["mean_bounded_slowdown"]
     assert done["fcfs-0"] == pytest.approx((8 / 7 + 3 + 6 + 1) / 4)
     assert ratios["other"].tolist() == ["easy"]
-    assert ratios["value_mean"].tolist() == [1.0] and ratios["n"].tolist() == [1]
+    assert ratios["value_mean (ratio)"].tolist() == [1.0] and ratios["n"].tolist() == [1]
 
 
 def test_print_report_mentions_everything(demo: StudyResults) -> None:
@@ -730,11 +752,14 @@ def test_print_report_mentions_everything(demo: StudyResults) -> None:
     text = console.export_text()
     assert "demo" in text and "0.1.0" in text
     assert "12 runs" in text and "9 done" in text and "1 failed" in text and "2 missing" in text
-    # easy-sjf at 1.0: 4 ± t(0.975, 2) sqrt(7/3) = 4 ± 6.5724
-    assert "4 ± 6.572" in text
-    assert "0.1 ± 0" in text  # zero spread
-    # the ratio table (baseline fcfs from the study's defaults): R at load 1.2 = 2 ± 12.71
-    assert "2 ± 12.71" in text
+    # easy-sjf at 1.0: 4 ± t(0.975, 2) sqrt(7/3) = 4 ± 6.5724, cut at 1 below
+    assert "4.00 [1.00, 10.6]" in text
+    assert "10.0 [10.0, 10.0]" in text  # zero spread; a utilization in %
+    assert "mean_bounded_slowdown (ratio)" in text and "utilization (%)" in text
+    # the ratio table (baseline fcfs from the study's defaults): R at load 1.2 = 2 ± 12.71,
+    # unbounded
+    assert "2.00 [-10.7, 14.7]" in text
+    assert "cut at the range of their quantity" in text
     assert "RuntimeError: ran out of patience" in text and "fcfs" in text
 
 
@@ -831,7 +856,10 @@ def test_category_plot_has_a_bar_per_label_and_category(real_study: StudyResults
     assert len(ax.patches) == 2 * 16
     assert [t.get_text() for t in ax.get_xticklabels()] == list(CATEGORIES)
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["fcfs", "easy"]
-    assert ax.get_ylabel() == "max bounded slowdown"
+    assert ax.get_ylabel() == "max bounded slowdown (ratio)"
+    assert ax.get_xlabel() == (
+        "job category (run time x processors, Kettimuthu 2003, selective preemption, Table 2.1)"
+    )
 
 
 def test_category_plot_one_panel_per_scenario(tmp_path: Path) -> None:
@@ -871,7 +899,8 @@ def test_write_category_tables_and_plots(real_study: StudyResults, tmp_path: Pat
     assert (out / "categories-4-mean_turnaround.png").read_bytes()[:4] == b"\x89PNG"
     csv = pd.read_csv(out / "categories-4.csv")
     assert csv.columns.tolist()[:4] == ["label", "category", "n", "jobs"]
-    assert "max_bounded_slowdown" not in csv  # stats = ["mean"] only
+    assert "mean_bounded_slowdown (ratio)" in csv and "mean_turnaround_ci_low (s)" in csv
+    assert "max_bounded_slowdown (ratio)" not in csv  # stats = ["mean"] only
     # no categories unless asked for
     plain = real_study.write(tmp_path / "plain", metrics=["utilization"])
     assert not any(p.name.startswith("categories") for p in plain["tables"])
@@ -887,7 +916,8 @@ def test_write_takes_categories_from_the_study(tmp_path: Path) -> None:
     names = {p.name for p in s.write()["tables"]}
     assert "categories-4.csv" in names and "categories-16.csv" not in names
     table = pd.read_csv(tmp_path / "s" / "report" / "categories-4.csv")
-    assert "mean_wait" in table and "max_wait" in table and "mean_turnaround" not in table
+    assert "mean_wait (s)" in table and "max_wait (s)" in table
+    assert "mean_turnaround (s)" not in table
     # True keeps the study's table; False turns it off.
     assert "categories-4.csv" in {p.name for p in s.write(categories=True)["tables"]}
     assert not any(p.name.startswith("categories") for p in s.write(categories=False)["tables"])

@@ -7,17 +7,23 @@ these modules, one idea each:
 `reading`
     A study directory (its layout is documented there) or run folders, read
     into DataFrames and `Result` objects.
+`quantities`
+    What the numbers are: the papers by name (Kettimuthu 2003, ...), each
+    metric's unit and the range of values it can take.
 `statistics`
-    Pure functions over DataFrames: Student t confidence intervals,
-    aggregation over replications, paired ratios against a baseline,
-    per-category tables, runs side by side. Its docstring states the
-    conventions (missing values, group order).
+    Pure functions over DataFrames: Student t confidence intervals (cut at
+    a quantity's range; why, in its docstring), aggregation over
+    replications, paired ratios against a baseline, per-category tables,
+    runs side by side. Its docstring states the conventions (missing
+    values, group order).
 `plots`
     Figures only (matplotlib), from tables already computed.
 `console`
-    Printing (rich): the study report and the comparison of runs.
+    Printing (rich): the study report, the comparison of runs, and the
+    tables of ``schedsim run``.
 `formats`
-    How values are written: numbers, names, units.
+    How values are written: one number format per quantity, names, CSV
+    headers with units.
 `writing`
     Which files a study report writes, under which names.
 `study_results`

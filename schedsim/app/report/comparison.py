@@ -7,16 +7,19 @@ A run folder is what ``schedsim run --out DIR`` writes (`reading.read_run_folder
 
 ``summary``
     The metrics of `Result.summary` (rows, with the ``warmup``/``cooldown``
-    given), with a ``unit`` column (`formats.unit_of`: seconds for waits,
+    given), with a ``unit`` column (`quantities.unit_of`: seconds for waits,
     turnaround and makespan, a fraction for utilization, jobs/day for
     throughput...).
 ``categories``
-    Seed 000's per-category table, `schedsim.model.results.compare`: rows are
-    the categories (16 of Table 2.1 or 4 of Table 4.1) and ``all``.
+    Kettimuthu's (2003) per-category table, `schedsim.model.results.compare`:
+    rows are the categories (16 of Table 2.1 or 4 of Table 4.1) and ``all``.
 
 `RunComparison.write` saves them as ``compare-summary.csv`` and
-``compare-categories.csv`` (full precision), with the per-category bar chart
-``compare-categories.png`` if asked.
+``compare-categories.csv`` (full precision, in the stored units: the summary's
+``unit`` column says which, and each run's column of the category table is
+named with its unit, ``easy (ratio)``), with the per-category bar chart
+``compare-categories.png`` if asked. The console shows the same numbers in
+the units a reader sees (a utilization in %).
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from rich.console import Console
 
 from schedsim.app.report import console as _console
 from schedsim.app.report import plots, reading, statistics
-from schedsim.app.report.formats import unit_of
+from schedsim.app.report.formats import column_header
+from schedsim.app.report.quantities import category_table_name, display_unit, unit_of
 from schedsim.model.results import Result
 
 if TYPE_CHECKING:
@@ -129,17 +133,17 @@ class RunComparison:
 
     @property
     def category_unit(self) -> str:
-        """The unit of the per-category values: jobs for a count, else the metric's."""
+        """The unit of the per-category values as stored: jobs for a count, else the
+        metric's."""
         return "jobs" if self.stat in ("count", "size") else unit_of(self.metric)
 
     def category_title(self) -> str:
-        """What the per-category table holds, in words."""
-        table = "Table 2.1" if self.scheme == "16" else "Table 4.1"
-        unit = self.category_unit
+        """What the per-category table holds, in words, with the unit a reader sees."""
+        unit = display_unit(self.category_unit)
         what = f"{self.stat} {self.metric}" + (f" ({unit})" if unit else "")
         if self.estimate is not None:
             what += f", {self.estimate}-estimated jobs"
-        return f"Per category (seed 000, {table}): {what}"
+        return f"Per category ({category_table_name(self.scheme)}): {what}"
 
     def check_metrics(self, metrics: Sequence[str] | None) -> list[str] | None:
         """``metrics`` if every one is a row of `summary`; ValueError naming the rows else."""
@@ -184,7 +188,11 @@ class RunComparison:
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         written: dict[str, list[Path]] = {"tables": [], "plots": []}
-        for frame, name in ((summary, SUMMARY_CSV), (self.categories, CATEGORIES_CSV)):
+        # The summary's unit column names each row's unit; the category table holds one
+        # quantity, whose unit each run's column carries.
+        unit = self.category_unit
+        categories = self.categories.rename(columns=lambda run: column_header(str(run), unit))
+        for frame, name in ((summary, SUMMARY_CSV), (categories, CATEGORIES_CSV)):
             path = out / name
             frame.to_csv(path)
             written["tables"].append(path)

@@ -1,31 +1,65 @@
-"""The console report (rich tables): what ``schedsim report`` and ``schedsim compare`` print.
+"""The console report (rich tables): what ``schedsim run``, ``schedsim report`` and
+``schedsim compare`` print.
 
 `print_report`
-    A study: a header line, the aggregate table (mean ± half-width of the
+    A study: a header line, a warning when the study has too few
+    replications for confidence intervals, the aggregate table (mean and
     confidence interval, and n), the ratio table when there is a baseline,
     and the failures.
 `print_comparison`
     Plain run folders side by side: which run is which, the summary metrics
-    with their units, and seed 000's per-category table, one column per run.
+    with their units, and Kettimuthu's (2003) per-category table, one column
+    per run.
+`summary_table`, `category_stats_table`
+    The tables of one or several runs, shared by ``schedsim run`` and
+    ``schedsim compare`` so that a number reads the same in both.
+
+Every value is written by `formats.format_value` (one format per quantity)
+and every column of a quantity names its unit. `show` prints a table whose
+title is wider than the table itself with the title on a line of its own
+(rich would wrap it over the table's width), and cells fold rather than
+being cut short on a narrow terminal; piped, the command line's console is
+wide enough for every row to stay on one line
+(`schedsim.app.cli.make_console`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import pandas as pd
+from rich.cells import cell_len
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from schedsim.app.report.formats import fmt, format_number, format_of
+from schedsim.app.report.formats import fmt, format_in, format_value, shown_unit
+from schedsim.app.report.quantities import (
+    bounds_of,
+    category_table_name,
+    comparison_bounds,
+    comparison_unit,
+    config_unit,
+    display_unit,
+)
+from schedsim.app.report.statistics import was_cut
 
 if TYPE_CHECKING:
     from schedsim.app.report.comparison import RunComparison
     from schedsim.app.report.study_results import StudyResults
 
-__all__ = ["plus_minus", "print_comparison", "print_report"]
+__all__ = [
+    "CUT_NOTE",
+    "category_stats_table",
+    "interval_text",
+    "print_comparison",
+    "print_report",
+    "show",
+    "summary_table",
+]
 
 #: What each kind of comparison computes, as the ratio table's title says it.
 _SENSE: dict[str, str] = {
@@ -35,12 +69,50 @@ _SENSE: dict[str, str] = {
     "difference": "other - baseline",
 }
 
+#: Printed under a table one of whose intervals was cut at its quantity's range.
+CUT_NOTE = (
+    "Intervals are Student t intervals cut at the range of their quantity (a slowdown "
+    "is at least 1, a time at least 0, a utilization within 0-100%, a percent change "
+    "at least -100); a bound at the end of that range was cut there."
+)
 
-def plus_minus(mean: float, low: float, high: float) -> str:
-    """``mean ± half-width`` of the interval [low, high]; the mean alone without one."""
+
+def show(console: Console, table: Table) -> None:
+    """Print ``table``; a title wider than the table goes on a line of its own above it.
+
+    Rich wraps a title to its table's width, which breaks a long title over
+    several lines above a narrow table (and widening the table to the title
+    would pad every column).
+    """
+    title = table.title
+    if isinstance(title, str) and title:
+        width = Measurement.get(console, console.options, table).maximum
+        if cell_len(title) > width:
+            table.title = None
+            console.print(Text(title, style="table.title"), soft_wrap=True)
+    console.print(table)
+
+
+def _column(table: Table, header: str, right: bool = False) -> None:
+    # fold: on a narrow terminal a cell wraps instead of losing its end to an ellipsis.
+    table.add_column(header, justify="right" if right else "left", overflow="fold")
+
+
+def _config_header(column: str) -> str:
+    """A configuration column's header, with its unit where that says something."""
+    unit = config_unit(column)
+    return f"{column} ({unit})" if unit else column
+
+
+def interval_text(mean: float, low: float, high: float, write: Callable[[Any], str]) -> str:
+    """``mean [low, high]``, each written by ``write``; the mean alone without an interval.
+
+    Not ``mean ± half-width``: an interval cut at its quantity's range (see
+    `statistics`) is no longer symmetric about the mean.
+    """
     if not (math.isfinite(low) and math.isfinite(high)):
-        return fmt(mean)
-    return f"{fmt(mean)} ± {fmt((high - low) / 2.0)}"
+        return write(mean)
+    return f"{write(mean)} [{write(low)}, {write(high)}]"
 
 
 def print_report(
@@ -51,9 +123,10 @@ def print_report(
     kind: str | None = None,
     confidence: float = 0.95,
 ) -> None:
-    """Print a study's report: a header line, the aggregate table (mean ± half-width
-    of the confidence interval, and n), the ratio table when there is a baseline
-    (``kind`` of each metric, per other label and scenario), and the failures.
+    """Print a study's report: a header line, a warning when the study has fewer than
+    3 replications, the aggregate table (mean and confidence interval of each
+    metric, and n), the ratio table when there is a baseline (``kind`` of each
+    metric, per other label and scenario), and the failures.
 
     ``metrics``, ``baseline`` and ``kind`` default to the study's ``report``
     defaults, as in `StudyResults.write`. Without a finished run it says so (the
@@ -71,46 +144,55 @@ def print_report(
     header.append(f"{counts['failed']} failed", style="red" if counts["failed"] else "")
     header.append(f", {counts['missing']} missing")
     console.print(header)
+    warning = results.replication_warning()
+    if warning is not None:
+        console.print(Text(f"warning: {warning}", style="yellow"), soft_wrap=True)
 
     if counts["done"] == 0:
         console.print("No finished runs yet.")
     else:
         metrics, baseline, kind = results._with_defaults(metrics, baseline, kind)
-        _print_aggregate(console, results, metrics, confidence)
+        cut = _print_aggregate(console, results, metrics, confidence)
         if baseline is not None:
-            _print_ratios(console, results, metrics, baseline, kind, confidence)
+            cut |= _print_ratios(console, results, metrics, baseline, kind, confidence)
+        if cut:
+            console.print(CUT_NOTE, soft_wrap=True, highlight=False)
 
     if len(results.failures):
         failed = Table(title=f"Failed runs ({len(results.failures)})")
-        failed.add_column("label")
-        failed.add_column("replication", justify="right")
-        failed.add_column("error")
+        _column(failed, "label")
+        _column(failed, "replication", right=True)
+        _column(failed, "error")
         for _, row in results.failures.iterrows():
             error = (str(row["error"]).splitlines() or [""])[0]
             failed.add_row(Text(str(row["label"])), Text(fmt(row["replication"])), Text(error))
-        console.print(failed)
-        console.print(f"Tracebacks: {results.directory / 'failures'}")
+        show(console, failed)
+        console.print(f"Tracebacks: {results.directory / 'failures'}", soft_wrap=True)
 
 
 def _print_aggregate(
     console: Console, results: StudyResults, metrics: Sequence[str], confidence: float
-) -> None:
+) -> bool:
+    """The aggregate table; whether an interval in it was cut at its range."""
     agg = results.aggregate(metrics, confidence=confidence)
     group = list(agg.columns[: agg.columns.get_loc("n")])
-    summary = Table(title=f"Mean ± {confidence:.0%} CI half-width over replications")
+    summary = Table(title=f"Mean [{confidence:.0%} confidence interval] over replications")
     for c in group:
-        summary.add_column(c)
-    summary.add_column("n", justify="right")
+        _column(summary, _config_header(c))
+    _column(summary, "n (runs)", right=True)
     for m in metrics:
-        summary.add_column(m, justify="right")
+        _column(summary, f"{m} ({shown_unit(m)})" if shown_unit(m) else m, right=True)
+    cut = False
     for _, row in agg.iterrows():
         cells = [Text(fmt(row[c])) for c in group] + [Text(fmt(row["n"]))]
         for m in metrics:
-            cells.append(
-                Text(plus_minus(row[f"{m}_mean"], row[f"{m}_ci_low"], row[f"{m}_ci_high"]))
-            )
+            low, high = row[f"{m}_ci_low"], row[f"{m}_ci_high"]
+            cut |= was_cut(low, high, bounds_of(m))
+            text = interval_text(row[f"{m}_mean"], low, high, lambda v, m=m: format_value(v, m))
+            cells.append(Text(text))
         summary.add_row(*cells)
-    console.print(summary)
+    show(console, summary)
+    return cut
 
 
 def _print_ratios(
@@ -120,43 +202,93 @@ def _print_ratios(
     baseline: Any,
     kind: str,
     confidence: float,
-) -> None:
+) -> bool:
+    """The ratio table; whether an interval in it was cut at its range."""
     ratios = [results.ratio_table(m, baseline, kind=kind, confidence=confidence) for m in metrics]
     if not (ratios and len(ratios[0])):
         console.print(f"No pairs of finished runs to compare with {fmt(baseline)}.")
-        return
+        return False
     # Pairs and groups do not depend on the metric: the tables align row by row.
     first = ratios[0]
     keys = [c for c in first.columns if not c.startswith("value_") and c != "n"]
-    ratio = Table(title=f"{kind} against {fmt(baseline)}: {_SENSE[kind]}")
+    ratio = Table(
+        title=f"{kind} against {fmt(baseline)}: {_SENSE[kind]} (mean [{confidence:.0%} "
+        "confidence interval] over replications)"
+    )
     for c in keys:
-        ratio.add_column(c)
-    ratio.add_column("n", justify="right")
+        _column(ratio, _config_header(c))
+    _column(ratio, "n (pairs)", right=True)
     for m in metrics:
-        ratio.add_column(m, justify="right")
+        unit = display_unit(comparison_unit(kind, m))
+        _column(ratio, f"{m} ({unit})" if unit else m, right=True)
+    cut = False
     for i in range(len(first)):
         cells = [Text(fmt(first[c].iloc[i])) for c in keys]
         cells.append(Text(fmt(first["n"].iloc[i])))
-        for frame in ratios:
-            cells.append(
-                Text(
-                    plus_minus(
-                        frame["value_mean"].iloc[i],
-                        frame["value_ci_low"].iloc[i],
-                        frame["value_ci_high"].iloc[i],
-                    )
-                )
-            )
+        for m, frame in zip(metrics, ratios, strict=True):
+            low, high = frame["value_ci_low"].iloc[i], frame["value_ci_high"].iloc[i]
+            cut |= was_cut(low, high, comparison_bounds(kind, m))
+            unit = comparison_unit(kind, m)
+
+            def write(v: Any, m: str = m, unit: str = unit) -> str:
+                return format_value(v, m) if kind == "difference" else format_in(v, unit)
+
+            cells.append(Text(interval_text(frame["value_mean"].iloc[i], low, high, write)))
         ratio.add_row(*cells)
-    console.print(ratio)
+    show(console, ratio)
+    return cut
+
+
+def summary_table(summaries: Mapping[str, Mapping[str, Any]], title: str = "Summary") -> Table:
+    """The summary metrics of one or several runs (run -> `Result.summary`), one column
+    per run: the metric, the unit a reader sees, and each run's value in the metric's
+    one format (a utilization in %). A metric a run lacks is "-"."""
+    runs = list(summaries)
+    metrics = list(dict.fromkeys(m for s in summaries.values() for m in s))
+    table = Table(title=title)
+    _column(table, "metric")
+    _column(table, "unit")
+    for run in runs:
+        _column(table, run, right=True)
+    for metric in metrics:
+        cells = [format_value(summaries[run].get(metric, math.nan), metric) for run in runs]
+        table.add_row(metric, shown_unit(metric) or "-", *cells)
+    return table
+
+
+#: Short names of the metrics of `Result.category_stats`, for its table's headers.
+_SHORT = {"bounded_slowdown": "bsld"}
+
+
+def category_stats_table(stats: pd.DataFrame, scheme: str = "16") -> Table:
+    """`Result.category_stats` as ``schedsim run`` prints it: per category the jobs,
+    then the mean and maximum of each metric, each header with its unit."""
+    metrics = [str(c)[: -len("_mean")] for c in stats.columns if str(c).endswith("_mean")]
+    names = " and ".join(
+        f"{m.replace('_', ' ')} ({_SHORT[m]})" if m in _SHORT else m.replace("_", " ")
+        for m in metrics
+    )
+    table = Table(title=f"Per category ({category_table_name(scheme)}): {names}")
+    _column(table, "category")
+    _column(table, "jobs", right=True)
+    columns: list[tuple[str, str, str]] = [("count", "", "count")]
+    for m in metrics:
+        for st in ("mean", "max"):
+            unit = shown_unit(m)
+            _column(table, f"{st} {_SHORT.get(m, m)} ({unit})", right=True)
+            columns.append((f"{m}_{st}", m, st))
+    for _, row in stats.iterrows():
+        cells = [format_value(row[c], metric or "jobs", st) for c, metric, st in columns]
+        table.add_row(str(row["category"]), *cells)
+    return table
 
 
 def print_comparison(
     console: Console, comparison: RunComparison, metrics: Sequence[str] | None = None
 ) -> None:
     """Print plain runs side by side: one line per run (its label, folder, policy,
-    workload, machine and seed), the summary table (``metrics`` only, if given;
-    a unit column, one number format per metric) and the per-category table."""
+    workload, machine and random seed), the summary table (``metrics`` only, if
+    given; a unit column, one number format per metric) and the per-category table."""
     for label, folder in comparison.folders.items():
         meta = comparison.results[label].meta
         line = Text()
@@ -168,7 +300,7 @@ def print_comparison(
             line.append(f", {meta['nodes']} nodes x {meta.get('cores_per_node', 1)} cores")
         if "seed" in meta:
             line.append(f", seed {meta['seed']}")
-        console.print(line)
+        console.print(line, soft_wrap=True)
 
     summary = comparison.summary
     if metrics is not None:
@@ -177,23 +309,14 @@ def print_comparison(
     trimmed = ""
     if comparison.warmup or comparison.cooldown:
         trimmed = f" (warmup {comparison.warmup}, cooldown {comparison.cooldown})"
-    table = Table(title=f"Summary{trimmed}")
-    table.add_column("metric")
-    table.add_column("unit")
-    for run in runs:
-        table.add_column(run, justify="right")
-    for metric, row in summary.iterrows():
-        spec = format_of(str(metric))
-        cells = [format_number(row[run], spec) for run in runs]
-        table.add_row(str(metric), str(row["unit"]) or "-", *cells)
-    console.print(table)
+    values = {run: summary[run].to_dict() for run in runs}
+    show(console, summary_table(values, f"Summary{trimmed}"))
 
-    categories = comparison.categories
-    spec = format_of(comparison.metric, comparison.stat)
     table = Table(title=comparison.category_title())
-    table.add_column("category")
+    _column(table, "category")
     for run in runs:
-        table.add_column(run, justify="right")
-    for category, row in categories.iterrows():
-        table.add_row(str(category), *(format_number(row[run], spec) for run in runs))
-    console.print(table)
+        _column(table, run, right=True)
+    metric, stat = comparison.metric, comparison.stat
+    for category, row in comparison.categories.iterrows():
+        table.add_row(str(category), *(format_value(row[run], metric, stat) for run in runs))
+    show(console, table)

@@ -1,11 +1,23 @@
-"""How a report writes values: numbers, group names, file names, and metrics' units.
+"""How a report writes values: numbers, group names, file names, units and CSV headers.
 
-A study report prints every number with `fmt` (4 significant digits, large
-values whole). Tables of plain runs side by side (`schedsim compare`) give
-each metric its unit (`unit_of`) and one number format per quantity
-(`format_of`, `format_number`), so a column of runs reads at a glance:
-seconds with one decimal, slowdowns with two, utilization as a fraction with
-four, counts whole.
+One number format per quantity, wherever it is printed (``schedsim run``,
+``schedsim compare``, ``schedsim report``): `format_value` writes a value of
+a metric in the style of its unit (`STYLES`), once converted to the unit a
+reader sees (`quantities.display_unit`):
+
+* times in seconds, whole, with thousands separators: ``12,345``;
+* slowdowns, xfactors and other ratios with 3 significant digits:
+  ``1.00``, ``9.72``, ``88.7``, ``4,940``;
+* utilizations and other fractions as percentages with one decimal:
+  ``61.7`` (%);
+* counts whole (``2,000`` jobs), means of counts with 3 significant digits
+  (a mean queue length of ``5.61`` jobs), rates with one decimal
+  (``83.5`` jobs/day), weighted sums in scientific notation.
+
+Configuration values and labels (a load factor, a policy's name) are
+written as they are (`fmt`). The CSV files keep full-precision numbers in
+the stored units (a utilization as a fraction) and carry the unit in their
+column names (`with_units`: ``mean_wait (s)``, ``utilization (fraction)``).
 """
 
 from __future__ import annotations
@@ -13,28 +25,45 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from schedsim.app.report.statistics import NA, key
+from schedsim.app.report.quantities import (
+    JOB_UNITS,
+    SUMMARY_UNITS,
+    display_scale,
+    display_unit,
+    unit_of,
+)
+from schedsim.app.report.statistics import NA, STATS, key
 
 __all__ = [
     "JOB_UNITS",
-    "SUMMARY_METRICS",
-    "UNIT_FORMATS",
+    "STYLES",
+    "SUMMARY_UNITS",
+    "column_header",
     "fmt",
-    "format_number",
-    "format_of",
+    "format_in",
+    "format_styled",
+    "format_value",
     "group_name",
+    "metric_column_unit",
     "safe_name",
+    "scale",
+    "shown_unit",
+    "significant",
+    "style_of",
     "unit_of",
+    "with_units",
 ]
 
 
 def fmt(value: Any) -> str:
-    """A number as a report prints it: 4 significant digits, large values whole."""
+    """A configuration value or label as a report prints it: 4 significant digits,
+    large values whole (a metric's values go through `format_value` instead)."""
     if isinstance(value, str):
         return value
     if key(value) is NA:
@@ -67,115 +96,59 @@ def safe_name(name: str) -> str:
 
 
 # --------------------------------------------------------------------------- #
-# Units and number formats
+# Number formats
 # --------------------------------------------------------------------------- #
 
-#: Format specifications per unit (`format`'s mini-language).
-UNIT_FORMATS: dict[str, str] = {
-    "s": ",.1f",
-    "ratio": ",.2f",
-    "fraction": ".4f",
-    "jobs": ",.0f",
-    "count": ",.0f",
-    "sessions": ",.0f",
-    "cores": ",.1f",
-    "days": ",.2f",
-    "jobs/day": ",.2f",
-    "jobs/session": ",.2f",
-    "core s^2": ".4e",
+#: How the values of each unit are written (after `display_scale`).
+STYLES: dict[str, str] = {
+    "s": "whole",
+    "ratio": "sig3",
+    "fraction": "percent",
+    "%": "fixed1",
+    "jobs": "whole",
+    "count": "whole",
+    "sessions": "whole",
+    "nodes": "whole",
+    "users": "whole",
+    "cores": "fixed1",
+    "days": "fixed1",
+    "jobs/day": "fixed1",
+    "jobs/session": "sig3",
+    "core s^2": "sci3",
+    "h": "fixed1",
 }
 
-#: `Result.summary` entries: (unit, format). Times are in seconds (window
-#: bounds on the trace's clock); slowdowns and xfactors are ratios (no unit);
-#: weighted sums (seed 004) are in core seconds x seconds.
-SUMMARY_METRICS: dict[str, tuple[str, str]] = {
-    "jobs": ("jobs", ",.0f"),
-    "excluded_warmup": ("jobs", ",.0f"),
-    "excluded_cooldown": ("jobs", ",.0f"),
-    "window_start": ("s", ",.0f"),
-    "window_end": ("s", ",.0f"),
-    "mean_wait": ("s", ",.1f"),
-    "max_wait": ("s", ",.1f"),
-    "mean_bounded_slowdown": ("ratio", ",.2f"),
-    "max_bounded_slowdown": ("ratio", ",.2f"),
-    "mean_slowdown": ("ratio", ",.2f"),
-    "mean_turnaround": ("s", ",.1f"),
-    "mean_xfactor": ("ratio", ",.2f"),
-    "utilization": ("fraction", ".4f"),
-    "makespan": ("s", ",.1f"),
-    "throughput_per_day": ("jobs/day", ",.2f"),
-    "mean_queue_length": ("jobs", ",.2f"),
-    "weighted_completion_time": ("core s^2", ".4e"),
-    "weighted_flow_time": ("core s^2", ".4e"),
-    "killed_at_limit": ("jobs", ",.0f"),
-    "killed": ("jobs", ",.0f"),
-    "suspensions": ("count", ",.0f"),
-    "unfinished": ("jobs", ",.0f"),
-    # closed-loop runs (schedsim.model.sessions.closed_loop_summary)
-    "days": ("days", ",.2f"),
-    "daily_throughput": ("jobs/day", ",.2f"),
-    "horizon_utilization": ("fraction", ".4f"),
-    "sessions": ("sessions", ",.0f"),
-    "jobs_per_session": ("jobs/session", ",.2f"),
-    "aborts_by_response": ("sessions", ",.0f"),
-    "abort_share": ("fraction", ".4f"),
-    "jobs_after_horizon": ("jobs", ",.0f"),
-}
-
-#: Columns of `Result.jobs` a per-category table aggregates: their unit.
-JOB_UNITS: dict[str, str] = {
-    "submit": "s",
-    "start": "s",
-    "end": "s",
-    "run": "s",
-    "wait": "s",
-    "estimate": "s",
-    "work": "s",
-    "turnaround": "s",
-    "suspended_time": "s",
-    "overhead_time": "s",
-    "lost_run": "s",
-    "lost_work": "s",
-    "bounded_slowdown": "ratio",
-    "slowdown": "ratio",
-    "xfactor": "ratio",
-    "size": "cores",
-    "suspensions": "count",
-    "requeues": "count",
-    "attempts": "count",
-}
-
-_PREFIXES = ("mean_", "max_", "min_", "median_", "total_")
+#: Units of counts: their means and medians are no longer whole.
+_COUNTS = {"jobs", "count", "sessions", "nodes", "users"}
 
 
-def unit_of(metric: str) -> str:
-    """The unit of a summary metric or jobs column ("" when unknown).
-
-    ``s`` (seconds), ``ratio`` (no unit: slowdowns, xfactors), ``fraction``
-    (utilization), ``jobs/day`` (throughput), ``jobs``, ``count``...
-    """
-    if metric in SUMMARY_METRICS:
-        return SUMMARY_METRICS[metric][0]
-    if metric in JOB_UNITS:
-        return JOB_UNITS[metric]
-    for prefix in _PREFIXES:
-        if metric.startswith(prefix) and metric[len(prefix) :] in JOB_UNITS:
-            return JOB_UNITS[metric[len(prefix) :]]
-    return ""
+def significant(value: float, digits: int = 3) -> str:
+    """``value`` rounded to ``digits`` significant digits, never in scientific notation,
+    with thousands separators: 3 digits give ``1.00``, ``9.72``, ``88.7``, ``4,940``."""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:.{digits - 1}f}" if value == 0 else str(value)
+    rounded = float(f"{value:.{digits}g}")  # rounding may carry: 9.996 -> 10.0
+    exponent = math.floor(math.log10(abs(rounded)))
+    return f"{rounded:,.{max(0, digits - 1 - exponent)}f}"
 
 
-def format_of(metric: str, stat: Any = None) -> str:
-    """The format specification of a metric's values (of ``stat`` of a jobs column,
-    when given): counts whole, else by unit, 4 significant digits when unknown."""
+def style_of(metric: str, stat: Any = None, unit: str | None = None) -> str:
+    """The style of ``metric``'s values (of ``stat`` of a jobs column, when given; in
+    ``unit`` when given, else the metric's): ``whole``, ``sig3``, ``percent``,
+    ``fixed1``, ``sci3``, or ``sig4`` for an unknown unit."""
     if stat in ("count", "size"):
-        return ",.0f"
-    if stat is None and metric in SUMMARY_METRICS:
-        return SUMMARY_METRICS[metric][1]
-    return UNIT_FORMATS.get(unit_of(metric), ".4g")
+        return "whole"  # a number of jobs
+    unit = unit_of(metric) if unit is None else unit
+    style = STYLES.get(unit, "sig4")
+    if unit in _COUNTS:
+        averaged = stat not in (None, "max", "min", "sum") or metric.startswith("mean_")
+        if averaged:
+            return "sig3"
+    return style
 
 
-def format_number(value: Any, spec: str) -> str:
-    """``value`` in format ``spec``; "-" when missing, "inf" as such, text as is."""
+def format_styled(value: Any, style: str) -> str:
+    """``value`` written in ``style`` (`style_of`); "-" when missing, text as is."""
     if isinstance(value, str):
         return value
     if key(value) is NA:
@@ -183,4 +156,65 @@ def format_number(value: Any, spec: str) -> str:
     v = float(value)
     if math.isinf(v):
         return str(v)
-    return format(v, spec)
+    if style == "whole":
+        return f"{v:,.0f}"
+    if style == "sig3":
+        return significant(v, 3)
+    if style == "percent":
+        return f"{100.0 * v:.1f}"
+    if style == "fixed1":
+        return f"{v:,.1f}"
+    if style == "sci3":
+        return f"{v:.2e}"
+    return significant(v, 4)
+
+
+def format_value(value: Any, metric: str, stat: Any = None) -> str:
+    """A value of ``metric`` (of ``stat`` of a jobs column) as every table writes it, in
+    the unit a reader sees (`quantities.display_unit`: a fraction as a percentage)."""
+    return format_styled(value, style_of(metric, stat))
+
+
+def format_in(value: Any, unit: str) -> str:
+    """A value in ``unit`` (stored), written in that unit's style."""
+    return format_styled(value, STYLES.get(unit, "sig4"))
+
+
+def shown_unit(metric: str, stat: Any = None) -> str:
+    """The unit a reader sees for ``metric`` (``stat`` of a jobs column): ``%`` for a
+    fraction, ``jobs`` for a count."""
+    return display_unit("jobs" if stat in ("count", "size") else unit_of(metric))
+
+
+def scale(values: Any, unit: str) -> Any:
+    """Stored values in the unit a reader sees (a fraction x 100)."""
+    factor = display_scale(unit)
+    return values if factor == 1.0 else values * factor
+
+
+# --------------------------------------------------------------------------- #
+# CSV headers
+# --------------------------------------------------------------------------- #
+
+
+def column_header(name: str, unit: str) -> str:
+    """A CSV column name with its stored unit: ``mean_wait (s)``; as is without one."""
+    return f"{name} ({unit})" if unit else name
+
+
+def with_units(frame: pd.DataFrame, unit: Callable[[str], str]) -> pd.DataFrame:
+    """``frame`` with every column named with its unit (``unit(column)``, "" for none),
+    for a CSV file: the values stay as they are (stored units, full precision)."""
+    return frame.rename(columns={c: column_header(str(c), unit(str(c))) for c in frame.columns})
+
+
+def metric_column_unit(metrics: Sequence[str]) -> Callable[[str], str]:
+    """`with_units`' ``unit`` for tables of ``metrics`` and their statistics
+    (``<metric>``, ``<metric>_mean``, ``<metric>_ci_low``...): their unit; the
+    other columns (configuration, counts of runs) have none."""
+    units: dict[str, str] = {}
+    for m in metrics:
+        units[m] = unit_of(m)
+        for st in STATS:
+            units[f"{m}_{st}"] = unit_of(m)
+    return lambda column: units.get(column, "")

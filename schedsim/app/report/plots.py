@@ -8,10 +8,17 @@ inline`` or once pyplot is imported).
     A metric (mean over replications, with its confidence band) against a
     numeric configuration column, one line per group; or a bar per group.
 `category_plot`
-    Seed 000's category bar chart: per category a bar for each label, one
-    panel per scenario.
+    Kettimuthu's (2003) category bar chart: per category a bar for each
+    label, one panel per scenario.
 `comparison_plot`
     Plain runs side by side: per category a bar for each run.
+
+Every axis names its quantity and unit (`quantities.axis_label`; a
+category axis names its classification), values are drawn in the unit a
+reader sees (a utilization in %), and the confidence bands are the
+intervals of `statistics`, cut at the quantity's range (a slowdown's band
+never goes below 1). A ``note`` (the warning of a study with too few
+replications) is written into the figure's title.
 
 By default a log axis is used when the values span more than two decades
 (slowdowns under FCFS and under backfilling differ that much, and a linear
@@ -27,8 +34,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from schedsim.app.report.formats import fmt, group_name
-from schedsim.app.report.statistics import NA, groups, key
+from schedsim.app.report.formats import fmt, group_name, scale
+from schedsim.app.report.quantities import (
+    axis_label,
+    bounds_of,
+    category_table_name,
+    config_axis,
+    unit_of,
+)
+from schedsim.app.report.statistics import NA, groups, key, was_cut
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -74,6 +88,7 @@ def metric_plot(
     confidence: float = 0.95,
     log: bool = False,
     ax: Axes | None = None,
+    note: str | None = None,
 ) -> Figure:
     """``metric`` of an `aggregate` table: lines against ``x``, or bars.
 
@@ -83,7 +98,9 @@ def metric_plot(
     parameter) is drawn as a dashed horizontal reference; ``log`` sets a
     logarithmic y axis. With ``x=None``, ``table`` is aggregated by
     ``columns`` (``label`` first): a bar per group with interval error bars,
-    one colour per label. Draws on ``ax`` if given; returns the Figure.
+    one colour per label. The y axis names the metric and its unit, the x
+    axis ``x`` and its unit; the title is ``title``, what the band is, and
+    ``note`` (a warning) if given. Draws on ``ax`` if given; returns the Figure.
     """
     if ax is None:
         # A bare Figure, not pyplot: nothing global to close, and a notebook
@@ -95,14 +112,30 @@ def metric_plot(
     else:
         fig = ax.figure  # type: ignore[assignment]  # a SubFigure is unwrapped below
         fig = getattr(fig, "figure", fig)  # a SubFigure's root Figure
+    # Drawn in the unit a reader sees: a fraction as a percentage.
+    unit = unit_of(metric)
+    shown = table.copy()
+    for stat in ("mean", "ci_low", "ci_high"):
+        shown[f"{metric}_{stat}"] = scale(shown[f"{metric}_{stat}"].astype(float), unit)
     if x is None:
-        _bars(ax, table, metric, columns)
+        _bars(ax, shown, metric, columns)
     else:
-        _lines(ax, table, metric, x, columns)
+        _lines(ax, shown, metric, x, columns)
         if log:
             ax.set_yscale("log")
-    ax.set_ylabel(f"{metric} (mean, {confidence:.0%} CI)")
-    ax.set_title(title)
+    ax.set_ylabel(axis_label(metric.replace("_", " "), unit))
+    lows = table[f"{metric}_ci_low"].to_numpy(dtype=float)
+    highs = table[f"{metric}_ci_high"].to_numpy(dtype=float)
+    what = "bars" if x is None else "band"
+    band = f"{confidence:.0%} confidence interval as {what}"
+    if not np.isfinite(lows).any():
+        band = "no interval"
+    elif any(was_cut(lo, hi, bounds_of(metric)) for lo, hi in zip(lows, highs, strict=True)):
+        band += ", cut at the quantity's range"  # a reader would wonder why it is lopsided
+    lines = [title, f"mean over replications; {band}"] if title else [f"mean; {band}"]
+    if note:
+        lines.append(f"warning: {note}")
+    ax.set_title("\n".join(lines), fontsize="medium")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
     return fig  # type: ignore[return-value]
@@ -136,7 +169,7 @@ def _lines(ax: Axes, table: pd.DataFrame, metric: str, x: str, lines: Sequence[s
                 alpha=0.2,
                 linewidth=0,
             )
-    ax.set_xlabel(x)
+    ax.set_xlabel(axis_label(*config_axis(x)))
 
 
 def _bars(ax: Axes, table: pd.DataFrame, metric: str, by: Sequence[str]) -> None:
@@ -159,7 +192,7 @@ def _bars(ax: Axes, table: pd.DataFrame, metric: str, by: Sequence[str]) -> None
     names = [group_name(by, row) for row in table[by].itertuples(index=False, name=None)]
     crowded = len(xs) > 3
     ax.set_xticks(xs, names, rotation=30 if crowded else 0, ha="right" if crowded else "center")
-    ax.set_xlabel(", ".join(by))
+    ax.set_xlabel(f"group ({', '.join(by)})")
 
 
 # --------------------------------------------------------------------------- #
@@ -175,15 +208,17 @@ def category_plot(
     estimate: str | None = None,
     title: str = "",
     log: bool | None = None,
+    note: str | None = None,
 ) -> Figure:
-    """Seed 000's category bar chart of a `category_summary` table's ``column``
-    (``<stat>_<metric>``): per category a bar for each label.
+    """Kettimuthu's (2003) category bar chart of a `category_summary` table's
+    ``column`` (``<stat>_<metric>``): per category a bar for each label.
 
     One panel per scenario (each combination of the group columns other than
     ``label``), so each panel reads like one of the paper's figures; a label
     keeps its colour in every panel; the confidence interval as error bars
     where there is one. ``log`` None: a log axis when the positive values span
-    more than two decades. The figure's title is ``title``, then what is drawn.
+    more than two decades. The figure's title is ``title``, then what is
+    drawn, then ``note`` (a warning) if given.
     """
     import matplotlib as mpl
     from matplotlib.figure import Figure
@@ -195,6 +230,11 @@ def category_plot(
     labels = list(dict.fromkeys(key(v) for v in table["label"].tolist()))
     palette = mpl.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
     colour = {label: palette[i % len(palette)] for i, label in enumerate(labels)}
+    unit = "jobs" if stat in ("count", "size") else unit_of(metric)
+    table = table.copy()
+    for name in (column, f"{column}_ci_low", f"{column}_ci_high"):
+        table[name] = scale(table[name].astype(float), unit)  # a fraction in %
+    scheme = "16" if len(categories) == 16 else "4"
     values = table[column].to_numpy(dtype=float)
     if log is None:
         positive = values[np.isfinite(values) & (values > 0)]
@@ -232,7 +272,8 @@ def category_plot(
             ax.text(0.5, 0.5, "no jobs", transform=ax.transAxes, ha="center", va="center")
         elif log and (shown[np.isfinite(shown)] > 0).any():
             ax.set_yscale("log")
-        ax.set_ylabel(column.replace("_", " "))
+        ax.set_ylabel(axis_label(f"{stat} {metric.replace('_', ' ')}", unit))
+        ax.set_xlabel(f"job category (run time x processors, {category_table_name(scheme)})")
         # A scenario column a run does not set (overhead: none) is left out of its title.
         named = [(c, v) for c, v in zip(scenario, scene, strict=True) if key(v) is not NA]
         name = group_name([c for c, _ in named], [v for _, v in named])
@@ -243,7 +284,10 @@ def category_plot(
     what = f"{stat} {metric.replace('_', ' ')} per category"
     if estimate is not None:
         what += f", {estimate}-estimated jobs"
-    fig.suptitle(f"{title}: {what}")
+    heading = f"{title}: {what}" if title else what
+    if np.isfinite(table[f"{column}_ci_low"].to_numpy(dtype=float)).any():
+        heading += "\nwhiskers: confidence interval over replications, cut at the quantity's range"
+    fig.suptitle(f"{heading}\nwarning: {note}" if note else heading)
     fig.legend(
         list(handles.values()),
         [fmt(label) for label in handles],
@@ -268,15 +312,15 @@ def comparison_plot(
     `statistics.category_comparison` gives them, ``all`` included) a bar for
     each run (its columns).
 
-    The y axis names ``stat``, ``metric`` and ``unit``; ``log`` None: a log
-    axis when the positive values span more than two decades. An empty
-    category has no bar.
+    The y axis names ``stat``, ``metric`` and ``unit`` (the values' stored unit:
+    a fraction is drawn as a percentage); ``log`` None: a log axis when the
+    positive values span more than two decades. An empty category has no bar.
     """
     from matplotlib.figure import Figure
 
     categories = [str(c) for c in table.index]
     runs = [str(c) for c in table.columns]
-    values = table.to_numpy(dtype=float)
+    values = scale(table.to_numpy(dtype=float), unit)  # a fraction in %
     if log is None:
         positive = values[np.isfinite(values) & (values > 0)]
         log = bool(len(positive)) and positive.max() > 100 * positive.min()
@@ -293,10 +337,9 @@ def comparison_plot(
         ax.axvline(categories.index("all") - 0.5, color="grey", linewidth=0.8, linestyle=":")
     if log:
         ax.set_yscale("log")
-    table_name = "Table 2.1" if scheme == "16" else "Table 4.1"
-    ax.set_xlabel(f"job category (run time x processors, seed 000 {table_name})")
+    ax.set_xlabel(f"job category (run time x processors, {category_table_name(scheme)})")
     what = f"{stat} {metric.replace('_', ' ')}"
-    ax.set_ylabel(f"{what} ({unit})" if unit else what)
+    ax.set_ylabel(axis_label(what, unit))
     if estimate is not None:
         what += f", {estimate}-estimated jobs"
     ax.set_title(f"{title}: {what} per category" if title else f"{what} per category")

@@ -5,21 +5,44 @@ Confidence intervals
     of the same experiment; with the handful a sweep affords, the Student t
     interval (not the normal one) is right: mean ± t((1+c)/2, n-1) x std /
     sqrt(n), std with ddof=1 (`describe`, `confidence_interval`).
+Intervals within a quantity's range
+    Over few replications of a skewed quantity that t interval reaches
+    values the quantity cannot take: slowdowns [1, 1, 50] give a mean of
+    17.3 and an interval from -52.9 to 87.6, for a quantity never below 1.
+    The interval is therefore cut at the quantity's range
+    (`schedsim.app.report.quantities.bounds_of`: a slowdown at 1, a wait or
+    any time at 0, a utilization at 0 and 1; percent changes of those at
+    -100): [1, 87.6] above. Why cutting, and not another interval:
+
+    * the true mean lies in the range, so the cut interval contains it
+      whenever the t interval does: the coverage (95%) is unchanged, and
+      the upper bound, the one a reader of a slowdown cares about, is the
+      t interval's own;
+    * an interval on the log scale is one for the geometric mean, not for
+      the arithmetic mean the tables print (and a slowdown's bound is 1,
+      not 0), and a percentile bootstrap over 2 to 5 replications covers
+      far less than its nominal level, and never beyond the values seen.
+
+    The console and the figures say when an interval was cut (the
+    `was_cut` test: it ends exactly at the range's end). A sample outside
+    the range (a hand-made one) widens the range to it, so that the
+    interval always contains the mean.
 Aggregation (`aggregate`)
     Mean, standard deviation and that interval over the replications of each
     group of runs.
 Paired comparisons (`paired`, `ratio`, `ratio_table`)
     Two policies compared run by run on the same scenario and seed (the same
     jobs, the same load), then aggregated: paired comparisons cancel most of
-    the variation between replications. ``kind="R"`` is seed 001's slowdown
-    ratio R = (s1 - sm) / min(s1, sm), positive when the other policy's value
-    is lower; ``"percent"`` is seed 004's percentage change.
+    the variation between replications. ``kind="R"`` is Lawson & Smirni's
+    (2002) slowdown ratio R = (s1 - sm) / min(s1, sm), positive when the
+    other policy's value is lower; ``"percent"`` is Schwiegelshohn &
+    Yahyapour's (1998) percentage change.
 Category tables (`category_cells`, `categories`, `category_summary`)
-    Seed 000's per-category tables (Table 2.1, 16 categories, or Table 4.1,
-    4), averaged over replications.
+    Kettimuthu's (2003) per-category tables (Table 2.1, 16 categories, or
+    Table 4.1, 4), averaged over replications.
 Runs side by side (`summary_table`, `category_comparison`)
-    Plain run folders (no study): each run's summary metrics, and seed 000's
-    per-category table, one column per run.
+    Plain run folders (no study): each run's summary metrics, and
+    Kettimuthu's per-category table, one column per run.
 
 Conventions
 -----------
@@ -42,6 +65,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from schedsim.app.report.quantities import UNBOUNDED, bounds_of, comparison_bounds
 from schedsim.model.results import CATEGORIES, CATEGORIES4, Result, Stat, compare
 
 __all__ = [
@@ -64,6 +88,7 @@ __all__ = [
     "ratio",
     "ratio_table",
     "summary_table",
+    "was_cut",
 ]
 
 #: Comparisons `ratio` knows.
@@ -94,13 +119,19 @@ def _t_quantile(confidence: float, dof: int) -> float:
     return float(stats.t.ppf((1.0 + confidence) / 2.0, dof))
 
 
-def describe(values: Iterable[float], confidence: float) -> tuple[float, float, float, float, int]:
+def describe(
+    values: Iterable[float],
+    confidence: float,
+    bounds: tuple[float, float] = UNBOUNDED,
+) -> tuple[float, float, float, float, int]:
     """(mean, std, ci_low, ci_high, count) of the non-NaN ``values``.
 
     ``std`` has ddof=1. The interval is Student's t: mean ± t((1+c)/2, n-1) x
-    std / sqrt(n). One value has no spread to estimate: std and interval are
-    NaN. Equal values give std 0 and an interval of zero width exactly (a
-    floating-point mean of equal values can differ from them in the last bit).
+    std / sqrt(n), cut at ``bounds`` (the range of the quantity, see the
+    module docstring; widened to the values themselves if they lie outside).
+    One value has no spread to estimate: std and interval are NaN. Equal
+    values give std 0 and an interval of zero width exactly (a floating-point
+    mean of equal values can differ from them in the last bit).
     """
     check_confidence(confidence)
     if not isinstance(values, (np.ndarray, pd.Series, list, tuple)):
@@ -118,13 +149,29 @@ def describe(values: Iterable[float], confidence: float) -> tuple[float, float, 
     mean = float(v.mean())
     std = float(v.std(ddof=1))
     half = _t_quantile(confidence, n - 1) * std / math.sqrt(n)
-    return mean, std, mean - half, mean + half, n
+    # The range, widened to the sample: a sample outside it (made by hand) keeps
+    # an interval around its mean.
+    low = min(bounds[0], float(v.min()))
+    high = max(bounds[1], float(v.max()))
+    return mean, std, max(mean - half, low), min(mean + half, high), n
+
+
+def was_cut(low: float, high: float, bounds: tuple[float, float]) -> bool:
+    """Whether an interval [low, high] of `describe` (not of zero width) reaches an end
+    of ``bounds``: then it was cut there (a t interval reaches it only by chance)."""
+    if not (math.isfinite(low) and math.isfinite(high)) or low == high:
+        return False
+    return low == bounds[0] or high == bounds[1]
 
 
 def confidence_interval(
-    values: Iterable[float], confidence: float = 0.95
+    values: Iterable[float],
+    confidence: float = 0.95,
+    bounds: tuple[float, float] = UNBOUNDED,
 ) -> tuple[float, float, float]:
-    """(mean, low, high): the Student t confidence interval of the mean of ``values``.
+    """(mean, low, high): the Student t confidence interval of the mean of ``values``,
+    cut at ``bounds``, the range of the quantity (``(1, inf)`` for slowdowns,
+    ``(0, 1)`` for a utilization: `schedsim.app.report.quantities.bounds_of`).
 
     NaN values are ignored. With one value the bounds are NaN (no spread to
     estimate); with none, all three are NaN; with equal values both bounds
@@ -132,8 +179,10 @@ def confidence_interval(
 
     >>> confidence_interval([1.0, 2.0, 3.0])[0]
     2.0
+    >>> confidence_interval([1.0, 1.0, 50.0], bounds=(1.0, float("inf")))[1]
+    1.0
     """
-    mean, _, low, high, _ = describe(values, confidence)
+    mean, _, low, high, _ = describe(values, confidence, bounds)
     return mean, low, high
 
 
@@ -142,7 +191,7 @@ def paired(kind: str, base: float, other: float) -> float:
     if math.isnan(base) or math.isnan(other):
         return math.nan
     if kind == "R":
-        # Seed 001: R = (s1 - sm) / min(s1, sm); the min in the denominator
+        # Lawson & Smirni 2002: R = (s1 - sm) / min(s1, sm); the min in the denominator
         # makes R symmetric: "twice as good" and "twice as bad" are +1 and -1.
         low = min(base, other)
         return (base - other) / low if low != 0 else math.nan
@@ -152,7 +201,7 @@ def paired(kind: str, base: float, other: float) -> float:
         return math.nan
     if kind == "ratio":
         return other / base
-    return 100.0 * (other - base) / base  # "percent", seed 004's change
+    return 100.0 * (other - base) / base  # "percent", Schwiegelshohn & Yahyapour's change
 
 
 # --------------------------------------------------------------------------- #
@@ -216,15 +265,15 @@ def aggregate(
 
     Groups keep ``done``'s order of first appearance. Columns: the ``by``
     columns, ``n`` (runs in the group), and per metric ``<m>_mean``,
-    ``<m>_std`` (ddof=1), ``<m>_ci_low``, ``<m>_ci_high`` (Student t; NaN for
-    a single run).
+    ``<m>_std`` (ddof=1), ``<m>_ci_low``, ``<m>_ci_high`` (Student t, cut at
+    the metric's range, `bounds_of`; NaN for a single run).
     """
     rows: list[dict[str, Any]] = []
     for values, pos in groups(done, by):
         row: dict[str, Any] = dict(zip(by, values, strict=True))
         row["n"] = len(pos)
         for m in metrics:
-            described = describe(done[m].to_numpy(dtype=float)[pos], confidence)
+            described = describe(done[m].to_numpy(dtype=float)[pos], confidence, bounds_of(m))
             row.update({f"{m}_{s}": v for s, v in zip(STATS, described, strict=False)})
         rows.append(row)
     columns = [*by, "n", *(f"{m}_{s}" for m in metrics for s in STATS)]
@@ -255,11 +304,12 @@ def ratio(
     replication); ValueError if the baseline has two runs of one scenario.
 
     Per pair, with s1 the baseline's value and sm the other's: ``"R"`` =
-    (s1 - sm) / min(s1, sm) (seed 001; positive when the other is lower),
-    ``"ratio"`` = sm / s1, ``"percent"`` = 100 (sm - s1) / s1 (seed 004),
-    ``"difference"`` = sm - s1; NaN where the denominator is 0. The per-pair
-    values are then aggregated per ``group``: columns are ``group``,
-    ``value_mean``, ``value_ci_low``, ``value_ci_high`` and ``n`` (pairs).
+    (s1 - sm) / min(s1, sm) (Lawson & Smirni 2002; positive when the other is
+    lower), ``"ratio"`` = sm / s1, ``"percent"`` = 100 (sm - s1) / s1
+    (Schwiegelshohn & Yahyapour 1998), ``"difference"`` = sm - s1; NaN where
+    the denominator is 0. The per-pair values are then aggregated per
+    ``group``: columns are ``group``, ``value_mean``, ``value_ci_low``,
+    ``value_ci_high`` (cut at `comparison_bounds`) and ``n`` (pairs).
     Runs without a partner (of either side) are left out:
     ``attrs["unpaired"]`` counts them and ``attrs["unpaired_ids"]`` names them.
     """
@@ -295,8 +345,9 @@ def ratio(
     if policy_related(on) and on != "label" and pairs["label"].nunique() > 1:
         group = ["label", *group]  # several variants of the other policy: keep them apart
     rows: list[dict[str, Any]] = []
+    bounds = comparison_bounds(kind, metric)
     for values, pos in groups(pairs, group):
-        mean, _, low, high, _ = describe(compared[pos], confidence)
+        mean, _, low, high, _ = describe(compared[pos], confidence, bounds)
         row = dict(zip(group, values, strict=True))
         row.update(value_mean=mean, value_ci_low=low, value_ci_high=high, n=len(pos))
         rows.append(row)
@@ -367,7 +418,7 @@ def ratio_table(
 
 
 def category_labels(scheme: str) -> list[str]:
-    """The categories of ``scheme``, in the paper's order: 16 of Table 2.1 or 4 of Table 4.1."""
+    """The categories of ``scheme``, in Kettimuthu's order: 16 of Table 2.1 or 4 of Table 4.1."""
     return list(CATEGORIES if scheme == "16" else CATEGORIES4)
 
 
@@ -409,20 +460,22 @@ def categories(
     by: Sequence[str],
     scheme: str,
     confidence: float = 0.95,
+    bounds: tuple[float, float] = UNBOUNDED,
 ) -> pd.DataFrame:
     """Per-run category values (``cells``: runs of ``done`` x categories) aggregated per
     group (``by``) and category.
 
     Long table: the group columns, ``category`` (an ordered categorical in the
-    paper's order), ``mean``, ``ci_low``, ``ci_high``, ``n`` (runs that had
-    jobs in that category).
+    paper's order), ``mean``, ``ci_low``, ``ci_high`` (cut at ``bounds``, the
+    range of the values: `bounds_of` of the metric and statistic), ``n`` (runs
+    that had jobs in that category).
     """
     labels = category_labels(scheme)
     rows: list[dict[str, Any]] = []
     for values, pos in groups(done, by):
         group = dict(zip(by, values, strict=True))
         for c, label in enumerate(labels):
-            mean, _, low, high, n = describe(cells[pos, c], confidence)
+            mean, _, low, high, n = describe(cells[pos, c], confidence, bounds)
             rows.append(
                 {
                     **group,
@@ -456,7 +509,8 @@ def category_summary(
     (paper order): ``n`` (runs with jobs in the category), ``jobs`` (their
     mean number of jobs there), and per stat and metric the mean over
     replications of the per-run value, ``<stat>_<metric>``, with
-    ``_ci_low``/``_ci_high`` (Student t; NaN for one run).
+    ``_ci_low``/``_ci_high`` (Student t cut at `bounds_of` the metric and
+    stat; NaN for one run).
     """
     labels = category_labels(scheme)
     rows: list[dict[str, Any]] = []
@@ -471,7 +525,7 @@ def category_summary(
                 "jobs": float(np.mean(jobs)) if len(jobs) else math.nan,
             }
             for (m, st), req in zip(columns, requests, strict=True):
-                mean, _, low, high, _ = describe(cells[req][pos, c], confidence)
+                mean, _, low, high, _ = describe(cells[req][pos, c], confidence, bounds_of(m, st))
                 name = f"{st}_{m}"
                 row.update({name: mean, f"{name}_ci_low": low, f"{name}_ci_high": high})
             rows.append(row)
@@ -531,7 +585,7 @@ def category_comparison(
     warmup: int | float = 0,
     cooldown: int | float = 0,
 ) -> pd.DataFrame:
-    """Seed 000's per-category table of several runs: `schedsim.model.results.compare`.
+    """Kettimuthu's per-category table of several runs: `schedsim.model.results.compare`.
 
     Rows are the categories (paper order) and ``"all"``, columns the runs in
     the order of ``results``.

@@ -7,15 +7,17 @@ Everything is a pandas DataFrame so notebooks can go on from there:
     (policy parameters as ``params.<key>``), every numeric summary entry as a
     metric column, and the run's ``wall_time`` (`reading.read_study`).
 `StudyResults.aggregate`
-    Mean, standard deviation and a Student t confidence interval over the
-    replications of each configuration (`statistics.aggregate`).
+    Mean, standard deviation and a Student t confidence interval (cut at the
+    metric's range) over the replications of each configuration
+    (`statistics.aggregate`).
 `StudyResults.ratio`
     Two policies compared run by run on the same scenario and seed, then
-    aggregated (`statistics.ratio`): ``kind="R"`` is seed 001's slowdown
-    ratio, ``"percent"`` seed 004's percentage change.
+    aggregated (`statistics.ratio`): ``kind="R"`` is Lawson & Smirni's (2002)
+    slowdown ratio, ``"percent"`` Schwiegelshohn & Yahyapour's (1998)
+    percentage change.
 `StudyResults.categories`
-    Seed 000's per-category tables (Table 2.1, 16 categories, or Table 4.1,
-    4), averaged over replications (`statistics.categories`).
+    Kettimuthu's (2003) per-category tables (Table 2.1, 16 categories, or
+    Table 4.1, 4), averaged over replications (`statistics.categories`).
 `StudyResults.plot` / `StudyResults.write` / `print_report`
     Standard figures (PNG and SVG; `plots`), CSV tables (`writing`), and the
     console report of ``schedsim report DIR`` (`console`).
@@ -35,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from schedsim.app.report import plots, reading, statistics, writing
+from schedsim.app.report.quantities import bounds_of
 from schedsim.app.report.statistics import check_confidence, key, policy_related
 from schedsim.model.results import Result, Stat
 
@@ -42,7 +45,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["MAIN_METRICS", "StudyResults", "load_study"]
+__all__ = ["MAIN_METRICS", "MIN_REPLICATIONS", "StudyResults", "load_study"]
 
 #: The metrics a report shows unless told otherwise (those a study has).
 MAIN_METRICS: tuple[str, ...] = (
@@ -53,6 +56,11 @@ MAIN_METRICS: tuple[str, ...] = (
     "throughput_per_day",
     "makespan",
 )
+
+#: Replications below which a study's confidence intervals are not to be trusted: with
+#: 2, Student's t quantile is 12.7 and the interval spans the whole plausible range;
+#: with 1 there is none.
+MIN_REPLICATIONS = 3
 
 
 class StudyResults:
@@ -106,6 +114,25 @@ class StudyResults:
     def __repr__(self) -> str:
         counts = ", ".join(f"{v} {k}" for k, v in self.counts.items())
         return f"StudyResults({self.name!r}, {len(self.runs)} runs: {counts})"
+
+    def replication_count(self) -> int:
+        """The study's replications (study.json's ``replications``; else the most any
+        configuration has among the runs)."""
+        if isinstance(self.replications, int) and not isinstance(self.replications, bool):
+            return self.replications
+        numbers = pd.to_numeric(self.runs["replication"], errors="coerce").dropna()
+        return int(numbers.max()) + 1 if len(numbers) else 0
+
+    def replication_warning(self) -> str | None:
+        """The warning a report shows when the study has fewer than `MIN_REPLICATIONS`
+        replications (None otherwise)."""
+        n = self.replication_count()
+        if n >= MIN_REPLICATIONS:
+            return None
+        return (
+            f"confidence intervals need at least {MIN_REPLICATIONS} replications; "
+            f"this study has {n}"
+        )
 
     def nothing_finished(self) -> str:
         """The one line that says no run has finished yet, and what to run."""
@@ -194,7 +221,8 @@ class StudyResults:
         the study's order. ``metrics`` defaults to `MAIN_METRICS` (those the
         study has). Columns: the ``by`` columns, ``n`` (finished runs in the
         group), and per metric ``<m>_mean``, ``<m>_std`` (ddof=1),
-        ``<m>_ci_low``, ``<m>_ci_high`` (Student t; NaN for a single run).
+        ``<m>_ci_low``, ``<m>_ci_high`` (Student t, cut at the metric's range:
+        a slowdown's interval never goes below 1; NaN for a single run).
         """
         check_confidence(confidence)
         metrics = self._metrics(metrics)
@@ -257,10 +285,11 @@ class StudyResults:
         ``params.*``: workload, load, machine, seed, ...) and replication.
 
         Per pair, with s1 the baseline's value and sm the other's: ``"R"`` =
-        (s1 - sm) / min(s1, sm) (seed 001; positive when the other is lower),
-        ``"ratio"`` = sm / s1, ``"percent"`` = 100 (sm - s1) / s1 (seed 004),
-        ``"difference"`` = sm - s1; NaN where the denominator is 0. The per-pair
-        values are then aggregated per scenario: columns are the varying
+        (s1 - sm) / min(s1, sm) (Lawson & Smirni 2002; positive when the other
+        is lower), ``"ratio"`` = sm / s1, ``"percent"`` = 100 (sm - s1) / s1
+        (Schwiegelshohn & Yahyapour 1998), ``"difference"`` = sm - s1; NaN where
+        the denominator is 0. The per-pair values are then aggregated per
+        scenario (intervals cut at the comparison's range): columns are the varying
         scenario columns, ``value_mean``, ``value_ci_low``, ``value_ci_high``
         and ``n`` (pairs). Runs without a partner (of either side) are left out:
         ``attrs["unpaired"]`` counts them and ``attrs["unpaired_ids"]`` names them.
@@ -338,7 +367,7 @@ class StudyResults:
         by: str | Sequence[str] | None = None,
         confidence: float = 0.95,
     ) -> pd.DataFrame:
-        """Seed 000's per-category table, averaged over replications.
+        """Kettimuthu's (2003) per-category table, averaged over replications.
 
         Each finished run gives `Result.category_table` (``metric`` aggregated
         by ``stat`` per category, with the run's own warmup/cooldown); those
@@ -351,7 +380,8 @@ class StudyResults:
         by = self._by(by)
         request = (metric, stat, scheme, estimate)
         cells = self._category_cells([request])[request]
-        return statistics.categories(self.done, cells, by, scheme, confidence)
+        bounds = bounds_of(metric, stat if isinstance(stat, str) else "")
+        return statistics.categories(self.done, cells, by, scheme, confidence, bounds)
 
     def category_summary(
         self,
@@ -364,14 +394,15 @@ class StudyResults:
     ) -> pd.DataFrame:
         """Several per-category statistics side by side, averaged over replications.
 
-        The table to set beside seed 000's figures: per group (``by`` as in
+        The table to set beside Kettimuthu's (2003) figures: per group (``by`` as in
         `aggregate`) and category (16 of Table 2.1 or 4 of Table 4.1, paper
         order), ``n`` (runs with jobs in the category), ``jobs`` (their mean
         number of jobs there), and per stat and metric the mean over
         replications of the per-run value, ``<stat>_<metric>`` (e.g.
         ``mean_bounded_slowdown``, ``max_turnaround``: average and worst case),
-        with ``_ci_low``/``_ci_high`` (Student t; NaN for one run). ``estimate``
-        keeps only ``"well"`` or ``"poor"`` estimated jobs (seed 000, chapter 4).
+        with ``_ci_low``/``_ci_high`` (Student t cut at the range; NaN for one
+        run). ``estimate`` keeps only ``"well"`` or ``"poor"`` estimated jobs
+        (Kettimuthu, chapter 4).
         """
         check_confidence(confidence)
         by = self._by(by)
@@ -435,7 +466,17 @@ class StudyResults:
             if log is None:
                 means = self.aggregate([metric])[f"{metric}_mean"].to_numpy(dtype=float)
                 log = plots.spans_decades(means)
-        return plots.metric_plot(table, metric, columns, x, self.name, confidence, bool(log), ax=ax)
+        return plots.metric_plot(
+            table,
+            metric,
+            columns,
+            x,
+            self.name,
+            confidence,
+            bool(log),
+            ax=ax,
+            note=self.replication_warning(),
+        )
 
     def category_plot(
         self,
@@ -447,7 +488,7 @@ class StudyResults:
         log: bool | None = None,
         table: pd.DataFrame | None = None,
     ) -> Figure:
-        """Seed 000's category bar chart: per category a bar for each label.
+        """Kettimuthu's (2003) category bar chart: per category a bar for each label.
 
         One panel per scenario (each combination of the varying configuration
         columns that are not about the policy, e.g. accurate or inaccurate
@@ -465,7 +506,9 @@ class StudyResults:
             raise ValueError(f"table has no column {column!r}")
         if self.counts["done"] == 0:
             raise ValueError(f"study {self.name!r} has no finished runs to plot")
-        return plots.category_plot(table, column, metric, stat, estimate, self.name, log)
+        return plots.category_plot(
+            table, column, metric, stat, estimate, self.name, log, self.replication_warning()
+        )
 
     # ---- files --------------------------------------------------------------
 
@@ -503,7 +546,7 @@ class StudyResults:
         no baseline, and ``kind="R"``.
 
         ``categories`` (default: the study's ``report.categories``, else none)
-        adds seed 000's per-category tables: True for the defaults, or a table
+        adds Kettimuthu's (2003) per-category tables: True for the defaults, or a table
         of lists ``schemes`` ("16", "4"), ``estimates`` ("all", "well",
         "poor"), ``metrics`` (jobs columns) and ``stats`` (`Result.category_table`
         stats), each key optional (default: scheme 16, all jobs, the mean and
@@ -530,8 +573,8 @@ class StudyResults:
         users: int | None = None,
         hours: Sequence[float] | None = None,
     ) -> tuple[list[Path], list[Path]]:
-        """Seed 002's Figures 5 and 6 for the closed-loop runs of ``users`` users
-        (`writing.closed_loop_figures`, which says what is written)."""
+        """Feitelson & Shmueli's (2009) Figures 5 and 6 for the closed-loop runs of
+        ``users`` users (`writing.closed_loop_figures`, which says what is written)."""
         return writing.closed_loop_figures(self, out_dir, users, hours)
 
 

@@ -1,21 +1,28 @@
 """The files of a study report: which tables (CSV) and figures (PNG, SVG), under which names.
 
 `write_report` writes what ``schedsim report DIR`` writes for a study (see
-`StudyResults.write` for the list); `closed_loop_figures` adds seed 002's
-Figures 5 and 6; `category_spec` reads which per-category tables a study asks
-for. The tables come from `StudyResults` (`statistics`), the figures from
-`plots`; this module only chooses and names them.
+`StudyResults.write` for the list); `closed_loop_figures` adds Feitelson &
+Shmueli's (2009) Figures 5 and 6; `category_spec` reads which per-category
+tables a study asks for. The tables come from `StudyResults` (`statistics`),
+the figures from `plots`; this module only chooses and names them.
+
+Every CSV file keeps full-precision numbers in their stored units (a
+utilization as a fraction) and names each column of a quantity with its
+unit (`formats.with_units`): ``mean_wait_mean (s)``, ``utilization (fraction)``,
+``value_mean (%)`` for percent changes; configuration columns, labels and
+counts of runs (``n``) keep their plain names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from schedsim.app.report.formats import safe_name
+from schedsim.app.report.formats import metric_column_unit, safe_name, with_units
+from schedsim.app.report.quantities import comparison_unit, unit_of
 from schedsim.app.report.reading import as_list
 from schedsim.app.study import CATEGORY_KEYS
 from schedsim.model.results import Result
@@ -31,10 +38,36 @@ __all__ = [
     "write_report",
 ]
 
-#: Per-category statistics a report writes unless told otherwise (seed 000: the
-#: average and the worst case of the bounded slowdown and the turnaround time).
+#: Per-category statistics a report writes unless told otherwise (Kettimuthu 2003:
+#: the average and the worst case of the bounded slowdown and the turnaround time).
 CATEGORY_METRICS: tuple[str, ...] = ("bounded_slowdown", "turnaround")
 CATEGORY_STATS: tuple[str, ...] = ("mean", "max")
+
+
+def _no_unit(column: str) -> str:
+    return ""
+
+
+#: Units of the columns of `schedsim.model.sessions.queue_by_time_of_day`.
+_QUEUE_UNITS: dict[str, str] = {
+    "hour": "h",
+    "queued": "jobs",
+    "queued_std": "jobs",
+    "running": "jobs",
+    "busy_cores": "cores",
+}
+
+
+def _category_unit(metrics: Sequence[str], stats: Sequence[str]) -> Callable[[str], str]:
+    """`with_units`' ``unit`` for a `category_summary` table: ``<stat>_<metric>`` and its
+    interval in the metric's unit (a job count for the count statistics)."""
+    units: dict[str, str] = {}
+    for m in metrics:
+        for st in stats:
+            unit = "jobs" if st in ("count", "size") else unit_of(m)
+            for end in ("", "_ci_low", "_ci_high"):
+                units[f"{st}_{m}{end}"] = unit
+    return lambda column: units.get(column, "")
 
 
 def category_spec(value: bool | Mapping[str, Any] | None) -> dict[str, list[str]] | None:
@@ -80,20 +113,25 @@ def write_report(
     tables: list[Path] = []
     plots: list[Path] = []
 
-    def table(frame: pd.DataFrame, name: str) -> None:
+    def table(frame: pd.DataFrame, name: str, unit: Callable[[str], str] = _no_unit) -> None:
         path = out / name
-        frame.to_csv(path, index=False)
+        with_units(frame, unit).to_csv(path, index=False)
         tables.append(path)
 
-    table(results.aggregate(metrics), "summary.csv")
-    table(results.runs, "runs.csv")
+    table(results.aggregate(metrics), "summary.csv", metric_column_unit(metrics))
+    table(results.runs, "runs.csv", metric_column_unit([*results.metrics, "wall_time"]))
     if len(results.failures):
         table(results.failures, "failures.csv")
     else:
         (out / "failures.csv").unlink(missing_ok=True)  # from an earlier report
     if baseline is not None:
         for m in metrics:
-            table(results.ratio_table(m, baseline, kind=kind), f"ratios-{safe_name(m)}.csv")
+            unit = comparison_unit(kind, m)
+            table(
+                results.ratio_table(m, baseline, kind=kind),
+                f"ratios-{safe_name(m)}.csv",
+                lambda c, unit=unit: unit if c.startswith("value_") else "",
+            )
 
     done = results.counts["done"]
     if done and list(xs) != ["none"]:
@@ -113,7 +151,7 @@ def write_report(
                 quality = None if estimate == "all" else estimate
                 stem = f"categories-{scheme}" + (f"-{estimate}" if quality else "")
                 frame = results.category_summary(scheme, quality, spec["metrics"], spec["stats"])
-                table(frame, f"{stem}.csv")
+                table(frame, f"{stem}.csv", _category_unit(spec["metrics"], spec["stats"]))
                 if not done:
                     continue
                 for st in spec["stats"]:
@@ -138,12 +176,14 @@ def closed_loop_figures(
     users: int | None = None,
     hours: Sequence[float] | None = None,
 ) -> tuple[list[Path], list[Path]]:
-    """Seed 002's Figures 5 and 6 for the closed-loop runs of ``users`` users.
+    """Feitelson & Shmueli's (2009) Figures 5 and 6 for the closed-loop runs of
+    ``users`` users.
 
     ``users`` defaults to the largest population in the study; ``hours`` to
     10:00, 16:00 and 23:00. For each daily-cycle setting: the queue length
     by time of day averaged over the days, one line per label
-    (``queue-by-time-of-day-<cycle>.png`` and ``.csv``), and the size x
+    (``queue-by-time-of-day-<cycle>.png`` and ``.csv``, its columns named with
+    their units: ``hour (h)``, ``queued (jobs)``...), and the size x
     run time maps of waiting and running jobs for the first and the last
     label (``job-maps-<cycle>.png``; `schedsim.model.sessions`). Uses the first
     replication of each configuration.
@@ -161,10 +201,13 @@ def closed_loop_figures(
     if picked.empty:
         raise ValueError(f"study {results.name!r} has no finished run with {size} users")
     cycle = picked["daily_cycle"] if "daily_cycle" in picked else pd.Series(None, picked.index)
+    # Unset (NaN, a float column when no run sets it) is the default, a daily cycle; as
+    # objects, so that True can fill a float column.
+    cycle = cycle.astype(object).where(cycle.notna(), True)
     tables: list[Path] = []
     plots: list[Path] = []
-    for setting in pd.unique(cycle.fillna(True)):
-        rows = picked[cycle.fillna(True) == setting]
+    for setting in pd.unique(cycle):
+        rows = picked[cycle == setting]
         runs = {
             str(row.label): Result.load(results.directory / "runs" / row.id)
             for row in rows.itertuples()
@@ -173,22 +216,23 @@ def closed_loop_figures(
         queues = {label: sessions.queue_by_time_of_day(r) for label, r in runs.items()}
         frames = [q.assign(label=label) for label, q in queues.items()]
         path = out / f"queue-by-time-of-day-{name}.csv"
-        pd.concat(frames, ignore_index=True).to_csv(path, index=False)
+        queue = pd.concat(frames, ignore_index=True)
+        with_units(queue, lambda c: _QUEUE_UNITS.get(c, "")).to_csv(path, index=False)
         tables.append(path)
         labels = list(runs)
+        title = f"{results.name}, {size} users, {name}"
         for stem, fig in (
             (
                 f"queue-by-time-of-day-{name}",
-                figures.plot_queue_by_time_of_day(runs, tables=queues),
+                figures.plot_queue_by_time_of_day(runs, tables=queues, title=title),
             ),
             (
                 f"job-maps-{name}",
                 figures.plot_job_maps(
-                    {k: runs[k] for k in dict.fromkeys([labels[0], labels[-1]])}, hours
+                    {k: runs[k] for k in dict.fromkeys([labels[0], labels[-1]])}, hours, title
                 ),
             ),
         ):
-            fig.suptitle(f"{results.name}: {size} users, {name}", fontsize=9)
             path = out / f"{stem}.png"
             fig.savefig(path, dpi=120)
             plots.append(path)

@@ -1,0 +1,308 @@
+"""What the numbers of a report are: the papers they come from, their units and ranges.
+
+A pure lookup module (no pandas, no rich), so that the statistics, the
+formats, the figures and the command line all read the same tables.
+
+Papers
+    The studies schedsim reproduces, by author and year (`Paper`). The
+    project's notes number them "seed 000" to "seed 004"; a reader sees
+    the authors instead, since "seed 000" reads like a random seed.
+Units (`unit_of`, `axis_unit`)
+    The unit of the values as stored (summary.json, the DataFrames, the
+    CSV files): ``s`` (seconds), ``ratio`` (no dimension: slowdowns,
+    xfactors, load factors), ``fraction`` (utilization, between 0 and 1),
+    ``jobs``, ``jobs/day`` ... `display_unit` and `display_scale` say how a
+    reader sees them: a fraction as a percentage (``%``, x 100).
+Ranges (`bounds_of`, `comparison_bounds`)
+    The values a quantity can take: a (bounded) slowdown or an xfactor is at
+    least 1, a time or a count at least 0, a utilization between 0 and 1.
+    The confidence intervals of `statistics` are kept inside them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "CONFIG_AXES",
+    "DAILY_CYCLES",
+    "JOB_UNITS",
+    "LOOKAHEAD",
+    "MULTIPLE_QUEUES",
+    "PAPERS",
+    "PREEMPTIVE_FCFS",
+    "SELECTIVE_PREEMPTION",
+    "SUMMARY_UNITS",
+    "Paper",
+    "axis_label",
+    "bounds_of",
+    "category_table_name",
+    "comparison_bounds",
+    "comparison_unit",
+    "config_axis",
+    "config_unit",
+    "display_scale",
+    "display_unit",
+    "unit_of",
+]
+
+
+# --------------------------------------------------------------------------- #
+# Papers
+# --------------------------------------------------------------------------- #
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper schedsim reproduces: ``str(paper)`` is "Authors Year", `long` adds its topic."""
+
+    authors: str
+    year: int
+    topic: str
+
+    def __str__(self) -> str:
+        return f"{self.authors} {self.year}"
+
+    @property
+    def long(self) -> str:
+        """``Authors Year, topic``: where the topic helps a reader place the paper."""
+        return f"{self}, {self.topic}"
+
+
+#: The papers by the project's internal numbers (the files of its notes).
+PAPERS: dict[str, Paper] = {
+    # Master's thesis, The Ohio State University.
+    "000": Paper("Kettimuthu", 2003, "selective preemption"),
+    # JSSPP 2002.
+    "001": Paper("Lawson & Smirni", 2002, "multiple-queue backfilling"),
+    # MASCOTS 2009: CREASY and the daily cycles of closed-loop users.
+    "002": Paper("Feitelson & Shmueli", 2009, "daily cycles of activity"),
+    # JSSPP 2009.
+    "003": Paper("Zeng & Sodan", 2009, "lookahead group matchmaking"),
+    # SODA 1998: preemptive FCFS with gang scheduling (PFCFS).
+    "004": Paper("Schwiegelshohn & Yahyapour", 1998, "preemptive FCFS"),
+}
+SELECTIVE_PREEMPTION = PAPERS["000"]
+MULTIPLE_QUEUES = PAPERS["001"]
+DAILY_CYCLES = PAPERS["002"]
+LOOKAHEAD = PAPERS["003"]
+PREEMPTIVE_FCFS = PAPERS["004"]
+
+
+def category_table_name(scheme: str) -> str:
+    """Where a category scheme comes from, as titles and axes name it."""
+    table = "Table 2.1" if scheme == "16" else "Table 4.1"
+    return f"{SELECTIVE_PREEMPTION.long}, {table}"
+
+
+# --------------------------------------------------------------------------- #
+# Units
+# --------------------------------------------------------------------------- #
+
+#: `Result.summary` entries (and `schedsim.model.sessions.closed_loop_summary`'s):
+#: the unit of their values. Times are in seconds (window bounds on the trace's
+#: clock); slowdowns and xfactors have no dimension; weighted sums (Schwiegelshohn
+#: & Yahyapour 1998) are in core seconds x seconds.
+SUMMARY_UNITS: dict[str, str] = {
+    "jobs": "jobs",
+    "excluded_warmup": "jobs",
+    "excluded_cooldown": "jobs",
+    "window_start": "s",
+    "window_end": "s",
+    "mean_wait": "s",
+    "max_wait": "s",
+    "mean_bounded_slowdown": "ratio",
+    "max_bounded_slowdown": "ratio",
+    "mean_slowdown": "ratio",
+    "mean_turnaround": "s",
+    "mean_xfactor": "ratio",
+    "utilization": "fraction",
+    "makespan": "s",
+    "throughput_per_day": "jobs/day",
+    "mean_queue_length": "jobs",
+    "weighted_completion_time": "core s^2",
+    "weighted_flow_time": "core s^2",
+    "killed_at_limit": "jobs",
+    "killed": "jobs",
+    "suspensions": "count",
+    "unfinished": "jobs",
+    "days": "days",
+    "daily_throughput": "jobs/day",
+    "horizon_utilization": "fraction",
+    "sessions": "sessions",
+    "jobs_per_session": "jobs/session",
+    "aborts_by_response": "sessions",
+    "abort_share": "fraction",
+    "jobs_after_horizon": "jobs",
+    # a study's runs.csv
+    "wall_time": "s",
+}
+
+#: Columns of `Result.jobs` a per-category table aggregates: their unit.
+JOB_UNITS: dict[str, str] = {
+    "submit": "s",
+    "start": "s",
+    "end": "s",
+    "run": "s",
+    "wait": "s",
+    "estimate": "s",
+    "work": "s",
+    "turnaround": "s",
+    "suspended_time": "s",
+    "overhead_time": "s",
+    "lost_run": "s",
+    "lost_work": "s",
+    "bounded_slowdown": "ratio",
+    "slowdown": "ratio",
+    "xfactor": "ratio",
+    "size": "cores",
+    "suspensions": "count",
+    "requeues": "count",
+    "attempts": "count",
+}
+
+#: Numeric configuration columns a report plots against: (axis name, unit).
+CONFIG_AXES: dict[str, tuple[str, str]] = {
+    "load_factor": ("load factor", "ratio"),
+    "first": ("first jobs of the trace", "jobs"),
+    "jobs": ("jobs generated", "jobs"),
+    "nodes": ("machine size", "nodes"),
+    "cores_per_node": ("cores per node", "cores"),
+    "users": ("closed-loop users", "users"),
+    "days": ("simulated days", "days"),
+    "max_runtime": ("longest user job", "s"),
+    "lublin_alpha": ("Lublin-Feitelson alpha", "ratio"),
+    "params.sf": ("suspension factor sf", "ratio"),
+    "params.limit": ("TSS limit", "ratio"),
+    "params.interval": ("preemption interval", "s"),
+    "params.quantum": ("quantum", "s"),
+    "params.wait": ("wait before preempting", "s"),
+    "params.penalty": ("preemption penalty", "s"),
+    "params.rounds": ("rounds", "count"),
+    "params.alpha": ("CREASY alpha", "min^2"),
+    "params.speculate_above": ("speculation above an estimate of", "s"),
+    "params.speculative_limit": ("speculative run limit", "s"),
+}
+
+#: Slowdown-like quantities: (wait + run) / run and its kin, never below 1.
+_AT_LEAST_ONE = ("bounded_slowdown", "slowdown", "xfactor")
+#: Units whose quantities are never negative.
+_NON_NEGATIVE = {
+    "s",
+    "jobs",
+    "count",
+    "sessions",
+    "cores",
+    "days",
+    "jobs/day",
+    "jobs/session",
+    "core s^2",
+    "ratio",
+}
+_PREFIXES = ("mean_", "max_", "min_", "median_", "total_")
+#: Statistics of a jobs column whose values stay within the column's range.
+_WITHIN = re.compile(r"^(mean|max|min|median|first|last|p\d+(\.\d+)?)$")
+
+
+def _base(metric: str) -> str:
+    """A summary metric's jobs column (``mean_wait`` -> ``wait``), else itself."""
+    for prefix in _PREFIXES:
+        if metric.startswith(prefix) and metric[len(prefix) :] in JOB_UNITS:
+            return metric[len(prefix) :]
+    return metric
+
+
+def unit_of(metric: str) -> str:
+    """The unit of a summary metric or jobs column as stored ("" when unknown).
+
+    ``s`` (seconds), ``ratio`` (no dimension: slowdowns, xfactors),
+    ``fraction`` (utilization), ``jobs/day`` (throughput), ``jobs``, ``count``...
+    """
+    if metric in SUMMARY_UNITS:
+        return SUMMARY_UNITS[metric]
+    return JOB_UNITS.get(_base(metric), "")
+
+
+def display_unit(unit: str) -> str:
+    """The unit a reader sees: a fraction as a percentage."""
+    return "%" if unit == "fraction" else unit
+
+
+def display_scale(unit: str) -> float:
+    """What stored values are multiplied by to be read in `display_unit`."""
+    return 100.0 if unit == "fraction" else 1.0
+
+
+def config_axis(column: str) -> tuple[str, str]:
+    """(name, unit) of a configuration column on an axis; an unknown one keeps its
+    name (underscores as spaces) and has no unit."""
+    return CONFIG_AXES.get(column, (column.replace("_", " "), ""))
+
+
+def config_unit(column: str) -> str:
+    """The unit worth naming beside a configuration column in a table header: ``s`` for
+    ``max_runtime`` or ``params.interval``, ``jobs`` for ``first``; none where the
+    column is a pure number (a load factor, a suspension factor) or already names it
+    (``users``, ``nodes``, ``days``)."""
+    unit = config_axis(column)[1]
+    if not unit or unit in ("ratio", "count") or unit in re.split(r"[._]", column):
+        return ""
+    return unit
+
+
+def axis_label(name: str, unit: str) -> str:
+    """``name (unit)`` in the unit a reader sees; the name alone without a unit."""
+    shown = display_unit(unit)
+    return f"{name} ({shown})" if shown else name
+
+
+# --------------------------------------------------------------------------- #
+# Ranges
+# --------------------------------------------------------------------------- #
+
+UNBOUNDED: tuple[float, float] = (-math.inf, math.inf)
+
+
+def bounds_of(metric: str, stat: str | None = None) -> tuple[float, float]:
+    """(lowest, highest) value ``metric`` can take; of ``stat`` of a jobs column if given.
+
+    A slowdown or xfactor is at least 1 (its mean, maximum, median and
+    percentiles too), a fraction lies in [0, 1], a time, count or rate is at
+    least 0; anything else (an unknown metric, a standard deviation of a
+    slowdown) is bounded only where that follows from its unit.
+    """
+    unit = "jobs" if stat in ("count", "size") else unit_of(metric)
+    low, high = UNBOUNDED
+    if unit == "fraction":
+        low, high = 0.0, 1.0
+    elif unit in _NON_NEGATIVE:
+        low = 0.0
+    within = stat is None or bool(_WITHIN.match(str(stat)))
+    if within and _base(metric) in _AT_LEAST_ONE:
+        low = 1.0
+    return low, high
+
+
+def comparison_unit(kind: str, metric: str) -> str:
+    """The unit of a paired comparison (`statistics.paired`) of ``metric``: R and
+    ratios have none, a percent change is in %, a difference in the metric's unit."""
+    if kind == "percent":
+        return "%"
+    if kind == "difference":
+        return unit_of(metric)
+    return "ratio"
+
+
+def comparison_bounds(kind: str, metric: str) -> tuple[float, float]:
+    """The range of a paired comparison of ``metric``: of a quantity never negative,
+    a ratio is at least 0 and a percent change at least -100; R and differences
+    are unbounded."""
+    if bounds_of(metric)[0] < 0:
+        return UNBOUNDED
+    if kind == "ratio":
+        return 0.0, math.inf
+    if kind == "percent":
+        return -100.0, math.inf
+    return UNBOUNDED
