@@ -34,7 +34,7 @@ Registered names are what ``schedsim run --policy NAME`` and studies use
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar
 
@@ -190,6 +190,25 @@ class Policy:
         step): a policy that plans ahead says here what it has promised.
         """
         return ()
+
+    def job_columns(self) -> Mapping[str, Mapping[int, Any]]:
+        """Columns this policy adds to the job table: name -> {job id: value} (default none).
+
+        Asked once, when the result is collected: what the policy decided about
+        each job that the job table should show (the queue a job was put in,
+        how it was started). A job without a value gets a missing one; a name
+        may not be one of the table's own columns.
+        """
+        return {}
+
+    def tables(self) -> Mapping[str, tuple[Sequence[str], Sequence[tuple]]]:
+        """Tables this policy kept: name -> (columns, rows) (default none).
+
+        For what the policy knows over time (how many processors each partition
+        held, say); the result gets them as DataFrames in `Result.tables` and
+        ``schedsim run --out`` writes them as ``policy-NAME.parquet``.
+        """
+        return {}
 
     def wants_pass(self, time: float) -> bool:
         """Whether a timer this policy asked for (`WakeAt`) still needs its pass.

@@ -27,6 +27,9 @@ inside the model.
     no piece log.
 ``decisions`` (one row per decision of a policy, when the run logged them)
     ``pass, time, decision, job, nodes, limit, on_limit, penalty, rate, wake``.
+``tables`` (the policy's own tables, `schedsim.model.policy.Policy.tables`, by name)
+    Whatever the policy kept over time (a multiple-queue policy: processors per
+    partition); saved as ``policy-NAME.parquet``.
 ``reservations`` (one row per reservation a policy held after a pass, when the
     run logged them; `schedsim.model.policy.Reservation`)
     ``pass, time, job, kind, start, end, size, nodes`` (``nodes`` empty when the
@@ -44,7 +47,7 @@ inside the model.
     into ``summary.json``.
 
 Per-job metrics (added to ``jobs`` by :func:`derive`)
-----------------------------------------------------
+-----------------------------------------------------
 ``turnaround`` = end - submit
     The response time of seed 000 (section 2.2) and the flow time of seed 004
     (section 3: "completion time - submission time").
@@ -120,7 +123,7 @@ import math
 import numbers
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -354,6 +357,8 @@ def _f(x: Any) -> float:
 
 #: The tables a run has only when it kept them: each is saved as ``NAME.parquet``.
 OPTIONAL_TABLES: tuple[str, ...] = ("sessions", "pieces", "decisions", "reservations")
+#: The file name prefix of a policy's own tables (`Result.tables`): ``policy-NAME.parquet``.
+POLICY_TABLE = "policy-"
 
 
 @dataclass
@@ -376,6 +381,8 @@ class Result:
     decisions: pd.DataFrame | None = None
     #: Every reservation held after every pass, when the run logged them.
     reservations: pd.DataFrame | None = None
+    #: The tables the policy kept (`schedsim.model.policy.Policy.tables`), by name.
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         missing = [c for c in JOB_COLUMNS if c not in self.jobs]
@@ -673,6 +680,8 @@ class Result:
             table = getattr(self, name)
             if table is not None:
                 table.to_parquet(out / f"{name}.parquet", index=False)
+        for name, table in self.tables.items():
+            table.to_parquet(out / f"{POLICY_TABLE}{name}.parquet", index=False)
         (out / "summary.json").write_text(self.summary_json(warmup, cooldown))
         return out
 
@@ -693,7 +702,11 @@ class Result:
             for name in OPTIONAL_TABLES
             if (src / f"{name}.parquet").exists()
         }
-        return cls(jobs=jobs, series=series, meta=doc["meta"], **extra)
+        tables = {
+            path.name[len(POLICY_TABLE) : -len(".parquet")]: pd.read_parquet(path)
+            for path in sorted(src.glob(f"{POLICY_TABLE}*.parquet"))
+        }
+        return cls(jobs=jobs, series=series, meta=doc["meta"], tables=tables, **extra)
 
 
 def compare(

@@ -456,6 +456,10 @@ class Simulation:
             pieces=pieces,
             decisions=decisions,
             reservations=reservations,
+            tables={
+                name: pd.DataFrame(list(rows), columns=list(columns))
+                for name, (columns, rows) in self.policy.tables().items()
+            },
         )
 
     def _job_table(self, runs: list[JobRun], now: float, names: dict[int, str]) -> pd.DataFrame:
@@ -501,6 +505,13 @@ class Simulation:
                 jobs[field] = values
         for name, values in _attributes(runs).items():
             jobs[name] = values
+        for name, by_id in self.policy.job_columns().items():
+            if name in jobs.columns or name in reserved_columns():
+                raise ValueError(
+                    f"policy {self.policy.name!r}: its job column {name!r} is a column of the "
+                    "job table already"
+                )
+            jobs[name] = [by_id.get(r.id) for r in runs]
         return jobs
 
 

@@ -395,6 +395,8 @@ CHANGES = {
     "log_decisions": True,
     "strict": True,
     "log_reservations": True,
+    "priorities": 0.75,
+    "reservations": 0.05,
 }
 #: Keys that apply only to a closed-loop run (``users`` set).
 CLOSED_LOOP_CHANGES = {
@@ -409,8 +411,22 @@ CLOSED_LOOP_CHANGES = {
 SYNTHETIC_CHANGES = {"jobs": 500, "lublin_alpha": 9.83}
 
 
+#: Keys that apply only with requested reservations.
+RESERVATION_CHANGES = {"reservation_lead": 600.0}
+
+
 def test_every_field_is_covered_by_the_change_table():
-    assert set(CHANGES) | set(CLOSED_LOOP_CHANGES) | set(SYNTHETIC_CHANGES) == set(CONFIG_KEYS)
+    tables = (CHANGES, CLOSED_LOOP_CHANGES, SYNTHETIC_CHANGES, RESERVATION_CHANGES)
+    assert set().union(*tables) == set(CONFIG_KEYS)
+
+
+def test_the_reservation_lead_needs_reservations_and_changes_the_id():
+    base = RunConfig(workload="kth", first=N, reservations=0.05)
+    assert dataclasses.replace(base, reservation_lead=600.0).run_id() != base.run_id()
+    with pytest.raises(StudyError, match=r"reservation_lead: .*reservations"):
+        RunConfig(workload="kth", reservation_lead=600.0)
+    with pytest.raises(StudyError, match=r"priorities: .*users"):
+        RunConfig(workload="kth", users=10, priorities=0.75)
 
 
 @pytest.mark.parametrize(("key", "value"), SYNTHETIC_CHANGES.items(), ids=list(SYNTHETIC_CHANGES))

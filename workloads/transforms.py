@@ -308,3 +308,51 @@ def _with(job: Job, name: str, value: Any) -> Job:
             return dataclasses.replace(job, queue=int(value))
         return dataclasses.replace(job, partition=int(value))
     return dataclasses.replace(job, attrs={**job.attrs, name: value})
+
+
+def with_priorities(w: Workload, high: float, seed: int) -> Workload:
+    """Mark a share ``high`` of the jobs, at random, high priority; the rest low.
+
+    Lawson and Smirni (seed 001, section 3.3) "select at random 75% of the jobs
+    from the trace to be high priority jobs" (and 95%): local users' jobs
+    against those from elsewhere in a grid. Each job draws independently
+    (probability ``high``) from the seed's stream ``"priorities"``, so the
+    share is ``high`` on average; the attribute ``priority`` is ``"high"`` or
+    ``"low"`` (read by `schedsim.policies.multiqueue`).
+    """
+    if not 0.0 <= high <= 1.0:
+        raise ValueError(f"the high-priority share must be in [0, 1], got {high}")
+    return with_attribute(
+        w,
+        "priority",
+        draw=lambda rng, n: np.where(rng.random(n) < high, "high", "low").tolist(),
+        seed=seed,
+        stream_name="priorities",
+    )
+
+
+def with_reservations(w: Workload, share: float, seed: int, max_lead: float = 7200.0) -> Workload:
+    """Give a share ``share`` of the jobs, at random, a requested reservation time.
+
+    Seed 001 (section 3.4) has 1%, 5% and 25% of the jobs request
+    reservations but does not say when they ask to start. Here a job chosen
+    (each independently, probability ``share``, from the seed's stream
+    ``"reservations"``) asks to start at its submit time plus a lead time
+    drawn uniformly from ``[0, max_lead]`` seconds, in whole seconds (2 h by default: a user
+    books the machine for later the same session), from the same stream. The
+    attribute ``reservation`` holds that clock time (NaN for the other jobs),
+    read by `schedsim.policies.multiqueue`, which grants the earliest feasible
+    time at or after it.
+    """
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"the reservation share must be in [0, 1], got {share}")
+    if not (max_lead >= 0 and math.isfinite(max_lead)):
+        raise ValueError(f"max_lead must be a number of seconds >= 0, got {max_lead}")
+    submits = np.array([j.submit for j in w.jobs], dtype=float)
+
+    def draw(rng: np.random.Generator, n: int) -> list[float]:
+        chosen = rng.random(n) < share
+        lead = np.floor(rng.uniform(0.0, max_lead, n))  # whole seconds, as traces count
+        return np.where(chosen, submits + lead, np.nan).tolist()
+
+    return with_attribute(w, "reservation", draw=draw, seed=seed, stream_name="reservations")

@@ -96,6 +96,22 @@ class Profile:
     def free_at(self, t: float) -> int:
         return self.free[bisect_right(self.times, t) - 1]
 
+    def min_free(self, start: float, end: float) -> int:
+        """The fewest cores free at any time in ``[start, end)`` (``start`` >= the present).
+
+        A job of ``c`` cores fits there, delaying no reservation in the profile,
+        exactly when this is at least ``c``.
+        """
+        times, free = self.times, self.free
+        i = max(bisect_right(times, start) - 1, 0)
+        low = free[i]
+        for j in range(i + 1, len(times)):
+            if times[j] >= end:
+                break
+            if free[j] < low:
+                low = free[j]
+        return low
+
     def _split(self, t: float) -> int:
         """Index of a step starting exactly at ``t`` (made if needed; t >= times[0])."""
         times = self.times

@@ -27,6 +27,16 @@ from rich.table import Table
 
 from schedsim._version import __version__
 from schedsim.app import registry
+from schedsim.app.report.console import category_stats_table, show, summary_table
+from schedsim.app.report.quantities import (
+    DAILY_CYCLES,
+    LOOKAHEAD,
+    MULTIPLE_QUEUES,
+    PREEMPTIVE_FCFS,
+    SELECTIVE_PREEMPTION,
+    config_unit,
+)
+from schedsim.app.report.study_results import MIN_REPLICATIONS
 from schedsim.app.study import RunConfig, load_study
 from schedsim.app.sweep import SweepLocked
 from schedsim.model.cluster import MAX_CORES
@@ -37,6 +47,22 @@ from schedsim.workloads.swf import SWFError, write_swf
 
 #: Runs with more jobs than this show a progress bar (on a terminal).
 PROGRESS_MIN_JOBS = 10_000
+
+#: The console's width when stdout is not a terminal: wider than any line schedsim
+#: prints, so that piped output keeps every table row and message on one line.
+PIPE_WIDTH = 10_000
+
+
+def make_console() -> Console:
+    """The console the commands print to. On a terminal, rich's own (the terminal's
+    width: a table too wide for it folds its cells). Piped or redirected, one
+    `PIPE_WIDTH` wide, whatever COLUMNS says: rich would otherwise wrap at 80
+    columns, breaking table rows over lines and cutting cells short, and a file
+    or a pipe (grep, less -S, a notebook's capture) has no width to fit. The
+    tables keep their box characters, so that the output reads as on a terminal;
+    a machine reads the CSV files instead."""
+    console = Console()
+    return console if console.is_terminal else Console(width=PIPE_WIDTH)
 
 
 def _trim(value: str) -> int | float:
@@ -100,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         metavar="A",
         help="with --workload lublin: the gamma shape of log interarrival times, the load "
-        "knob (default 10.46; seed 003 uses 10.33 and 9.83; lower = more load)",
+        f"knob (default 10.46; {LOOKAHEAD} use 10.33 and 9.83; lower = more load)",
     )
     run.add_argument(
         "--policy",
@@ -159,6 +185,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="policy parameter, repeatable (see `schedsim policies`)",
     )
     run.add_argument(
+        "--priorities",
+        type=float,
+        metavar="SHARE",
+        help="mark this share of the jobs high priority at random, the rest low "
+        "(Lawson and Smirni 2002: 0.75, 0.95; read by multiqueue and singlequeue)",
+    )
+    run.add_argument(
+        "--reservations",
+        type=float,
+        metavar="SHARE",
+        help="let this share of the jobs request a reservation at their submit time plus a "
+        "lead uniform in [0, --reservation-lead] (Lawson and Smirni 2002: 0.01, 0.05, 0.25)",
+    )
+    run.add_argument(
+        "--reservation-lead",
+        type=float,
+        metavar="S",
+        help="longest lead of a requested reservation, in seconds (default 7200)",
+    )
+    run.add_argument(
         "--keep-run-times",
         action="store_true",
         help="run jobs for their trace run time even past their estimate "
@@ -182,10 +228,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     overhead = run.add_argument_group(
         "suspension overhead",
-        "Seed 000's model (section 4.1): suspending or resuming a job costs the time to "
-        "write or read its memory, drawn uniformly in [LOW, HIGH] MB per job, at RATE MB/s "
-        "per processor. Off by default; any of these options turns it on, the others "
-        "keeping the paper's values.",
+        f"{SELECTIVE_PREEMPTION}'s model (section 4.1): suspending or resuming a job costs "
+        "the time to write or read its memory, drawn uniformly in [LOW, HIGH] MB per job, at "
+        "RATE MB/s per processor. Off by default; any of these options turns it on, the "
+        "others keeping the paper's values.",
     )
     overhead.add_argument(
         "--overhead",
@@ -217,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(modal model), ... (see schedsim.workloads.estimates); drawn from the seed's own stream",
     )
     users = run.add_argument_group(
-        "closed-loop users (seed 002)",
+        f"closed-loop users ({DAILY_CYCLES.long})",
         "--users N makes the workload a population of N users who submit, wait for the job, "
         "think, and go on with their session with a probability that falls with the response "
         "time; their jobs and think times are resampled from the --workload trace's users.",
@@ -339,15 +385,15 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--kind",
         choices=("R", "ratio", "percent", "difference"),
-        help="comparison: R = (s1 - sm) / min(s1, sm) (seed 001), ratio, percent change, "
-        "difference (default R)",
+        help=f"comparison: R = (s1 - sm) / min(s1, sm) ({MULTIPLE_QUEUES}), ratio, percent "
+        f"change ({PREEMPTIVE_FCFS}), difference (default R)",
     )
     report.add_argument(
         "--categories",
         action="store_true",
-        help="also write seed 000's per-category tables and bar charts (average and worst "
-        "bounded slowdown and turnaround per category; the study's [report] categories "
-        "table, if any, says which)",
+        help=f"also write the per-category tables and bar charts of {SELECTIVE_PREEMPTION} "
+        "(average and worst bounded slowdown and turnaround per category; the study's "
+        "[report] categories table, if any, says which)",
     )
     report.add_argument(
         "--out",
@@ -363,8 +409,9 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Read run folders written by `schedsim run --out DIR` and print side by side, one "
             "column per run (named by its policy when the policies differ, else by its "
-            "folder): the summary metrics with their units, and seed 000's per-category table "
-            "of one job metric. `schedsim report DIR...` prints the same and also draws it."
+            "folder): the summary metrics with their units, and the per-category table of "
+            f"{SELECTIVE_PREEMPTION.long} (Table 2.1) of one job metric. `schedsim report "
+            "DIR...` prints the same and also draws it."
         ),
     )
     compare.add_argument(
@@ -393,7 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
         options.add_argument(
             "--scheme",
             choices=("16", "4"),
-            help="16 categories (seed 000 Table 2.1, default) or 4 (Table 4.1)",
+            help=f"16 categories ({SELECTIVE_PREEMPTION}, Table 2.1; default) or 4 (Table 4.1)",
         )
         options.add_argument(
             "--estimate",
@@ -467,14 +514,11 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "pieces": not args.no_pieces,
             "log_decisions": args.log_decisions,
             "log_reservations": args.log_reservations,
+            "priorities": args.priorities,
+            "reservations": args.reservations,
+            "reservation_lead": args.reservation_lead,
         }
     )
-
-
-def _fmt(value: object) -> str:
-    if isinstance(value, float):
-        return f"{value:,.4g}" if abs(value) < 1e6 else f"{value:,.0f}"
-    return str(value)
 
 
 def print_summary(console: Console, result: Result, summary: dict[str, object]) -> None:
@@ -487,28 +531,16 @@ def print_summary(console: Console, result: Result, summary: dict[str, object]) 
     if meta.get("overhead"):
         console.print(f"  suspension overhead: {meta['overhead']}")
     for step in meta["cleaning"]:
-        console.print(f"  cleaning: {step}")
-    table = Table(title="Summary", show_header=False)
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    for key, value in summary.items():
-        table.add_row(key, _fmt(value))
-    console.print(table)
+        console.print(f"  cleaning: {step}", soft_wrap=True)
+    # The same table as `schedsim compare` prints, with the run's policy as its column.
+    show(console, summary_table({str(meta["policy"]): summary}))
 
 
 def print_categories(
     console: Console, result: Result, warmup: int | float, cooldown: int | float
 ) -> None:
     stats = result.category_stats(warmup=warmup, cooldown=cooldown)
-    table = Table(
-        title="Per category (seed 000, Table 2.1): bounded slowdown (bsld), turnaround (s)"
-    )
-    for col in stats.columns:
-        header = str(col).replace("bounded_slowdown", "bsld").replace("_", " ")
-        table.add_column(header, justify="left" if col == "category" else "right")
-    for row in stats.itertuples(index=False):
-        table.add_row(*(_fmt(v) for v in row))
-    console.print(table)
+    show(console, category_stats_table(stats))
 
 
 def schedule_frame(result: Result) -> pd.DataFrame:
@@ -666,9 +698,10 @@ def _run_and_write(
         for n in ("pieces", "decisions", "reservations", "sessions")
         if getattr(result, n) is not None
     ]
+    written += [f"policy-{name}.parquet" for name in result.tables]
     if args.batsim:
         written.append("batsim_jobs.csv")
-    console.print(f"wrote {out}/: {', '.join(written)}")
+    console.print(f"wrote {out}/: {', '.join(written)}", soft_wrap=True)
     return 0
 
 
@@ -680,6 +713,13 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
     runs = study.runs()
     where = f"Dask cluster {args.cluster}" if args.cluster else "this machine"
     console.print(f"[bold]{study.name}[/bold]: {len(runs)} runs into {out}/ on {where}")
+    if study.replications < MIN_REPLICATIONS:
+        # Said before the runs, when the study can still be changed.
+        console.print(
+            f"[yellow]warning: confidence intervals need at least {MIN_REPLICATIONS} "
+            f"replications; this study has {study.replications}[/yellow]",
+            soft_wrap=True,
+        )
     outcome = sweep(
         study,
         out,
@@ -789,15 +829,23 @@ def cmd_compare(args: argparse.Namespace, console: Console, plot: bool = False) 
     return 0
 
 
+def _parameter_unit(name: str) -> str:
+    """`` s`` after a parameter in seconds (and the like); nothing for a pure number."""
+    unit = config_unit(f"params.{name}")
+    return f" {unit}" if unit else ""
+
+
 def cmd_policies(console: Console) -> int:
     table = Table(title="Policies (schedsim run --policy NAME --param KEY=VALUE)")
-    table.add_column("name")
-    table.add_column("description")
-    table.add_column("parameters")
+    table.add_column("name", no_wrap=True)  # what a user copies: never broken
+    table.add_column("description", overflow="fold")
+    table.add_column("parameters", overflow="fold")
     for name, doc in registry.describe():
-        params = ", ".join(f"{k}={p.default!r}" for k, p in registry.parameters(name).items())
+        params = ", ".join(
+            f"{k}={p.default!r}" + _parameter_unit(k) for k, p in registry.parameters(name).items()
+        )
         table.add_row(name, doc, params or "-")
-    console.print(table)
+    show(console, table)
     return 0
 
 
@@ -847,7 +895,7 @@ def cmd_workloads(console: Console) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    console = Console()
+    console = make_console()
     if args.command is None:
         parser.print_help()
         return 0

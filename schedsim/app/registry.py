@@ -46,6 +46,7 @@ MODULES: tuple[str, ...] = (
     "schedsim.policies.immediate",
     "schedsim.policies.gang",
     "schedsim.policies.creasy",
+    "schedsim.policies.multiqueue",
 )
 
 

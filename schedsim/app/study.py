@@ -113,7 +113,14 @@ from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.sources import Population
 from schedsim.workloads import catalog, lublin
 from schedsim.workloads.estimates import apply_estimates, parse_estimates
-from schedsim.workloads.transforms import exact_estimates, first, month, scale_load
+from schedsim.workloads.transforms import (
+    exact_estimates,
+    first,
+    month,
+    scale_load,
+    with_priorities,
+    with_reservations,
+)
 from schedsim.workloads.users import DailyCycle, fit_users
 from schedsim.workloads.workload import Workload
 
@@ -165,7 +172,13 @@ class RunConfig:
     """Everything that determines one simulation.
 
     Transforms apply in the order ``month``, ``first``, ``exact_estimates``,
-    ``load_factor`` (as ``schedsim run`` does). ``warmup``/``cooldown`` only
+    ``estimates``, ``load_factor`` (as ``schedsim run`` does), then
+    ``priorities`` (the share of jobs marked high priority at random, the
+    rest low: `schedsim.workloads.transforms.with_priorities`) and
+    ``reservations`` (the share of jobs that request a reservation, at their
+    submit time plus a lead uniform in ``[0, reservation_lead]`` s, 7200 by
+    default: `schedsim.workloads.transforms.with_reservations`), both drawn
+    from the seed's own streams. ``warmup``/``cooldown`` only
     trim the summary (`schedsim.model.results.Result.summary`). ``params`` holds the
     policy's parameters; `normalized` completes them with their defaults.
     ``overhead`` is None (no suspension overhead), ``"memory"`` (seed 000's
@@ -209,6 +222,9 @@ class RunConfig:
     log_decisions: bool | None = None
     strict: bool | None = None
     log_reservations: bool | None = None
+    priorities: float | None = None
+    reservations: float | None = None
+    reservation_lead: float | None = None
 
     def __post_init__(self) -> None:
         problems = _field_problems(self)
@@ -221,7 +237,14 @@ class RunConfig:
         object.__setattr__(self, "params", dict(self.params))
         if self.load_factor is not None:
             object.__setattr__(self, "load_factor", float(self.load_factor))
-        for key in ("days", "max_runtime", "lublin_alpha"):
+        for key in (
+            "days",
+            "max_runtime",
+            "lublin_alpha",
+            "priorities",
+            "reservations",
+            "reservation_lead",
+        ):
             if getattr(self, key) is not None:
                 object.__setattr__(self, key, float(getattr(self, key)))
         if self.weekdays is not None:
@@ -332,6 +355,12 @@ class RunConfig:
             w = apply_estimates(w, self.estimates, rng)
         if self.load_factor is not None:
             w = scale_load(w, self.load_factor)
+        # After the load factor: a requested reservation is its (scaled) submit plus a lead.
+        if self.priorities is not None:
+            w = with_priorities(w, self.priorities, self.seed)
+        if self.reservations is not None:
+            lead = 7200.0 if self.reservation_lead is None else self.reservation_lead
+            w = with_reservations(w, self.reservations, self.seed, max_lead=lead)
         return w
 
     @property
@@ -414,6 +443,9 @@ _LATER_KEYS = (
     "log_decisions",
     "strict",
     "log_reservations",
+    "priorities",
+    "reservations",
+    "reservation_lead",
 )
 
 #: Workload names that are generated, not read from a file.
@@ -421,6 +453,10 @@ SYNTHETIC = ("lublin",)
 
 #: The keys a configuration (the study's base, a variant, a grid) may set.
 CONFIG_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RunConfig))
+
+
+def _share(value: Any) -> bool:
+    return _is_number(value) and 0 <= value <= 1
 
 
 def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
@@ -509,6 +545,14 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             "true or false",
         ),
         ("strict", c.strict is None or isinstance(c.strict, bool), "true or false"),
+        ("priorities", c.priorities is None or _share(c.priorities), "a share in [0, 1]"),
+        ("reservations", c.reservations is None or _share(c.reservations), "a share in [0, 1]"),
+        (
+            "reservation_lead",
+            c.reservation_lead is None
+            or (_is_number(c.reservation_lead) and 0 <= c.reservation_lead < math.inf),
+            "a number of seconds >= 0",
+        ),
     ]
     problems: list[tuple[str, str]] = []
     for key, ok, what in checks:
@@ -522,6 +566,12 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
                 problems.append((key, 'applies only to a generated workload: workload = "lublin"'))
     elif c.strict:
         problems.append(("strict", "applies only to a workload read from an SWF file"))
+    if c.reservation_lead is not None and c.reservations is None:
+        problems.append(("reservation_lead", "applies only with reservations = SHARE"))
+    if c.users is not None:
+        for key in ("priorities", "reservations"):
+            if getattr(c, key) is not None:
+                problems.append((key, "applies to a workload of jobs, not to users ="))
     if c.users is None:
         for key in ("days", "daily_cycle", "weekdays", "max_runtime"):
             if getattr(c, key) is not None:

@@ -84,7 +84,7 @@ from typing import Any
 
 from schedsim._version import __version__
 from schedsim.app.study import Run, RunConfig, Study
-from schedsim.model.results import OPTIONAL_TABLES, json_safe
+from schedsim.model.results import OPTIONAL_TABLES, POLICY_TABLE, json_safe
 
 __all__ = [
     "LOCK_NAME",
@@ -179,6 +179,7 @@ def execute(task: Task) -> RunOutcome:
             table = getattr(result, name)
             if table is not None:
                 tables.append((f"{name}.parquet", table))
+        tables += [(f"{POLICY_TABLE}{n}.parquet", t) for n, t in result.tables.items()]
         for name, frame in tables:
             buffer = io.BytesIO()
             frame.to_parquet(buffer, index=False)

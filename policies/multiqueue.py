@@ -1,0 +1,516 @@
+"""Multiple-queue aggressive backfilling with priorities, speculation and reservations.
+
+Lawson and Smirni, "Multiple-queue backfilling scheduling with priorities and
+reservations for parallel systems" (JSSPP 2002; this project's seed 001),
+section 2 and its Figure 2.
+
+**Partitions and queues** (section 2.1). The machine is split into disjoint
+partitions, one queue each, initially with equal numbers of processors
+(here: consecutive blocks of nodes, the first partitions one node larger when
+the nodes do not divide evenly). A job goes to the partition of its
+estimated run time t_e, Equation 1: ``t_e < 1000 s``, ``< 10 000 s``,
+``>= 10 000 s`` (``boundaries``, any number). Processors move between
+partitions: a job that borrows idle processors of other partitions takes
+them into its own ("those processors change partition"), and they stay
+there after it ends. `MultiQueue.tables` keeps the processors per partition
+over time, `MultiQueue.job_columns` each job's queue (``queue_class``, 1 for
+the shortest) and how it started (``start_rule``).
+
+**Priorities.** A job's attribute ``priority`` (``"high"``/``"low"``, or 1/0;
+missing: high, "all non-reservation jobs have the same priority") orders
+every queue: high-priority jobs in arrival order, then low-priority ones in
+arrival order. `with_priorities` marks a share of a workload high priority.
+
+**A pass** (Figure 2), at every submission and completion:
+
+* *Pivots.* The pivot of partition p is the first job of its queue; its
+  *pivot start time* is "the earliest time when sufficient procs (from this
+  and perhaps other partitions) will be available for pivot_p without
+  delaying any pivot of equal or higher priority": the pivots are planned
+  on an availability profile of the running jobs (by their estimates) and
+  the granted reservations, high priority before low, each in arrival
+  order, each holding its planned cores from then on. So a high-priority
+  pivot may delay low-priority ones but no high one, and a low-priority
+  pivot delays none. A pivot whose start time is now starts, taking
+  processors from other partitions if it needs them (step 6), and its
+  queue gets a new pivot.
+* *Backfilling* (step 7), one job at a time, high priority first, each
+  priority in arrival order, whatever the partition. A job of partition p
+  that is not its pivot starts now (a) if it needs at most idle_p
+  processors and ends (by its estimate) by pivot_p's start time; (b) if it
+  needs at most min(idle_p, extra_p), extra_p being the idle processors of
+  p at pivot_p's start time that pivot_p will not use; (c) if idle_p plus
+  idle processors of other partitions suffice "such that no pivot is
+  delayed", borrowing those processors.
+
+  The text leaves open whether rules (a) and (b), which name only
+  pivot_p, may delay the pivots of other partitions (a pivot may plan to
+  borrow partition p's processors). ``guard="all"`` (default) checks every
+  start against every pivot's planned start, as rule (c) does, on the
+  profile holding the pivots: no backfill ever delays any pivot, which is
+  what makes the paper's claim that "the policy does not starve a job that
+  requires the entire machine" hold. ``guard="own"`` applies (a) and (b)
+  as written, against pivot_p alone (idle_p and extra_p from partition p's
+  own processors and running jobs), and only (c) against every pivot.
+  Under ``"all"`` the three rules decide together whether a job may start
+  (it fits the profile with every pivot in it); they still say which
+  processors it takes and are recorded as ``start_rule``.
+
+**Which processors.** A job takes idle processors of its own partition
+first (lowest-numbered nodes), then borrows from the other partitions,
+the one with the most idle processors first (ties: the lower partition).
+
+**Speculative execution** (section 2.1, ``speculation``). A job whose
+estimate exceeds ``speculate_above`` (1000 s) is, on submission, scheduled
+for a speculative start of at most ``speculative_limit`` (180 s) "at the
+earliest possible time": it waits outside the queues and, at every pass,
+before the Figure 2 loop, starts as soon as its 180 s fit on idle
+processors without delaying any pivot (a start with ``limit=180`` and
+``on_limit="requeue"``: the scheduler kills it there and puts it back, its
+lost attempt kept in the job's record). A job that ends within the limit
+is done; otherwise it enters its partition's queue by its priority and
+arrival. The speculative attempt takes processors as any start does
+(borrowing if it must), so that what holds a processor is always a job of
+the partition that owns it.
+
+**Advance reservations** (section 2.2). A job whose attribute
+``reservation`` is a clock time asks to start then (`with_reservations`
+draws such requests). On submission it is granted "the earliest time
+greater than or equal to the requested reservation time when the job can be
+serviced", on the profile of the running jobs and the reservations granted
+before, immediately and irrevocably: every later pivot and backfill is
+planned around it, and the job starts exactly at its granted time
+(``start_rule = "reservation"``; columns ``reservation_granted``). It never
+enters a queue and is never speculated on. The grant holds as long as
+running jobs end by their estimates (``kill_at_estimate``, the default); a
+job that overruns its estimate can hold the processors past a grant, and
+the reserved job then starts as soon as they are free.
+
+The single-queue baseline, ``singlequeue`` (`SingleQueue`), is this policy
+with one partition: aggressive (EASY) backfilling with the same priorities,
+speculation and reservations, so that a comparison isolates the queues.
+
+Partitions own nodes. On nodes of several cores (the paper has one processor
+a node) a partition's idle processors are the free cores of its nodes, and a
+borrowed node changes partition only when the job takes all its cores.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+from schedsim.model.cluster import Allocation
+from schedsim.model.policy import Decision, Policy, Reservation, Start, View, WakeAt, register
+from schedsim.model.view import JobView, State
+from schedsim.policies.planning.conservative import duration
+from schedsim.policies.planning.profile import INF, Profile
+
+__all__ = [
+    "HIGH",
+    "LOW",
+    "MultiQueue",
+    "SingleQueue",
+    "parse_boundaries",
+    "priority_of",
+    "requested_reservation",
+]
+
+#: Priority ranks: high-priority jobs come first in every queue.
+HIGH, LOW = 0, 1
+_LOW_NAMES = {"low", "external", "0", "false"}
+
+
+def priority_of(job: JobView) -> int:
+    """`HIGH` or `LOW`, from the job's ``priority`` attribute (missing: high)."""
+    value = job.job.attrs.get("priority", "high")
+    if isinstance(value, bool):
+        return HIGH if value else LOW
+    if isinstance(value, (int, float)):
+        return HIGH if value else LOW
+    return LOW if str(value).strip().lower() in _LOW_NAMES else HIGH
+
+
+def requested_reservation(job: JobView) -> float | None:
+    """The clock time a job asks to start at (its ``reservation`` attribute), or None."""
+    value = job.job.attrs.get("reservation")
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        t = float(value)
+    except (TypeError, ValueError):
+        return None
+    return t if math.isfinite(t) else None
+
+
+def parse_boundaries(text: str) -> tuple[float, ...]:
+    """``"1000,10000"`` -> ``(1000.0, 10000.0)``: increasing positive estimates (s)."""
+    parts = [p for p in text.replace(" ", ",").split(",") if p]
+    try:
+        edges = tuple(float(p) for p in parts)
+    except ValueError:
+        raise ValueError(
+            f"boundaries must be numbers of seconds, e.g. '1000,10000'; got {text!r}"
+        ) from None
+    if any(not (e > 0 and math.isfinite(e)) for e in edges) or list(edges) != sorted(set(edges)):
+        raise ValueError(f"boundaries must be increasing positive seconds, got {text!r}")
+    return edges
+
+
+@register("multiqueue")
+class MultiQueue(Policy):
+    """Multiple-queue aggressive backfilling (Lawson and Smirni 2002): queues by estimate on
+    partitions that lend idle processors, with priorities, speculation and reservations.
+
+    ``boundaries``: the estimates (s) that separate the queues (Equation 1:
+    ``"1000,10000"``, three queues; ``""`` is one queue). ``speculation``:
+    start jobs whose estimate exceeds ``speculate_above`` s for at most
+    ``speculative_limit`` s first (section 2.1). ``guard``: whether
+    backfilling rules (a) and (b) may delay other partitions' pivots
+    (``"own"``, as Figure 2 is written) or no pivot ever is (``"all"``); see
+    `schedsim.policies.multiqueue`.
+    """
+
+    def __init__(
+        self,
+        boundaries: str = "1000,10000",
+        speculation: bool = True,
+        speculate_above: float = 1000.0,
+        speculative_limit: float = 180.0,
+        guard: Literal["all", "own"] = "all",
+    ) -> None:
+        self.boundaries = boundaries
+        self._edges = parse_boundaries(boundaries)
+        if not (speculate_above >= 0 and math.isfinite(speculate_above)):
+            raise ValueError(
+                f"speculate_above must be a number of seconds >= 0, got {speculate_above}"
+            )
+        if not (speculative_limit > 0 and math.isfinite(speculative_limit)):
+            raise ValueError(f"speculative_limit must be positive seconds, got {speculative_limit}")
+        if guard not in ("all", "own"):
+            raise ValueError(f"guard must be 'all' or 'own', got {guard!r}")
+        self.speculation = bool(speculation)
+        self.speculate_above = float(speculate_above)
+        self.speculative_limit = float(speculative_limit)
+        self.guard = guard
+        self.partitions = len(self._edges) + 1
+        #: The partition owning each node (set at the first pass), and cores per node.
+        self._owner: np.ndarray | None = None
+        self._cpn = 1
+        #: Job id -> its partition (0-based), for every job seen.
+        self._class: dict[int, int] = {}
+        #: Job id -> how it was started (its last start): pivot, a, b, c, speculative, ...
+        self._rule: dict[int, str] = {}
+        #: Granted reservations not started yet: job id -> (start, planned duration, cores).
+        self._granted: dict[int, tuple[float, float, int]] = {}
+        self._grant_time: dict[int, float] = {}
+        #: Jobs waiting for their speculative start (insertion order: arrival), and
+        #: those whose attempt is over.
+        self._speculating: dict[int, None] = {}
+        self._speculated: set[int] = set()
+        #: (time, partition (1-based), processors) whenever the partition sizes change.
+        self._sizes: list[tuple[float, int, int]] = []
+        self._last_sizes: tuple[int, ...] = ()
+        self._promises: list[Reservation] = []
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "boundaries": self.boundaries,
+            "speculation": self.speculation,
+            "speculate_above": self.speculate_above,
+            "speculative_limit": self.speculative_limit,
+            "guard": self.guard,
+        }
+
+    # -- what the result shows -----------------------------------------------------
+    def promises(self) -> list[Reservation]:
+        """Each partition's pivot at its planned start (kind ``"pivot"``), and the granted
+        advance reservations not started yet (kind ``"advance"``)."""
+        return list(self._promises)
+
+    def job_columns(self) -> dict[str, dict[int, Any]]:
+        columns: dict[str, dict[int, Any]] = {
+            "queue_class": {jid: p + 1 for jid, p in self._class.items()},
+            "start_rule": dict(self._rule),
+        }
+        if self._grant_time:  # a run with reservations
+            columns["reservation_granted"] = dict(self._grant_time)
+        return columns
+
+    def tables(self) -> dict[str, tuple[Sequence[str], Sequence[tuple]]]:
+        return {"partitions": (("time", "partition", "processors"), list(self._sizes))}
+
+    def partition_of(self, estimate: float) -> int:
+        """The queue (0-based) of a job of this estimate (Equation 1)."""
+        p = 0
+        while p < len(self._edges) and estimate >= self._edges[p]:
+            p += 1
+        return p
+
+    # -- a pass ------------------------------------------------------------------------
+    def schedule(self, view: View) -> list[Decision]:
+        now = view.now
+        self._cpn = view.cores_per_node
+        if self._owner is None or len(self._owner) != view.nodes:
+            self._owner = self._initial_owners(view.nodes)
+        avail = np.asarray(view.free_per_node, dtype=np.int64).copy()
+        for job in view.ended:
+            self._granted.pop(job.id, None)
+            self._speculating.pop(job.id, None)
+        for job in view.requeued:  # a speculative attempt ran out: the job queues now
+            self._speculating.pop(job.id, None)
+            self._speculated.add(job.id)
+
+        base = Profile.of_running(now, view.free_cores, view.running)
+        for start, span, cores in self._granted.values():
+            base.add(max(start, now), start + span, -cores)
+        for job in view.arrived:
+            if job.state is State.QUEUED:
+                self._arrive(job, base, now)
+
+        out: list[Decision] = []
+        started: set[int] = set()
+        queue = {j.id: j for j in view.queue}
+
+        def launch(job: JobView, rule: str, span: float, **limit: Any) -> bool:
+            alloc = self._take(avail, self._class[job.id], job.size)
+            if alloc is None:
+                return False
+            out.append(Start(job, alloc, **limit))
+            self._rule[job.id] = rule
+            started.add(job.id)
+            return True
+
+        # Granted reservations that are due start first: nothing was let near them.
+        for jid, (when, span, _) in sorted(self._granted.items(), key=lambda i: i[1]):
+            if when > now:
+                break
+            due = queue.get(jid)
+            if due is not None and launch(due, "reservation", span):
+                del self._granted[jid]
+
+        # Figure 2's order: high priority first, each priority in arrival order.
+        waiting = [
+            j for j in view.queue
+            if j.id not in started and j.id not in self._granted and j.id not in self._speculating
+        ]  # fmt: skip
+        waiting.sort(key=priority_of)  # stable: arrival order within a priority
+        pivots = self._pivots(waiting, started)
+        plan, pst = self._plan(base, pivots, now)
+        extra = self._extra(view, plan, pivots, pst, avail, now) if self.guard == "own" else None
+
+        # Speculative starts "at the earliest possible time", before the loop.
+        for jid in sorted(
+            self._speculating, key=lambda i: (priority_of(queue[i]), queue[i].submit, i)
+        ):
+            job = queue[jid]
+            span = min(self.speculative_limit, duration(job.estimate))
+            if job.size <= int(avail.sum()) and plan.min_free(now, now + span) >= job.size:
+                launch(job, "speculative", span, limit=self.speculative_limit, on_limit="requeue")
+                base.add(now, now + span, -job.size)
+                plan.add(now, now + span, -job.size)
+                del self._speculating[jid]
+
+        for job in waiting:
+            if job.id in started:
+                continue
+            p = self._class[job.id]
+            span = duration(job.estimate)
+            if pivots[p] is job:
+                if pst[p] == now and launch(job, "pivot", span):
+                    base.add(now, now + span, -job.size)
+                    pivots = self._pivots(waiting, started)  # a new pivot for p
+                    plan, pst = self._plan(base, pivots, now)
+                    if extra is not None:
+                        extra = self._extra(view, plan, pivots, pst, avail, now)
+                continue
+            rule = self._rule_for(job, p, span, now, avail, plan, pst, extra)
+            if rule is not None and launch(job, rule, span):
+                base.add(now, now + span, -job.size)
+                plan.add(now, now + span, -job.size)
+                if rule == "b" and extra is not None:
+                    extra[p] -= job.size
+
+        self._record_sizes(now)
+        self._promises = [
+            Reservation(j.id, pst[p], pst[p] + duration(j.estimate), j.size, kind="pivot")
+            for p, j in enumerate(pivots)
+            if j is not None and j.id not in started and math.isfinite(pst[p])
+        ] + [
+            Reservation(jid, when, when + span, cores, kind="advance")
+            for jid, (when, span, cores) in sorted(self._granted.items(), key=lambda i: i[1])
+        ]
+        later = [when for when, _, _ in self._granted.values() if when > now]
+        if later and min(later) not in view.timers:
+            out.append(WakeAt(min(later)))
+        return out
+
+    # -- pieces of a pass ------------------------------------------------------------------
+    def _initial_owners(self, nodes: int) -> np.ndarray:
+        """Consecutive blocks of nodes, as equal as they divide (section 2.1, Figure 1)."""
+        sizes = [nodes // self.partitions + (1 if p < nodes % self.partitions else 0)
+                 for p in range(self.partitions)]  # fmt: skip
+        return np.repeat(np.arange(self.partitions), sizes).astype(np.int64)
+
+    def _arrive(self, job: JobView, base: Profile, now: float) -> None:
+        """A submission: its queue, and a reservation granted or a speculative start due."""
+        self._class[job.id] = self.partition_of(job.estimate)
+        asked = requested_reservation(job)
+        if asked is not None:
+            span = duration(job.estimate)
+            when = base.earliest(job.size, span, after=max(asked, now))
+            base.reserve(when, span, job.size)
+            self._granted[job.id] = (when, span, job.size)
+            self._grant_time[job.id] = when
+        elif (
+            self.speculation
+            and job.estimate > self.speculate_above
+            and job.id not in self._speculated
+        ):
+            self._speculating[job.id] = None
+
+    def _pivots(self, waiting: list[JobView], started: set[int]) -> list[JobView | None]:
+        """The first waiting job of each queue (None for an empty one)."""
+        pivots: list[JobView | None] = [None] * self.partitions
+        left = self.partitions
+        for job in waiting:
+            p = self._class[job.id]
+            if pivots[p] is None and job.id not in started:
+                pivots[p] = job
+                left -= 1
+                if not left:
+                    break
+        return pivots
+
+    def _plan(
+        self, base: Profile, pivots: list[JobView | None], now: float
+    ) -> tuple[Profile, list[float]]:
+        """Each pivot's start time, planned high priority first, each in arrival order,
+        each holding its cores in the returned profile from then on (step 3)."""
+        plan = base.copy()
+        pst = [INF] * self.partitions
+        present = [(p, j) for p, j in enumerate(pivots) if j is not None]
+        for p, job in sorted(present, key=lambda pj: (priority_of(pj[1]), pj[1].submit, pj[1].id)):
+            span = duration(job.estimate)
+            pst[p] = plan.earliest(job.size, span, after=now)
+            plan.reserve(pst[p], span, job.size)
+        return plan, pst
+
+    def _extra(
+        self,
+        view: View,
+        plan: Profile,
+        pivots: list[JobView | None],
+        pst: list[float],
+        avail: np.ndarray,
+        now: float,
+    ) -> list[int]:
+        """extra_p of step 5 (``guard="own"``): partition p's processors idle at pivot_p's
+        start time, by its own running jobs' estimates, that pivot_p does not need."""
+        assert self._owner is not None
+        out = []
+        for p, job in enumerate(pivots):
+            idle = int(avail[self._owner == p].sum())
+            if job is None:
+                out.append(idle)
+                continue
+            freed = sum(
+                r.size for r in view.running
+                if self._class.get(r.id) == p and r.expected_end <= pst[p]
+            )  # fmt: skip
+            out.append(max(idle + freed - job.size, 0))
+        return out
+
+    def _rule_for(
+        self,
+        job: JobView,
+        p: int,
+        span: float,
+        now: float,
+        avail: np.ndarray,
+        plan: Profile,
+        pst: list[float],
+        extra: list[int] | None,
+    ) -> str | None:
+        """Which rule of step 7 lets ``job`` (partition ``p``, not its pivot) start now."""
+        assert self._owner is not None
+        size = job.size
+        if size > int(avail.sum()):
+            return None
+        idle = int(avail[self._owner == p].sum())
+        fits = plan.min_free(now, now + span) >= size  # delays no pivot, no reservation
+        if extra is None:  # guard "all": every start fits the plan of every pivot
+            if not fits:
+                return None
+            if size <= idle:
+                return "a" if now + span <= pst[p] else "b"
+            return "c"
+        if size <= idle and now + span <= pst[p]:
+            return "a"
+        if size <= min(idle, extra[p]):
+            return "b"
+        return "c" if fits else None
+
+    def _take(self, avail: np.ndarray, p: int, size: int) -> Allocation | None:
+        """``size`` idle cores for a job of partition ``p``: its own nodes' first, then
+        other partitions' (the one with the most idle cores first), lowest-numbered
+        nodes first. A node borrowed whole becomes ``p``'s (on nodes of one core,
+        every borrowed node); one whose other cores are busy stays with its owner."""
+        owner, cpn = self._owner, self._cpn
+        assert owner is not None
+        if int(avail.sum()) < size:
+            return None
+        counts = np.bincount(owner, weights=avail, minlength=self.partitions)
+        others = sorted(
+            (q for q in range(self.partitions) if q != p), key=lambda q: (-counts[q], q)
+        )
+        order = [p, *others]
+        nodes: list[int] = []
+        cores: list[int] = []
+        need = size
+        for q in order:
+            for n in np.flatnonzero((owner == q) & (avail > 0)).tolist():
+                take = min(int(avail[n]), need)
+                nodes.append(n)
+                cores.append(take)
+                if q != p and take == cpn:
+                    owner[n] = p
+                avail[n] -= take
+                need -= take
+                if need == 0:
+                    return Allocation.on(nodes, cores)
+        raise AssertionError("free cores were counted")  # pragma: no cover
+
+    def _record_sizes(self, now: float) -> None:
+        assert self._owner is not None
+        sizes = tuple((np.bincount(self._owner, minlength=self.partitions) * self._cpn).tolist())
+        if sizes != self._last_sizes:
+            self._last_sizes = sizes
+            self._sizes.extend((now, p + 1, n) for p, n in enumerate(sizes))
+
+
+@register("singlequeue")
+class SingleQueue(MultiQueue):
+    """Single-queue aggressive backfilling with the priorities, speculation and reservations of
+    multiqueue (Lawson and Smirni 2002's baseline): one partition, one pivot.
+
+    The same implementation as `MultiQueue` with ``boundaries=""``, so that
+    the two differ only by the queues.
+    """
+
+    def __init__(
+        self,
+        speculation: bool = True,
+        speculate_above: float = 1000.0,
+        speculative_limit: float = 180.0,
+        guard: Literal["all", "own"] = "all",
+    ) -> None:
+        super().__init__("", speculation, speculate_above, speculative_limit, guard)
+
+    def params(self) -> dict[str, Any]:
+        out = super().params()
+        del out["boundaries"]
+        return out

@@ -1,0 +1,251 @@
+"""Multiple-queue backfilling (Lawson and Smirni 2002): Figure 2's rules worked by hand.
+
+Small machines of one-core nodes, integer times. Partitions are consecutive
+blocks of nodes, equal at first: with 6 nodes and ``boundaries="100"`` (two
+queues: estimates under 100 s, and the rest), P1 owns nodes 0-2 and P2 nodes
+3-5. Each test says how its numbers come about. ``speculation=False`` except
+where speculation is tested, so that jobs with long estimates start plainly.
+Every schedule is also put through `invariants.check_invariants`.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schedsim import Simulation as AppSimulation
+from schedsim.model.simulation import Simulation
+from schedsim.model.view import JobView
+from schedsim.policies.multiqueue import (
+    HIGH,
+    LOW,
+    MultiQueue,
+    SingleQueue,
+    parse_boundaries,
+    priority_of,
+)
+from schedsim.workloads.job import Job
+from schedsim.workloads.transforms import with_attribute, with_priorities, with_reservations
+from schedsim.workloads.workload import Workload
+
+from invariants import check_invariants
+from test_invariants import FAST, Case, cases
+
+
+def job(jid: int, submit: float, run: float, size: int, estimate: float | None = None) -> Job:
+    return Job(jid, float(submit), float(run), size, float(run if estimate is None else estimate))
+
+
+def simulate(jobs, nodes, attrs=None, **params):
+    w = Workload.from_jobs(jobs, max_procs=nodes)
+    for name, values in (attrs or {}).items():
+        w = with_attribute(w, name, [values.get(j.id) for j in w.jobs])
+    result = Simulation(w, MultiQueue(**params), nodes=nodes, log_reservations=True).run()
+    check_invariants(result, w, nodes)
+    return result.jobs.set_index("id"), result
+
+
+TWO = {"boundaries": "100", "speculation": False}
+
+
+def test_rule_a_a_backfill_that_ends_before_its_pivot() -> None:
+    # 6 nodes, P1 = 0-2, P2 = 3-5 (boundaries 100; estimates = run times).
+    # Job 1 (P1, 2 nodes, 50 s) starts on 0-1, job 2 (P2, 3 nodes, 100 s) on 3-5.
+    # Job 3 (P1, 6 nodes, 90 s) arrives at 1: the pivot of P1, at 100.
+    # Job 4 (P1, 1 node, 60 s) arrives at 2: not P1's pivot; P1 has 1 idle node (2)
+    # and it ends at 62 <= 100: rule (a), at once, on node 2.
+    jobs = [job(1, 0, 50, 2), job(2, 0, 100, 3), job(3, 1, 90, 6), job(4, 2, 60, 1)]
+    j, _ = simulate(jobs, 6, **TWO)
+    assert (j.at[4, "start"], j.at[4, "nodes"], j.at[4, "start_rule"]) == (2.0, "2", "a")
+    assert (j.at[3, "start"], j.at[3, "start_rule"]) == (100.0, "pivot")
+
+
+def test_rule_b_a_backfill_that_fits_the_extra_processors() -> None:
+    # Job 1 (P2, 3 nodes, 500 s) on 3-5; job 2 (P1, 2 nodes, 90 s) on 0-1. Job 3 (P1,
+    # 2 nodes, 50 s) at 1: P1's pivot, at 90 (nodes 0-2 free then). Job 4 (P1, 1 node,
+    # 99 s) at 2 ends at 101, after 90: not (a); but at 90 P1 has 3 idle nodes and
+    # the pivot needs 2: extra_P1 = 1 >= 1, and P1 has 1 idle node now: rule (b).
+    # The pivot still starts at 90 (on 0-1): the extra node was spare.
+    jobs = [job(1, 0, 500, 3), job(2, 0, 90, 2), job(3, 1, 50, 2), job(4, 2, 99, 1)]
+    for guard in ("all", "own"):
+        j, _ = simulate(jobs, 6, guard=guard, **TWO)
+        assert (j.at[4, "start"], j.at[4, "start_rule"]) == (2.0, "b")
+        assert (j.at[3, "start"], j.at[3, "nodes"]) == (90.0, "0-1")
+
+
+def test_rule_c_a_backfill_that_borrows_from_another_partition() -> None:
+    # Job 1 (P1, 3 nodes, 80 s) on 0-2; job 2 (P2, 1 node, 500 s) on 3. Job 3 (P1,
+    # 4 nodes, 50 s) at 1: P1's pivot at 80 (0-2 and one of 4-5). Job 4 (P1, 2 nodes,
+    # 70 s) at 2: P1 has no idle node; it borrows P2's idle 4-5, ends at 72 <= 80,
+    # delaying no pivot: rule (c). Nodes 4-5 now belong to P1 (5 nodes against 1).
+    jobs = [job(1, 0, 80, 3), job(2, 0, 500, 1), job(3, 1, 50, 4), job(4, 2, 70, 2)]
+    j, result = simulate(jobs, 6, **TWO)
+    assert (j.at[4, "start"], j.at[4, "nodes"], j.at[4, "start_rule"]) == (2.0, "4-5", "c")
+    assert j.at[3, "start"] == 80.0
+    sizes = result.tables["partitions"]
+    at2 = sizes[sizes["time"] == 2.0].set_index("partition")["processors"].to_dict()
+    assert at2 == {1: 5, 2: 1}
+
+
+def test_rule_c_refuses_a_borrow_that_would_delay_a_pivot() -> None:
+    # As above, but job 4 runs 90 s: on 4-5 until 92, it would leave P1's pivot (4
+    # nodes at 80) 3 nodes: refused. It waits for the pivot and starts at 130.
+    jobs = [job(1, 0, 80, 3), job(2, 0, 500, 1), job(3, 1, 50, 4), job(4, 2, 90, 2)]
+    j, _ = simulate(jobs, 6, **TWO)
+    assert j.at[3, "start"] == 80.0 and j.at[4, "start"] == 130.0
+
+
+def test_processors_change_partition_and_come_back() -> None:
+    # 4 nodes, P1 = 0-1, P2 = 2-3. Job 1 (P2, 4 nodes, 500 s) borrows P1's nodes: P2
+    # holds all 4. Job 2 (P1, 4 nodes, 50 s), P1's pivot, starts at 500 taking them
+    # back, all 4 (P1: 4, P2: 0); then job 3 (P2, 2 nodes) borrows 2 of them at 550.
+    jobs = [job(1, 0, 500, 4), job(2, 1, 50, 4), job(3, 2, 200, 2)]
+    _, result = simulate(jobs, 4, **TWO)
+    sizes = result.tables["partitions"].pivot(
+        index="time", columns="partition", values="processors"
+    )
+    assert sizes.loc[0.0].tolist() == [0, 4]
+    assert sizes.loc[500.0].tolist() == [4, 0]
+    assert sizes.loc[550.0].tolist() == [2, 2]
+
+
+def test_guard_own_lets_rule_a_delay_another_partitions_pivot() -> None:
+    # Figure 2's rule (a) names only pivot_p. Job 1 (P1, 2 nodes, 50 s) on 0-1, job 2
+    # (P2, 3 nodes, 100 s) on 3-5; job 3 (P2, all 6, 200 s) at 1: P2's pivot at 100
+    # (it will borrow P1's nodes); job 4 (P1, all 6, 90 s) at 2: P1's pivot, after
+    # job 3, at 300. Job 5 (P1, 1 node, 99 s) at 3 fits P1's idle node 2 and ends at
+    # 102 <= 300: rule (a). guard="own" starts it, and job 3 waits until 102;
+    # guard="all" (default) refuses it (it would delay job 3), which starts at 100.
+    jobs = [job(1, 0, 50, 2), job(2, 0, 100, 3), job(3, 1, 200, 6), job(4, 2, 90, 6),
+            job(5, 3, 99, 1)]  # fmt: skip
+    own, _ = simulate(jobs, 6, guard="own", **TWO)
+    assert (own.at[5, "start"], own.at[5, "start_rule"], own.at[3, "start"]) == (3.0, "a", 102.0)
+    every, _ = simulate(jobs, 6, **TWO)
+    assert every.at[3, "start"] == 100.0 and every.at[5, "start"] == 390.0
+
+
+def test_a_high_priority_arrival_displaces_a_low_priority_pivot() -> None:
+    # 4 nodes, P1 = 0-1, P2 = 2-3. Job 1 (P2, 4 nodes, 500 s, high) runs to 500. Job 2
+    # (P1, 4 nodes, 50 s, low) at 1 is P1's pivot; job 3 (P2, 4 nodes, 200 s, high) at
+    # 2 is P2's. High before low: job 3 is planned first, at 500, and job 2, though it
+    # arrived first, after it at 700. All high: arrival order, job 2 at 500, job 3 at 550.
+    jobs = [job(1, 0, 500, 4), job(2, 1, 50, 4), job(3, 2, 200, 4)]
+    mixed, _ = simulate(jobs, 4, attrs={"priority": {1: "high", 2: "low", 3: "high"}}, **TWO)
+    assert (mixed.at[3, "start"], mixed.at[2, "start"]) == (500.0, 700.0)
+    same, _ = simulate(jobs, 4, attrs={"priority": {1: "high", 2: "high", 3: "high"}}, **TWO)
+    assert (same.at[2, "start"], same.at[3, "start"]) == (500.0, 550.0)
+
+
+def test_a_low_priority_backfill_may_not_delay_a_high_priority_pivot() -> None:
+    # One queue (boundaries ""). Job 1 (4 nodes of 4... 3 nodes, 100 s) runs; job 2
+    # (high, 4 nodes, 50 s) at 1 is the pivot, at 100. Job 3 (low, 1 node, 200 s) at 2
+    # fits the idle node but would hold it past 100: refused (no extra: the pivot
+    # needs all 4). It starts at 150, after the pivot.
+    jobs = [job(1, 0, 100, 3), job(2, 1, 50, 4), job(3, 2, 200, 1)]
+    j, _ = simulate(jobs, 4, attrs={"priority": {2: "high", 3: "low"}}, boundaries="",
+                    speculation=False)  # fmt: skip
+    assert (j.at[2, "start"], j.at[3, "start"]) == (100.0, 150.0)
+
+
+def test_a_speculative_start_killed_at_180_s_and_requeued() -> None:
+    # Default boundaries (1000, 10000): estimates of 5000 s are P2 and speculated on.
+    # 4 nodes. Job 1 (2 nodes, runs 400 s) starts speculatively at 0 for 180 s: killed
+    # at 180 and queued; its attempt is lost (lost_run 180, 2 attempts, a "lost"
+    # piece). Job 2 (2 nodes, runs 30 s: a crash) ends within its window, at 30, one
+    # attempt. Job 3 (P1, 4 nodes, 100 s) at 1 waits for the speculative attempts
+    # (planned to 180). At 180 job 1, back in P2's queue, arrived earlier than job 3:
+    # as P2's pivot it is planned first and starts at once, to 580; job 3 follows.
+    jobs = [job(1, 0, 400, 2, 5000), job(2, 0, 30, 2, 5000), job(3, 1, 100, 4)]
+    j, result = simulate(jobs, 4)
+    assert (j.at[2, "start"], j.at[2, "end"], j.at[2, "attempts"]) == (0.0, 30.0, 1)
+    assert j.at[2, "start_rule"] == "speculative"
+    assert (j.at[1, "attempts"], j.at[1, "lost_run"], j.at[1, "end"]) == (2, 180.0, 580.0)
+    pieces = result.pieces[result.pieces["job"] == 1]
+    assert pieces[["attempt", "kind", "start", "end"]].values.tolist() == [
+        [1, "lost", 0.0, 180.0], [2, "run", 180.0, 580.0],
+    ]  # fmt: skip
+    assert j.at[3, "start"] == 580.0
+
+
+def test_speculation_can_be_turned_off() -> None:
+    jobs = [job(1, 0, 400, 2, 5000)]
+    j, _ = simulate(jobs, 4, speculation=False)
+    assert (j.at[1, "attempts"], j.at[1, "lost_run"], j.at[1, "start_rule"]) == (1, 0.0, "pivot")
+
+
+def test_reservations_granted_and_honoured_to_the_second() -> None:
+    # One queue, 4 nodes. Job 1 (4 nodes, 100 s) runs to 100. Job 2 (2 nodes, 30 s)
+    # asks at 1 to start at 50: the machine is committed until 100, so it is granted
+    # 100 (later than asked: a missed reservation) and starts exactly then. Job 3 (4
+    # nodes, 50 s) asks at 2 for 300: granted and started at 300. Job 4 (4 nodes,
+    # 250 s), queued at 10, cannot fit before 300 (from 130 it would run into job 3's
+    # reservation): it starts at 350.
+    jobs = [job(1, 0, 100, 4), job(2, 1, 30, 2), job(3, 2, 50, 4), job(4, 10, 250, 4)]
+    j, result = simulate(jobs, 4, attrs={"reservation": {2: 50.0, 3: 300.0}}, speculation=False)
+    assert j.loc[[2, 3], "reservation_granted"].tolist() == [100.0, 300.0]
+    assert j.loc[[2, 3], "start"].tolist() == [100.0, 300.0]
+    assert j.loc[[2, 3], "start_rule"].tolist() == ["reservation", "reservation"]
+    assert j.at[4, "start"] == 350.0
+    # Promised at every pass until started: job 3's advance reservation at 300.
+    kept = result.reservations
+    assert set(kept.loc[kept["job"] == 3, "start"]) == {300.0}
+    assert set(kept.loc[kept["job"] == 3, "kind"]) == {"advance"}
+
+
+def test_the_single_queue_baseline_is_one_partition() -> None:
+    assert SingleQueue().partitions == 1 and MultiQueue().partitions == 3
+    assert "boundaries" not in SingleQueue().params()
+    assert MultiQueue().partition_of(999.0) == 0 and MultiQueue().partition_of(1000.0) == 1
+    assert MultiQueue().partition_of(10_000.0) == 2
+
+
+def test_parameters_are_checked() -> None:
+    assert parse_boundaries("1000, 10000") == (1000.0, 10000.0) and parse_boundaries("") == ()
+    for bad in ("10000,1000", "x", "-5"):
+        with pytest.raises(ValueError, match="boundaries"):
+            MultiQueue(boundaries=bad)
+    with pytest.raises(ValueError, match="speculative_limit"):
+        MultiQueue(speculative_limit=0)
+
+
+def test_priorities_from_the_attribute() -> None:
+    def view(value):
+        attrs = {} if value is None else {"priority": value}
+        return JobView.of(Job(1, 0.0, 1.0, 1, 1.0, attrs=attrs))
+
+    assert [priority_of(view(v)) for v in (None, "high", 1, True)] == [HIGH] * 4
+    assert [priority_of(view(v)) for v in ("low", 0, False)] == [LOW] * 3
+
+
+def test_the_transforms_draw_from_their_own_streams() -> None:
+    jobs = [job(i, i, 10, 1) for i in range(1, 2001)]
+    w = Workload.from_jobs(jobs, max_procs=4)
+    marked = with_priorities(w, 0.75, seed=3)
+    share = sum(j.attrs["priority"] == "high" for j in marked) / len(marked)
+    assert abs(share - 0.75) < 0.03
+    assert [j.attrs for j in with_priorities(w, 0.75, seed=3)] == [j.attrs for j in marked]
+    asked = with_reservations(w, 0.05, seed=3, max_lead=600)
+    times = [
+        (j.submit, j.attrs["reservation"])
+        for j in asked
+        if j.attrs["reservation"] == j.attrs["reservation"]
+    ]
+    assert 60 < len(times) < 140 and all(0 <= r - s <= 600 for s, r in times)
+
+
+@settings(FAST, max_examples=40)
+@given(cases(), st.floats(0, 1), st.floats(0, 0.5), st.sampled_from(["multiqueue", "singlequeue"]))
+def test_invariants_with_priorities_and_reservations(
+    case: Case, high: float, share: float, name: str
+) -> None:
+    w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
+    result = AppSimulation(w, name, nodes=case.cores, params={"boundaries": "100,500"}
+                           if name == "multiqueue" else {}).run()  # fmt: skip
+    check_invariants(result, w, case.cores)
+    jobs = result.jobs
+    if "reservation_granted" in jobs:
+        asked = jobs[jobs["reservation"].notna()]
+        # Granted at or after the request, and started exactly then.
+        assert (asked["reservation_granted"] >= asked["reservation"]).all()
+        assert (asked["start"] == asked["reservation_granted"]).all()
