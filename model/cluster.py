@@ -74,6 +74,20 @@ class Allocation:
         return ranges(self.nodes)
 
     @classmethod
+    def one_core_each(cls, nodes: np.ndarray) -> Allocation:
+        """One core on each of ``nodes`` (an int64 array, ascending, owned by the new
+        allocation): what first fit gives on nodes of one core, made without the
+        count `__post_init__` does (it is made at every start)."""
+        alloc = object.__new__(cls)
+        ones = np.ones(len(nodes), dtype=np.int64)
+        nodes.flags.writeable = False
+        ones.flags.writeable = False
+        object.__setattr__(alloc, "nodes", nodes)
+        object.__setattr__(alloc, "cores", ones)
+        object.__setattr__(alloc, "size", len(nodes))
+        return alloc
+
+    @classmethod
     def on(
         cls, nodes: list[int] | np.ndarray, cores: int | list[int] | np.ndarray = 1
     ) -> Allocation:
@@ -121,7 +135,7 @@ def first_fit(free: np.ndarray, size: int, cores_per_node: int = 1) -> Allocatio
         nodes = np.flatnonzero(free)[:size]
         if len(nodes) < size:
             return None
-        return Allocation(nodes, np.ones(size, dtype=np.int64))
+        return Allocation.one_core_each(nodes)
     candidates = np.flatnonzero(free)
     avail = free[candidates]
     cum = np.cumsum(avail)

@@ -202,6 +202,9 @@ class MultiQueue(Policy):
         self._cpn = 1
         #: Job id -> its partition (0-based), for every job seen.
         self._class: dict[int, int] = {}
+        #: Job id -> its priority (`HIGH`, `LOW`); whether any job was low priority.
+        self._prio: dict[int, int] = {}
+        self._low = False
         #: Job id -> how it was started (its last start): pivot, a, b, c, speculative, ...
         self._rule: dict[int, str] = {}
         #: Granted reservations not started yet: job id -> (start, planned duration, cores).
@@ -209,12 +212,24 @@ class MultiQueue(Policy):
         self._grant_time: dict[int, float] = {}
         #: Jobs waiting for their speculative start (insertion order: arrival), and
         #: those whose attempt is over.
-        self._speculating: dict[int, None] = {}
+        self._speculating: dict[int, JobView] = {}
         self._speculated: set[int] = set()
         #: (time, partition (1-based), processors) whenever the partition sizes change.
         self._sizes: list[tuple[float, int, int]] = []
         self._last_sizes: tuple[int, ...] = ()
-        self._promises: list[Reservation] = []
+        #: Whether a node changed partition since the sizes were last recorded.
+        self._moved = True
+        self._promises: list[Reservation] | None = []
+        #: The view of the last pass, when it did not plan (see `promises`).
+        self._unplanned: View | None = None
+        #: The running jobs' (expected end, id, size), sorted, and by id (`_base`).
+        #: The running jobs' profile, kept from pass to pass (`_base`), with their
+        #: (expected end, cores) by id, and the view's tuple of them it was made from.
+        self._held: Profile | None = None
+        self._end_of: dict[int, tuple[float, int]] = {}
+        self._running: tuple[JobView, ...] = ()
+        #: The last planning pass's pivots, their start times and the jobs it started.
+        self._planned: tuple[list[JobView | None], list[float], set[int]] | None = None
 
     def params(self) -> dict[str, Any]:
         return {
@@ -229,6 +244,18 @@ class MultiQueue(Policy):
     def promises(self) -> list[Reservation]:
         """Each partition's pivot at its planned start (kind ``"pivot"``), and the granted
         advance reservations not started yet (kind ``"advance"``)."""
+        if self._promises is None and self._planned is not None:
+            self._promises = self._promised(*self._planned)
+        if self._promises is None:  # a pass that could start nothing did not plan
+            view = self._unplanned
+            assert view is not None
+            held = self._granted.keys() | self._speculating.keys()
+            waiting = [j for j in view.queue if j.id not in held]
+            if self._low:
+                waiting.sort(key=lambda j: self._prio[j.id])
+            pivots = self._pivots(waiting, set())
+            _, pst = self._plan(self._base(view), pivots, view.now)
+            self._promises = self._promised(pivots, pst, set())
         return list(self._promises)
 
     def job_columns(self) -> dict[str, dict[int, Any]]:
@@ -256,27 +283,42 @@ class MultiQueue(Policy):
         self._cpn = view.cores_per_node
         if self._owner is None or len(self._owner) != view.nodes:
             self._owner = self._initial_owners(view.nodes)
-        avail = np.asarray(view.free_per_node, dtype=np.int64).copy()
         for job in view.ended:
             self._granted.pop(job.id, None)
             self._speculating.pop(job.id, None)
+            self._forget(job.id, now)
         for job in view.requeued:  # a speculative attempt ran out: the job queues now
             self._speculating.pop(job.id, None)
             self._speculated.add(job.id)
+            self._forget(job.id, now)
 
-        base = Profile.of_running(now, view.free_cores, view.running)
-        for start, span, cores in self._granted.values():
-            base.add(max(start, now), start + span, -cores)
-        for job in view.arrived:
-            if job.state is State.QUEUED:
-                self._arrive(job, base, now)
+        arrived = [j for j in view.arrived if j.state is State.QUEUED]
+        if self._nothing_can_start(view, arrived):
+            # A full machine (or jobs all wider than what is free), no reservation due
+            # or asked for: the pass changes nothing but the bookkeeping. What it would
+            # promise is worked out only if asked (`promises`).
+            for job in arrived:
+                self._arrive(job, None, now)
+            self._promises = self._planned = None
+            self._unplanned = view
+            return self._timer(view)
+
+        base = self._base(view)
+        for job in arrived:
+            self._arrive(job, base, now)
 
         out: list[Decision] = []
         started: set[int] = set()
-        queue = {j.id: j for j in view.queue}
+        avail = np.array(view.free_per_node, dtype=np.int64)  # free cores per node, ours
+        # Idle cores per partition (kept up to date by `_take`): read at every candidate.
+        if self._cpn == 1:
+            idle = np.bincount(self._owner[avail > 0], minlength=self.partitions).tolist()
+        else:
+            idle = np.bincount(self._owner, weights=avail, minlength=self.partitions)
+            idle = idle.astype(np.int64).tolist()
 
         def launch(job: JobView, rule: str, span: float, **limit: Any) -> bool:
-            alloc = self._take(avail, self._class[job.id], job.size)
+            alloc = self._take(avail, idle, self._class[job.id], job.size)
             if alloc is None:
                 return False
             out.append(Start(job, alloc, **limit))
@@ -288,54 +330,159 @@ class MultiQueue(Policy):
         for jid, (when, span, _) in sorted(self._granted.items(), key=lambda i: i[1]):
             if when > now:
                 break
-            due = queue.get(jid)
-            if due is not None and launch(due, "reservation", span):
+            due = view.get(jid)
+            if due is not None and due.state is State.QUEUED and launch(due, "reservation", span):
                 del self._granted[jid]
 
         # Figure 2's order: high priority first, each priority in arrival order.
-        waiting = [
-            j for j in view.queue
-            if j.id not in started and j.id not in self._granted and j.id not in self._speculating
-        ]  # fmt: skip
-        waiting.sort(key=priority_of)  # stable: arrival order within a priority
+        held = (
+            self._granted.keys() | self._speculating.keys()
+            if (self._granted or self._speculating)
+            else ()
+        )
+        waiting: Sequence[JobView]
+        if held or started:
+            waiting = [j for j in view.queue if j.id not in started and j.id not in held]
+        else:
+            waiting = view.queue  # (most passes: no reservation, no speculation waiting)
+        if self._low:  # stable: arrival order within a priority
+            waiting = list(waiting)
+            prio = self._prio
+            waiting.sort(key=lambda j: prio[j.id])
         pivots = self._pivots(waiting, started)
         plan, pst = self._plan(base, pivots, now)
         extra = self._extra(view, plan, pivots, pst, avail, now) if self.guard == "own" else None
 
         # Speculative starts "at the earliest possible time", before the loop.
-        for jid in sorted(
-            self._speculating, key=lambda i: (priority_of(queue[i]), queue[i].submit, i)
-        ):
-            job = queue[jid]
-            span = min(self.speculative_limit, duration(job.estimate))
-            if job.size <= int(avail.sum()) and plan.min_free(now, now + span) >= job.size:
-                launch(job, "speculative", span, limit=self.speculative_limit, on_limit="requeue")
-                base.add(now, now + span, -job.size)
-                plan.add(now, now + span, -job.size)
-                del self._speculating[jid]
+        # (Their dict is in arrival order; priorities reorder it.)
+        free = sum(idle)
+        trying = list(self._speculating.values()) if free else []
+        if self._low:
+            trying.sort(key=lambda j: self._prio[j.id])
+        # Every trial holds its cores over [now, now + limit) (estimates above the
+        # threshold are longer than the limit, unless the threshold is below it): the
+        # fewest cores free in that window, less what each start takes, says which fit.
+        same = self.speculate_above >= self.speculative_limit
+        room = plan.min_free(now, now + self.speculative_limit) if trying and same else 0
+        for trial in trying:
+            size = trial.size
+            if size > free:
+                continue
+            span = min(self.speculative_limit, duration(trial.estimate))
+            if (room if same else plan.min_free(now, now + span)) >= size:
+                launch(trial, "speculative", span, limit=self.speculative_limit, on_limit="requeue")
+                free -= size
+                room -= size
+                base.add(now, now + span, -size)
+                plan.add(now, now + span, -size)
+                del self._speculating[trial.id]
 
         for job in waiting:
-            if job.id in started:
+            if job.size > free or job.id in started:
+                if not free:
+                    break  # nothing more can start now
                 continue
             p = self._class[job.id]
             span = duration(job.estimate)
             if pivots[p] is job:
                 if pst[p] == now and launch(job, "pivot", span):
+                    free -= job.size
                     base.add(now, now + span, -job.size)
                     pivots = self._pivots(waiting, started)  # a new pivot for p
                     plan, pst = self._plan(base, pivots, now)
                     if extra is not None:
                         extra = self._extra(view, plan, pivots, pst, avail, now)
                 continue
-            rule = self._rule_for(job, p, span, now, avail, plan, pst, extra)
+            if extra is None and job.size > plan.free[0]:
+                continue  # not even now, with the pivots due now (a cheap first look)
+            rule = self._rule_for(job, p, span, now, idle, plan, pst, extra)
             if rule is not None and launch(job, rule, span):
+                free -= job.size
                 base.add(now, now + span, -job.size)
                 plan.add(now, now + span, -job.size)
                 if rule == "b" and extra is not None:
                     extra[p] -= job.size
 
-        self._record_sizes(now)
-        self._promises = [
+        if self._moved:
+            self._record_sizes(now)
+            self._moved = False
+        # What it promises is worked out only if asked (`promises`).
+        self._promises = None
+        self._planned = (pivots, pst, started)
+        return out + self._timer(view)
+
+    def _nothing_can_start(self, view: View, arrived: list[JobView]) -> bool:
+        """Whether this pass can start nothing and grant nothing: no reservation due or
+        asked for, and no idle core or every waiting job wider than the idle cores."""
+        now = view.now
+        if any(when <= now for when, _, _ in self._granted.values()):
+            return False
+        if any(requested_reservation(j) is not None for j in arrived):
+            return False
+        free = view.free_cores
+        return free == 0 or all(j.size > free for j in view.queue)
+
+    def _forget(self, job_id: int, now: float) -> None:
+        """A job left the running ones (ended, requeued): its cores are free from now."""
+        entry = self._end_of.pop(job_id, None)
+        if entry is not None and self._held is not None:
+            end, size = entry
+            if end > now:  # it ended early: the hole it leaves
+                self._held.advance(now)
+                self._held.add(now, end, size)
+
+    def _base(self, view: View) -> Profile:
+        """The running jobs (by their estimates) and the granted reservations.
+
+        `Profile.of_running`'s profile, kept from pass to pass: the jobs started
+        since the last look take their cores to their expected ends, those that
+        ended early give them back (`_forget`). A job that outlived its estimate
+        has a planned end that moves with the clock: while one runs, the profile
+        is made afresh at every pass.
+        """
+        now = view.now
+        running = view.running
+        known = self._end_of
+        held = self._held
+        if running is not self._running:  # the running jobs changed since the last look
+            self._running = running
+            new = len(running) - len(known)
+            if held is not None and new >= 0:
+                held.advance(now)
+                # Those new started since, and stand last in the view's order of starts.
+                for r in running[len(running) - new :] if new else ():
+                    known[r.id] = (r.expected_end, r.size)
+                    held.add(now, r.expected_end, -r.size)
+            if held is None or len(known) != len(running):  # made afresh
+                held = None
+        if held is not None:
+            held.advance(now)
+            if held.free[0] != view.free_cores or any(end <= now for end, _ in known.values()):
+                held = None
+        if held is None:  # a first look, or an overrun (or anything unforeseen)
+            held = Profile.of_running(now, view.free_cores, running)
+            known.clear()
+            known.update((r.id, (r.expected_end, r.size)) for r in running)
+            overrun = any(r.expected_end <= now for r in running)
+            self._held = None if overrun else held.copy()
+        else:
+            self._held = held
+            held = held.copy()
+        for start, span, cores in self._granted.values():
+            held.add(max(start, now), start + span, -cores)
+        return held
+
+    def _timer(self, view: View) -> list[Decision]:
+        """A pass at the next granted reservation, if none is asked for yet."""
+        later = [when for when, _, _ in self._granted.values() if when > view.now]
+        if later and min(later) not in view.timers:
+            return [WakeAt(min(later))]
+        return []
+
+    def _promised(
+        self, pivots: list[JobView | None], pst: list[float], started: set[int]
+    ) -> list[Reservation]:
+        return [
             Reservation(j.id, pst[p], pst[p] + duration(j.estimate), j.size, kind="pivot")
             for p, j in enumerate(pivots)
             if j is not None and j.id not in started and math.isfinite(pst[p])
@@ -343,10 +490,6 @@ class MultiQueue(Policy):
             Reservation(jid, when, when + span, cores, kind="advance")
             for jid, (when, span, cores) in sorted(self._granted.items(), key=lambda i: i[1])
         ]
-        later = [when for when, _, _ in self._granted.values() if when > now]
-        if later and min(later) not in view.timers:
-            out.append(WakeAt(min(later)))
-        return out
 
     # -- pieces of a pass ------------------------------------------------------------------
     def _initial_owners(self, nodes: int) -> np.ndarray:
@@ -355,11 +498,14 @@ class MultiQueue(Policy):
                  for p in range(self.partitions)]  # fmt: skip
         return np.repeat(np.arange(self.partitions), sizes).astype(np.int64)
 
-    def _arrive(self, job: JobView, base: Profile, now: float) -> None:
+    def _arrive(self, job: JobView, base: Profile | None, now: float) -> None:
         """A submission: its queue, and a reservation granted or a speculative start due."""
         self._class[job.id] = self.partition_of(job.estimate)
+        self._prio[job.id] = prio = priority_of(job)
+        self._low = self._low or prio == LOW
         asked = requested_reservation(job)
         if asked is not None:
+            assert base is not None  # a pass with a request plans (`_nothing_can_start`)
             span = duration(job.estimate)
             when = base.earliest(job.size, span, after=max(asked, now))
             base.reserve(when, span, job.size)
@@ -370,9 +516,9 @@ class MultiQueue(Policy):
             and job.estimate > self.speculate_above
             and job.id not in self._speculated
         ):
-            self._speculating[job.id] = None
+            self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
 
-    def _pivots(self, waiting: list[JobView], started: set[int]) -> list[JobView | None]:
+    def _pivots(self, waiting: Sequence[JobView], started: set[int]) -> list[JobView | None]:
         """The first waiting job of each queue (None for an empty one)."""
         pivots: list[JobView | None] = [None] * self.partitions
         left = self.partitions
@@ -393,7 +539,8 @@ class MultiQueue(Policy):
         plan = base.copy()
         pst = [INF] * self.partitions
         present = [(p, j) for p, j in enumerate(pivots) if j is not None]
-        for p, job in sorted(present, key=lambda pj: (priority_of(pj[1]), pj[1].submit, pj[1].id)):
+        prio = self._prio
+        for p, job in sorted(present, key=lambda pj: (prio[pj[1].id], pj[1].submit, pj[1].id)):
             span = duration(job.estimate)
             pst[p] = plan.earliest(job.size, span, after=now)
             plan.reserve(pst[p], span, job.size)
@@ -430,59 +577,61 @@ class MultiQueue(Policy):
         p: int,
         span: float,
         now: float,
-        avail: np.ndarray,
+        idle: list[int],
         plan: Profile,
         pst: list[float],
         extra: list[int] | None,
     ) -> str | None:
         """Which rule of step 7 lets ``job`` (partition ``p``, not its pivot) start now."""
-        assert self._owner is not None
-        size = job.size
-        if size > int(avail.sum()):
-            return None
-        idle = int(avail[self._owner == p].sum())
+        size = job.size  # (the caller checked it is at most the idle cores)
+        mine = idle[p]
         fits = plan.min_free(now, now + span) >= size  # delays no pivot, no reservation
         if extra is None:  # guard "all": every start fits the plan of every pivot
             if not fits:
                 return None
-            if size <= idle:
+            if size <= mine:
                 return "a" if now + span <= pst[p] else "b"
             return "c"
-        if size <= idle and now + span <= pst[p]:
+        if size <= mine and now + span <= pst[p]:
             return "a"
-        if size <= min(idle, extra[p]):
+        if size <= min(mine, extra[p]):
             return "b"
         return "c" if fits else None
 
-    def _take(self, avail: np.ndarray, p: int, size: int) -> Allocation | None:
+    def _take(self, avail: np.ndarray, idle: list[int], p: int, size: int) -> Allocation | None:
         """``size`` idle cores for a job of partition ``p``: its own nodes' first, then
         other partitions' (the one with the most idle cores first), lowest-numbered
         nodes first. A node borrowed whole becomes ``p``'s (on nodes of one core,
-        every borrowed node); one whose other cores are busy stays with its owner."""
+        every borrowed node); one whose other cores are busy stays with its owner.
+        ``avail`` (free cores per node) and ``idle`` (per partition) are updated."""
         owner, cpn = self._owner, self._cpn
         assert owner is not None
-        if int(avail.sum()) < size:
+        if sum(idle) < size:
             return None
-        counts = np.bincount(owner, weights=avail, minlength=self.partitions)
-        others = sorted(
-            (q for q in range(self.partitions) if q != p), key=lambda q: (-counts[q], q)
-        )
-        order = [p, *others]
-        nodes: list[int] = []
-        cores: list[int] = []
-        need = size
-        for q in order:
-            for n in np.flatnonzero((owner == q) & (avail > 0)).tolist():
-                take = min(int(avail[n]), need)
-                nodes.append(n)
-                cores.append(take)
-                if q != p and take == cpn:
-                    owner[n] = p
-                avail[n] -= take
-                need -= take
-                if need == 0:
-                    return Allocation.on(nodes, cores)
-        raise AssertionError("free cores were counted")  # pragma: no cover
+        if cpn == 1 and idle[p] >= size:  # the common case: its own idle nodes suffice
+            nodes = np.flatnonzero((owner == p) & (avail > 0))[:size]
+            avail[nodes] = 0
+            idle[p] -= size
+            return Allocation.one_core_each(nodes)
+        others = sorted((q for q in range(self.partitions) if q != p), key=lambda q: (-idle[q], q))
+        rank = np.empty(self.partitions, dtype=np.int64)
+        rank[[p, *others]] = np.arange(self.partitions)
+        candidates = np.flatnonzero(avail)
+        # Own nodes first, then the other partitions in turn; node order within each.
+        order = candidates[np.argsort(rank[owner[candidates]], kind="stable")]
+        cores = avail[order]
+        taken = np.minimum(cores, np.maximum(size - (np.cumsum(cores) - cores), 0))
+        used = taken > 0
+        nodes, counts = order[used], taken[used]
+        avail[nodes] -= counts
+        for q, n in zip(owner[nodes].tolist(), counts.tolist(), strict=True):
+            idle[q] -= n
+        whole = nodes[(counts == cpn) & (owner[nodes] != p)]
+        if len(whole):
+            owner[whole] = p  # a whole node borrowed changes partition
+            self._moved = True
+        sort = np.argsort(nodes)
+        return Allocation(nodes[sort].copy(), counts[sort].copy())
 
     def _record_sizes(self, now: float) -> None:
         assert self._owner is not None

@@ -242,7 +242,9 @@ def test_invariants_with_priorities_and_reservations(
     w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
     result = AppSimulation(w, name, nodes=case.cores, params={"boundaries": "100,500"}
                            if name == "multiqueue" else {}).run()  # fmt: skip
-    check_invariants(result, w, case.cores)
+    # A grant behind a zero-estimate job's instant (planned for MIN_PLAN) is off the
+    # integers: then times are compared up to the clock's rounding.
+    check_invariants(result, w, case.cores, exact=bool((result.jobs["start"] % 1 == 0).all()))
     jobs = result.jobs
     if "reservation_granted" in jobs:
         asked = jobs[jobs["reservation"].notna()]

@@ -65,12 +65,19 @@ class Profile:
         """The profile the running jobs leave: ``free`` cores now, and each job's cores
         from its planned end on (`planned_end`). Cores held otherwise (suspended jobs
         writing out, say) are not in it: its total is ``free`` plus the running jobs'."""
-        jobs = list(running)
-        profile = cls(now, free + sum(j.size for j in jobs))
-        for job in jobs:
-            # Up to the planned end itself: now + (end - now) can miss it by an ulp,
-            # and a profile that frees cores an ulp early starts a job on them.
-            profile.add(now, planned_end(job.expected_end, now), -job.size)
+        # Each job frees its cores at its planned end itself (now + (end - now) can
+        # miss it by an ulp, and a profile that frees cores an ulp early starts a job
+        # on them): one step per distinct end, built in one sorted sweep.
+        ends = sorted((planned_end(j.expected_end, now), j.size) for j in running)
+        profile = cls(now, free + sum(size for _, size in ends))
+        times, levels = profile.times, profile.free
+        levels[0] = free
+        for end, size in ends:
+            if end == times[-1]:
+                levels[-1] += size
+            else:
+                times.append(end)
+                levels.append(levels[-1] + size)
         return profile
 
     def copy(self) -> Profile:
