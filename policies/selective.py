@@ -79,6 +79,7 @@ __all__ = [
     "Width",
     "candidates",
     "check_parameters",
+    "check_progress",
     "choose_victims",
     "fits_home",
     "home_cores",
@@ -107,6 +108,25 @@ def check_parameters(sf: float, interval: float, width: Width) -> tuple[float, f
         raise ValueError(f"interval must be a positive number of seconds, got {interval}")
     width_rule(width)
     return float(sf), float(interval), width
+
+
+def check_progress(sf: float, view: View) -> None:
+    """Refuse SF = 1 with a suspension overhead: a run that could suspend jobs forever.
+
+    At SF = 1 an idle job may preempt a running one as soon as its threshold
+    is higher, by any amount. With no overhead a job then still computes
+    between two ticks, but with one, two jobs can suspend each other at every
+    tick while each only writes out and reads back, and the run never ends.
+    Section 3.3 warns of thrashing at low factors ("in order to avoid
+    thrashing ... we use different suspension factors between 1.5 and 5")
+    but states no rule that would guarantee progress; above 1 the wait a job
+    needs before it preempts back grows by SF² each time, so the run ends.
+    """
+    if sf == 1.0 and view.overhead is not None:
+        raise ValueError(
+            "suspension factor sf must be above 1 with a suspension overhead: at sf = 1 two "
+            "jobs can suspend each other at every tick without either progressing"
+        )
 
 
 def width_rule(width: Width) -> Callable[[int, int], bool]:
@@ -340,6 +360,7 @@ class PlainSelectiveSuspension(Policy, Idle):
 
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
+        check_progress(self.sf, view)
         self.observe(view)
         tau = self._tau = running_thresholds(self._tau, view)
         # Victims only at a tick, and only among the jobs running at the pass's start.

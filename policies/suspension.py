@@ -67,6 +67,7 @@ from schedsim.policies.selective import (
     Width,
     candidates,
     check_parameters,
+    check_progress,
     choose_victims,
     idle_threshold,
     is_tick,
@@ -84,7 +85,8 @@ __all__ = ["SelectiveSuspension"]
 class SelectiveSuspension(Policy, Idle):
     """Selective Suspension (Kettimuthu 2003): an idle job suspends jobs of SF-times lower xfactor.
 
-    ``sf`` is the suspension factor (seed 000 uses 1.5 to 5), ``interval``
+    ``sf`` is the suspension factor (seed 000 uses 1.5 to 5; with a
+    suspension overhead it must exceed 1: `schedsim.policies.selective.check_progress`), ``interval``
     the period of the preemption routine in seconds, ``width`` the width
     restriction: ``text`` (n_i >= n_j / 2, default), ``formula`` (n_i /
     n_j < 2) or ``none``. The schedule of ``ss-plain``
@@ -146,6 +148,7 @@ class SelectiveSuspension(Policy, Idle):
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
         self._overhead = view.overhead is not None
+        check_progress(self.sf, view)
         self.observe(view)
         # A running job's threshold is its xfactor when it (re)started: constant.
         self._running_tau = running_thresholds(self._running_tau, view)

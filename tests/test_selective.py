@@ -117,10 +117,23 @@ def same_schedule(
 ) -> pd.DataFrame:
     """Run the accelerated policy and its plain reference; assert they make one schedule.
 
+    SF = 1 with an overhead is refused (`check_progress`): both must say so.
     The plain run is also checked against every invariant (but with the memory
     overhead, whose fractional costs the invariants' exact arithmetic on integral
     workloads does not expect). Returns its job table.
     """
+    if params.get("sf") == 1.0 and overhead != "none":  # could suspend forever: refused
+        for cls in PAIRS[pair]:
+            sim = Simulation(
+                workload,
+                cls(**params),
+                nodes=nodes,
+                cores_per_node=cores_per_node,
+                overhead=OVERHEADS[overhead],
+            )
+            with pytest.raises(ValueError, match="sf must be above 1 with a suspension overhead"):
+                sim.run()
+        return pd.DataFrame()
     results = []
     for cls in PAIRS[pair]:
         policy: Policy = cls(**params)
@@ -216,6 +229,33 @@ def test_tss_makes_the_plain_schedule_on_denser_workloads(seed: int) -> None:
 @pytest.fixture(scope="module")
 def kth1500() -> Workload:
     return first(load("kth"), 1500)
+
+
+#: Found by hypothesis: three jobs of zero estimate (threshold growing 1e9-fold a
+#: second) on nodes 0-7, with a 10 s write-out and a 5 s read-back and a tick every
+#: 7.5 s; at SF = 1 they suspended each other at every tick, none ever computing.
+THRASH = [
+    (9, 0.0, 369.8179933401405, 8, 0.0),
+    (23, 0.0, 950.285709999924, 5, 0.0),
+    (13, 972.6475495340402, 714.5428224120972, 3, 0.0),
+    (21, 972.6475495340402, 160.90757186445617, 4, 0.0),
+    (16, 1086.7653734629557, 1.1254808460112085e-280, 8, 521.5504157476657),
+    (22, 1294.2184088644929, 0.0, 3, 1.175494351e-38),
+]
+
+
+@pytest.mark.parametrize("pair", ["ss", "tss"])
+def test_sf_1_with_an_overhead_is_refused_and_above_1_ends(pair: str) -> None:
+    workload = Workload.from_jobs([Job(*row) for row in THRASH], max_procs=10)
+    params = {"sf": 1.0, "interval": 7.5, "width": "text"}
+    for overhead in ("fixed", "memory"):  # refused whatever the overhead
+        same_schedule(workload, 10, params, pair=pair, overhead=overhead, kill_at_estimate=False)
+    jobs = same_schedule(
+        workload, 10, params | {"sf": 1.2}, pair=pair, overhead="fixed", kill_at_estimate=False
+    )
+    assert (jobs["outcome"] == "completed").all() and jobs["suspensions"].sum() > 0
+    # without an overhead SF = 1 is allowed: a job computes between two ticks
+    same_schedule(workload, 10, params, pair=pair, kill_at_estimate=False)
 
 
 @pytest.mark.parametrize(
