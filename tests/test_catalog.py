@@ -21,7 +21,7 @@ SWF_LINE = "1 0 -1 100 4 -1 -1 4 200 -1 1 7 3 11 1 2 -1 -1\n"
 
 
 def test_shipped_names_and_default():
-    assert set(catalog.SHIPPED) == {"kth", "ctc", "sdsc-sp2", "lublin256"}
+    assert set(catalog.SHIPPED) == {"kth", "ctc", "sdsc-sp2", "sdsc-par", "lublin256"}
     assert catalog.DEFAULT == "kth"
     assert catalog.DEFAULT in catalog.SHIPPED
 

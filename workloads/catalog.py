@@ -37,6 +37,7 @@ SHIPPED: dict[str, str] = {
     "kth": "KTH-SP2-1996-2.1-cln.swf.gz",
     "ctc": "CTC-SP2-1996-3.1-cln.swf.gz",
     "sdsc-sp2": "SDSC-SP2-1998-4.2-cln.swf.gz",
+    "sdsc-par": "SDSC-Par-1996-3.1-cln.swf.gz",
     "lublin256": "lublin_256.swf.gz",
 }
 

@@ -796,6 +796,11 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
         kind=args.kind,
         categories=True if args.categories else None,
     )
+    claims = [p for p in written.get("tables", []) if p.name == "claims.csv"]
+    if claims:
+        from schedsim.app.report.console import print_claims
+
+        print_claims(console, pd.read_csv(claims[0]), results.report_defaults.get("paper"))
     for what, paths in written.items():
         if paths:
             console.print(f"wrote {len(paths)} {what} into {paths[0].parent}/")

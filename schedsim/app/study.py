@@ -778,6 +778,10 @@ REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
         "R, ratio, percent or difference",
     ),
     "categories": _categories_ok,
+    "paper": lambda v: (
+        v in ("lawson2002",),
+        "the name of a paper whose analyses the report adds: lawson2002",
+    ),
     "closed_loop": lambda v: (
         isinstance(v, bool)
         or (

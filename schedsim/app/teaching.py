@@ -120,7 +120,12 @@ def explain(frame: Frame) -> str:
         elif isinstance(d, Requeue):
             parts.append(f"requeue {d.job.id}")
     for r in frame.promises:
-        parts.append(f"reserve {r.size} cores for {r.job} at {r.start:g} s")
+        if r.kind == "pivot":
+            parts.append(f"pivot {r.job} planned at {r.start:g} s")
+        elif r.kind == "advance":
+            parts.append(f"{r.job}'s advance reservation at {r.start:g} s")
+        else:
+            parts.append(f"reserve {r.size} cores for {r.job} at {r.start:g} s")
     what = ", ".join(parts) if parts else "nothing to do"
     return f"t = {frame.now:g} s (pass {frame.number}): {what}"
 

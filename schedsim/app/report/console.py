@@ -320,3 +320,20 @@ def print_comparison(
     for category, row in comparison.categories.iterrows():
         table.add_row(str(category), *(format_value(row[run], metric, stat) for run in runs))
     show(console, table)
+
+
+def print_claims(console: Console, claims: pd.DataFrame, paper: str | None = None) -> None:
+    """The paper's claims against the study's results (``claims.csv`` of a report):
+    the claim, where the paper makes it, its statement, what schedsim gives and
+    whether it is reproduced."""
+    table = Table(title=f"The paper's claims ({paper})" if paper else "The paper's claims")
+    for column in ("claim", "where", "paper", "schedsim", "holds", "status"):
+        table.add_column(column)
+    style = {"reproduced": "green", "partly": "yellow", "not reproduced": "red"}
+    for row in claims.to_dict("records"):
+        status = str(row["status"])
+        table.add_row(
+            str(row["claim"]), str(row["where"]), str(row["paper"]), str(row["schedsim"]),
+            str(row["holds"]), Text(status, style=style.get(status, "")),
+        )  # fmt: skip
+    console.print(table)

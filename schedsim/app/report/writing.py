@@ -96,6 +96,20 @@ def category_spec(value: bool | Mapping[str, Any] | None) -> dict[str, list[str]
     return spec
 
 
+#: The papers whose own analyses a study can ask for (``[report] paper = NAME``):
+#: name -> module of `schedsim.app.report` with ``write(results, out)``.
+PAPERS: dict[str, str] = {"lawson2002": "schedsim.app.report.lawson2002"}
+
+
+def paper_analysis(name: str) -> Any:
+    """The module that reports a study the way paper ``name`` does (`PAPERS`)."""
+    import importlib
+
+    if name not in PAPERS:
+        raise ValueError(f"no analysis of a paper named {name!r} (known: {', '.join(PAPERS)})")
+    return importlib.import_module(PAPERS[name])
+
+
 def write_report(
     results: StudyResults,
     out: Path,
@@ -161,6 +175,11 @@ def write_report(
                         fig.savefig(path, dpi=120)
                         plots.append(path)
                         fig.clear()
+    paper = results.report_defaults.get("paper")
+    if paper and done:
+        t, p, _ = paper_analysis(paper).write(results, out)
+        tables += t
+        plots += p
     closed = results.report_defaults.get("closed_loop")
     if closed and done:
         spec_cl = closed if isinstance(closed, Mapping) else {}

@@ -1,0 +1,139 @@
+"""Lawson & Smirni 2002's measures and claims (`schedsim.app.report.lawson2002`).
+
+The measures by hand on small tables, the claims logic on a hand-made table of
+ratios, and the whole report on a small study (KTH's first 400 jobs, the
+trace's load, 75% high priority and 5% reservations, both policies) swept in
+this process.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from schedsim.app.report import lawson2002 as paper
+from schedsim.app.report.study_results import StudyResults
+from schedsim.app.study import Study
+from schedsim.app.sweep import sweep
+
+
+def test_slowdown_and_ratio_by_hand() -> None:
+    # Jobs (wait, run): (10, 10) s = 2, (0, 5) s = 1, (30, 10) s = 4; a job of no
+    # service time has no slowdown. Mean (2 + 1 + 4) / 3 = 7/3.
+    jobs = pd.DataFrame({"wait": [10.0, 0.0, 30.0, 50.0], "run": [10.0, 5.0, 10.0, 0.0]})
+    assert paper.slowdown(jobs) == pytest.approx(7 / 3)
+    # R = (s1 - sm) / min(s1, sm): 3 against 2 is +0.5; 2 against 3 is -0.5.
+    assert paper.ratio(3.0, 2.0) == 0.5 and paper.ratio(2.0, 3.0) == -0.5
+
+
+def test_classes_of_estimated_run_time() -> None:
+    jobs = pd.DataFrame({"estimate": [999.0, 1000.0, 9999.0, 10_000.0, 50_000.0]})
+    assert paper.estimate_class(jobs).tolist() == ["short", "medium", "medium", "long", "long"]
+
+
+def test_scenarios_are_named_as_the_paper_does() -> None:
+    assert paper.scenario({"load_factor": 1.0}) == "trace load"
+    assert paper.scenario({"load_factor": 1.25}) == "load x1.25"
+    assert paper.scenario({"priorities": 0.75}) == "75% high priority"
+    assert paper.scenario({"reservations": 0.05, "load_factor": math.nan}) == "5% reservations"
+
+
+def _table(values: dict[tuple[str, str, str, str], float]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"trace": t, "scenario": s, "class": c, "priority": p, "R": r}
+         for (t, s, c, p), r in values.items()]
+    )  # fmt: skip
+
+
+def test_claims_count_the_cases_that_hold() -> None:
+    # Two traces at their load: CTC gains (R 0.4), SP2 loses (R -0.1): half the
+    # cases of "R > 0 on every trace" hold: partly. Long jobs: CTC gains, SP2
+    # loses, as the paper has it: reproduced.
+    table = _table(
+        {
+            ("CTC", "trace load", "all", "all"): 0.4,
+            ("SP2", "trace load", "all", "all"): -0.1,
+            ("CTC", "trace load", "long", "all"): 0.2,
+            ("SP2", "trace load", "long", "all"): -0.3,
+        }
+    )
+    batches = pd.DataFrame(
+        {
+            "trace": ["CTC"] * 3,
+            "scenario": ["trace load"] * 3,
+            "priority": ["all"] * 3,
+            "R": [0.5, -0.2, 0.1],
+        }
+    )
+    res = pd.DataFrame(
+        {"trace": ["CTC"], "share": [0.25], "single missed": [100], "multiple missed": [110]}
+    )
+    claims = paper.claims(table, batches, res).set_index("claim")
+    first = claims.loc["multiple queues give a better slowdown than a single queue, all jobs"]
+    assert (first["holds"], first["status"]) == ("1 of 2", "partly")
+    assert first["schedsim"] == "CTC +0.40, SP2 -0.10"
+    long_jobs = claims.loc["long jobs gain on CTC and KTH, lose on the two SDSC traces"]
+    assert long_jobs["status"] == "reproduced"
+    batches_claim = claims.loc["R > 0 for a majority of the batches of 1000 submissions"]
+    assert (
+        batches_claim["schedsim"] == "CTC 67% of batches"
+        and batches_claim["status"] == "reproduced"
+    )
+    missed = claims.loc["single and multiple queues miss roughly as many reservations"]
+    assert missed["status"] == "reproduced"  # 110 against 100: within 20%
+    # Scenarios that did not run: no case, "not run".
+    heavy = claims[claims["where"] == "Figure 5(a)"]
+    assert set(heavy["status"]) == {"not run"}
+
+
+@pytest.fixture(scope="module")
+def study_dir(tmp_path_factory):
+    study = Study(
+        name="lawson-small",
+        base={"workload": "kth", "first": 400},
+        grid={"policy": ["singlequeue", "multiqueue"]},
+        variants=[{"load_factor": 1.0}, {"priorities": 0.75}, {"reservations": 0.05}],
+        report={"paper": "lawson2002", "baseline": "singlequeue", "kind": "R", "x": "none"},
+    )  # fmt: skip
+    directory = tmp_path_factory.mktemp("study") / "lawson-small"
+    sweep(study, directory, workers=0, progress=False)
+    return directory
+
+
+def test_the_report_of_a_small_study(study_dir, tmp_path) -> None:
+    results = StudyResults.load(study_dir)
+    found = paper.pairs(results)
+    assert sorted(c["scenario"] for c, _, _ in found) == [
+        "5% reservations", "75% high priority", "trace load",
+    ]  # fmt: skip
+    table = paper.aggregate(found)
+    at_load = table[(table["scenario"] == "trace load") & (table["priority"] == "all")]
+    assert set(at_load["class"]) == {"all", "short", "medium", "long"}
+    # R from the two runs' slowdowns, recomputed here from the job tables.
+    _, single, multi = next(f for f in found if f[0]["scenario"] == "trace load")
+    s1, sm = paper.slowdown(single.jobs), paper.slowdown(multi.jobs)
+    row = at_load[at_load["class"] == "all"].iloc[0]
+    assert (row["s1"], row["sm"]) == (s1, sm) and row["R"] == paper.ratio(s1, sm)
+    assert set(table.loc[table["scenario"] == "75% high priority", "priority"]) == {
+        "all", "high", "low",
+    }  # fmt: skip
+    res, delays = paper.reservations(found)
+    assert len(res) == 1 and res["requested"].iloc[0] > 0
+    assert (delays["delay"] >= 0).all()
+    tables, plots, claims = paper.write(results, tmp_path)
+    assert {p.name for p in tables} >= {"claims.csv", "lawson2002-slowdown-ratios.csv"}
+    assert all(p.exists() and p.stat().st_size > 0 for p in plots)
+    assert set(claims["status"]) <= {"reproduced", "partly", "not reproduced", "not run"}
+    written = pd.read_csv(tmp_path / "claims.csv")
+    assert list(written.columns) == ["claim", "where", "paper", "schedsim", "holds", "status"]
+
+
+def test_schedsim_report_prints_the_claims(study_dir, tmp_path, capsys) -> None:
+    from schedsim.app.cli import main
+
+    assert main(["report", str(study_dir), "--out", str(tmp_path / "report")]) == 0
+    out = capsys.readouterr().out
+    assert "The paper's claims (lawson2002)" in out
+    assert (tmp_path / "report" / "lawson2002-R-by-class.png").exists()
