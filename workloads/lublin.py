@@ -58,8 +58,8 @@ AARR*ARAR (ARAR converts the rush-hour shape AARR to all-day; typeless
 α = `ALPHA` = 10.2303 * 1.0225 = 10.4605). A smaller α gives shorter
 interarrivals and more load. Seed 003 (Table 5) uses α = 10.33 for its
 "normal load" workload W1 and α = 9.83 for "high load" W2 on 128 nodes;
-those are typeless shapes and are what ``generate(..., job_types=False,
-alpha=10.33)`` means. The long-run rate is exactly
+`schedsim.workloads.multicore` reads them as the rush-hour AARR (see its
+docstring), so W1 passes ``alpha=10.33 * 1.0225`` here. The long-run rate is exactly
 86400 * P(g <= 13) / E[e**g; g <= 13] jobs per day (the points of a whole
 day sum to 48, whatever the weights): 94.8/day for the published typeless
 α, 102.3 for α = 10.33, 137.7 for α = 9.83; with job types, 24.6 batch +
@@ -67,9 +67,9 @@ day sum to 48, whatever the weights): 94.8/day for the published typeless
 scales both streams' shapes by the same factor, α_t = AARR_t * ARAR_t *
 alpha / `ALPHA` (as if ARAR were changed by that ratio), so ``alpha=ALPHA``
 is the published model in both modes. Seed 003's text says W1 *lowered* the
-load by 5% against the published parameters, yet 10.33 < 10.46 raises it
-(+8% arrivals); the seed gives no source for the numbers, so they are used
-as given and not reinterpreted.
+load by 5% against the published parameters, yet 10.33 < 10.46 taken as an
+all-day shape would raise it (+8% arrivals); taken as AARR it lowers it by
+5.8% (`schedsim.workloads.multicore`, ``alpha_means``).
 
 Choices made where the paper and generator leave things open
 --------------------------------------------------------------
