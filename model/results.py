@@ -123,7 +123,7 @@ import math
 import numbers
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -515,6 +515,65 @@ class Result:
         if estimate not in ESTIMATE_QUALITIES:
             raise ValueError(f"estimate must be None, 'well' or 'poor', got {estimate!r}")
         return jobs[jobs["estimate_quality"] == estimate]
+
+    # ---- groups of jobs -----------------------------------------------------
+
+    def split(self, column: str) -> dict[Any, Result]:
+        """The run seen one group of jobs at a time: a result per value of job column
+        ``column`` (``priority``, ``queue_class``, ``user``, ...), holding that group's
+        jobs and pieces, in sorted order of the values; jobs with no value (NaN) form
+        the group None. Its `summary`, `category_table` and `category_stats` are then
+        the group's; ``series`` and ``meta`` stay the whole run's (a group has no
+        utilization of its own: `summary_by` says which entries are the machine's).
+        """
+        return self._parts(self.jobs, column)
+
+    def _parts(self, jobs: pd.DataFrame, column: str) -> dict[Any, Result]:
+        if column not in jobs:
+            raise ValueError(f"the job table has no column {column!r}: {', '.join(jobs.columns)}")
+        values = jobs[column]
+        keys: list[Any] = sorted(values.dropna().unique().tolist(), key=lambda v: (str(type(v)), v))
+        masks = [(values == k).to_numpy() for k in keys]
+        if values.isna().any():
+            keys.append(None)
+            masks.append(values.isna().to_numpy())
+        out: dict[Any, Result] = {}
+        for key, mask in zip(keys, masks, strict=True):
+            part = jobs[mask].reset_index(drop=True)
+            pieces = self.pieces
+            if pieces is not None:
+                pieces = pieces[pieces["job"].isin(part["id"])].reset_index(drop=True)
+            out[key] = replace(self, jobs=part, pieces=pieces)
+        return out
+
+    def summary_by(
+        self, column: str, warmup: int | float = 0, cooldown: int | float = 0
+    ) -> pd.DataFrame:
+        """`summary` per group of job column ``column`` (`split`), one row each, and a
+        last row ``"all"``: the whole run's.
+
+        ``warmup`` and ``cooldown`` trim the run as a whole (by submit order over all
+        jobs) before it is split. The job-based entries and ``throughput_per_day``
+        are the group's; ``utilization`` and ``mean_queue_length`` are the machine's
+        over the window, the same in every row, as are the window and the numbers
+        trimmed.
+        """
+        whole = self.summary(warmup, cooldown)
+        a, b = whole["window_start"], whole["window_end"]
+        machine = (
+            "excluded_warmup", "excluded_cooldown", "window_start", "window_end",
+            "utilization", "mean_queue_length",
+        )  # fmt: skip
+        rows: dict[Any, dict[str, Any]] = {}
+        for key, part in self._parts(self._select(warmup, cooldown)[0], column).items():
+            row = part.summary()
+            row.update({k: whole[k] for k in machine})
+            row["throughput_per_day"] = part.throughput_per_day(a, b)
+            rows[key] = row
+        rows["all"] = whole
+        table = pd.DataFrame.from_dict(rows, orient="index")
+        table.index.name = column
+        return table
 
     # ---- summaries ----------------------------------------------------------
 

@@ -97,8 +97,12 @@ borrowed node changes partition only when the job takes all its cores.
 
 from __future__ import annotations
 
+import heapq
 import math
+from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import accumulate
+from operator import attrgetter
 from typing import Any, Literal
 
 import numpy as np
@@ -158,6 +162,9 @@ def parse_boundaries(text: str) -> tuple[float, ...]:
     if any(not (e > 0 and math.isfinite(e)) for e in edges) or list(edges) != sorted(set(edges)):
         raise ValueError(f"boundaries must be increasing positive seconds, got {text!r}")
     return edges
+
+
+_SIZE = attrgetter("size")
 
 
 @register("multiqueue")
@@ -227,6 +234,9 @@ class MultiQueue(Policy):
         #: (expected end, cores) by id, and the view's tuple of them it was made from.
         self._held: Profile | None = None
         self._end_of: dict[int, tuple[float, int]] = {}
+        #: (expected end, id) of `_end_of`'s jobs, a heap; entries no longer there are
+        #: dropped as they come to the top.
+        self._ends: list[tuple[float, int]] = []
         self._running: tuple[JobView, ...] = ()
         #: The last planning pass's pivots, their start times and the jobs it started.
         self._planned: tuple[list[JobView | None], list[float], set[int]] | None = None
@@ -309,16 +319,18 @@ class MultiQueue(Policy):
 
         out: list[Decision] = []
         started: set[int] = set()
-        avail = np.array(view.free_per_node, dtype=np.int64)  # free cores per node, ours
-        # Idle cores per partition (kept up to date by `_take`): read at every candidate.
-        if self._cpn == 1:
-            idle = np.bincount(self._owner[avail > 0], minlength=self.partitions).tolist()
-        else:
-            idle = np.bincount(self._owner, weights=avail, minlength=self.partitions)
-            idle = idle.astype(np.int64).tolist()
+        # Free cores per node and idle cores per partition, ours (`_take` keeps them up to
+        # date), made when a start or a rule first needs them: most passes need neither.
+        cores: list[Any] = []
+
+        def state() -> tuple[Any, list[int]]:
+            if not cores:
+                cores.extend(self._idle_cores(view))
+            return cores[0], cores[1]
 
         def launch(job: JobView, rule: str, span: float, **limit: Any) -> bool:
-            alloc = self._take(avail, idle, self._class[job.id], job.size)
+            free_cores, idle = state()
+            alloc = self._take(free_cores, idle, self._class[job.id], job.size)
             if alloc is None:
                 return False
             out.append(Start(job, alloc, **limit))
@@ -351,12 +363,16 @@ class MultiQueue(Policy):
             waiting.sort(key=lambda j: prio[j.id])
         pivots = self._pivots(waiting, started)
         plan, pst = self._plan(base, pivots, now)
-        extra = self._extra(view, plan, pivots, pst, avail, now) if self.guard == "own" else None
+        extra = None
+        if self.guard == "own":
+            extra = self._extra(view, plan, pivots, pst, state()[1])
 
         # Speculative starts "at the earliest possible time", before the loop.
         # (Their dict is in arrival order; priorities reorder it.)
-        free = sum(idle)
+        free = view.free_cores
         trying = list(self._speculating.values()) if free else []
+        if trying and min(map(_SIZE, trying)) > free:
+            trying = []  # none fits (often hundreds wait for room: skip them in one look)
         if self._low:
             trying.sort(key=lambda j: self._prio[j.id])
         # Every trial holds its cores over [now, now + limit) (estimates above the
@@ -377,6 +393,10 @@ class MultiQueue(Policy):
                 plan.add(now, now + span, -size)
                 del self._speculating[trial.id]
 
+        # The fewest cores free from now to the end of each step of the plan (made
+        # again after the plan changes): whether a job fits over its estimate is then
+        # one bisection, not a walk over the steps (`Profile.min_free`).
+        low: list[int] | None = None
         for job in waiting:
             if job.size > free or job.id in started:
                 if not free:
@@ -389,17 +409,26 @@ class MultiQueue(Policy):
                     free -= job.size
                     base.add(now, now + span, -job.size)
                     pivots = self._pivots(waiting, started)  # a new pivot for p
-                    plan, pst = self._plan(base, pivots, now)
+                    plan, pst = self._replan(base, plan, pst, pivots, p, now)
+                    low = None
                     if extra is not None:
-                        extra = self._extra(view, plan, pivots, pst, avail, now)
+                        extra = self._extra(view, plan, pivots, pst, state()[1])
                 continue
             if extra is None and job.size > plan.free[0]:
                 continue  # not even now, with the pivots due now (a cheap first look)
-            rule = self._rule_for(job, p, span, now, idle, plan, pst, extra)
+            if low is None:
+                assert plan.times[0] == now  # (a plan starts at the present)
+                low = list(accumulate(plan.free, min))
+            # Delays no pivot, no reservation: enough cores over [now, now + span).
+            fits = low[bisect_left(plan.times, now + span) - 1] >= job.size
+            if extra is None and not fits:
+                continue  # (guard "all": every rule needs it)
+            rule = self._rule_for(job, p, span, now, state()[1], fits, pst, extra)
             if rule is not None and launch(job, rule, span):
                 free -= job.size
                 base.add(now, now + span, -job.size)
                 plan.add(now, now + span, -job.size)
+                low = None
                 if rule == "b" and extra is not None:
                     extra[p] -= job.size
 
@@ -411,16 +440,33 @@ class MultiQueue(Policy):
         self._planned = (pivots, pst, started)
         return out + self._timer(view)
 
+    def _idle_cores(self, view: View) -> tuple[Any, list[int]]:
+        """What `_take` takes from, and the idle cores per partition. On nodes of one
+        core with several partitions, each partition's idle nodes as a list (a start
+        takes the first ones: no array work per start); else the free cores per node
+        (a copy)."""
+        if self.partitions == 1:
+            return np.array(view.free_per_node, dtype=np.int64), [view.free_cores]
+        assert self._owner is not None
+        if self._cpn == 1:
+            free_nodes = np.flatnonzero(view.free_per_node)
+            holder = self._owner[free_nodes]
+            lists = [free_nodes[holder == q].tolist() for q in range(self.partitions)]
+            return lists, [len(nodes) for nodes in lists]
+        avail = np.array(view.free_per_node, dtype=np.int64)
+        idle = np.bincount(self._owner, weights=avail, minlength=self.partitions)
+        return avail, idle.astype(np.int64).tolist()
+
     def _nothing_can_start(self, view: View, arrived: list[JobView]) -> bool:
         """Whether this pass can start nothing and grant nothing: no reservation due or
         asked for, and no idle core or every waiting job wider than the idle cores."""
         now = view.now
-        if any(when <= now for when, _, _ in self._granted.values()):
+        if self._granted and any(when <= now for when, _, _ in self._granted.values()):
             return False
-        if any(requested_reservation(j) is not None for j in arrived):
+        if arrived and any(requested_reservation(j) is not None for j in arrived):
             return False
         free = view.free_cores
-        return free == 0 or all(j.size > free for j in view.queue)
+        return free == 0 or min(map(_SIZE, view.queue), default=free + 1) > free
 
     def _forget(self, job_id: int, now: float) -> None:
         """A job left the running ones (ended, requeued): its cores are free from now."""
@@ -452,17 +498,23 @@ class MultiQueue(Policy):
                 # Those new started since, and stand last in the view's order of starts.
                 for r in running[len(running) - new :] if new else ():
                     known[r.id] = (r.expected_end, r.size)
+                    heapq.heappush(self._ends, (r.expected_end, r.id))
                     held.add(now, r.expected_end, -r.size)
             if held is None or len(known) != len(running):  # made afresh
                 held = None
         if held is not None:
             held.advance(now)
-            if held.free[0] != view.free_cores or any(end <= now for end, _ in known.values()):
+            ends = self._ends  # is a job past its expected end? the earliest says
+            while ends and known.get(ends[0][1], (None,))[0] != ends[0][0]:
+                heapq.heappop(ends)
+            if held.free[0] != view.free_cores or (ends and ends[0][0] <= now):
                 held = None
         if held is None:  # a first look, or an overrun (or anything unforeseen)
             held = Profile.of_running(now, view.free_cores, running)
             known.clear()
             known.update((r.id, (r.expected_end, r.size)) for r in running)
+            self._ends = [(end, jid) for jid, (end, _) in known.items()]
+            heapq.heapify(self._ends)
             overrun = any(r.expected_end <= now for r in running)
             self._held = None if overrun else held.copy()
         else:
@@ -540,11 +592,44 @@ class MultiQueue(Policy):
         pst = [INF] * self.partitions
         present = [(p, j) for p, j in enumerate(pivots) if j is not None]
         prio = self._prio
-        for p, job in sorted(present, key=lambda pj: (prio[pj[1].id], pj[1].submit, pj[1].id)):
+        if len(present) > 1:
+            present.sort(key=lambda pj: (prio[pj[1].id], pj[1].submit, pj[1].id))
+        for p, job in present:
             span = duration(job.estimate)
             pst[p] = plan.earliest(job.size, span, after=now)
             plan.reserve(pst[p], span, job.size)
         return plan, pst
+
+    def _replan(
+        self,
+        base: Profile,
+        plan: Profile,
+        pst: list[float],
+        pivots: list[JobView | None],
+        p: int,
+        now: float,
+    ) -> tuple[Profile, list[float]]:
+        """The plan after pivot_p started now (its cores now in ``base``) and p got a
+        new pivot. The old plan already holds the started job where it was planned,
+        now, so every other pivot keeps its start: planned before it, it fitted with
+        it; planned after it, on the same profile. Only the new pivot needs planning,
+        on top, when it comes last in the planning order; else all are planned again."""
+        new = pivots[p]
+        if new is None:
+            pst[p] = INF
+            return plan, pst
+        prio = self._prio
+        key = (prio[new.id], new.submit, new.id)
+        if all(
+            (prio[j.id], j.submit, j.id) < key
+            for q, j in enumerate(pivots)
+            if j is not None and q != p
+        ):
+            span = duration(new.estimate)
+            pst[p] = plan.earliest(new.size, span, after=now)
+            plan.reserve(pst[p], span, new.size)
+            return plan, pst
+        return self._plan(base, pivots, now)
 
     def _extra(
         self,
@@ -552,15 +637,14 @@ class MultiQueue(Policy):
         plan: Profile,
         pivots: list[JobView | None],
         pst: list[float],
-        avail: np.ndarray,
-        now: float,
+        idle_now: list[int],
     ) -> list[int]:
         """extra_p of step 5 (``guard="own"``): partition p's processors idle at pivot_p's
-        start time, by its own running jobs' estimates, that pivot_p does not need."""
-        assert self._owner is not None
+        start time, by its own running jobs' estimates, that pivot_p does not need
+        (``idle_now``: each partition's idle processors now)."""
         out = []
         for p, job in enumerate(pivots):
-            idle = int(avail[self._owner == p].sum())
+            idle = idle_now[p]
             if job is None:
                 out.append(idle)
                 continue
@@ -578,14 +662,15 @@ class MultiQueue(Policy):
         span: float,
         now: float,
         idle: list[int],
-        plan: Profile,
+        fits: bool,
         pst: list[float],
         extra: list[int] | None,
     ) -> str | None:
-        """Which rule of step 7 lets ``job`` (partition ``p``, not its pivot) start now."""
+        """Which rule of step 7 lets ``job`` (partition ``p``, not its pivot) start now;
+        ``fits``: whether it fits the plan over its estimate, delaying no pivot and no
+        reservation."""
         size = job.size  # (the caller checked it is at most the idle cores)
         mine = idle[p]
-        fits = plan.min_free(now, now + span) >= size  # delays no pivot, no reservation
         if extra is None:  # guard "all": every start fits the plan of every pivot
             if not fits:
                 return None
@@ -598,22 +683,42 @@ class MultiQueue(Policy):
             return "b"
         return "c" if fits else None
 
-    def _take(self, avail: np.ndarray, idle: list[int], p: int, size: int) -> Allocation | None:
+    def _take(self, free: Any, idle: list[int], p: int, size: int) -> Allocation | None:
         """``size`` idle cores for a job of partition ``p``: its own nodes' first, then
         other partitions' (the one with the most idle cores first), lowest-numbered
         nodes first. A node borrowed whole becomes ``p``'s (on nodes of one core,
         every borrowed node); one whose other cores are busy stays with its owner.
-        ``avail`` (free cores per node) and ``idle`` (per partition) are updated."""
+        ``free`` (what `_idle_cores` made) and ``idle`` (per partition) are updated."""
         owner, cpn = self._owner, self._cpn
         assert owner is not None
         if sum(idle) < size:
             return None
-        if cpn == 1 and idle[p] >= size:  # the common case: its own idle nodes suffice
-            nodes = np.flatnonzero((owner == p) & (avail > 0))[:size]
-            avail[nodes] = 0
+        if cpn == 1 and self.partitions == 1:  # one partition: first fit
+            nodes = np.flatnonzero(free)[:size]
+            free[nodes] = 0
             idle[p] -= size
             return Allocation.one_core_each(nodes)
-        others = sorted((q for q in range(self.partitions) if q != p), key=lambda q: (-idle[q], q))
+        if cpn == 1:  # each partition's idle nodes, ascending: take from the front
+            picked: list[int] = []
+            left = size
+            for q in (p,) if idle[p] >= size else (p, *self._lenders(idle, p)):
+                k = min(idle[q], left)
+                if k:
+                    picked += free[q][:k]
+                    del free[q][:k]
+                    idle[q] -= k
+                    left -= k
+                    if not left:
+                        break
+            nodes = np.array(picked, dtype=np.int64)  # ascending unless it borrowed
+            borrowed = nodes[owner[nodes] != p]
+            if len(borrowed):
+                nodes.sort()
+                owner[borrowed] = p  # a node borrowed changes partition
+                self._moved = True
+            return Allocation.one_core_each(nodes)
+        avail = free
+        others = self._lenders(idle, p)
         rank = np.empty(self.partitions, dtype=np.int64)
         rank[[p, *others]] = np.arange(self.partitions)
         candidates = np.flatnonzero(avail)
@@ -632,6 +737,11 @@ class MultiQueue(Policy):
             self._moved = True
         sort = np.argsort(nodes)
         return Allocation(nodes[sort].copy(), counts[sort].copy())
+
+    def _lenders(self, idle: list[int], p: int) -> list[int]:
+        """The partitions p borrows from, in turn: the most idle cores first (ties: the
+        lower partition)."""
+        return sorted((q for q in range(self.partitions) if q != p), key=lambda q: (-idle[q], q))
 
     def _record_sizes(self, now: float) -> None:
         assert self._owner is not None

@@ -86,8 +86,9 @@ class SelectiveSuspension(Policy, Idle):
     """Selective Suspension (Kettimuthu 2003): an idle job suspends jobs of SF-times lower xfactor.
 
     ``sf`` is the suspension factor (seed 000 uses 1.5 to 5; with a
-    suspension overhead it must exceed 1: `schedsim.policies.selective.check_progress`), ``interval``
-    the period of the preemption routine in seconds, ``width`` the width
+    suspension overhead it must exceed 1:
+    `schedsim.policies.selective.check_progress`), ``interval`` the period
+    of the preemption routine in seconds, ``width`` the width
     restriction: ``text`` (n_i >= n_j / 2, default), ``formula`` (n_i /
     n_j < 2) or ``none``. The schedule of ``ss-plain``
     (`schedsim.policies.selective.PlainSelectiveSuspension`), made faster;

@@ -251,3 +251,32 @@ def test_invariants_with_priorities_and_reservations(
         # Granted at or after the request, and started exactly then.
         assert (asked["reservation_granted"] >= asked["reservation"]).all()
         assert (asked["start"] == asked["reservation_granted"]).all()
+
+
+def test_summaries_split_by_priority(tmp_path, capsys) -> None:
+    """Item 4: every summary and category table can be split by priority."""
+    jobs = [Job(i, 10.0 * i, 100.0 + i, 1 + i % 3, 200.0 + i) for i in range(1, 41)]
+    workload = with_priorities(Workload.from_jobs(jobs, max_procs=4), 0.75, seed=3)
+    result = Simulation(workload, MultiQueue(), nodes=4).run()
+    parts = result.split("priority")
+    assert set(parts) == {"high", "low"}
+    assert sum(len(p.jobs) for p in parts.values()) == 40
+    for name, part in parts.items():
+        assert (part.jobs["priority"] == name).all()
+        assert part.pieces is not None and set(part.pieces["job"]) == set(part.jobs["id"])
+        assert part.category_table(stat="count").to_numpy().sum() == len(part.jobs)
+    table = result.summary_by("priority", warmup=4)
+    assert list(table.index) == ["high", "low", "all"]
+    assert table.loc["all", "jobs"] == 36 == table.loc[["high", "low"], "jobs"].sum()
+    low = parts["low"].jobs
+    assert table.loc["low", "jobs"] == (low["submit"] > 40.0).sum()  # trimmed as a whole
+    assert table["utilization"].nunique() == 1  # the machine's, in every row
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        result.split("nope")
+    # and on the command line
+    from schedsim.app.cli import main
+
+    code = main(["run", "--first", "300", "--policy", "multiqueue", "--priorities", "0.75",
+                 "--by", "priority", "--out", str(tmp_path / "o")])  # fmt: skip
+    text = capsys.readouterr().out
+    assert code == 0 and "priority high" in text and "priority low" in text

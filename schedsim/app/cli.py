@@ -300,6 +300,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N|F",
         help="leave the last N jobs (or fraction F) out of the summaries",
     )
+    run.add_argument(
+        "--by",
+        metavar="COLUMN",
+        help="also print the summary per value of this job-table column (priority, "
+        "queue_class, user, ...; the utilization is the machine's)",
+    )
     outputs = run.add_argument_group("outputs")
     outputs.add_argument(
         "--no-pieces",
@@ -671,6 +677,9 @@ def _run_and_write(
     result = sim.run(progress=progress)
     summary = result.summary(warmup=args.warmup, cooldown=args.cooldown)
     print_summary(console, result, summary)
+    if args.by:
+        groups = result.summary_by(args.by, warmup=args.warmup, cooldown=args.cooldown)
+        show(console, summary_table({f"{args.by} {k}": r.to_dict() for k, r in groups.iterrows()}))
     print_categories(console, result, args.warmup, args.cooldown)
     try:
         result.save(out, warmup=args.warmup, cooldown=args.cooldown)
