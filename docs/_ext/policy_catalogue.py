@@ -133,7 +133,13 @@ class Entry:
     see_also: str = ""  # where the choices are documented in full (a module), if not the class's
 
 
-FAMILIES = ["No backfilling", "Backfilling", "Selective preemption", "Gang scheduling"]
+FAMILIES = [
+    "No backfilling",
+    "Backfilling",
+    "Selective preemption",
+    "Gang scheduling",
+    "Coscheduling on multi-core nodes",
+]
 
 SS_RULE = """\
 Every job has a *suspension threshold*, its expansion factor
@@ -191,6 +197,28 @@ def _pfcfs_table3(wait: str, quantum: str, rounds: str) -> str:
         f"running jobs and runs. {quantum} {rounds}"
     )
 
+
+_GLTS_SEE = "schedsim.policies.glts"  # ssp: "schedsim.policies.spacesharing"
+_GLTS_RULE = """\
+Conservative backfilling over whole nodes of several cores, with every job's
+reservation in its space-sharing shape. A job whose reservation is due starts by
+the option of highest *utilization gain* (Equation 6: node-seconds of work done
+per node-second used, minus 1): a *group* of jobs sharing nodes, the job as
+primary and other waiting jobs matched (Case 1), or, for the first waiting job,
+running jobs matched (Case 2) or a running primary (Case 3); or alone with 4
+processes per node (Case 5); else alone with Equation 8's 1 or 2 (Case 4). Groups
+are formed by pre-selection, blocks, a sliding window, other blocks and purify
+(section 4.5), need a gain of `min_utilgain` and must keep every job within
+R_max = `f_slack` x its estimated response time at submission."""
+_GLTS_CHOICES = [
+    "The scheduler predicts slowdowns with the run's own model (`seed`): a job's work is its "
+    "estimate.",
+    "Nodes, not cores, are planned: every job owns whole nodes, alone or with its group.",
+    "R_est: the job's planned response when it arrives, times `adjust` (0.75, section 5.1).",
+    "A job already planned past its R_max fails the fairness check only if a group delays it "
+    "further.",
+    "Serial-job bursts (Figure 3) and Scojo-PECT's slices are not modelled.",
+]
 
 POLICIES: dict[str, Entry] = {
     "fcfs": Entry(
@@ -454,6 +482,65 @@ strategies of Table 3 are [`pfcfs1`](pfcfs1.md), [`pfcfs2`](pfcfs2.md) and
             "Those of [`pfcfs`](pfcfs.md), with `wait` 10 min, no quantum (`inf`) and "
             "`rounds` 1 fixed."
         ],
+    ),
+    "ssp": Entry(
+        title="Standard space sharing",
+        family="Coscheduling on multi-core nodes",
+        source=[("zeng2009", "section 5.1 (SSP), Equation 8, Table 6")],
+        rule="""\
+One job per node, with 1, 2 or 4 processes per node by Equation 8 (its self
+slowdowns against MAX_SL and SELF_SL2), FCFS with conservative backfilling over
+whole nodes, planned with the estimate times the job's self slowdown.""",
+        choices=_GLTS_CHOICES[:3],
+        see_also="schedsim.policies.spacesharing",
+    ),
+    "glts": Entry(
+        title="G-LOMARC-TS",
+        family="Coscheduling on multi-core nodes",
+        source=[("zeng2009", "sections 4.2-4.6, 5.1, Table 6")],
+        rule=_GLTS_RULE,
+        choices=_GLTS_CHOICES,
+        see_also=_GLTS_SEE,
+    ),
+    "cst": Entry(
+        title="CST: pairs, best match",
+        family="Coscheduling on multi-core nodes",
+        source=[("zeng2009", "section 5.1")],
+        rule="[`glts`](glts.md) with groups of two jobs only, the best match.",
+        choices=_GLTS_CHOICES,
+        see_also=_GLTS_SEE,
+    ),
+    "cstws": Entry(
+        title="CSTWS: pairs, first match",
+        family="Coscheduling on multi-core nodes",
+        source=[("zeng2009", "section 5.1")],
+        rule="[`glts`](glts.md) with groups of two jobs only, the first match that passes.",
+        choices=_GLTS_CHOICES,
+        see_also=_GLTS_SEE,
+    ),
+    "glts-fbo": Entry(
+        title="G-LOMARC-TS, first block only",
+        family="Coscheduling on multi-core nodes",
+        source=[("zeng2009", "section 5.1 (FBO)")],
+        rule="[`glts`](glts.md), matching in the first block only.",
+        choices=_GLTS_CHOICES,
+        see_also=_GLTS_SEE,
+    ),
+    "glts-ns": Entry(
+        title="G-LOMARC-TS, no sorting",
+        family="Coscheduling on multi-core nodes",
+        source=[("zeng2009", "section 5.1 (NS)")],
+        rule="[`glts`](glts.md) without sorting per block.",
+        choices=_GLTS_CHOICES,
+        see_also=_GLTS_SEE,
+    ),
+    "glts-nh": Entry(
+        title="G-LOMARC-TS, no heuristics",
+        family="Coscheduling on multi-core nodes",
+        source=[("zeng2009", "section 5.1 (NH)")],
+        rule="[`glts`](glts.md) without sorting or blocks, the first suitable group.",
+        choices=_GLTS_CHOICES,
+        see_also=_GLTS_SEE,
     ),
 }
 

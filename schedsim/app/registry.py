@@ -47,6 +47,8 @@ MODULES: tuple[str, ...] = (
     "schedsim.policies.gang",
     "schedsim.policies.creasy",
     "schedsim.policies.multiqueue",
+    "schedsim.policies.spacesharing",
+    "schedsim.policies.glts",
 )
 
 

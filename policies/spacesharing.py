@@ -1,0 +1,398 @@
+"""Standard space sharing (SSP) on multi-core nodes, and the plan G-LOMARC-TS builds on.
+
+Zeng and Sodan, "Job Scheduling with Lookahead Group Matchmaking for
+Time/Space Sharing on Multi-core Parallel Machines" (JSSPP 2009; this
+project's seed 003), sections 4.1, 4.3, 4.7 and 5.1, Table 6 (G-LOMARC-TS
+itself: `schedsim.policies.glts`). Run them with the paper's contention
+model, `schedsim.model.slowdowns.StatisticalContention`, on nodes of 4
+cores and without killing at the estimate (a slowed job outlives its
+estimate)::
+
+    Simulation(w, SSP(seed=s), nodes=128, cores_per_node=4,
+               contention=StatisticalContention(s), kill_at_estimate=False)
+
+**What the scheduler knows** (section 3: "sufficient characteristics
+information to calculate slowdowns are available"). Each policy holds a
+`Slowdowns` of its own, ``model``, built from ``seed``: with the run's seed
+it predicts exactly the slowdowns a default `StatisticalContention` of that
+seed applies (a job's ``sl_scr``/``sl_sno`` attributes, else the same keyed
+draws). ``model`` may be replaced by any `Predictor` (hand-set pairs, or a
+`StatisticalContention` with other options). A job's *work* is its
+estimate (T_i of Table 1: one process per node, no contention); its planned
+duration in a shape is the estimate times the slowdown predicted for that
+shape.
+
+**Nodes, not cores, are planned.** Every job here owns whole nodes: alone
+(space sharing, one job per node) or in a group (the group owns its nodes;
+section 4.5: "Per node, only two jobs are coscheduled"). A node is busy
+until the last job on it is planned to end. So the plan is an availability
+profile of free *nodes* (`schedsim.policies.planning.profile.Profile`, with
+nodes for cores), exact for any set of nodes, and a job whose reservation
+comes due always fits.
+
+**Conservative backfilling** (section 4.7, 5.1: "All scheduling approaches
+use conservative backfilling"). Every waiting job holds a reservation in
+its space-sharing shape (Equation 8's PPN, ``ceil(size / PPN)`` nodes, the
+estimate times its self slowdown). At every pass the plan is rebuilt from
+the running jobs and the reservations, re-anchored one by one in the order
+of their previous starts (ties: arrival order), new arrivals last: without
+overruns no job moves later, which is compression ("in the worst case, the
+released job would be reinserted in the same position"); a running job
+past its planned end moves the plan on (`planned_end`). A job whose
+reservation is due starts; a `WakeAt` asks for a pass at the next
+reservation.
+
+**R_est** (section 4.1, Table 1) is a job's response time (planned end -
+submit) under this plan at the pass it arrives, anchored behind every
+earlier reservation, times ``adjust`` (0.75, section 5.1: "an adjustment by
+a factor of 0.75 to reflect that ... jobs therefore run on average faster
+than estimated"). R_max = ``f_slack`` x R_est (Equation 4).
+
+**SSP** (section 5.1): one job per node, PPN by Equation 8 from the job's
+SL_scr, SL_sno and Table 6's MAX_SL and SELF_SL2; a job too large for the
+machine at that PPN (possible in hand-made workloads only) is packed at the
+next larger PPN that fits (documented choice).
+
+`NodePlanner` is the machinery both families share: the plan, R_est, the
+starts; a subclass says how a due job starts (`NodePlanner._launch`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from schedsim.model.cluster import Allocation
+from schedsim.model.policy import Decision, Policy, Start, WakeAt, register
+from schedsim.model.view import JobView, State, View
+from schedsim.policies.planning.conservative import duration as plan_duration
+from schedsim.policies.planning.conservative import place
+from schedsim.policies.planning.profile import INF, Profile, planned_end
+from schedsim.workloads.job import Job
+from schedsim.workloads.multicore import (
+    CPUS_PER_NODE,
+    MAX_SL,
+    SELF_SL2,
+    draw_pair,
+    draw_self,
+    processes_per_node,
+    self_slowdown,
+)
+
+__all__ = ["SSP", "Launch", "NodePlanner", "Predictor", "Slowdowns"]
+
+
+# -- what the scheduler knows of slowdowns (section 3) ----------------------------------------
+
+
+class Predictor(Protocol):
+    """What the policies read of a slowdown model (`Slowdowns`; `StatisticalContention` too)."""
+
+    @property
+    def cpus_per_node(self) -> int: ...
+
+    def self_slowdowns(self, job: Job) -> tuple[float, float]: ...
+
+    def cos(self, job_id: int, mate_id: int) -> float: ...
+
+    def node_slowdown(self, job: Job, ppn: int, mates: Iterable[int]) -> float: ...
+
+
+class Slowdowns:
+    """The slowdowns `schedsim.model.slowdowns.StatisticalContention` applies with its
+    defaults (directed pairs, a job's self slowdown times its worst mate's SL_cos), from
+    the same keyed draws (`schedsim.workloads.multicore`): with the run's seed, what
+    the scheduler predicts is what the run does. (Policies may not import the model's
+    contention module, which sits on the simulation's side.) ``pairs`` sets SL_cos by
+    hand, ``(job, mate) -> slowdown of job next to mate``."""
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        cpus_per_node: int = CPUS_PER_NODE,
+        pairs: Mapping[tuple[int, int], float] | None = None,
+    ) -> None:
+        self.seed = int(seed)
+        self.cpus_per_node = cpus_per_node
+        self.pairs = dict(pairs or {})
+        self._self: dict[int, tuple[float, float]] = {}
+        self._pair: dict[tuple[int, int], tuple[float, float]] = {}
+
+    def self_slowdowns(self, job: Job) -> tuple[float, float]:
+        """The job's (SL_scr, SL_sno): its attributes when present, else drawn."""
+        attrs = job.attrs
+        if "sl_scr" in attrs and "sl_sno" in attrs:
+            return float(attrs["sl_scr"]), float(attrs["sl_sno"])
+        drawn = self._self.get(job.id)
+        if drawn is None:
+            drawn = self._self[job.id] = draw_self(self.seed, job.id)
+        return float(attrs.get("sl_scr", drawn[0])), float(attrs.get("sl_sno", drawn[1]))
+
+    def cos(self, job_id: int, mate_id: int) -> float:
+        """SL_cos of job ``job_id`` next to job ``mate_id``."""
+        given = self.pairs.get((job_id, mate_id))
+        if given is not None:
+            return float(given)
+        key = (min(job_id, mate_id), max(job_id, mate_id))
+        drawn = self._pair.get(key)
+        if drawn is None:
+            drawn = self._pair[key] = draw_pair(self.seed, *key)
+        return drawn[0] if job_id == key[0] else drawn[1]
+
+    def node_slowdown(self, job: Job, ppn: int, mates: Iterable[int]) -> float:
+        """The slowdown of ``job`` with ``ppn`` processes on a node shared with ``mates``."""
+        scr, sno = self.self_slowdowns(job)
+        own = self_slowdown(ppn, scr, sno, self.cpus_per_node)
+        others = [self.cos(job.id, m) for m in mates]
+        return own * max(others) if others else own
+
+
+# -- the shared machinery: a plan of whole nodes ---------------------------------------
+
+
+class _Busy:
+    """A node busy until ``expected_end`` (what `Profile.of_running` reads)."""
+
+    __slots__ = ("expected_end", "size")
+
+    def __init__(self, expected_end: float) -> None:
+        self.size = 1
+        self.expected_end = expected_end
+
+
+@dataclass(slots=True)
+class Launch:
+    """A job to start now: where, its PPN, its planned end, how (the case)."""
+
+    job: JobView
+    nodes: list[int]
+    ppn: int
+    end: float
+    case: str
+    #: False for a running job a group takes in (Cases 2 and 3): nothing to start.
+    start: bool = True
+    #: Its planned end before (running jobs; waiting ones: by their reservation).
+    old_end: float = -INF
+
+
+def _layout(size: int, ppn: int, nodes: list[int]) -> Allocation:
+    """``size`` processes, ``ppn`` per node over ``nodes`` (the last node gets the rest)."""
+    cores = [ppn] * len(nodes)
+    cores[-1] = size - ppn * (len(nodes) - 1)
+    return Allocation.on(nodes, cores)
+
+
+class NodePlanner(Policy):
+    """Conservative backfilling over whole nodes; subclasses choose how a due job starts."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        max_sl: float = MAX_SL,
+        self_sl2: float = SELF_SL2,
+        f_slack: float = 1.5,
+        adjust: float = 0.75,
+    ) -> None:
+        if not (max_sl > 0 and self_sl2 > 0 and f_slack > 0 and adjust > 0):
+            raise ValueError("max_sl, self_sl2, f_slack and adjust must be positive")
+        self.seed = int(seed)
+        self.max_sl = float(max_sl)
+        self.self_sl2 = float(self_sl2)
+        self.f_slack = float(f_slack)
+        self.adjust = float(adjust)
+        #: The slowdowns the scheduler predicts with (module docstring).
+        self.model: Predictor = Slowdowns(self.seed)
+        #: Waiting jobs in reservation order.
+        self._order: list[int] = []
+        self._jobs: dict[int, JobView] = {}
+        #: job id -> (nodes, planned duration, PPN) of its space-sharing reservation.
+        self._shape: dict[int, tuple[int, float, int]] = {}
+        #: job id -> estimated response time under the plan at arrival (unadjusted).
+        self.r_est: dict[int, float] = {}
+        self._starts: dict[int, float] = {}
+        self._case: dict[int, str] = {}
+        self._ppn: dict[int, int] = {}
+        self._cores_per_node = 0
+        self._nodes = 0
+        self._node_end: dict[int, float] = {}
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "max_sl": self.max_sl,
+            "self_sl2": self.self_sl2,
+            "f_slack": self.f_slack,
+            "adjust": self.adjust,
+        }
+
+    def job_columns(self) -> dict[str, dict[int, Any]]:
+        return {
+            "cos_case": dict(self._case),
+            "ppn": dict(self._ppn),
+            "r_est": {j: r * self.adjust for j, r in self.r_est.items()},
+        }
+
+    def r_max(self, job_id: int) -> float:
+        """R_max = F_slack x R_est, R_est adjusted by ``adjust`` (Equation 4)."""
+        return self.f_slack * self.adjust * self.r_est[job_id]
+
+    # -- shapes ------------------------------------------------------------------------
+    def space_ppn(self, job: JobView) -> int:
+        """Equation 8's PPN (capped by the node), raised when the job would not fit."""
+        scr, sno = self.model.self_slowdowns(job.job)
+        cpn = self._cores_per_node
+        ppn = min(processes_per_node(job.size, scr, sno, max_sl=self.max_sl,
+                                     self_sl2=self.self_sl2), cpn)  # fmt: skip
+        while ppn < cpn and math.ceil(job.size / ppn) > self._nodes:
+            ppn = min(ppn * 2, cpn)
+        return ppn
+
+    def _self_sl(self, job: JobView, ppn: int) -> float:
+        scr, sno = self.model.self_slowdowns(job.job)
+        return self_slowdown(ppn, scr, sno, self.model.cpus_per_node)
+
+    def _space_shape(self, job: JobView) -> tuple[int, float, int]:
+        ppn = self.space_ppn(job)
+        span = plan_duration(job.estimate * self._self_sl(job, ppn))
+        return math.ceil(job.size / ppn), span, ppn
+
+    # -- the plan ----------------------------------------------------------------------
+    def _base(self, view: View) -> tuple[Profile, list[int]]:
+        """The profile of free nodes the running jobs leave, and the free nodes now."""
+        now = view.now
+        end = np.full(view.nodes, -INF)
+        for job in (*view.running, *view.suspended):
+            if job.allocation is None:
+                continue
+            e = planned_end(job.expected_end, now) if job.state is State.RUNNING else INF
+            idx = job.allocation.nodes
+            end[idx] = np.maximum(end[idx], e)
+        free = [int(n) for n in np.flatnonzero(view.free_per_node == view.cores_per_node)]
+        busy = [_Busy(float(e)) for e in end if e > -INF and e < INF]
+        #: node -> when it is planned free (busy nodes only), kept up to date in the pass.
+        self._node_end = {int(n): float(end[n]) for n in np.flatnonzero(end > -INF)}
+        return Profile.of_running(now, len(free), busy), free
+
+    def _plan(self, base: Profile, now: float, skip: frozenset[int] = frozenset()) -> Profile:
+        """Anchor every waiting job in reservation order on a copy of ``base``."""
+        profile = base.copy()
+        starts = self._starts
+        for jid in self._order:
+            if jid in skip:
+                continue
+            nodes, span, _ = self._shape[jid]
+            starts[jid] = place(profile, nodes, span, now)
+        return profile
+
+    # -- a pass ------------------------------------------------------------------------
+    def schedule(self, view: View) -> list[Decision]:
+        now = view.now
+        self._cores_per_node, self._nodes = view.cores_per_node, view.nodes
+        self._ended(view)
+        queued = {j.id for j in view.queue}
+        self._order = [j for j in self._order if j in queued]
+        new: list[int] = []
+        for job in view.queue:
+            self._jobs[job.id] = job
+            if job.id not in self._shape:
+                self._shape[job.id] = self._space_shape(job)
+                self._order.append(job.id)
+                new.append(job.id)
+        base, free = self._base(view)
+        self._begin_pass(view)
+        out: list[Decision] = []
+        first = True
+        while True:
+            self._plan(base, now)
+            if first:
+                for jid in new:  # R_est: anchored behind every earlier reservation
+                    job = self._jobs[jid]
+                    self.r_est[jid] = self._starts[jid] + self._shape[jid][1] - job.submit
+                first = False
+            starts = self._starts
+            self._order.sort(key=lambda j: starts[j])  # stable: ties keep their order
+            due = next((j for j in self._order if starts[j] <= now), None)
+            launches = (
+                self._launch(view, self._jobs[due], base, free)
+                if due is not None
+                else self._early(view, base, free)
+            )
+            if not launches:
+                break
+            for launch in launches:
+                self._start(launch, free, out)
+        later = [starts[j] for j in self._order if starts[j] > now]
+        if later:
+            out.append(WakeAt(min(later)))
+        return out
+
+    def _start(self, launch: Launch, free: list[int], out: list[Decision]) -> None:
+        if not launch.start:
+            return
+        job = launch.job
+        taken = set(launch.nodes)  # a group's members share nodes: each leaves once
+        free[:] = [n for n in free if n not in taken]
+        out.append(Start(job, _layout(job.size, launch.ppn, launch.nodes)))
+        self._order.remove(job.id)
+        self._case[job.id] = launch.case
+        self._ppn[job.id] = launch.ppn
+        self._jobs.pop(job.id, None)
+
+    @staticmethod
+    def _occupy(
+        profile: Profile, now: float, node_ends: dict[int, float], known: dict[int, float]
+    ) -> None:
+        """Plan the nodes busy until ``node_ends``: a free node from now, a busy one
+        (``known``: node -> planned free) from its planned end on; ``known`` follows."""
+        for n, end in node_ends.items():
+            old = known.get(n)
+            if old is None:
+                profile.reserve(now, max(end - now, 0.0) or plan_duration(0.0), 1)
+                known[n] = end
+            elif end > old:
+                if old < INF:
+                    profile.reserve(old, end - old, 1)
+                known[n] = end
+
+    def _begin_pass(self, view: View) -> None:
+        """Called once a pass, after the plan's base is made (GLTS: who may host)."""
+
+    def _early(self, view: View, base: Profile, free: list[int]) -> list[Launch]:
+        """Launches for a job whose reservation is not due (GLTS: Cases 2 and 3)."""
+        return []
+
+    def _space(self, job: JobView, free: list[int], now: float) -> Launch:
+        nodes, span, ppn = self._shape[job.id]
+        case = "case5" if ppn == self._cores_per_node else "case4"
+        return Launch(job, free[:nodes], ppn, now + span, case)
+
+    def _launch(
+        self, view: View, job: JobView, base: Profile, free: list[int]
+    ) -> list[Launch]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def _ended(self, view: View) -> None:
+        for job in view.ended:
+            self._shape.pop(job.id, None)
+            self._starts.pop(job.id, None)
+
+
+@register("ssp")
+class SSP(NodePlanner):
+    """SSP (Zeng & Sodan 2009): one job per node, Equation 8's PPN, conservative backfilling.
+
+    Standard space sharing, FCFS with conservative backfilling over whole
+    nodes (module docstring). Parameters: ``seed`` of the slowdowns the scheduler predicts with (the
+    run's), ``max_sl`` and ``self_sl2`` (Table 6's MAX_SL 1.25, SELF_SL2
+    1.12); ``f_slack`` and ``adjust`` only define the R_max reported.
+    """
+
+    def _launch(self, view: View, job: JobView, base: Profile, free: list[int]) -> list[Launch]:
+        launch = self._space(job, free, view.now)
+        self._occupy(base, view.now, dict.fromkeys(launch.nodes, launch.end), self._node_end)
+        return [launch]
