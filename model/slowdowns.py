@@ -76,6 +76,7 @@ from schedsim.workloads.multicore import (
     SL_SNO,
     STREAM,
     SlowdownDistribution,
+    SlowdownDraws,
     adapted_size,
     draw_pair,
     draw_self,
@@ -91,6 +92,7 @@ __all__ = [
     "SL_SCR",
     "SL_SNO",
     "SlowdownDistribution",
+    "SlowdownDraws",
     "StatisticalContention",
     "adapted_size",
     "draw_pair",
@@ -135,24 +137,18 @@ class StatisticalContention(ContentionModel):
         for name, value, allowed in (
             ("mates", mates, ("max", "product")),
             ("self_and_cos", self_and_cos, ("max", "product")),
-            ("pair", pair, ("directed", "symmetric")),
         ):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-        given = dict(pairs or {})
-        for (a, b), sl in given.items():
-            if a == b or not sl > 0:
-                raise ValueError(f"pairs[{(a, b)}] = {sl!r}: need two jobs and a slowdown > 0")
-        self.seed = int(seed)
+        #: The draws (shared with the policies that predict slowdowns).
+        self.draws = SlowdownDraws(seed, pairs=pairs, pair=pair, stream_name=stream_name)
+        self.seed = self.draws.seed
         self.cpus_per_node = cpus_per_node
         self.mates = mates
         self.self_and_cos = self_and_cos
         self.pair = pair
-        self.pairs = given
+        self.pairs = self.draws.pairs
         self.stream_name = stream_name
-        # Memos of the keyed draws: they only save time (a draw is a function of its key).
-        self._self: dict[int, tuple[float, float]] = {}
-        self._pair: dict[tuple[int, int], tuple[float, float]] = {}
 
     def __repr__(self) -> str:
         # Shown in a result's metadata: parameters only, no memory address.
@@ -164,31 +160,11 @@ class StatisticalContention(ContentionModel):
 
     def self_slowdowns(self, job: Job) -> tuple[float, float]:
         """The job's (SL_scr, SL_sno): its attributes when present, else drawn."""
-        attrs = job.attrs
-        if "sl_scr" in attrs and "sl_sno" in attrs:
-            return float(attrs["sl_scr"]), float(attrs["sl_sno"])
-        drawn = self._self.get(job.id)
-        if drawn is None:
-            drawn = self._self[job.id] = draw_self(self.seed, job.id, stream_name=self.stream_name)
-        return (
-            float(attrs.get("sl_scr", drawn[0])),
-            float(attrs.get("sl_sno", drawn[1])),
-        )
+        return self.draws.self_slowdowns(job)
 
     def cos(self, job_id: int, mate_id: int) -> float:
         """SL_cos of job ``job_id`` next to job ``mate_id``."""
-        given = self.pairs.get((job_id, mate_id))
-        if given is None and self.pair == "symmetric":
-            given = self.pairs.get((mate_id, job_id))
-        if given is not None:
-            return float(given)
-        key = (min(job_id, mate_id), max(job_id, mate_id))
-        drawn = self._pair.get(key)
-        if drawn is None:
-            drawn = self._pair[key] = draw_pair(self.seed, *key, stream_name=self.stream_name)
-        if self.pair == "symmetric" or job_id == key[0]:
-            return drawn[0]
-        return drawn[1]
+        return self.draws.cos(job_id, mate_id)
 
     def node_slowdown(self, job: Job, ppn: int, mates: Iterable[int]) -> float:
         """The slowdown of ``job`` with ``ppn`` processes on a node shared with ``mates``."""

@@ -77,8 +77,7 @@ from schedsim.workloads.multicore import (
     CPUS_PER_NODE,
     MAX_SL,
     SELF_SL2,
-    draw_pair,
-    draw_self,
+    SlowdownDraws,
     processes_per_node,
     self_slowdown,
 )
@@ -102,13 +101,13 @@ class Predictor(Protocol):
     def node_slowdown(self, job: Job, ppn: int, mates: Iterable[int]) -> float: ...
 
 
-class Slowdowns:
+class Slowdowns(SlowdownDraws):
     """The slowdowns `schedsim.model.slowdowns.StatisticalContention` applies with its
     defaults (directed pairs, a job's self slowdown times its worst mate's SL_cos), from
-    the same keyed draws (`schedsim.workloads.multicore`): with the run's seed, what
-    the scheduler predicts is what the run does. (Policies may not import the model's
-    contention module, which sits on the simulation's side.) ``pairs`` sets SL_cos by
-    hand, ``(job, mate) -> slowdown of job next to mate``."""
+    the same draws (`schedsim.workloads.multicore.SlowdownDraws`): with the run's seed,
+    what the scheduler predicts is what the run does. (Policies may not import the
+    model's contention module, which sits on the simulation's side.) ``pairs`` sets
+    SL_cos by hand, ``(job, mate) -> slowdown of job next to mate``."""
 
     def __init__(
         self,
@@ -117,32 +116,8 @@ class Slowdowns:
         cpus_per_node: int = CPUS_PER_NODE,
         pairs: Mapping[tuple[int, int], float] | None = None,
     ) -> None:
-        self.seed = int(seed)
+        super().__init__(seed, pairs=pairs)
         self.cpus_per_node = cpus_per_node
-        self.pairs = dict(pairs or {})
-        self._self: dict[int, tuple[float, float]] = {}
-        self._pair: dict[tuple[int, int], tuple[float, float]] = {}
-
-    def self_slowdowns(self, job: Job) -> tuple[float, float]:
-        """The job's (SL_scr, SL_sno): its attributes when present, else drawn."""
-        attrs = job.attrs
-        if "sl_scr" in attrs and "sl_sno" in attrs:
-            return float(attrs["sl_scr"]), float(attrs["sl_sno"])
-        drawn = self._self.get(job.id)
-        if drawn is None:
-            drawn = self._self[job.id] = draw_self(self.seed, job.id)
-        return float(attrs.get("sl_scr", drawn[0])), float(attrs.get("sl_sno", drawn[1]))
-
-    def cos(self, job_id: int, mate_id: int) -> float:
-        """SL_cos of job ``job_id`` next to job ``mate_id``."""
-        given = self.pairs.get((job_id, mate_id))
-        if given is not None:
-            return float(given)
-        key = (min(job_id, mate_id), max(job_id, mate_id))
-        drawn = self._pair.get(key)
-        if drawn is None:
-            drawn = self._pair[key] = draw_pair(self.seed, *key)
-        return drawn[0] if job_id == key[0] else drawn[1]
 
     def node_slowdown(self, job: Job, ppn: int, mates: Iterable[int]) -> float:
         """The slowdown of ``job`` with ``ppn`` processes on a node shared with ``mates``."""

@@ -81,7 +81,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -110,6 +110,7 @@ __all__ = [
     "TABLE5",
     "Characteristics",
     "SlowdownDistribution",
+    "SlowdownDraws",
     "adapt_sizes",
     "adapted_size",
     "characteristics",
@@ -221,6 +222,65 @@ def draw_pair(seed: int, a: int, b: int, *, stream_name: str = STREAM) -> tuple[
     rng = keyed_rng(seed, _PAIR, _word(lo), _word(hi), stream_name=stream_name)
     first = SL_COS.draw(rng)
     return first, SL_COS.draw(rng)
+
+
+class SlowdownDraws:
+    """Each job's (SL_scr, SL_sno) and each pair's SL_cos, drawn once (`draw_self`,
+    `draw_pair`) and kept: what the contention model applies and what a policy that
+    predicts slowdowns reads, so that with one ``seed`` the two agree.
+
+    A job's attributes ``sl_scr`` and ``sl_sno`` (`adapt_sizes`) win over the draw.
+    ``pairs`` sets SL_cos by hand, ``(job, mate) -> slowdown of job next to mate``;
+    with ``pair="symmetric"`` one value serves both ways (a given one, or the first
+    of the pair's draws), with ``"directed"`` (Equation 6's SL_{A,i} and SL_{i,A})
+    each direction has its own.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        pairs: Mapping[tuple[int, int], float] | None = None,
+        pair: Literal["directed", "symmetric"] = "directed",
+        stream_name: str = STREAM,
+    ) -> None:
+        if pair not in ("directed", "symmetric"):
+            raise ValueError(f"pair must be one of ('directed', 'symmetric'), got {pair!r}")
+        self.seed = int(seed)
+        self.pairs = dict(pairs or {})
+        for (a, b), sl in self.pairs.items():
+            if a == b or not sl > 0:
+                raise ValueError(f"pairs[{(a, b)}] = {sl!r}: need two jobs and a slowdown > 0")
+        self.pair = pair
+        self.stream_name = stream_name
+        # Memos of the keyed draws: they only save time (a draw is a function of its key).
+        self._self: dict[int, tuple[float, float]] = {}
+        self._pair: dict[tuple[int, int], tuple[float, float]] = {}
+
+    def self_slowdowns(self, job: Job) -> tuple[float, float]:
+        """The job's (SL_scr, SL_sno): its attributes when present, else drawn."""
+        attrs = job.attrs
+        if "sl_scr" in attrs and "sl_sno" in attrs:
+            return float(attrs["sl_scr"]), float(attrs["sl_sno"])
+        drawn = self._self.get(job.id)
+        if drawn is None:
+            drawn = self._self[job.id] = draw_self(self.seed, job.id, stream_name=self.stream_name)
+        return float(attrs.get("sl_scr", drawn[0])), float(attrs.get("sl_sno", drawn[1]))
+
+    def cos(self, job_id: int, mate_id: int) -> float:
+        """SL_cos of job ``job_id`` next to job ``mate_id``."""
+        given = self.pairs.get((job_id, mate_id))
+        if given is None and self.pair == "symmetric":
+            given = self.pairs.get((mate_id, job_id))
+        if given is not None:
+            return float(given)
+        key = (min(job_id, mate_id), max(job_id, mate_id))
+        drawn = self._pair.get(key)
+        if drawn is None:
+            drawn = self._pair[key] = draw_pair(self.seed, *key, stream_name=self.stream_name)
+        if self.pair == "symmetric" or job_id == key[0]:
+            return drawn[0]
+        return drawn[1]
 
 
 def self_slowdown(ppn: int, sl_scr: float, sl_sno: float, cpus_per_node: int = 2) -> float:
