@@ -167,6 +167,24 @@ def parse_boundaries(text: str) -> tuple[float, ...]:
 _SIZE = attrgetter("size")
 
 
+class _IdleNodes:
+    """Each partition's idle nodes (one core each), ascending, as a list made when a
+    start first takes from that partition: most passes take from one only."""
+
+    __slots__ = ("_free", "_holder", "_lists")
+
+    def __init__(self, free_nodes: np.ndarray, holder: np.ndarray, partitions: int) -> None:
+        self._free = free_nodes
+        self._holder = holder
+        self._lists: list[list[int] | None] = [None] * partitions
+
+    def of(self, q: int) -> list[int]:
+        nodes = self._lists[q]
+        if nodes is None:
+            nodes = self._lists[q] = self._free[self._holder == q].tolist()
+        return nodes
+
+
 @register("multiqueue")
 class MultiQueue(Policy):
     """Multiple-queue aggressive backfilling (Lawson and Smirni 2002): queues by estimate on
@@ -451,8 +469,8 @@ class MultiQueue(Policy):
         if self._cpn == 1:
             free_nodes = np.flatnonzero(view.free_per_node)
             holder = self._owner[free_nodes]
-            lists = [free_nodes[holder == q].tolist() for q in range(self.partitions)]
-            return lists, [len(nodes) for nodes in lists]
+            idle = np.bincount(holder, minlength=self.partitions).tolist()
+            return _IdleNodes(free_nodes, holder, self.partitions), idle
         avail = np.array(view.free_per_node, dtype=np.int64)
         idle = np.bincount(self._owner, weights=avail, minlength=self.partitions)
         return avail, idle.astype(np.int64).tolist()
@@ -704,8 +722,9 @@ class MultiQueue(Policy):
             for q in (p,) if idle[p] >= size else (p, *self._lenders(idle, p)):
                 k = min(idle[q], left)
                 if k:
-                    picked += free[q][:k]
-                    del free[q][:k]
+                    nodes_q = free.of(q)
+                    picked += nodes_q[:k]
+                    del nodes_q[:k]
                     idle[q] -= k
                     left -= k
                     if not left:
