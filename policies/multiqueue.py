@@ -247,7 +247,6 @@ class MultiQueue(Policy):
         self._promises: list[Reservation] | None = []
         #: The view of the last pass, when it did not plan (see `promises`).
         self._unplanned: View | None = None
-        #: The running jobs' (expected end, id, size), sorted, and by id (`_base`).
         #: The running jobs' profile, kept from pass to pass (`_base`), with their
         #: (expected end, cores) by id, and the view's tuple of them it was made from.
         self._held: Profile | None = None
@@ -277,10 +276,7 @@ class MultiQueue(Policy):
         if self._promises is None:  # a pass that could start nothing did not plan
             view = self._unplanned
             assert view is not None
-            held = self._granted.keys() | self._speculating.keys()
-            waiting = [j for j in view.queue if j.id not in held]
-            if self._low:
-                waiting.sort(key=lambda j: self._prio[j.id])
+            waiting = self._waiting(view, set())
             pivots = self._pivots(waiting, set())
             _, pst = self._plan(self._base(view), pivots, view.now)
             self._promises = self._promised(pivots, pst, set())
@@ -365,20 +361,7 @@ class MultiQueue(Policy):
                 del self._granted[jid]
 
         # Figure 2's order: high priority first, each priority in arrival order.
-        held = (
-            self._granted.keys() | self._speculating.keys()
-            if (self._granted or self._speculating)
-            else ()
-        )
-        waiting: Sequence[JobView]
-        if held or started:
-            waiting = [j for j in view.queue if j.id not in started and j.id not in held]
-        else:
-            waiting = view.queue  # (most passes: no reservation, no speculation waiting)
-        if self._low:  # stable: arrival order within a priority
-            waiting = list(waiting)
-            prio = self._prio
-            waiting.sort(key=lambda j: prio[j.id])
+        waiting = self._waiting(view, started)
         pivots = self._pivots(waiting, started)
         plan, pst = self._plan(base, pivots, now)
         extra = None
@@ -587,6 +570,25 @@ class MultiQueue(Policy):
             and job.id not in self._speculated
         ):
             self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
+
+    def _waiting(self, view: View, started: set[int]) -> Sequence[JobView]:
+        """The queued jobs in Figure 2's order (high priority first, each priority in
+        arrival order), but those started this pass, granted a reservation or waiting
+        for their speculative start."""
+        held = (
+            self._granted.keys() | self._speculating.keys()
+            if (self._granted or self._speculating)
+            else ()
+        )
+        waiting: Sequence[JobView]
+        if held or started:
+            waiting = [j for j in view.queue if j.id not in started and j.id not in held]
+        else:
+            waiting = view.queue  # (most passes: no reservation, no speculation waiting)
+        if self._low:  # stable: arrival order within a priority
+            prio = self._prio
+            waiting = sorted(waiting, key=lambda j: prio[j.id])
+        return waiting
 
     def _pivots(self, waiting: Sequence[JobView], started: set[int]) -> list[JobView | None]:
         """The first waiting job of each queue (None for an empty one)."""
