@@ -171,20 +171,7 @@ class Profile:
         n = len(times)
         j = 0 if after is None else max(bisect_right(times, after) - 1, 0)
         c = times[j] if after is None else max(after, times[0])
-        if own is None:  # (the common case, without the own-reservation test per step)
-            while c < limit:
-                seg_end = times[j + 1] if j + 1 < n else INF
-                if free[j] < cores:
-                    if seg_end == INF:
-                        raise ValueError(
-                            f"{cores} cores can never be free (machine has {self.total})"
-                        )
-                    c = seg_end
-                elif seg_end >= c + duration:
-                    return c
-                j += 1
-            return limit
-        o_start, o_end, o_cores = own
+        o_start, o_end, o_cores = own if own is not None else (INF, INF, 0)
         while c < limit:
             avail = free[j] + (o_cores if o_start <= times[j] < o_end else 0)
             seg_end = times[j + 1] if j + 1 < n else INF
