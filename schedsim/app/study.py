@@ -133,6 +133,7 @@ __all__ = [
     "CATEGORY_KEYS",
     "CONFIG_KEYS",
     "OVERHEAD_KEYS",
+    "PAPER_ANALYSES",
     "Run",
     "RunConfig",
     "Study",
@@ -763,6 +764,10 @@ def _categories_ok(value: Any) -> tuple[bool, str]:
 
 
 #: The ``[report]`` keys (defaults of `schedsim.app.report`): key -> check(value) -> (ok, what).
+#: The papers whose own analyses a study's report can add (``[report] paper = NAME``):
+#: name -> module of `schedsim.app.report` with ``write(results, out)``.
+PAPER_ANALYSES: dict[str, str] = {"lawson2002": "schedsim.app.report.lawson2002"}
+
 REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
     "metrics": lambda v: (
         isinstance(v, list) and all(isinstance(m, str) for m in v),
@@ -779,8 +784,8 @@ REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
     ),
     "categories": _categories_ok,
     "paper": lambda v: (
-        v in ("lawson2002",),
-        "the name of a paper whose analyses the report adds: lawson2002",
+        v in PAPER_ANALYSES,
+        f"the name of a paper whose analyses the report adds: {', '.join(PAPER_ANALYSES)}",
     ),
     "closed_loop": lambda v: (
         isinstance(v, bool)

@@ -24,7 +24,7 @@ import pandas as pd
 from schedsim.app.report.formats import metric_column_unit, safe_name, with_units
 from schedsim.app.report.quantities import comparison_unit, unit_of
 from schedsim.app.report.reading import as_list
-from schedsim.app.study import CATEGORY_KEYS
+from schedsim.app.study import CATEGORY_KEYS, PAPER_ANALYSES
 from schedsim.model.results import Result
 
 if TYPE_CHECKING:
@@ -96,18 +96,15 @@ def category_spec(value: bool | Mapping[str, Any] | None) -> dict[str, list[str]
     return spec
 
 
-#: The papers whose own analyses a study can ask for (``[report] paper = NAME``):
-#: name -> module of `schedsim.app.report` with ``write(results, out)``.
-PAPERS: dict[str, str] = {"lawson2002": "schedsim.app.report.lawson2002"}
-
-
 def paper_analysis(name: str) -> Any:
-    """The module that reports a study the way paper ``name`` does (`PAPERS`)."""
+    """The module that reports a study the way paper ``name`` does (`PAPER_ANALYSES`)."""
     import importlib
 
-    if name not in PAPERS:
-        raise ValueError(f"no analysis of a paper named {name!r} (known: {', '.join(PAPERS)})")
-    return importlib.import_module(PAPERS[name])
+    if name not in PAPER_ANALYSES:
+        raise ValueError(
+            f"no analysis of a paper named {name!r} (known: {', '.join(PAPER_ANALYSES)})"
+        )
+    return importlib.import_module(PAPER_ANALYSES[name])
 
 
 def write_report(
