@@ -102,12 +102,13 @@ first match that passes, in FCFS order).
 **Not implemented**: the special treatment of serial jobs Figure 3 runs
 before the other forms of coscheduling (section 4.4 points to section
 4.5, whose text here does not describe it: serial jobs go through Cases
-1-5 like any other), Scojo-PECT's time slices, preemption and job types
-(section 4.7: one virtual machine, no slices). ``n_high`` (N_H) defines
-high-load phases for a metric (Equation 1) and is only kept as a
-parameter. Each pass rebuilds
-the plan from scratch (a run of W1's 10,000 jobs on 128 nodes takes about
-10 s).
+1-5 like any other). ``n_high`` (N_H) defines high-load phases for a
+metric (Equation 1) and is only kept as a parameter. Each pass rebuilds
+the plan from scratch.
+
+**Scojo-PECT** (section 4.7): this policy alone is one virtual machine
+without slices; `schedsim.policies.scojo` runs it per job type inside
+Scojo-PECT's time slices, as the paper does (``ScojoPECT(inner="glts")``).
 """
 
 from __future__ import annotations

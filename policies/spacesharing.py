@@ -82,7 +82,7 @@ from schedsim.workloads.multicore import (
     self_slowdown,
 )
 
-__all__ = ["SSP", "Launch", "NodePlanner", "Predictor", "Slowdowns"]
+__all__ = ["SSP", "Launch", "NodePlanner", "Predictor", "Slowdowns", "layout"]
 
 
 # -- what the scheduler knows of slowdowns (section 3) ----------------------------------------
@@ -155,7 +155,7 @@ class Launch:
     old_end: float = -INF
 
 
-def _layout(size: int, ppn: int, nodes: list[int]) -> Allocation:
+def layout(size: int, ppn: int, nodes: list[int]) -> Allocation:
     """``size`` processes, ``ppn`` per node over ``nodes`` (the last node gets the rest)."""
     cores = [ppn] * len(nodes)
     cores[-1] = size - ppn * (len(nodes) - 1)
@@ -195,6 +195,8 @@ class NodePlanner(Policy):
         self._cores_per_node = 0
         self._nodes = 0
         self._node_end: dict[int, float] = {}
+        #: The base profile of the last pass (with its starts) and its time.
+        self._last: tuple[Profile, float] = (Profile(0.0, 0), 0.0)
 
     def params(self) -> dict[str, Any]:
         return {
@@ -265,8 +267,8 @@ class NodePlanner(Policy):
         return profile
 
     # -- a pass ------------------------------------------------------------------------
-    def schedule(self, view: View) -> list[Decision]:
-        now = view.now
+    def _take_in(self, view: View) -> list[int]:
+        """Start of a pass: ended jobs let go, the queue read; the ids new to it."""
         self._cores_per_node, self._nodes = view.cores_per_node, view.nodes
         self._ended(view)
         queued = {j.id for j in view.queue}
@@ -278,16 +280,58 @@ class NodePlanner(Policy):
                 self._shape[job.id] = self._space_shape(job)
                 self._order.append(job.id)
                 new.append(job.id)
+        return new
+
+    def _estimate(self, new: list[int]) -> None:
+        """R_est of the new jobs, from the plan just made (anchored behind every
+        earlier reservation)."""
+        for jid in new:
+            job = self._jobs[jid]
+            self.r_est[jid] = self._starts[jid] + self._shape[jid][1] - job.submit
+
+    def observe(self, view: View) -> None:
+        """A pass that starts nothing: ended jobs let go, arrivals planned and given
+        their R_est (Scojo-PECT's virtual machines out of their slice,
+        `schedsim.policies.scojo`). `plan_profile` then reads this plan."""
+        new = self._take_in(view)
+        base, _ = self._base(view)
+        self._last = (base, view.now)
+        self._plan(base, view.now)
+        self._estimate(new)
+        starts = self._starts
+        self._order.sort(key=lambda j: starts[j])
+
+    def plan_profile(self, skip: frozenset[int] = frozenset()) -> Profile:
+        """Free nodes over time after the last pass or `observe`: the running jobs,
+        what the pass started and every reservation (but those of ``skip``)."""
+        base, now = self._last
+        return self._plan(base, now, skip)
+
+    def shape(self, job_id: int) -> tuple[int, float, int]:
+        """A waiting job's space-sharing shape: (nodes, planned duration, PPN)."""
+        return self._shape[job_id]
+
+    def taken_elsewhere(self, job_id: int, nodes: int, span: float) -> None:
+        """A waiting job started by someone else (Scojo-PECT's non-type slice
+        backfilling) on ``nodes`` nodes for ``span`` seconds from the last pass's
+        time: planned as running, no longer reserved."""
+        base, now = self._last
+        base.reserve(now, span, nodes)
+        self._order.remove(job_id)
+        self._jobs.pop(job_id, None)
+
+    def schedule(self, view: View) -> list[Decision]:
+        now = view.now
+        new = self._take_in(view)
         base, free = self._base(view)
+        self._last = (base, now)
         self._begin_pass(view)
         out: list[Decision] = []
         first = True
         while True:
             self._plan(base, now)
             if first:
-                for jid in new:  # R_est: anchored behind every earlier reservation
-                    job = self._jobs[jid]
-                    self.r_est[jid] = self._starts[jid] + self._shape[jid][1] - job.submit
+                self._estimate(new)
                 first = False
             starts = self._starts
             self._order.sort(key=lambda j: starts[j])  # stable: ties keep their order
@@ -312,7 +356,7 @@ class NodePlanner(Policy):
         job = launch.job
         taken = set(launch.nodes)  # a group's members share nodes: each leaves once
         free[:] = [n for n in free if n not in taken]
-        out.append(Start(job, _layout(job.size, launch.ppn, launch.nodes)))
+        out.append(Start(job, layout(job.size, launch.ppn, launch.nodes)))
         self._order.remove(job.id)
         self._case[job.id] = launch.case
         self._ppn[job.id] = launch.ppn

@@ -313,9 +313,10 @@ def test_the_policies_are_registered() -> None:
 
 
 def most_jobs_on_a_node(result: Result) -> int:
-    """The most jobs holding cores of one node at one instant."""
+    """The most jobs holding cores of one node at one instant (a suspended job holds none)."""
     pieces = result.pieces
     assert pieces is not None
+    pieces = pieces[pieces["kind"] != "suspended"]
     events: dict[int, list[tuple[float, int]]] = {}
     for nodes, start, end in zip(pieces["nodes"], pieces["start"], pieces["end"], strict=True):
         if end <= start:

@@ -397,6 +397,7 @@ CHANGES = {
     "log_reservations": True,
     "priorities": 0.75,
     "reservations": 0.05,
+    "contention": "statistical",
 }
 #: Keys that apply only to a closed-loop run (``users`` set).
 CLOSED_LOOP_CHANGES = {

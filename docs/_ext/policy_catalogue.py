@@ -542,6 +542,28 @@ whole nodes, planned with the estimate times the job's self slowdown.""",
         choices=_GLTS_CHOICES,
         see_also=_GLTS_SEE,
     ),
+    "scojo": Entry(
+        title="Scojo-PECT: time slices per job type",
+        family="Coscheduling on multi-core nodes",
+        source=[("zeng2009", "sections 4.7 and 5.1")],
+        rule="""\
+Jobs are short (estimate up to 10 min), medium (up to 3 h) or long; each type has
+a virtual machine spanning the whole machine, with a planner of its own
+(`inner`: [`ssp`](ssp.md) or a [`glts`](glts.md) variant) working in that
+machine's time. Every hour holds a short slice (only when short jobs wait), then a
+medium and a long slice (30% and 70% of the rest); at every switch all running
+jobs are preempted with 60 s of overhead and the next type's jobs resume on their
+own nodes. Jobs of other types backfill into a slice until its end when they delay
+no job of the slice's type nor of their own.""",
+        choices=[
+            "A short slice lasts `short_slice` (600 s; the paper gives no length).",
+            "A type with no job gets no slice; a slice whose type has no job left ends early.",
+            "A switch costs nothing when nothing was running.",
+            "R_est, R_max and the `delay_factor` column are in the virtual machine's time.",
+            "Waiting jobs backfilled into another type's slice are never grouped.",
+        ],
+        see_also="schedsim.policies.scojo",
+    ),
 }
 
 INDEX_INTRO = """\

@@ -37,7 +37,7 @@ from schedsim.app.report.quantities import (
     config_unit,
 )
 from schedsim.app.report.study_results import MIN_REPLICATIONS
-from schedsim.app.study import RunConfig, load_study
+from schedsim.app.study import CONTENTION, RunConfig, load_study
 from schedsim.app.sweep import SweepLocked
 from schedsim.model.cluster import MAX_CORES
 from schedsim.model.policy import PolicyError
@@ -115,11 +115,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=catalog.DEFAULT,
         metavar="NAME|PATH",
         help=f"a shipped trace ({', '.join(catalog.SHIPPED)}), an SWF file "
-        f"(.swf or .swf.gz), or lublin (generate the Lublin-Feitelson model for --nodes, "
-        f"default 128); default {catalog.DEFAULT}",
+        f"(.swf or .swf.gz), lublin (generate the Lublin-Feitelson model for --nodes, "
+        f"default 128), or zeng-w1 / zeng-w2 (generate {LOOKAHEAD}'s W1 / W2 for --nodes, "
+        f"default 128, of 4 cores); default {catalog.DEFAULT}",
     )
     run.add_argument(
-        "--jobs", type=int, metavar="N", help="with --workload lublin: jobs to generate (10000)"
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="with --workload lublin, zeng-w1 or zeng-w2: jobs to generate (10000)",
     )
     run.add_argument(
         "--lublin-alpha",
@@ -151,7 +155,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="nodes (default: the trace header's MaxProcs, else MaxNodes, / cores per node)",
     )
     run.add_argument(
-        "--cores-per-node", type=int, default=1, metavar="C", help="cores per node (default 1)"
+        "--cores-per-node",
+        type=int,
+        default=1,
+        metavar="C",
+        help="cores per node (default 1; 4 for --workload zeng-w1 and zeng-w2, the only value "
+        "they take)",
+    )
+    run.add_argument(
+        "--contention",
+        choices=CONTENTION,
+        default="none",
+        help="slowdowns of jobs that share a node: none (default) or statistical "
+        f"({LOOKAHEAD}'s Table 4, drawn from --seed, which then seeds ssp's and glts's "
+        "predictions too unless --param seed=S is given)",
     )
     run.add_argument(
         "--load-factor",
@@ -523,6 +540,7 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "priorities": args.priorities,
             "reservations": args.reservations,
             "reservation_lead": args.reservation_lead,
+            "contention": args.contention,
         }
     )
 
@@ -536,6 +554,8 @@ def print_summary(console: Console, result: Result, summary: dict[str, object]) 
     )
     if meta.get("overhead"):
         console.print(f"  suspension overhead: {meta['overhead']}")
+    if meta.get("contention"):
+        console.print(f"  contention: {meta['contention']}", soft_wrap=True)
     for step in meta["cleaning"]:
         console.print(f"  cleaning: {step}", soft_wrap=True)
     # The same table as `schedsim compare` prints, with the run's policy as its column.

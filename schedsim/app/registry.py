@@ -49,6 +49,7 @@ MODULES: tuple[str, ...] = (
     "schedsim.policies.multiqueue",
     "schedsim.policies.spacesharing",
     "schedsim.policies.glts",
+    "schedsim.policies.scojo",
 )
 
 

@@ -56,10 +56,23 @@ Workloads that are made, not read (issue 5)::
     max_runtime = 3600                    # users' jobs ran at most this long (inf: no limit)
 
 ``days``, ``daily_cycle``, ``weekdays`` and ``max_runtime`` need ``users``;
-``jobs`` and ``lublin_alpha`` need ``workload = "lublin"``; ``load_factor``
-does not apply to a population (its size sets the load). ``[report]
-closed_loop = true`` (or ``{ users = 250, hours = [10, 16, 23] }``) adds
-seed 002's Figures 5 and 6 (`StudyResults.closed_loop_figures`).
+``jobs`` needs a generated workload and ``lublin_alpha`` ``workload =
+"lublin"``; ``load_factor`` does not apply to a population (its size sets
+the load). ``[report] closed_loop = true`` (or ``{ users = 250, hours =
+[10, 16, 23] }``) adds seed 002's Figures 5 and 6
+(`StudyResults.closed_loop_figures`).
+
+Multi-core nodes with contention (seed 003, Zeng & Sodan 2009)::
+
+    workload = "zeng-w1"                  # or "zeng-w2": Table 5's W1 / W2
+                                          # (schedsim.workloads.multicore), 128 nodes x 4 cores
+    jobs = 10000                          # jobs to generate (10,000)
+    contention = "statistical"            # Table 4's slowdowns (schedsim.model.slowdowns)
+    kill_at_estimate = false              # as the paper: a slowed job outlives its estimate
+    policy = "glts"                       # or "ssp", "cst", ...: its seed is the run's
+
+``cores_per_node`` needs no saying for a ``zeng-`` workload (the default, 1,
+is taken as 4) and ``nodes`` defaults to 128 (`RunConfig`).
 
 A study is written in Python or as a TOML file (`load_study`)::
 
@@ -109,9 +122,11 @@ from typing import Any
 
 import numpy as np
 
+from schedsim.model.contention import ContentionModel
 from schedsim.model.overhead import MemoryOverhead
+from schedsim.model.slowdowns import StatisticalContention
 from schedsim.model.sources import Population
-from schedsim.workloads import catalog, lublin
+from schedsim.workloads import catalog, lublin, multicore
 from schedsim.workloads.estimates import apply_estimates, parse_estimates
 from schedsim.workloads.transforms import (
     exact_estimates,
@@ -132,6 +147,7 @@ else:  # pragma: no cover
 __all__ = [
     "CATEGORY_KEYS",
     "CONFIG_KEYS",
+    "CONTENTION",
     "OVERHEAD_KEYS",
     "PAPER_ANALYSES",
     "Run",
@@ -193,6 +209,28 @@ class RunConfig:
     (default off; None) reads an SWF workload with
     ``read_swf(..., strict=True)``: unusual values in the fields a run does not
     use are refused rather than cleaned and counted (`schedsim.workloads.swf`).
+
+    ``contention`` is None (``"none"``: jobs run at rate 1 wherever they
+    are) or ``"statistical"``: Zeng & Sodan 2009's slowdowns of jobs that
+    share a node, `schedsim.model.slowdowns.StatisticalContention` of the
+    run's ``seed`` with its defaults. The ``ssp`` and ``glts`` policies
+    predict those slowdowns from a ``seed`` of their own, and they predict
+    the ones the run applies only when it is the run's seed; so with
+    ``contention = "statistical"`` a policy that takes a ``seed`` parameter
+    and is not given one in ``params`` gets the run's seed. `normalized`
+    sets it (in a study, each replication's seed), so the run id and the
+    recorded parameters show the seed the policy used; a ``seed`` given in
+    ``params`` is kept, even a different one (to study wrong predictions).
+
+    ``workload = "zeng-w1"`` or ``"zeng-w2"`` generates Table 5's W1 or W2
+    (`build_workload`), made for nodes of 4 cores (`multicore.CORES_PER_NODE`).
+    So that a study need not say so, ``cores_per_node`` left at its default,
+    1, is taken as 4 (a 1-core machine is no machine for them), and any value
+    but 1 or 4 is refused; ``nodes`` left unset is the paper's 128. Both are
+    written into the configuration, so spelling them out or not is one run
+    id; no other workload's configuration changes. The paper's runs also say
+    ``kill_at_estimate = false``: a job slowed by contention outlives its
+    estimate.
     """
 
     workload: str = catalog.DEFAULT
@@ -226,6 +264,7 @@ class RunConfig:
     priorities: float | None = None
     reservations: float | None = None
     reservation_lead: float | None = None
+    contention: str | None = None
 
     def __post_init__(self) -> None:
         problems = _field_problems(self)
@@ -233,6 +272,15 @@ class RunConfig:
             key, why = problems[0]
             raise StudyError(f"{key}: {why}")
         object.__setattr__(self, "overhead", _canonical_overhead(self.overhead))
+        if self.contention is not None:
+            spelled = self.contention.lower()
+            object.__setattr__(self, "contention", None if spelled == "none" else spelled)
+        if self.multicore:
+            # The zeng- workloads' machine (docstring): what is left unsaid is the paper's.
+            if self.cores_per_node == 1:
+                object.__setattr__(self, "cores_per_node", multicore.CORES_PER_NODE)
+            if self.nodes is None:
+                object.__setattr__(self, "nodes", multicore.NODES)
         if ":" not in self.policy:  # a MODULE:CLASS spec keeps its case (paths, class names)
             object.__setattr__(self, "policy", self.policy.lower())
         object.__setattr__(self, "params", dict(self.params))
@@ -291,16 +339,36 @@ class RunConfig:
     def normalized(self) -> RunConfig:
         """This configuration with the policy's parameters converted and completed.
 
+        With ``contention = "statistical"`` a policy ``seed`` left unset is the
+        run's ``seed`` (class docstring), so a configuration whose ``seed``
+        changes must be normalized again, not copied from a normalized one.
         Raises `StudyError` for an unknown policy or parameter.
         """
         from schedsim.app import registry
 
         try:
-            params = registry.resolve_params(self.policy, self.params)
+            params = registry.resolve_params(self.policy, self.policy_params())
         except ValueError as exc:
             key = "policy" if str(exc).startswith("unknown policy") else "params"
             raise StudyError(f"{key}: {exc}") from None
         return dataclasses.replace(self, params=params)
+
+    def policy_params(self) -> dict[str, Any]:
+        """``params`` as given, with the run's seed as the policy's ``seed`` when the
+        contention model draws from it and ``params`` does not set one (class docstring).
+
+        Raises ValueError for an unknown policy.
+        """
+        from schedsim.app import registry
+
+        params = dict(self.params)
+        if (
+            self.contention == "statistical"
+            and "seed" not in params
+            and "seed" in registry.parameters(self.policy)
+        ):
+            params["seed"] = self.seed
+        return params
 
     def identity(self) -> dict[str, Any]:
         """What `run_id` hashes: the normalized configuration, the workload by content."""
@@ -321,8 +389,13 @@ class RunConfig:
 
     @property
     def synthetic(self) -> bool:
-        """Whether the workload is generated (``workload = "lublin"``), not read."""
+        """Whether the workload is generated (``"lublin"``, ``"zeng-w1"``...), not read."""
         return self.workload.strip().lower() in SYNTHETIC
+
+    @property
+    def multicore(self) -> bool:
+        """Whether the workload is one of Zeng & Sodan's, made for nodes of 4 cores."""
+        return self.workload.strip().lower() in MULTICORE
 
     def build_workload(self) -> Workload:
         """Load (or generate) the workload and apply the transforms in order.
@@ -331,8 +404,21 @@ class RunConfig:
         of the Lublin-Feitelson model for the machine (``nodes``, 128 by
         default) from the seed's ``"lublin"`` stream, with ``lublin_alpha``
         as the load knob (`schedsim.workloads.lublin.generate`).
+        ``"zeng-w1"`` and ``"zeng-w2"`` generate ``jobs`` jobs (10,000) of
+        Table 5's W1 or W2 from the run's ``seed`` for ``nodes`` nodes:
+        `schedsim.workloads.multicore.paper_workload` with the table's α,
+        which on the paper's 128 nodes is ``w1(seed, n_jobs=jobs)`` or
+        ``w2(...)``. Their sizes come from the same keyed slowdown draws as
+        the ``"statistical"`` contention of that seed applies.
         """
-        if self.synthetic:
+        if self.multicore:
+            w = multicore.paper_workload(
+                MULTICORE[self.workload.strip().lower()],
+                self.seed,
+                n_jobs=10_000 if self.jobs is None else self.jobs,
+                nodes=multicore.NODES if self.nodes is None else self.nodes,
+            )
+        elif self.synthetic:
             from schedsim.workloads.streams import stream_seed
 
             w = lublin.generate(
@@ -394,8 +480,18 @@ class RunConfig:
             return MemoryOverhead()
         return MemoryOverhead(**self.overhead)  # type: ignore[arg-type]
 
+    def contention_model(self) -> ContentionModel | None:
+        """The `ContentionModel` that ``contention`` names, or None."""
+        if self.contention is None:
+            return None
+        return StatisticalContention(self.seed)
+
     def simulation(self) -> Any:
-        """A ready-to-run `schedsim.model.simulation.Simulation` of this configuration."""
+        """A ready-to-run `schedsim.model.simulation.Simulation` of this configuration.
+
+        The policy gets `policy_params`: ``schedsim run`` builds its configuration
+        without normalizing it, and its policy seed must follow the run's too.
+        """
         from schedsim.app.simulation import Simulation
 
         return Simulation(
@@ -408,10 +504,11 @@ class RunConfig:
             wide=self.wide,  # type: ignore[arg-type]
             overhead=self.memory_overhead(),
             limit_in=self.limit_in or "run",
+            contention=self.contention_model(),
             pieces=self.pieces is not False,
             log_decisions=bool(self.log_decisions),
             log_reservations=bool(self.log_reservations),
-            params=self.params,
+            params=self.policy_params(),
         )
 
 
@@ -447,10 +544,17 @@ _LATER_KEYS = (
     "priorities",
     "reservations",
     "reservation_lead",
+    "contention",
 )
 
+#: Zeng & Sodan's workloads (seed 003, Table 5): name -> the paper's α.
+MULTICORE: dict[str, float] = {"zeng-w1": multicore.ALPHA_W1, "zeng-w2": multicore.ALPHA_W2}
+
 #: Workload names that are generated, not read from a file.
-SYNTHETIC = ("lublin",)
+SYNTHETIC = ("lublin", *MULTICORE)
+
+#: The ``contention`` values: None (no contention) and the models by name.
+CONTENTION = ("none", "statistical")
 
 #: The keys a configuration (the study's base, a variant, a grid) may set.
 CONFIG_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RunConfig))
@@ -554,6 +658,12 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             or (_is_number(c.reservation_lead) and 0 <= c.reservation_lead < math.inf),
             "a number of seconds >= 0",
         ),
+        (
+            "contention",
+            c.contention is None
+            or (isinstance(c.contention, str) and c.contention.lower() in CONTENTION),
+            " or ".join(f"'{name}'" for name in CONTENTION),
+        ),
     ]
     problems: list[tuple[str, str]] = []
     for key, ok, what in checks:
@@ -561,12 +671,29 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             problems += _overhead_problems(c.overhead)  # named by the table's own key
         elif not ok:
             problems.append((key, f"expected {what}, got {getattr(c, key)!r}"))
+    if not isinstance(c.workload, str):
+        return problems  # named above; what follows reads the workload's name
+    generated = ", ".join(f'"{name}"' for name in SYNTHETIC)
     if not c.synthetic:
-        for key in ("jobs", "lublin_alpha"):
-            if getattr(c, key) is not None:
-                problems.append((key, 'applies only to a generated workload: workload = "lublin"'))
+        if c.jobs is not None:
+            problems.append(
+                ("jobs", f"applies only to a generated workload: workload = {generated}")
+            )
     elif c.strict:
         problems.append(("strict", "applies only to a workload read from an SWF file"))
+    if c.lublin_alpha is not None and c.workload.strip().lower() != "lublin":
+        problems.append(
+            ("lublin_alpha", 'applies only to the Lublin-Feitelson model: workload = "lublin"')
+        )
+    cores = multicore.CORES_PER_NODE
+    if c.multicore and _is_int(c.cores_per_node) and c.cores_per_node not in (1, cores):
+        problems.append(
+            (
+                "cores_per_node",
+                f"workload {c.workload!r} is made for nodes of {cores} cores: expected {cores} "
+                f"(or leave it out: 1, the default, is taken as {cores}), got {c.cores_per_node!r}",
+            )
+        )
     if c.reservation_lead is not None and c.reservations is None:
         problems.append(("reservation_lead", "applies only with reservations = SHARE"))
     if c.users is not None:
@@ -766,7 +893,10 @@ def _categories_ok(value: Any) -> tuple[bool, str]:
 #: The ``[report]`` keys (defaults of `schedsim.app.report`): key -> check(value) -> (ok, what).
 #: The papers whose own analyses a study's report can add (``[report] paper = NAME``):
 #: name -> module of `schedsim.app.report` with ``write(results, out)``.
-PAPER_ANALYSES: dict[str, str] = {"lawson2002": "schedsim.app.report.lawson2002"}
+PAPER_ANALYSES: dict[str, str] = {
+    "lawson2002": "schedsim.app.report.lawson2002",
+    "zeng2009": "schedsim.app.report.zeng2009",
+}
 
 REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
     "metrics": lambda v: (
@@ -941,13 +1071,18 @@ class Study:
                 here = f"{where}{' (' + at + ')' if at else ''}"
                 config = RunConfig.from_dict(values, here)
                 try:
-                    config = config.normalized()
+                    normalized = config.normalized()
                 except StudyError as exc:
                     raise StudyError(f"{here}: {exc}") from None
-                explicit = {k: config.params[k] for k in values["params"]}
-                run_label = str(label) if label is not None else _default_label(config, explicit)
+                explicit = {k: normalized.params[k] for k in values["params"]}
+                run_label = (
+                    str(label) if label is not None else _default_label(normalized, explicit)
+                )
                 for r in range(self.replications):
-                    seeded = dataclasses.replace(config, seed=replication_seed(self.seed, r))
+                    # Normalized once seeded: a policy seed may follow the run's (RunConfig).
+                    seeded = dataclasses.replace(
+                        config, seed=replication_seed(self.seed, r)
+                    ).normalized()
                     run_id = seeded.run_id()
                     if run_id in seen:
                         raise StudyError(
