@@ -307,6 +307,14 @@ class Cluster:
         else the lowest-numbered free ones), marked busy (machine ids)."""
         busy, cpn = self._busy, self.cores_per_node
         assert busy is not None
+        if prefer is not None and len(prefer) == alloc.size:
+            # A job resuming where it was (the usual case): its cores in one step.
+            flat = busy.reshape(-1)
+            if not flat[prefer].any():
+                nodes, counts = np.unique(prefer // cpn, return_counts=True)
+                if np.array_equal(nodes, alloc.nodes) and np.array_equal(counts, alloc.cores):
+                    flat[prefer] = True
+                    return prefer.copy()
         taken = []
         for n, c in zip(alloc.nodes.tolist(), alloc.cores.tolist(), strict=True):
             k = None

@@ -52,8 +52,9 @@ slice are preempted; so are they here.
 
 **Safe non-type slice backfilling** (section 4.7). In a slice of type t,
 after t's planner has started its jobs, jobs of other types run on nodes
-t's plan does not need before the slice ends (its profile of free nodes, so
-no job of t is delayed), until the slice's end ("valid only until the end
+t's plan does not need while they run, by their estimates, or up to the
+slice's end if they would run past it (its profile of free nodes, so no job
+of t is delayed); they run until they end or the slice does ("valid only until the end
 of the slice"), first preempted ones (on their own nodes, all free: a
 G-LOMARC-TS group, jobs sharing nodes, goes as a unit), then waiting ones in
 FCFS order, in their space-sharing shape, on nodes none of their own type's
@@ -65,8 +66,11 @@ Choice: non-type backfilled waiting jobs are never grouped.
 Tables: ``slices`` (every slice: type, start, useful start, end, why it
 ended) and G-LOMARC-TS's ``groups`` (with the virtual machine of each).
 Job columns: ``job_type``, ``delay_factor``, ``v_submit``, ``v_end``
-(virtual times), and the inner planners' ``cos_case``, ``ppn``, ``r_est``,
-``group``.
+(virtual times), ``non_type_resumes`` (how often the job was resumed in
+another type's slice), and the inner planners' ``cos_case`` (how the job
+started: ``non-type`` when non-type backfilling started it), ``ppn``,
+``r_est``, ``group``. The ``groups`` table's ``formed`` and ``disbanded``
+are times of the group's virtual machine, as everything its planner sees.
 """
 
 from __future__ import annotations
@@ -211,8 +215,13 @@ class ScojoPECT(Policy):
         self._slices: list[Slice] = []
         self._slice: Slice | None = None
         self._how: dict[int, str] = {}
-        #: Machines whose plan is out of date (arrivals, ends, progress outside a slice).
+        #: job id -> times it was resumed in another type's slice.
+        self._resumed_elsewhere: dict[int, int] = {}
+        #: Machines whose plan is out of date: arrivals or ends (brought up to date at
+        #: once: R_est is estimated at arrival), or a job's progress outside its
+        #: machine's slice (brought up to date when non-type backfilling reads the plan).
         self._dirty: set[JobType] = set()
+        self._stale: set[JobType] = set()
         self._gone: set[int] = set()
 
     # -- reporting -----------------------------------------------------------------------
@@ -255,6 +264,7 @@ class ScojoPECT(Policy):
             if r_est.get(j, 0.0) > 0
         }
         out.setdefault("cos_case", {}).update(self._how)
+        out["non_type_resumes"] = {j: self._resumed_elsewhere.get(j, 0) for j in self._type}
         return out
 
     def tables(self) -> dict[str, tuple[Sequence[str], Sequence[tuple]]]:
@@ -317,7 +327,7 @@ class ScojoPECT(Policy):
         for job in view.running:
             self._rate[job.id] = job.rate
             if self._type[job.id] != current:
-                dirty.add(self._type[job.id])  # it ran outside its machine's slice
+                self._stale.add(self._type[job.id])  # it ran outside its machine's slice
         out: list[Decision] = []
         self._gone = set()  # jobs suspended in this pass: preempted from here on
         s = self._slice
@@ -423,9 +433,10 @@ class ScojoPECT(Policy):
                                         work_done=done, expected_end=end))  # fmt: skip
             free[alloc.nodes] -= alloc.cores
         s = self._slice
-        for job in blockers:
+        for job in blockers:  # busy until they end or the slice does
             assert job.allocation is not None and s is not None
-            running.append(job._replace(expected_end=v + (s.end - now), since=v))
+            end = v + min(job.expected_end, s.end) - now
+            running.append(job._replace(expected_end=end, since=v))
             free[job.allocation.nodes] -= job.allocation.cores
         running.sort(key=lambda j: j.id)
         queue = tuple(j._replace(submit=self._vsubmit[j.id]) for j in view.queue
@@ -443,8 +454,12 @@ class ScojoPECT(Policy):
         their R_est when they arrive (the machine's clock stands still meanwhile)."""
         for t in TYPES:
             if t != current and t in self._dirty:
-                self._dirty.discard(t)
-                self.vms[t].observe(self._vview(view, t, self._vclock[t], ()))
+                self._observe(view, t)
+
+    def _observe(self, view: View, t: JobType) -> None:
+        self._dirty.discard(t)
+        self._stale.discard(t)
+        self.vms[t].observe(self._vview(view, t, self._vclock[t], ()))
 
     def _in_slice(self, view: View, s: Slice, out: list[Decision]) -> None:
         now, t = view.now, s.type
@@ -456,6 +471,7 @@ class ScojoPECT(Policy):
         blockers = [j for j in self._running(view) if self._type[j.id] != t]
         vm = self.vms[t]
         self._dirty.discard(t)
+        self._stale.discard(t)
         for d in vm.schedule(self._vview(view, t, v, blockers)):
             if isinstance(d, Start):
                 real = view.get(d.job.id)
@@ -465,7 +481,7 @@ class ScojoPECT(Policy):
                 self._active[t].add(real.id)
             elif isinstance(d, WakeAt):
                 wall = now + (d.time - v)
-                if wall < s.end:
+                if now < wall < s.end:  # (rounding can bring a near timer back to now)
                     out.append(WakeAt(wall))
         self._observe_all(view, t)
         if self.non_type_backfill:
@@ -475,9 +491,21 @@ class ScojoPECT(Policy):
     def _backfill(self, view: View, s: Slice, out: list[Decision]) -> None:
         now, t = view.now, s.type
         v = self.vclock(t, now)
-        budget = self.vms[t].plan_profile().min_free(v, v + (s.end - now))
-        if budget <= 0:
+        left = s.end - now
+        plan = self.vms[t].plan_profile()  # free nodes of machine t, in its time
+        if plan.min_free(v, v + left) <= 0 and plan.free_at(v) <= 0:
             return
+        plan = plan.copy()
+
+        def room(k: int, need: float) -> bool:
+            """Whether k nodes are free in t's plan while a job needs them (at most until
+            the slice's end); if so they are taken there."""
+            window = min(need, left)
+            if plan.min_free(v, v + window) < k:
+                return False
+            plan.reserve(v, window, k)
+            return True
+
         cpn = view.cores_per_node
         free = np.array(view.free_per_node, dtype=np.int64)
         for d in out:  # what this pass suspends (at no cost), resumes and starts
@@ -492,28 +520,32 @@ class ScojoPECT(Policy):
             if u == t:
                 continue
             for unit in self._units(view, u):
-                nodes = np.unique(np.concatenate([self._home(j).nodes for j in unit]))  # type: ignore[union-attr]
-                if len(nodes) > budget or not whole[nodes].all():
+                homes = [self._home(j) for j in unit]
+                nodes = np.unique(np.concatenate([h.nodes for h in homes if h is not None]))
+                if not whole[nodes].all():
+                    continue
+                need = max(self._left(j, now) for j in unit)
+                if not room(len(nodes), need):
                     continue
                 for job in unit:
                     out.append(Resume(job))
-                    self._how.setdefault(job.id, "non-type")
+                    self._resumed_elsewhere[job.id] = self._resumed_elsewhere.get(job.id, 0) + 1
                 whole[nodes] = False
-                budget -= len(nodes)
         for job in view.queue:  # then waiting jobs, FCFS
             u = self._type[job.id]
-            if u == t or job.id not in self._waiting[u] or budget <= 0:
+            if u == t or job.id not in self._waiting[u]:
                 continue
             vm = self.vms[u]
+            if u in self._stale:
+                self._observe(view, u)
             k, span, ppn = vm.shape(job.id)
-            if k > budget:
+            cand = np.flatnonzero(whole & ~self._homes(view, u))
+            if len(cand) < k or plan.min_free(v, v + min(span, left)) < k:
                 continue
             vu = self._vclock[u]
             if vm.plan_profile(skip=frozenset((job.id,))).min_free(vu, vu + span) < k:
                 continue  # it would delay a job of its own type
-            homes = self._homes(view, u)
-            cand = np.flatnonzero(whole & ~homes)
-            if len(cand) < k:
+            if not room(k, span):
                 continue
             chosen = [int(n) for n in cand[:k]]
             out.append(Start(job, layout(job.size, ppn, chosen)))
@@ -522,7 +554,11 @@ class ScojoPECT(Policy):
             self._active[u].add(job.id)
             self._how[job.id] = "non-type"
             whole[chosen] = False
-            budget -= k
+
+    def _left(self, job: JobView, now: float) -> float:
+        """Seconds a started job still needs by its estimate, at its last rate."""
+        rate = self._rate.get(job.id, 1.0)
+        return max(job.estimate - _work_now(job, now), 0.0) / max(rate, 1e-12)
 
     def _homes(self, view: View, u: JobType) -> np.ndarray:
         """Nodes holding machine u's started jobs (their own nodes, to resume on)."""

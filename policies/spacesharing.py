@@ -131,12 +131,12 @@ class Slowdowns(SlowdownDraws):
 
 
 class _Busy:
-    """A node busy until ``expected_end`` (what `Profile.of_running` reads)."""
+    """``size`` nodes busy until ``expected_end`` (what `Profile.of_running` reads)."""
 
     __slots__ = ("expected_end", "size")
 
-    def __init__(self, expected_end: float) -> None:
-        self.size = 1
+    def __init__(self, expected_end: float, size: int = 1) -> None:
+        self.size = size
         self.expected_end = expected_end
 
 
@@ -197,6 +197,8 @@ class NodePlanner(Policy):
         self._node_end: dict[int, float] = {}
         #: The base profile of the last pass (with its starts) and its time.
         self._last: tuple[Profile, float] = (Profile(0.0, 0), 0.0)
+        #: The plan of the last pass as it ended (None: changed since).
+        self._final: Profile | None = None
 
     def params(self) -> dict[str, Any]:
         return {
@@ -249,10 +251,13 @@ class NodePlanner(Policy):
             e = planned_end(job.expected_end, now) if job.state is State.RUNNING else INF
             idx = job.allocation.nodes
             end[idx] = np.maximum(end[idx], e)
-        free = [int(n) for n in np.flatnonzero(view.free_per_node == view.cores_per_node)]
-        busy = [_Busy(float(e)) for e in end if e > -INF and e < INF]
+        free = np.flatnonzero(view.free_per_node == view.cores_per_node).tolist()
+        # One entry per distinct planned end, with its count of nodes.
+        ends, counts = np.unique(end[(end > -INF) & (end < INF)], return_counts=True)
+        busy = [_Busy(e, c) for e, c in zip(ends.tolist(), counts.tolist(), strict=True)]
         #: node -> when it is planned free (busy nodes only), kept up to date in the pass.
-        self._node_end = {int(n): float(end[n]) for n in np.flatnonzero(end > -INF)}
+        held = np.flatnonzero(end > -INF)
+        self._node_end = dict(zip(held.tolist(), end[held].tolist(), strict=True))
         return Profile.of_running(now, len(free), busy), free
 
     def _plan(self, base: Profile, now: float, skip: frozenset[int] = frozenset()) -> Profile:
@@ -296,7 +301,7 @@ class NodePlanner(Policy):
         new = self._take_in(view)
         base, _ = self._base(view)
         self._last = (base, view.now)
-        self._plan(base, view.now)
+        self._final = self._plan(base, view.now)
         self._estimate(new)
         starts = self._starts
         self._order.sort(key=lambda j: starts[j])
@@ -304,6 +309,8 @@ class NodePlanner(Policy):
     def plan_profile(self, skip: frozenset[int] = frozenset()) -> Profile:
         """Free nodes over time after the last pass or `observe`: the running jobs,
         what the pass started and every reservation (but those of ``skip``)."""
+        if not skip and self._final is not None:
+            return self._final
         base, now = self._last
         return self._plan(base, now, skip)
 
@@ -317,6 +324,7 @@ class NodePlanner(Policy):
         time: planned as running, no longer reserved."""
         base, now = self._last
         base.reserve(now, span, nodes)
+        self._final = None
         self._order.remove(job_id)
         self._jobs.pop(job_id, None)
 
@@ -329,7 +337,7 @@ class NodePlanner(Policy):
         out: list[Decision] = []
         first = True
         while True:
-            self._plan(base, now)
+            self._final = self._plan(base, now)
             if first:
                 self._estimate(new)
                 first = False
