@@ -82,7 +82,16 @@ from typing import Any, Literal
 import numpy as np
 
 from schedsim.model.cluster import Allocation
-from schedsim.model.policy import Decision, Policy, Resume, Start, Suspend, WakeAt, register
+from schedsim.model.policy import (
+    Decision,
+    Policy,
+    Reservation,
+    Resume,
+    Start,
+    Suspend,
+    WakeAt,
+    register,
+)
 from schedsim.model.view import JobView, State, View
 from schedsim.policies.glts import GLTS
 from schedsim.policies.planning.profile import INF
@@ -282,6 +291,11 @@ class ScojoPECT(Policy):
             cols = ("group", "vm", "primary", "matched", "formed", "gain", "disbanded", "reason")
             out["groups"] = (cols, groups)
         return out
+
+    def promises(self) -> list[Reservation]:
+        """None: the planners' reservations are in their machines' time, and when a
+        machine's time will pass depends on slices not yet decided."""
+        return []
 
     @property
     def slices(self) -> list[Slice]:

@@ -67,7 +67,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from schedsim.model.cluster import Allocation
-from schedsim.model.policy import Decision, Policy, Start, WakeAt, register
+from schedsim.model.policy import Decision, Policy, Reservation, Start, WakeAt, register
 from schedsim.model.view import JobView, State, View
 from schedsim.policies.planning.conservative import duration as plan_duration
 from schedsim.policies.planning.conservative import place
@@ -215,6 +215,19 @@ class NodePlanner(Policy):
             "ppn": dict(self._ppn),
             "r_est": {j: r * self.adjust for j, r in self.r_est.items()},
         }
+
+    def promises(self) -> list[Reservation]:
+        """Every waiting job's reservation after the pass, in its space-sharing shape, as
+        whole nodes' cores (``size``). SSP keeps them (conservative backfilling; a
+        plan slips only when a job outlives its planned end); G-LOMARC-TS may move a
+        job later, within its R_max (`schedsim.policies.glts`)."""
+        cpn, starts, shape = self._cores_per_node, self._starts, self._shape
+        out = []
+        for jid in self._order:
+            if jid in starts:
+                nodes, span, _ = shape[jid]
+                out.append(Reservation(jid, starts[jid], starts[jid] + span, nodes * cpn))
+        return out
 
     def r_max(self, job_id: int) -> float:
         """R_max = F_slack x R_est, R_est adjusted by ``adjust`` (Equation 4)."""

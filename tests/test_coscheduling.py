@@ -347,3 +347,22 @@ def test_invariants_on_random_workloads(name: str, case: Case, seed: int) -> Non
     check_invariants(result, w, case.cores, unit_rate=False, exact=False)
     # Space sharing: one job a node; a group: the primary and one matched job a node.
     assert most_jobs_on_a_node(result) <= (1 if name == "ssp" else 2)
+
+
+def test_ssp_keeps_its_promises() -> None:
+    # Conservative backfilling with exact estimates and exactly predicted slowdowns:
+    # no job starts later than the first reservation it was given, and the logged
+    # reservations hold whole nodes.
+    from schedsim.workloads.multicore import w1
+
+    w = w1(5, n_jobs=400)
+    sim = Simulation(w, SSP(seed=5), nodes=128, cores_per_node=4,
+                     contention=StatisticalContention(5), kill_at_estimate=False,
+                     log_reservations=True)  # fmt: skip
+    result = sim.run()
+    promised = result.reservations
+    assert promised is not None and len(promised) > 0
+    assert (promised["size"] % 4 == 0).all()
+    first = promised.groupby("job")["start"].first()
+    starts = result.jobs.set_index("id")["start"]
+    assert (starts[first.index] <= first + 1e-6).all()
