@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from schedsim.app.report.plots import save_figures
 from schedsim.model.results import Result
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -530,9 +531,5 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
                 "R per 1000 submissions, 75% high priority (Figure 7)")))  # fmt: skip
     if len(delays):
         figures.append(("lawson2002-reservation-delays", _delay_figure(delays)))
-    for stem, fig in figures:
-        path = out / f"{stem}.png"
-        fig.savefig(path, dpi=120)
-        plots.append(path)
-        fig.clear()
+    plots += save_figures(figures, out)
     return tables, plots, claimed

@@ -45,6 +45,8 @@ from schedsim.app.report.quantities import (
 from schedsim.app.report.statistics import NA, groups, key, was_cut
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
@@ -346,3 +348,14 @@ def comparison_plot(
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize="small", title="run")
     return fig
+
+
+def save_figures(figures: Sequence[tuple[str, Figure]], out: Path) -> list[Path]:
+    """Save each ``(stem, figure)`` as ``out/stem.png`` (120 dpi) and free it; the paths."""
+    paths = []
+    for stem, fig in figures:
+        path = out / f"{stem}.png"
+        fig.savefig(path, dpi=120)
+        paths.append(path)
+        fig.clear()
+    return paths

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from schedsim.app.report.plots import save_figures
 from schedsim.model.results import Result
 from schedsim.workloads.multicore import MEDIUM_MAX, SHORT_MAX
 
@@ -1159,9 +1160,5 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
         figures.append(("zeng2009-fig8-block-size", _block_figure(chosen)))
     if len(chosen) and len(_series(chosen, "W1", "GLTS", "f_slack", "block_size")) >= 2:
         figures.append(("zeng2009-fig9-slack", _slack_figure(chosen)))
-    for stem, fig in figures:
-        path = out / f"{stem}.png"
-        fig.savefig(path, dpi=120)
-        plots.append(path)
-        fig.clear()
+    plots += save_figures(figures, out)
     return tables, plots, claimed
