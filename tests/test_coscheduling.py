@@ -366,3 +366,19 @@ def test_ssp_keeps_its_promises() -> None:
     first = promised.groupby("job")["start"].first()
     starts = result.jobs.set_index("id")["start"]
     assert (starts[first.index] <= first + 1e-6).all()
+
+
+def test_the_variants_are_glts_on_nodes_of_one_core() -> None:
+    # No groups without cores to share: the variants make glts's schedule (why the
+    # single-core checks of every policy in test_invariants run glts alone).
+    from test_invariants import random_workload
+
+    w = random_workload(3, 60, 16)
+    tables = {}
+    for name, cls in VARIANTS.items():
+        if name == "ssp":
+            continue
+        result = Simulation(w, cls(seed=1), nodes=16).run()  # as test_invariants runs them
+        tables[name] = result.jobs[["id", "start", "end", "nodes"]]
+    for name, table in tables.items():
+        assert table.equals(tables["glts"]), name
