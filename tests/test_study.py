@@ -405,6 +405,7 @@ CLOSED_LOOP_CHANGES = {
     "daily_cycle": False,
     "weekdays": [0, 1, 2, 3, 4],
     "max_runtime": 7200,
+    "max_runtime_as": "cap",
 }
 
 

@@ -267,3 +267,49 @@ def test_a_closed_loop_study_reports_figures_5_and_6(tmp_path):
         assert name in names
     queue = pd.read_csv(tmp_path / "s" / "report" / "queue-by-time-of-day-cycle.csv")
     assert set(queue["label"]) == {"creasy(alpha=0.0)", "creasy"} and len(queue) == 2 * 144
+
+
+def test_the_limit_as_a_cap_keeps_every_job_shortened():
+    # KTH: a filter leaves out the jobs that ran over an hour; a cap keeps them all,
+    # run for the hour, and cuts every estimate to it (seed 002 section 4.1).
+    workload = load("kth")
+    filtered = fit_users(workload, max_runtime=3600.0)
+    capped = fit_users(workload, max_runtime=3600.0, max_runtime_as="cap")
+    rows = np.concatenate(capped.pools)
+    assert (rows[:, 1] <= 3600).all() and (rows[:, 2] <= 3600).all()
+    assert (rows[:, 1] == 3600).sum() > 0
+    assert len(rows) > len(np.concatenate(filtered.pools))
+    long_share = sum(j.run_time > 3600 for j in workload) / len(workload)
+    assert 0.3 < long_share < 0.45  # the 37% of KTH's jobs
+    assert capped.describe()["max_runtime_as"] == "cap"
+    with pytest.raises(ValueError, match="max_runtime_as"):
+        fit_users(workload, max_runtime_as="clip")  # type: ignore[arg-type]
+
+
+def test_closed_loop_figures_keep_accurate_estimates_apart(tmp_path):
+    # Seed 002's study runs the users' own estimates and accurate ones: Figure 5 for
+    # each, never one line made of both.
+    from schedsim.app.report import load_study
+    from schedsim.app.study import Study
+    from schedsim.app.sweep import sweep
+
+    study = Study(
+        name="tiny-seed002-estimates",
+        base={
+            "workload": "kth",
+            "policy": "creasy",
+            "users": 5,
+            "days": 1,
+            "max_runtime_as": "cap",
+        },
+        grid={"params.alpha": [0.0, 6000.0], "users": [3, 5], "exact_estimates": [False, True]},
+        report={"x": "users", "metrics": ["daily_throughput"], "closed_loop": True},
+    )
+    sweep(study, tmp_path / "s", workers=0)
+    written = load_study(tmp_path / "s").write()
+    names = {p.name for p in written["plots"]}
+    assert "queue-by-time-of-day-cycle.png" in names
+    assert "queue-by-time-of-day-cycle-exact-estimates.png" in names
+    for stem in ("cycle", "cycle-exact-estimates"):
+        queue = pd.read_csv(tmp_path / "s" / "report" / f"queue-by-time-of-day-{stem}.csv")
+        assert len(queue) == 2 * 144  # two labels, one line each

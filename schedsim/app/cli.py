@@ -301,7 +301,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-runtime",
         type=float,
         metavar="S",
-        help="users' jobs are the trace jobs that ran at most S seconds (default 3600; inf: all)",
+        help="users' jobs run at most S seconds (default 3600; inf: no limit)",
+    )
+    users.add_argument(
+        "--max-runtime-as",
+        choices=("cap", "filter"),
+        help="trace jobs that ran longer than --max-runtime: cap (run for it) or filter "
+        "(left out; the default)",
     )
     run.add_argument(
         "--warmup",
@@ -531,6 +537,7 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "daily_cycle": False if args.no_daily_cycle else None,
             "weekdays": [0, 1, 2, 3, 4] if args.weekly_cycle else None,
             "max_runtime": args.max_runtime,
+            "max_runtime_as": args.max_runtime_as,
             "jobs": args.jobs,
             "lublin_alpha": args.lublin_alpha,
             "limit_in": args.limit_in,

@@ -53,9 +53,12 @@ Workloads that are made, not read (issue 5)::
     days = 14                             # simulated days (180)
     daily_cycle = false                   # users submit at any hour (default: 8:00-18:00)
     weekdays = [0, 1, 2, 3, 4]            # a weekly cycle (default: every day)
-    max_runtime = 3600                    # users' jobs ran at most this long (inf: no limit)
+    max_runtime = 3600                    # users' jobs run at most this long (inf: no limit)
+    max_runtime_as = "cap"                # longer trace jobs run for it ("filter": left out)
 
-``days``, ``daily_cycle``, ``weekdays`` and ``max_runtime`` need ``users``;
+``days``, ``daily_cycle``, ``weekdays``, ``max_runtime`` and ``max_runtime_as``
+need ``users``; ``max_runtime_as`` left out is ``"filter"``, as before the key
+existed (`schedsim.workloads.users`);
 ``jobs`` needs a generated workload and ``lublin_alpha`` ``workload =
 "lublin"``; ``load_factor`` does not apply to a population (its size sets
 the load). ``[report] closed_loop = true`` (or ``{ users = 250, hours =
@@ -265,6 +268,7 @@ class RunConfig:
     reservations: float | None = None
     reservation_lead: float | None = None
     contention: str | None = None
+    max_runtime_as: str | None = None
 
     def __post_init__(self) -> None:
         problems = _field_problems(self)
@@ -465,7 +469,11 @@ class RunConfig:
         if self.users is None:
             raise StudyError("users: not a closed-loop configuration")
         limit = 3600.0 if self.max_runtime is None else self.max_runtime
-        model = fit_users(self.build_workload(), max_runtime=None if math.isinf(limit) else limit)
+        model = fit_users(
+            self.build_workload(),
+            max_runtime=None if math.isinf(limit) else limit,
+            max_runtime_as=self.max_runtime_as or "filter",  # type: ignore[arg-type]
+        )
         options: dict[str, Any] = {"enabled": self.daily_cycle is not False}
         if self.weekdays is not None:
             options["weekdays"] = self.weekdays
@@ -545,6 +553,7 @@ _LATER_KEYS = (
     "reservations",
     "reservation_lead",
     "contention",
+    "max_runtime_as",
 )
 
 #: Zeng & Sodan's workloads (seed 003, Table 5): name -> the paper's α.
@@ -659,6 +668,11 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             "a number of seconds >= 0",
         ),
         (
+            "max_runtime_as",
+            c.max_runtime_as in (None, "cap", "filter"),
+            "'cap' (longer jobs run for max_runtime) or 'filter' (they are left out)",
+        ),
+        (
             "contention",
             c.contention is None
             or (isinstance(c.contention, str) and c.contention.lower() in CONTENTION),
@@ -701,7 +715,7 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             if getattr(c, key) is not None:
                 problems.append((key, "applies to a workload of jobs, not to users ="))
     if c.users is None:
-        for key in ("days", "daily_cycle", "weekdays", "max_runtime"):
+        for key in ("days", "daily_cycle", "weekdays", "max_runtime", "max_runtime_as"):
             if getattr(c, key) is not None:
                 problems.append((key, "applies only to a closed-loop run: set users = N"))
     elif c.load_factor is not None:

@@ -201,8 +201,9 @@ def closed_loop_figures(
     (``queue-by-time-of-day-<cycle>.png`` and ``.csv``, its columns named with
     their units: ``hour (h)``, ``queued (jobs)``...), and the size x
     run time maps of waiting and running jobs for the first and the last
-    label (``job-maps-<cycle>.png``; `schedsim.model.sessions`). Uses the first
-    replication of each configuration.
+    label (``job-maps-<cycle>.png``; `schedsim.model.sessions`). A study that
+    runs both the users' own and accurate estimates gets each apart (``-exact-estimates``
+    added to the names of the latter). Uses the first replication of each configuration.
     """
     from schedsim.app import plots as figures
     from schedsim.model import sessions
@@ -220,15 +221,21 @@ def closed_loop_figures(
     # Unset (NaN, a float column when no run sets it) is the default, a daily cycle; as
     # objects, so that True can fill a float column.
     cycle = cycle.astype(object).where(cycle.notna(), True)
+    # Accurate estimates or the users' own, when the study has both: figures apart.
+    exact = (
+        picked["exact_estimates"].astype(object).where(picked["exact_estimates"].notna(), False)
+        if "exact_estimates" in picked
+        else pd.Series(False, picked.index, dtype=object)
+    )
     tables: list[Path] = []
     plots: list[Path] = []
-    for setting in pd.unique(cycle):
-        rows = picked[cycle == setting]
+    for setting, accurate in dict.fromkeys(zip(cycle, exact, strict=True)):
+        rows = picked[(cycle == setting) & (exact == accurate)]
         runs = {
             str(row.label): Result.load(results.directory / "runs" / row.id)
             for row in rows.itertuples()
         }
-        name = "cycle" if setting else "no-cycle"
+        name = ("cycle" if setting else "no-cycle") + ("-exact-estimates" if accurate else "")
         queues = {label: sessions.queue_by_time_of_day(r) for label, r in runs.items()}
         frames = [q.assign(label=label) for label, q in queues.items()]
         path = out / f"queue-by-time-of-day-{name}.csv"
