@@ -910,6 +910,7 @@ def _categories_ok(value: Any) -> tuple[bool, str]:
 PAPER_ANALYSES: dict[str, str] = {
     "lawson2002": "schedsim.app.report.lawson2002",
     "zeng2009": "schedsim.app.report.zeng2009",
+    "feitelson2009": "schedsim.app.report.feitelson2009",
 }
 
 REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
