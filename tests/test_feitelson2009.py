@@ -81,5 +81,7 @@ def test_a_closed_loop_study_reports_the_claims(tmp_path) -> None:
     written = load_study(tmp_path / "s").write()
     names = {p.name for p in written["tables"]}
     assert {"claims.csv", "feitelson2009-gains.csv", "feitelson2009-queues.csv"} <= names
+    plots = {p.name for p in written["plots"]}
+    assert {"feitelson2009-throughput.png", "feitelson2009-utilization.png"} <= plots
     claims = pd.read_csv(tmp_path / "s" / "report" / "claims.csv")
     assert len(claims) == 6 and set(claims["status"]) <= {"reproduced", "partly", "not reproduced"}

@@ -40,9 +40,11 @@ import pandas as pd
 from schedsim.model.results import Result
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from schedsim.app.report.study_results import StudyResults
 
-__all__ = ["DRAINED", "claims", "drain_hour", "gains", "queues", "write"]
+__all__ = ["CURVES", "DRAINED", "claims", "curves_figure", "drain_hour", "gains", "queues", "write"]
 
 #: Jobs: an average queue at most this long has drained.
 DRAINED = 1.0
@@ -71,6 +73,7 @@ def _runs(results: StudyResults) -> pd.DataFrame:
             "cycle": _column(done, "daily_cycle", True).astype(bool),
             "estimates": np.where(exact.astype(bool), "accurate", "users' own"),
             "throughput": done["daily_throughput"].astype(float),
+            "utilization": done["horizon_utilization"].astype(float),
             "id": done["id"],
         }
     )
@@ -213,10 +216,52 @@ def claims(gain: pd.DataFrame, queue: pd.DataFrame, users: int) -> pd.DataFrame:
                                        "status"])  # fmt: skip
 
 
+#: The curves of Figures 2 and 4: run column -> (axis label, scale, file stem, figure panel).
+CURVES: dict[str, tuple[str, float, str, str]] = {
+    "throughput": ("daily throughput (jobs/day)", 1.0, "throughput", "(a)"),
+    "utilization": ("utilization (%)", 100.0, "utilization", "(b)"),
+}
+
+
+def curves_figure(runs: pd.DataFrame, column: str) -> Figure:
+    """Figures 2 and 4 side by side: ``column`` against the users, one line per alpha,
+    a panel per daily-cycle setting (columns) and kind of estimate (rows)."""
+    from matplotlib.figure import Figure
+
+    label, scale, _, panel = CURVES[column]
+    kinds = sorted(set(runs["estimates"]), reverse=True)  # the users' own first
+    fig = Figure(figsize=(10, 3.4 * len(kinds)), layout="constrained")
+    axes = fig.subplots(len(kinds), 2, squeeze=False, sharey=True)
+    alphas = sorted(set(runs["alpha"]))
+    colors = [f"C{i}" for i in range(len(alphas))]
+    for r, kind in enumerate(kinds):
+        for c, (cycle, name) in enumerate(((False, "without daily cycles (Figure 2)"),
+                                           (True, "with daily cycles (Figure 4)"))):  # fmt: skip
+            ax = axes[r][c]
+            sub = runs[(runs["estimates"] == kind) & (runs["cycle"] == cycle)]
+            for alpha, color in zip(alphas, colors, strict=True):
+                line = sub[sub["alpha"] == alpha].sort_values("users")
+                name_ = "EASY (alpha 0)" if alpha == 0 else f"alpha {alpha:g}"
+                if len(line):
+                    ax.plot(line["users"], line[column] * scale, marker="o", color=color,
+                            label=name_)  # fmt: skip
+            ax.set_title(f"{name}, {kind} estimates", fontsize=10)
+            ax.set_xlabel("closed-loop users (users)")
+            ax.grid(alpha=0.3)
+        axes[r][0].set_ylabel(label)
+    axes[0][1].legend(title="CREASY", loc="upper left", fontsize=8)
+    what = label.split(" (")[0]
+    fig.suptitle(f"CREASY against EASY: {what} (Feitelson & Shmueli 2009, Figures 2{panel} "
+                 f"and 4{panel})")  # fmt: skip
+    return fig
+
+
 def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.DataFrame]:
     """The gains, the queue table and the claims (``feitelson2009-gains.csv``,
-    ``feitelson2009-queues.csv``, ``claims.csv``) for the study's largest population."""
+    ``feitelson2009-queues.csv``, ``claims.csv``) for the study's largest population,
+    and Figures 2 and 4 (``feitelson2009-throughput.png``, ``-utilization.png``)."""
     from schedsim.app.report.formats import with_units
+    from schedsim.app.report.plots import save_figures
 
     runs = _runs(results)
     users = int(runs["users"].max()) if len(runs) else 0
@@ -234,4 +279,9 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
     path = out / "claims.csv"
     claimed.to_csv(path, index=False)
     tables.append(path)
-    return tables, [], claimed
+    figures = (
+        [(f"feitelson2009-{CURVES[c][2]}", curves_figure(runs, c)) for c in CURVES]
+        if len(runs) and runs["users"].nunique() > 1
+        else []
+    )
+    return tables, save_figures(figures, out), claimed
