@@ -335,6 +335,7 @@ class ScojoPECT(Policy):
             self._vend[job.id] = self.vclock(t, now)
             self._active[t].discard(job.id)
             self._waiting[t].discard(job.id)
+            self._rate.pop(job.id, None)
             self._ended_for[t].append(job)
             dirty.add(t)
         current = self._slice.type if self._slice is not None else None
@@ -507,8 +508,8 @@ class ScojoPECT(Policy):
         v = self.vclock(t, now)
         left = s.end - now
         plan = self.vms[t].plan_profile()  # free nodes of machine t, in its time
-        if plan.min_free(v, v + left) <= 0 and plan.free_at(v) <= 0:
-            return
+        if plan.free_at(v) <= 0:
+            return  # every backfill needs a node of t's now
         plan = plan.copy()
 
         def room(k: int, need: float) -> bool:
@@ -545,6 +546,9 @@ class ScojoPECT(Policy):
                     out.append(Resume(job))
                     self._resumed_elsewhere[job.id] = self._resumed_elsewhere.get(job.id, 0) + 1
                 whole[nodes] = False
+        # Nodes of each machine's started jobs, once a pass: a job started below takes
+        # nodes no longer whole, so it needs no update.
+        started_on: dict[JobType, np.ndarray] = {}
         for job in view.queue:  # then waiting jobs, FCFS
             u = self._type[job.id]
             if u == t or job.id not in self._waiting[u]:
@@ -553,7 +557,9 @@ class ScojoPECT(Policy):
             if u in self._stale:
                 self._observe(view, u)
             k, span, ppn = vm.shape(job.id)
-            cand = np.flatnonzero(whole & ~self._homes(view, u))
+            if u not in started_on:
+                started_on[u] = self._homes(view, u)
+            cand = np.flatnonzero(whole & ~started_on[u])
             if len(cand) < k or plan.min_free(v, v + min(span, left)) < k:
                 continue
             vu = self._vclock[u]
