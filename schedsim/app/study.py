@@ -121,13 +121,11 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from schedsim.model.contention import ContentionModel
 from schedsim.model.overhead import MemoryOverhead
-from schedsim.model.slowdowns import StatisticalContention
 from schedsim.model.sources import Population
 from schedsim.workloads import catalog, lublin, multicore
 from schedsim.workloads.estimates import apply_estimates, parse_estimates
@@ -141,6 +139,9 @@ from schedsim.workloads.transforms import (
 )
 from schedsim.workloads.users import DailyCycle, fit_users
 from schedsim.workloads.workload import Workload
+
+if TYPE_CHECKING:
+    from schedsim.model.contention import ContentionModel
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -492,6 +493,8 @@ class RunConfig:
         """The `ContentionModel` that ``contention`` names, or None."""
         if self.contention is None:
             return None
+        from schedsim.model.slowdowns import StatisticalContention  # only runs that use it
+
         return StatisticalContention(self.seed)
 
     def simulation(self) -> Any:
