@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from schedsim import Simulation
@@ -140,11 +141,131 @@ def test_greedy_preempts_the_widest_jobs_only() -> None:
 
 
 def test_parameters_and_names() -> None:
-    assert PFCFS1().params() == {"penalty": 0.0}
-    p = PreemptiveFCFS(wait=30, quantum=math.inf, rounds=2, penalty=1)
-    assert p.params() == {"wait": 30.0, "quantum": math.inf, "rounds": 2, "penalty": 1.0}
-    for bad in ({"wait": -1}, {"quantum": 0}, {"rounds": -1}, {"penalty": -2}):
+    assert PFCFS1().params() == {"penalty": 0.0, "queue_in_cycle": "waits"}
+    p = PreemptiveFCFS(wait=30, quantum=math.inf, rounds=2, penalty=1, queue_in_cycle="moves")
+    assert p.params() == {
+        "wait": 30.0,
+        "quantum": math.inf,
+        "rounds": 2,
+        "penalty": 1.0,
+        "queue_in_cycle": "moves",
+    }
+    bad_ones = ({"wait": -1}, {"quantum": 0}, {"rounds": -1}, {"penalty": -2},
+                {"queue_in_cycle": "runs"})  # fmt: skip
+    for bad in bad_ones:
         with pytest.raises(ValueError):
-            PreemptiveFCFS(**bad)
+            PreemptiveFCFS(**bad)  # type: ignore[arg-type]
     assert (PFCFS2().wait, PFCFS2().quantum, PFCFS2().rounds) == (60.0, 60.0, 1)
     assert PFCFS3().quantum == math.inf
+    assert PFCFS2(queue_in_cycle="moves").queue_in_cycle == "moves"
+
+
+# -- the two readings of the queue during a cycle (queue_in_cycle) ------------------------
+
+#: 4 nodes. A (2 nodes, 5000 s) runs from 0 on nodes 0-1; the wide W (3 nodes,
+#: 1000 s) arrives at 10 (2 < 3 nodes in use: its wait starts); behind it C (1
+#: node, 100 s), D (2 nodes, 3000 s) and E (1 node, 1000 s).
+QA, QW, QC, QD, QE = 1, 2, 3, 4, 5
+CYCLE = [
+    job(QA, 0, 2, 5000),
+    job(QW, 10, 3, 1000),
+    job(QC, 20, 1, 100),
+    job(QD, 30, 2, 3000),
+    job(QE, 40, 1, 1000),
+]
+
+
+def test_pfcfs1_queue_waits_for_the_whole_cycle() -> None:
+    # 610: W preempts A, runs on A's nodes 0-1 and the free node 2; 1210: W out,
+    # A back; 1810: W preempts A again and completes at 2210; only then the
+    # queue moves: C (node 2) at 2210, D (nodes 2-3) after C, E after D.
+    got = run(PFCFS1(), CYCLE)
+    assert (got[QW]["start"], got[QW]["end"]) == (610, 2210)
+    assert got[QC]["start"] == 2210
+    assert (got[QD]["start"], got[QD]["end"]) == (2310, 5310)
+    assert got[QD]["suspensions"] == 0
+    assert got[QE]["start"] == 5310
+
+
+def test_pfcfs1_queue_moves_during_the_cycle() -> None:
+    # 610: W preempts A as before, and C starts at once on the free node 3 (ends
+    # 710); D (2 nodes) does not fit node 3 and stops the queue, E too. 1210: W
+    # out, A back on 0-1: D starts on nodes 2-3 (node 2 is W's, not kept for
+    # it). 1810: W preempts its holders, A and D (D's node 3 frees), and E
+    # takes node 3. 2210: W completes, A resumes; D's node 3 is E's until
+    # 2810, so D resumes only then: 600 s done, 2400 s to go, ends at 5210.
+    got = run(PFCFS1(queue_in_cycle="moves"), CYCLE)
+    assert (got[QW]["start"], got[QW]["end"]) == (610, 2210)
+    assert (got[QC]["start"], got[QC]["end"]) == (610, 710)
+    assert got[QC]["nodes"] == "3"
+    assert got[QD]["start"] == 1210 and got[QD]["nodes"] == "2-3"
+    assert got[QD]["suspensions"] == 1
+    assert got[QD]["suspended_time"] == 2810 - 1810  # not 2210 - 1810: node 3 was taken
+    assert got[QD]["end"] == 5210
+    assert (got[QE]["start"], got[QE]["end"]) == (1810, 2810)
+    assert got[QA]["end"] == 6000  # A resumes at 2210 in both readings
+
+
+def test_pfcfs3_queue_moves_while_the_wide_job_runs() -> None:
+    # PFCFS3: W runs 610-1610 in both; under "moves" C runs on node 3 meanwhile.
+    waits, moves = run(PFCFS3(), CYCLE), run(PFCFS3(queue_in_cycle="moves"), CYCLE)
+    assert waits[QW]["end"] == moves[QW]["end"] == 1610
+    assert waits[QC]["start"] == 1610
+    assert moves[QC]["start"] == 610
+    assert moves[QD]["start"] == 1610  # D (2 nodes) waited for W's end
+
+
+def test_pfcfs2_moves_a_wide_job_waits_for_its_partition_behind_the_queue() -> None:
+    # PFCFS2: W (wide, 3 nodes) preempts A at 70 and is out again at 130. Under
+    # "moves" its free node 2 is not kept for it: D, behind it, takes nodes 2-3
+    # at 170 (after C), so W resumes only when both A (5060) and D (3170)
+    # are gone: at 5060, as A holds its nodes longest; E runs on node 2 when D ends.
+    moves = run(PFCFS2(queue_in_cycle="moves"), CYCLE)
+    assert moves[QW]["start"] == 70 and moves[QW]["end"] == 6000
+    assert (moves[QC]["start"], moves[QD]["start"]) == (70, 170)
+    assert moves[QE]["start"] == 3170
+    waits = run(PFCFS2(), CYCLE)
+    assert waits[QD]["start"] == 6000  # behind W's cycle, then beside it
+
+
+def test_a_second_wide_job_does_not_preempt_during_a_cycle() -> None:
+    # 8 nodes. A (4 nodes) runs; W1 (5 nodes) preempts it at 610 and runs on
+    # nodes 0-4 until 5610. W2 (5 nodes), queued behind it, does not fit the 3
+    # free nodes and, a cycle being active, neither preempts nor lets the
+    # 1-node job behind it pass. At 5610 A resumes; W2's wait starts then, and
+    # at 6210 it preempts A in turn; under "moves" the 1-node job starts beside it.
+    jobs = [job(1, 0, 4, 9000), job(2, 10, 5, 5000), job(3, 20, 5, 100), job(4, 30, 1, 100)]
+    got = run(PFCFS3(queue_in_cycle="moves"), jobs, nodes=8)
+    assert (got[2]["start"], got[2]["end"]) == (610, 5610)
+    assert (got[3]["start"], got[3]["end"]) == (6210, 6310)
+    assert got[4]["start"] == 6210
+    assert got[1]["suspensions"] == 2
+    assert run(PFCFS3(), jobs, nodes=8)[4]["start"] == 6310
+
+
+@pytest.mark.parametrize(
+    ("name", "penalty"), [("pfcfs1", 0.0), ("pfcfs1", 7.0), ("pfcfs2", 7.0), ("pfcfs3", 7.0)]
+)
+def test_moves_schedules_are_valid_on_a_random_workload(name: str, penalty: float) -> None:
+    # Wide jobs often, so that cycles overlap the queue; the holdings of
+    # suspended jobs checked too (write-outs with a penalty). tests/test_invariants.py
+    # runs pfcfs1 and pfcfs2 under "moves" on its random cases as well.
+    from schedsim.app import registry
+
+    from invariants import check_preemption, record_holdings
+
+    rng = np.random.default_rng(4)
+    jobs, t = [], 0.0
+    for i in range(80):
+        t += float(rng.integers(0, 200))
+        run_s = float(rng.integers(1, 3000))
+        size = int(rng.integers(5, 9)) if rng.random() < 0.3 else int(rng.integers(1, 4))
+        jobs.append(Job(i + 1, t, run_s, size, run_s + float(rng.integers(0, 100))))
+    workload = Workload.from_jobs(jobs, max_procs=8)
+    policy = registry.make(name, {"penalty": penalty, "queue_in_cycle": "moves"})
+    sim = Simulation(workload, policy, nodes=8)
+    log = record_holdings(sim)
+    result = sim.run()
+    check_invariants(result, workload, 8)
+    check_preemption(result, log, 8)
+    assert (result.jobs["suspensions"] > 0).any()

@@ -38,6 +38,12 @@ POLICIES = registry.names()
 #: of one core there are no groups: there they make glts's schedules, so the
 #: single-core checks of every policy run glts alone (the multi-core ones run all).
 SAME_AS_GLTS_ON_ONE_CORE = frozenset({"cst", "cstws", "glts-fbo", "glts-ns", "glts-nh"})
+#: Parameter settings checked besides every policy's defaults: (name, params).
+VARIANTS: tuple[tuple[str, dict[str, object]], ...] = (
+    # Schwiegelshohn & Yahyapour 1998: the queue moves during a wide job's cycle.
+    ("pfcfs1", {"queue_in_cycle": "moves"}),
+    ("pfcfs2", {"queue_in_cycle": "moves"}),
+)
 ORDERS = ("fcfs", "sjf", "xfactor")
 
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -146,6 +152,9 @@ def _all_policies(case: Case, kill_at_estimate: bool) -> None:
         if case.cores_per_node == 1 and name in SAME_AS_GLTS_ON_ONE_CORE:
             continue
         result = simulate(case, name, kill_at_estimate)
+        check_invariants(result, case.workload, case.cores)
+    for name, params in VARIANTS:
+        result = simulate(case, registry.make(name, params), kill_at_estimate)
         check_invariants(result, case.workload, case.cores)
 
 

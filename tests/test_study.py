@@ -1152,8 +1152,13 @@ def test_seed004_study_is_the_papers_grid():
         pytest.skip("the pfcfs policies are not registered")
     study = load_study(STUDIES / "seed004.toml")
     runs = study.runs()
-    assert len(runs) == 4 * 2 * 11
-    assert {r.label for r in runs} == {"fcfs", "pfcfs1", "pfcfs2", "pfcfs3"}
+    assert len(runs) == 7 * 2 * 11  # FCFS, and PFCFS1-3 under each reading of the queue
+    labels = {f"pfcfs{k}-{q}" for k in (1, 2, 3) for q in ("waits", "moves")}
+    assert {r.label for r in runs} == {"fcfs", *labels}
+    for r in runs:
+        reading = r.label.rsplit("-", 1)[-1]
+        if r.label != "fcfs":
+            assert r.config.params["queue_in_cycle"] == reading
     assert {r.config.nodes for r in runs} == {128, 256}
     months = sorted({r.config.month for r in runs})
     assert months[0] == "1996-07" and months[-1] == "1997-05" and len(months) == 11
@@ -1164,4 +1169,5 @@ def test_seed004_study_is_the_papers_grid():
         "baseline": "fcfs",
         "kind": "percent",
         "x": "none",
+        "paper": "schwiegelshohn1998",
     }
