@@ -31,7 +31,9 @@ by its content digest rather than its path (so a study directory moves
 between machines); shipped traces are named by their short name. The
 ``label`` of a run (shown in reports) is not part of its identity. A key
 added later is left out of the identity while it has its "off" value
-(``overhead``), so the runs stored before it existed keep their ids.
+(``overhead``), so the runs stored before it existed keep their ids; so is
+a policy parameter added later that its class lists, with the value that
+behaves as before, in ``LATER_PARAMS``.
 
 Suspension overhead (seed 000, section 4.1; `schedsim.model.overhead.MemoryOverhead`)::
 
@@ -384,6 +386,12 @@ class RunConfig:
         for key in _LATER_KEYS:
             if values[key] is None:
                 del values[key]  # as before the key existed: old run ids stay valid
+        from schedsim.app import registry
+
+        params = values["params"]
+        for key, before in getattr(registry.get(self.policy), "LATER_PARAMS", {}).items():
+            if key in params and params[key] == before:
+                del params[key]  # a policy parameter added later, likewise
         values["id_format"] = ID_FORMAT
         return values
 
@@ -914,6 +922,9 @@ PAPER_ANALYSES: dict[str, str] = {
     "lawson2002": "schedsim.app.report.lawson2002",
     "zeng2009": "schedsim.app.report.zeng2009",
     "feitelson2009": "schedsim.app.report.feitelson2009",
+    "schwiegelshohn1998": "schedsim.app.report.schwiegelshohn1998",
+    "kettimuthu2003": "schedsim.app.report.kettimuthu2003",
+    "kettimuthu2003-subset": "schedsim.app.report.kettimuthu2003_subset",
 }
 
 REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
