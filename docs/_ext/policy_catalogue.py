@@ -177,7 +177,10 @@ SS_CHOICES = [
 PFCFS_CHOICES = [
     "**Strict FCFS.** While a wide job is in its preemption cycle (Table 1, steps D-H) no "
     "other job starts: the queue is taken one job at a time, so all jobs start in FIFO "
-    "order.",
+    "order (`queue_in_cycle=\"waits\"`, the default). `queue_in_cycle=\"moves\"` lets the "
+    "queue go on, first fit in submit order, while the cycle runs, and the suspended jobs "
+    "resume on their own nodes as soon as these are free, which no one keeps for them: "
+    "the reading under which PFCFS2 beats FCFS, as the paper's tables say.",
     "**Which jobs to preempt.** Only as many as the wide job needs, the widest running "
     "jobs first (ties: the latest started), as in the paper's experiments (section 6); "
     "when it preempts again to get its own nodes back, exactly the jobs on them.",
