@@ -392,7 +392,7 @@ def claims(values: pd.DataFrame) -> pd.DataFrame:
       factor `FACTOR` of the paper's Sum). Reproduced when both hold in every
       table; partly when the direction holds in at least half of them.
     * "significant improvements over FCFS are possible" (section 6): in every
-      table some strategy's Sum is at least `SIGNIFICANT`% better than FCFS
+      table some strategy's Sum is at least `SIGNIFICANT` percent better than FCFS
       (the paper's PFCFS2: 10.4-38.0%). Partly: in some tables.
     * "FCFS may still outperform some preemptive methods" (section 6): in every
       table some strategy's Sum is worse than FCFS (the paper's PFCFS3: all

@@ -1,0 +1,151 @@
+"""A paper's study read from its results or run reduced (`schedsim.app.reproduce`).
+
+The reduction on the shipped study files (no runs), and the whole round on a
+tiny study written into a temporary repository (``studies/`` and ``results/``):
+reduced when no results are there, read when they are, the preferred file
+first, and the paper's report module run on what was read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from schedsim.app.reproduce import (
+    REDUCED_SUFFIX,
+    claim_counts,
+    find_root,
+    reduce_study,
+    reproduce,
+)
+from schedsim.app.study import StudyError, load_study
+from schedsim.app.sweep import sweep
+
+STUDIES = Path(__file__).resolve().parent.parent / "studies"
+
+# Multiple- against single-queue backfilling on KTH's first jobs, at two loads: a
+# Lawson & Smirni 2002 study small enough to sweep in a test.
+TINY = """
+[study]
+name = "tiny"
+seed = 1
+replications = 2
+
+[base]
+workload = "kth"
+first = 50
+
+[grid]
+policy = ["singlequeue", "multiqueue"]
+load_factor = [1.0, 1.5]
+
+[report]
+paper = "lawson2002"
+"""
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    (tmp_path / "studies").mkdir()
+    (tmp_path / "studies" / "tiny.toml").write_text(TINY)
+    (tmp_path / "studies" / "tiny-full.toml").write_text(
+        TINY.replace('name = "tiny"', 'name = "tiny-full"').replace("first = 50", "first = 60")
+    )
+    return tmp_path
+
+
+def test_reduce_study_cuts_the_shipped_studies() -> None:
+    lawson = load_study(STUDIES / "seed001.toml")
+    small = reduce_study(
+        lawson,
+        base={"first": 500},
+        grid={"workload": ["kth"]},
+        keep=lambda v: v.get("load_factor") == 1.5,
+    )
+    assert small.name == "seed001-multiqueue" + REDUCED_SUFFIX
+    assert small.base["first"] == 500 and small.base["kill_at_estimate"] is True
+    assert [r.config.workload for r in small.runs()] == ["kth", "kth"]
+    assert [r.config.load_factor for r in small.runs()] == [1.5, 1.5]
+    assert small.report == lawson.report  # the same report reads it
+
+    # A dotted parameter key replaces the TOML's nested params table, and a key
+    # set in each variant goes where the base may not hold it.
+    creasy = reduce_study(load_study(STUDIES / "seed002.toml"), grid={"params.alpha": [0.0]})
+    assert {r.config.params["alpha"] for r in creasy.runs()} == {0.0}
+    zeng = load_study(STUDIES / "seed003.toml")
+    small = reduce_study(zeng, keep=lambda v: v["label"] == "SSP W1", each_variant={"jobs": 40})
+    (run,) = small.runs()
+    assert run.config.jobs == 40 and run.config.workload == "zeng-w1" and run.label == "SSP W1"
+
+
+def test_reduce_study_refuses_what_would_not_cut_it() -> None:
+    lawson = load_study(STUDIES / "seed001.toml")
+    with pytest.raises(StudyError, match=r"grid\.nodes: the study does not vary it"):
+        reduce_study(lawson, grid={"nodes": [64]})
+    with pytest.raises(StudyError, match="keeps none of the variants"):
+        reduce_study(lawson, keep=lambda v: False)
+
+
+def test_find_root_walks_up_to_the_studies_folder(repo: Path) -> None:
+    deep = repo / "notebooks" / "papers"
+    deep.mkdir(parents=True)
+    assert find_root(deep) == repo.resolve()
+    with pytest.raises(FileNotFoundError, match="no studies/ folder"):
+        find_root(Path("/"))
+
+
+def test_without_results_the_study_runs_reduced(repo: Path) -> None:
+    # Neither file has results: the last one, the short version, runs reduced.
+    rep = reproduce(
+        "tiny-full.toml", "tiny.toml", base={"first": 30}, grid={"load_factor": [1.0]}, root=repo
+    )
+    assert rep.reduced and rep.full.name == "tiny" and rep.study.name == "tiny" + REDUCED_SUFFIX
+    assert rep.results.counts["done"] == 2 and len(rep.full.runs()) == 8
+    assert rep.results.runs["first"].eq(30).all()
+    assert not (repo / "results").exists()  # a temporary folder, never results/
+    assert "**Reduced inputs.**" in rep.note and "**not** the paper-scale" in rep.note
+    assert "No results were found in `results/tiny-full/` or `results/tiny/`" in rep.note
+    assert "2 runs against the full study's 8" in rep.note
+    assert rep.changes() == "first = 30; load_factor in [1.0]; 1 of 2 replications"
+    directory = rep.directory
+    assert directory.is_dir()
+    del rep  # the temporary folder goes with the reproduction
+    assert not directory.exists()
+
+
+def test_results_are_read_in_order_of_preference(repo: Path) -> None:
+    sweep(load_study(repo / "studies" / "tiny.toml"), repo / "results" / "tiny", workers=0)
+    rep = reproduce("tiny-full.toml", "tiny.toml", base={"first": 30}, root=repo)
+    assert not rep.reduced and rep.directory == repo / "results" / "tiny"
+    assert rep.results.counts["done"] == 8 and rep.study is rep.full
+    assert rep.note.startswith("**Full study.**") and "8 done" in rep.note
+
+    # The full version's results, once there, come first.
+    sweep(load_study(repo / "studies" / "tiny-full.toml"), repo / "results" / "tiny-full",
+          workers=0)  # fmt: skip
+    rep = reproduce("tiny-full.toml", "tiny.toml", root=repo)
+    assert rep.full.name == "tiny-full" and not rep.reduced
+
+    # The paper's report runs into a temporary folder: the results stay as they were.
+    before = sorted(p.name for p in (repo / "results" / "tiny-full").iterdir())
+    report = rep.paper_report()
+    assert list(report.claims.columns) == ["claim", "where", "paper", "schedsim", "holds",
+                                           "status"]  # fmt: skip
+    assert "lawson2002-slowdown-ratios.csv" in report.tables
+    assert "R (ratio)" in report.tables["lawson2002-slowdown-ratios.csv"].columns
+    assert report.plots and all(p.suffix == ".png" and p.is_file() for p in report.plots.values())
+    assert sorted(p.name for p in (repo / "results" / "tiny-full").iterdir()) == before
+
+
+def test_a_study_naming_no_paper_has_no_paper_report(repo: Path) -> None:
+    (repo / "studies" / "plain.toml").write_text(TINY.replace('paper = "lawson2002"', ""))
+    rep = reproduce("plain.toml", base={"first": 30}, grid={"load_factor": [1.0]}, root=repo)
+    with pytest.raises(ValueError, match="names no paper"):
+        rep.paper_report()
+
+
+def test_claim_counts_in_the_reports_order() -> None:
+    claims = pd.DataFrame({"status": ["partly", "reproduced", "not run", "partly"]})
+    assert claim_counts(claims) == "4 claims: 1 reproduced, 2 partly, 1 not run"
