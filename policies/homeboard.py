@@ -18,6 +18,15 @@ serves one core per node, where a node is either free or held by one
 running job; the accelerated SS (`schedsim.policies.suspension`) uses it when
 there is no suspension overhead (a node being written out is neither).
 
+TSS's protections (seed 000, section 3.5) fit in as they are: a running job
+past its category's limit can be suspended by no idle job whatever its
+threshold, so on the board it is *shielded*, its threshold read as inf (a
+home it is on has bar inf, and it comes last on the ladder, where a fresh
+job that would need it gets bar inf, as if it were left out). A
+protection changes only when a category's average moves, at a job's end;
+the few running jobs it changes are then shielded or unshielded
+(`HomeBoard.shield`), as if they ended and started again.
+
 Each node lists the slots whose homes cover it, so an event walks only
 the homes it touches; the walks are compiled loops (`schedsim.policies.kernels`).
 """
@@ -47,7 +56,8 @@ class HomeBoard:
     home's nodes hold a job out of its reach by SS's width rule (``stuck``;
     see `schedsim.policies.selective`): with ``width="text"`` a job more than twice
     its width, with ``"formula"`` one at most half its width, with
-    ``"none"`` none.
+    ``"none"`` none. Shielded jobs (``shielded``, TSS's protected ones) read
+    inf as their threshold.
     """
 
     def __init__(self, nodes: int, width: Width) -> None:
@@ -63,6 +73,8 @@ class HomeBoard:
         self.busy = 0
         #: Per node: id of the job running there.
         self.owner = np.zeros(nodes, dtype=np.int64)
+        #: Ids of the running jobs no idle job may suspend (TSS): threshold inf here.
+        self.shielded: set[int] = set()
         #: The running jobs by threshold then id (at most one per node): the
         #: first ``running`` entries of their thresholds (then inf), ids and widths.
         self.running = 0
@@ -115,9 +127,14 @@ class HomeBoard:
         self._capacity = capacity
 
     # -- running jobs --------------------------------------------------------------
-    def occupy(self, job_id: int, nodes: np.ndarray, tau: float, width: int) -> None:
+    def occupy(
+        self, job_id: int, nodes: np.ndarray, tau: float, width: int, shielded: bool = False
+    ) -> None:
         """Job ``job_id`` of threshold ``tau`` and ``width`` processors starts or resumes on
-        ``nodes``."""
+        ``nodes``; ``shielded``: no idle job may suspend it (TSS), whatever ``tau``."""
+        if shielded:
+            self.shielded.add(job_id)
+            tau = math.inf
         self.busy += len(nodes)
         # Only raises: the homes it overlaps take the larger value.
         self.running = kernels.occupy(
@@ -129,6 +146,8 @@ class HomeBoard:
     def vacate(self, *jobs_nodes: np.ndarray) -> None:
         """The jobs on these node sets (one array each) end or are suspended: they are free."""
         for nodes in jobs_nodes:
+            if self.shielded:
+                self.shielded.discard(int(self.owner[nodes[0]]))
             self.busy -= len(nodes)
             # Only lowers, and only the homes whose highest threshold was this job's.
             self.running = kernels.vacate(
@@ -136,6 +155,13 @@ class HomeBoard:
                 self.node_deg, self.top, self.stuck, self.size, self.homes, self.lens,
                 self._ladder_tau, self._ladder_id, self._ladder_wide, self.running,
             )  # fmt: skip
+
+    def shield(self, job_id: int, nodes: np.ndarray, tau: float, on: bool) -> None:
+        """Running job ``job_id`` (on ``nodes``, of threshold ``tau``) is shielded (``on``)
+        or no longer: as if it left its nodes and took them again."""
+        width = int(self.wide[nodes[0]])
+        self.vacate(nodes)
+        self.occupy(job_id, nodes, tau, width, on)
 
     # -- suspended jobs -------------------------------------------------------------
     def add(self, job: JobView, row: tuple[float, float, float, float, float]) -> None:
@@ -202,7 +228,8 @@ class HomeBoard:
 
     def ladder(self) -> tuple[np.ndarray, np.ndarray]:
         """The running jobs' thresholds (then inf) and widths, by threshold then id
-        (views: valid until the board changes)."""
+        (views: valid until the board changes). Shielded jobs come last, at inf: a
+        fresh job that would need one gets bar inf, as if they were left out."""
         k = self.running
         return self._ladder_tau[: k + 1], self._ladder_wide[:k]
 

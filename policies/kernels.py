@@ -446,9 +446,10 @@ def cache_is_cold() -> bool:
 
     True for a machine's first SS run (and the first after numba, Python or
     this file changed), which compiles the kernels: about 4 s. Partly filled
-    counts as warm, since a run compiles only the kernels it calls (a TSS
-    run calls four of them), and a user who ran only those would otherwise
-    be told of a compilation at every run.
+    counts as warm, since a run compiles only the kernels it calls (without
+    the board, on several cores per node or with a suspension overhead, SS
+    and TSS call only a few of them), and a user who ran only those would
+    otherwise be told of a compilation at every run.
     """
     from numba.core.dispatcher import Dispatcher
 

@@ -44,6 +44,59 @@ that fits the free processors, in the same order: section 3.2's "backfill
 algorithm without the usual reservation guarantees", since the growing
 xfactor already prevents starvation.
 
+**Readings** the thesis leaves open, each a parameter whose default is the
+text's (`PlainSelectiveSuspension`; the accelerated ``ss`` runs the plain rule
+when one is not the default):
+
+* ``resumed``: the threshold a resumed job runs with. Section 3.1: a threshold
+  "remains constant when the task executes and increases when the task
+  waits", and a suspended job waits, so it resumes with its xfactor at that
+  moment, suspended time included (``"resume"``, the default). ``"start"``
+  gives it back the threshold of its first start, so that the time it spent
+  suspended helps it re-enter but does not shield it once it runs.
+* ``hold``: whether a suspended job that heads the idle jobs (the highest
+  threshold) and cannot re-enter has the free cores of its home kept from
+  every job after it (``"top"``), like a backfilling reservation; section 3.2
+  removes reservations from the preemptive schemes ("start time guarantees do
+  not make much significance in a preemptive context"), so ``"none"`` is the
+  default.
+* ``prefer``: which candidates a fresh job suspends first. Section 3.3 defines
+  the victim set only as minimal; the default, ``"threshold"``, takes the
+  lowest thresholds first (the most expendable); ``"width"`` the widest, so
+  that fewer jobs are suspended and fewer homes pile up on the nodes.
+
+Why SS can lock the machine at high load, as measured on the study's subset
+(CTC July 1996, 430 nodes, trace estimates, the thesis's load 1.6 = load
+factor 1.28): a resumed job runs with a threshold that includes its
+suspension, so the suspended jobs whose homes lie under it cannot out-rank it
+(τ_i > SF × τ_j) until they have waited SF times as long, relative to their
+estimate; a queued job placed on a suspended job's home (there are soon no
+other nodes) is suspended in turn and adds its own home, and the homes pile
+up (about 10 per node at the last arrival). By then 106 jobs are suspended,
+each blocked by a job on its home that it cannot out-rank (all 257 blocking
+pairs involve a job that was resumed), while 102 of the 430 nodes are idle
+and the two queued jobs need 300 and 306: the drain is long, and SS's
+utilization over the run is 0.58 against EASY's 0.79 (makespan 3.04 against
+2.25 Ms). None of the readings above undoes it (same run, ``ss-plain``):
+
+===================  ===========  =====================  =========  ===========
+reading              utilization  mean bounded slowdown  worst      suspensions
+===================  ===========  =====================  =========  ===========
+the text's           0.580        6.60                   8,028      3,311
+``hold="top"``       0.574        4.82                   2,512      3,069
+``prefer="width"``   0.530        4.31                   1,544      2,680
+``resumed="start"``  0.327        22.8                   22,229     565,600
+EASY (NS)            0.785        24.1                   2,702      0
+===================  ===========  =====================  =========  ===========
+
+Keeping the top job's nodes and suspending fewer, wider jobs shorten the
+worst waits but not the drain; giving resumed jobs their first threshold
+back makes jobs on shared homes suspend each other at every tick (a
+thrashing section 3.1's analysis warns of). The lock follows from the rule
+itself, resumption only on the job's own nodes and a threshold that grows
+while suspended, so the text's readings stay the defaults; the study
+(studies/seed000.toml) scores each reading against the thesis's claims.
+
 **Placement**, which the thesis leaves open (`Idle.start_if_free`): a fresh
 job is placed first fit on free nodes that are no suspended job's home
 while there are enough of them, so that it does not keep a suspended job
@@ -58,7 +111,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 
@@ -94,6 +147,12 @@ __all__ = [
 
 #: The width restriction: section 3.2's text, section 3.3's formula, or none.
 Width = Literal["text", "formula", "none"]
+#: The threshold a resumed job runs with: its xfactor at resumption, or at its first start.
+Resumed = Literal["resume", "start"]
+#: Whether the free cores of the home of a suspended job that heads the idle jobs wait for it.
+Hold = Literal["none", "top"]
+#: Which candidates a fresh job suspends first: the lowest thresholds, or the widest.
+Prefer = Literal["threshold", "width"]
 
 #: ``(running job, its threshold) -> True`` when the job may not be suspended
 #: whatever an idle job's threshold (TSS, section 3.5); None for SS.
@@ -108,6 +167,18 @@ def check_parameters(sf: float, interval: float, width: Width) -> tuple[float, f
         raise ValueError(f"interval must be a positive number of seconds, got {interval}")
     width_rule(width)
     return float(sf), float(interval), width
+
+
+def check_readings(resumed: str, hold: str, prefer: str) -> tuple[Resumed, Hold, Prefer]:
+    """The readings of the rule (`PlainSelectiveSuspension`), checked."""
+    for name, value, known in (
+        ("resumed", resumed, ("resume", "start")),
+        ("hold", hold, ("none", "top")),
+        ("prefer", prefer, ("threshold", "width")),
+    ):
+        if value not in known:
+            raise ValueError(f"{name} must be {' or '.join(map(repr, known))}, got {value!r}")
+    return resumed, hold, prefer  # type: ignore[return-value]
 
 
 def check_progress(sf: float, view: View) -> None:
@@ -233,17 +304,21 @@ def choose_victims(
     sf: float,
     may_suspend: Callable[[int, int], bool],
     protected: Protection = None,
+    prefer: Prefer = "threshold",
 ) -> list[JobView] | None:
     """The jobs idle ``job`` (threshold ``tau``) suspends to run now, or None (section 3.3).
 
     ``avail`` are the free cores per node, ``running`` the jobs it may
     suspend as in `candidates`. A fresh job takes a minimal set of its
-    candidates, lowest thresholds first; a suspended one must get its home
+    candidates, lowest thresholds first (``prefer="width"``: the widest
+    first, so fewer jobs are suspended); a suspended one must get its home
     back, by suspending the jobs on it, all of which must be candidates.
     """
     cands = candidates(job.size, tau, running, sf, may_suspend, protected)
     if not cands:
         return None
+    if prefer == "width":
+        cands.sort(key=lambda r: -r.size)  # stable: equal widths keep the threshold order
     if job.state is State.SUSPENDED:
         home = job.home
         assert home is not None
@@ -337,15 +412,41 @@ class PlainSelectiveSuspension(Policy, Idle):
     policy asks for a pass at the next tick. See `schedsim.policies.selective`.
     """  # noqa: E501 (the first line is what ``schedsim policies`` lists)
 
-    def __init__(self, sf: float = 2.0, interval: float = 60.0, width: Width = "text") -> None:
+    def __init__(
+        self,
+        sf: float = 2.0,
+        interval: float = 60.0,
+        width: Width = "text",
+        resumed: Resumed = "resume",
+        hold: Hold = "none",
+        prefer: Prefer = "threshold",
+    ) -> None:
         Idle.__init__(self)
         self.sf, self.interval, self.width = check_parameters(sf, interval, width)
+        self.resumed, self.hold, self.prefer = check_readings(resumed, hold, prefer)
         self._may_suspend = width_rule(width)
         #: The running jobs' thresholds by id (`running_thresholds`).
         self._tau: dict[int, float] = {}
+        #: With ``resumed="start"``: the threshold each started job had at its first start.
+        self._first: dict[int, float] = {}
 
     def params(self) -> dict[str, object]:
-        return {"sf": self.sf, "interval": self.interval, "width": self.width}
+        return {
+            "sf": self.sf,
+            "interval": self.interval,
+            "width": self.width,
+            "resumed": self.resumed,
+            "hold": self.hold,
+            "prefer": self.prefer,
+        }
+
+    #: The readings were added after run ids were published: with the text's, a run
+    #: keeps its id (`schedsim.app.study.RunConfig.identity`).
+    LATER_PARAMS: ClassVar[dict[str, object]] = {
+        "resumed": "resume",
+        "hold": "none",
+        "prefer": "threshold",
+    }
 
     # -- hooks for TSS (as `schedsim.policies.suspension.SelectiveSuspension`'s) ----
     #: Whether `protected` may ever say yes; SS saves asking for every candidate.
@@ -374,27 +475,46 @@ class PlainSelectiveSuspension(Policy, Idle):
         fresh, held = self.idle(view, {d.job.id for d in settled})
         homes = home_cores(held, view.nodes)  # where fresh jobs keep off while they can
         waiting = False
+        # hold="top": the free cores of the home of a suspended job that heads the idle
+        # jobs and cannot re-enter are kept from every job after it, until it does.
+        kept = np.zeros_like(avail)
+        first = True
         for job in sorted(fresh + held, key=lambda j: idle_order(j, now)):
-            started = self.start_if_free(job, avail, view, homes)
+            head, first = first, False
+            room = avail - kept  # the cores this job may use; avail = room + kept after it
+            started = self.start_if_free(job, room, view, homes)
             if started is not None:
                 out.append(started)
+                avail = room + kept
                 continue
             victims = None
             if running:
                 victims = choose_victims(
-                    job, idle_threshold(job, now), avail, running, self.sf, self._may_suspend,
-                    self.protected if self.protects else None,
+                    job, idle_threshold(job, now), room, running, self.sf, self._may_suspend,
+                    self.protected if self.protects else None, self.prefer,
                 )  # fmt: skip
             if victims is None:
                 waiting = True
+                if head and self.hold == "top" and job.state is State.SUSPENDED:
+                    home = job.home
+                    assert home is not None
+                    kept[home.nodes] = np.minimum(avail[home.nodes], home.cores)
                 continue
-            out.extend(self.preempt(job, victims, avail, view))
+            out.extend(self.preempt(job, victims, room, view))
+            avail = room + kept
             chosen = {v.id for v in victims}
             running = [p for p in running if p[1].id not in chosen]
-        # Thresholds: those (re)started now keep the one they have now.
+        # Thresholds: those (re)started now keep the one they have now (resumed="start":
+        # a resumed job takes back the one of its first start).
+        for job in view.ended:
+            self._first.pop(job.id, None)
         for d in out:
-            if isinstance(d, (Start, Resume)):
+            if isinstance(d, Start):
                 tau[d.job.id] = idle_threshold(d.job, now)
+                if self.resumed == "start":
+                    self._first[d.job.id] = tau[d.job.id]
+            elif isinstance(d, Resume):
+                tau[d.job.id] = self._first.get(d.job.id) or idle_threshold(d.job, now)
             elif isinstance(d, Suspend):
                 tau.pop(d.job.id, None)
         # While a job is idle (one suspended now too), the routine runs at the next tick.

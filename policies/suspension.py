@@ -31,20 +31,26 @@ shortcuts rest on the same monotony:
   could preempt even with fewer cores free (most events that fall on a
   tick), which `schedsim.policies.kernels.may_preempt` tells.
 
-With one core per node, no suspension overhead and no protections (the
-thesis's setting for SS) a board (`schedsim.policies.homeboard.HomeBoard`)
-keeps, event by event, the threshold and width of the job on each node
-and, for each suspended job, the highest threshold and the jobs out of its
-reach on its home: which suspended jobs fit and when each could preempt
-are then read, not recomputed over every home at every pass; the queued
-jobs' columns are kept beside it (`schedsim.policies.queued.Queued`), and
-the walks over nodes, homes and jobs are loops compiled with numba
+With one core per node and no suspension overhead (the thesis's setting
+for SS) a board (`schedsim.policies.homeboard.HomeBoard`) keeps, event by
+event, the threshold and width of the job on each node and, for each
+suspended job, the highest threshold and the jobs out of its reach on its
+home: which suspended jobs fit and when each could preempt are then read,
+not recomputed over every home at every pass; the queued jobs' columns are
+kept beside it (`schedsim.policies.queued.Queued`), and the walks over
+nodes, homes and jobs are loops compiled with numba
 (`schedsim.policies.kernels`). Otherwise the suspended jobs' homes are
 flat arrays updated as jobs leave and join (`schedsim.policies.ticks.Homes`),
 and the ladder of running jobs (`schedsim.policies.ticks.Ladder`) is
 shared by all tests of one state.
 
-TSS (`schedsim.policies.tunable`) is this class with protections.
+TSS (`schedsim.policies.tunable`) is this class with protections. On the
+board a protected running job is *shielded* (its threshold reads inf:
+out of every idle job's reach). A protection can only change when a job
+ends (online averages move then), and only for the running jobs the hook
+`SelectiveSuspension.protection_changes` names (TSS: those of the
+categories whose average moved): each pass with ends asks again for
+those, and shields or unshields the ones whose answer changed.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from operator import attrgetter
+from typing import ClassVar
 
 import numpy as np
 
@@ -62,12 +69,17 @@ from schedsim.policies import kernels
 from schedsim.policies.homeboard import HomeBoard
 from schedsim.policies.queued import Queued
 from schedsim.policies.selective import (
+    Hold,
     Idle,
+    PlainSelectiveSuspension,
+    Prefer,
     Protection,
+    Resumed,
     Width,
     candidates,
     check_parameters,
     check_progress,
+    check_readings,
     choose_victims,
     idle_threshold,
     is_tick,
@@ -98,9 +110,26 @@ class SelectiveSuspension(Policy, Idle):
     #: Whether `protected` may ever say yes (TSS); SS saves asking for every running job.
     protects = False
 
-    def __init__(self, sf: float = 2.0, interval: float = 60.0, width: Width = "text") -> None:
+    #: The readings were added after run ids were published (as ``ss-plain``'s).
+    LATER_PARAMS: ClassVar[dict[str, object]] = PlainSelectiveSuspension.LATER_PARAMS
+
+    def __init__(
+        self,
+        sf: float = 2.0,
+        interval: float = 60.0,
+        width: Width = "text",
+        resumed: Resumed = "resume",
+        hold: Hold = "none",
+        prefer: Prefer = "threshold",
+    ) -> None:
         Idle.__init__(self)
         self.sf, self.interval, self.width = check_parameters(sf, interval, width)
+        self.resumed, self.hold, self.prefer = check_readings(resumed, hold, prefer)
+        #: With a reading other than the text's, the plain rule makes the schedule: the
+        #: shortcuts below rest on the text's readings (module docstring).
+        self._plain: PlainSelectiveSuspension | None = None
+        if (resumed, hold, prefer) != ("resume", "none", "threshold"):
+            self._plain = PlainSelectiveSuspension(sf, interval, width, resumed, hold, prefer)
         self._may_suspend = width_rule(width)
         #: The next clock time at which the preemption routine runs (None: no job idle).
         self._tick: float | None = None
@@ -128,7 +157,14 @@ class SelectiveSuspension(Policy, Idle):
         self._queued: Queued | None = None
 
     def params(self) -> dict[str, object]:
-        return {"sf": self.sf, "interval": self.interval, "width": self.width}
+        return {
+            "sf": self.sf,
+            "interval": self.interval,
+            "width": self.width,
+            "resumed": self.resumed,
+            "hold": self.hold,
+            "prefer": self.prefer,
+        }
 
     # -- hooks for TSS ------------------------------------------------------------
     def observe(self, view: View) -> None:
@@ -142,11 +178,26 @@ class SelectiveSuspension(Policy, Idle):
         """Changes whenever `protected` may answer differently for the same job (TSS)."""
         return 0
 
+    def protection_changes(self, view: View) -> Sequence[JobView]:
+        """The running jobs for which `protected` may answer differently than at the
+        last pass (TSS); called after `observe`. Any others keep their answer."""
+        return ()
+
     def _protection(self) -> Protection:
-        return self.protected if self.protects else None
+        if not self.protects:
+            return None
+        board = self._board
+        if board is not None:
+            # The board's shields are `protected`'s answers for the running jobs at
+            # their thresholds (`_board_for` keeps them so), read without asking again.
+            shielded = board.shielded
+            return lambda job, threshold: job.id in shielded
+        return self.protected
 
     # -- the pass --------------------------------------------------------------------
     def schedule(self, view: View) -> list[Decision]:
+        if self._plain is not None:
+            return self._plain.schedule(view)
         now = view.now
         self._overhead = view.overhead is not None
         check_progress(self.sf, view)
@@ -199,6 +250,8 @@ class SelectiveSuspension(Policy, Idle):
     def wants_pass(self, time: float) -> bool:
         """No pass for a timer the plan has moved on from (`_stale_timer`): it would
         find nothing new and do nothing. Events at that instant bring their own."""
+        if self._plain is not None:
+            return True
         return not (self._is_tick(time) and self._moved_on(time))
 
     def _only_arrivals(self, view: View) -> bool:
@@ -235,9 +288,9 @@ class SelectiveSuspension(Policy, Idle):
 
     def _board_for(self, view: View) -> HomeBoard | None:
         """The board (`schedsim.policies.homeboard`) brought up to this pass, or None where it
-        cannot serve: several cores per node, a suspension overhead (a node being
-        written out is neither free nor running) or protections (TSS)."""
-        if not (view.overhead is None and view.cores_per_node == 1 and not self.protects):
+        cannot serve: several cores per node or a suspension overhead (a node being
+        written out is neither free nor running)."""
+        if not (view.overhead is None and view.cores_per_node == 1):
             self._board = self._queued = None
             return None
         queued = self._queued
@@ -261,6 +314,8 @@ class SelectiveSuspension(Policy, Idle):
                     current = now_suspended.get(job.id)
                     if current is not None and current.id not in board.slot:
                         board.add(current, row(current))
+            if self.protects:
+                self._reshield(view, board)
         self._pending = []
         if (
             board is None
@@ -271,15 +326,32 @@ class SelectiveSuspension(Policy, Idle):
             board = self._board = self._build_board(view)
         return board
 
+    def _reshield(self, view: View, board: HomeBoard) -> None:
+        """Shield the running jobs `protected` now protects, and no others: only those
+        `protection_changes` names can have changed."""
+        tau_of = self._running_tau
+        for job in self.protection_changes(view):
+            tau = tau_of[job.id]
+            now = self.protected(job, tau)
+            if now != (job.id in board.shielded):
+                assert job.allocation is not None
+                board.shield(job.id, job.allocation.nodes, tau, now)
+
     def _build_board(self, view: View) -> HomeBoard:
         """A board of the running and suspended jobs of ``view``, from scratch."""
         board = HomeBoard(view.nodes, self.width)
+        tau_of = self._running_tau
         for r in view.running:
             assert r.allocation is not None
-            board.occupy(r.id, r.allocation.nodes, self._running_tau[r.id], r.size)
+            tau = tau_of[r.id]
+            board.occupy(r.id, r.allocation.nodes, tau, r.size, self._shields(r, tau))
         for job in view.suspended:
             board.add(job, row(job))
         return board
+
+    def _shields(self, job: JobView, tau: float) -> bool:
+        # Whether running ``job`` of threshold ``tau`` goes on the board shielded (TSS).
+        return self.protects and self.protected(job, tau)
 
     def _changed(self, out: list[Decision]) -> None:
         """After a pass: forget the rows of the jobs resumed (their run time will
@@ -442,9 +514,11 @@ class SelectiveSuspension(Policy, Idle):
             # a job that cannot preempt (`_victims` says so), never stop one.
             free = int(avail.sum())
             if board is not None:
-                # No protections on the board: the ladder is the running jobs'.
-                ladder_taus = np.array([t for t, _ in running] + [math.inf])
-                widths = np.array([r.size for _, r in running], dtype=np.int64)
+                # The ladder of the running jobs that may be suspended: as `Ladder`'s.
+                shielded = board.shielded
+                open_ = [p for p in running if p[1].id not in shielded] if shielded else running
+                ladder_taus = np.array([t for t, _ in open_] + [math.inf])
+                widths = np.array([r.size for _, r in open_], dtype=np.int64)
                 preempt = bool(tick and running)
                 return kernels.ready_on_board(
                     now, self.sf, preempt, sizes, est, taus, nf, free, ladder_taus, widths,
@@ -555,12 +629,14 @@ class SelectiveSuspension(Policy, Idle):
             if isinstance(d, Start):
                 job = d.job
                 assert d.allocation is not None
-                board.occupy(job.id, d.allocation.nodes, idle_threshold(job, now), job.size)
+                tau = idle_threshold(job, now)
+                board.occupy(job.id, d.allocation.nodes, tau, job.size, self._shields(job, tau))
             elif isinstance(d, Resume):
                 job = d.job
                 board.remove(job)
                 assert job.home is not None
-                board.occupy(job.id, job.home.nodes, idle_threshold(job, now), job.size)
+                tau = idle_threshold(job, now)
+                board.occupy(job.id, job.home.nodes, tau, job.size, self._shields(job, tau))
         if freed:
             board.vacate(*freed)
 

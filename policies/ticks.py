@@ -11,7 +11,7 @@ lowest-threshold running jobs it may suspend by the width rule that make
 up its size; for a re-entry, the jobs on its home) is known in advance,
 and between events nothing else changes. This module holds what that
 planning reads when the board (`schedsim.policies.homeboard`) cannot serve
-(several cores per node, a suspension overhead, TSS's protections):
+(several cores per node, a suspension overhead):
 
 * `Ladder`: the running jobs by threshold, and for idle jobs the earliest
   time each could preempt (`Ladder.earliest`); every bound is a necessary

@@ -265,8 +265,9 @@ def test_sf_1_with_an_overhead_is_refused_and_above_1_ends(pair: str) -> None:
         ("ss", {"sf": 1.5, "width": "formula"}),
         ("ss", {"sf": 1.0, "interval": 13, "width": "none"}),
         ("tss", {}),
+        ("tss", {"limit": 1.0}),
     ],
-    ids=["ss", "ss-formula", "ss-none", "tss"],
+    ids=["ss", "ss-formula", "ss-none", "tss", "tss-limit-1"],
 )
 def test_the_plain_schedule_on_kth(kth1500: Workload, pair: str, params: dict) -> None:
     # SF 1 suspends at nearly every tick (some 15,000 times on 600 jobs): fewer jobs.

@@ -15,8 +15,9 @@ hand-built run is also put through `invariants.check_invariants` and
 The second part checks properties on random workloads (hypothesis, the
 strategies of `test_invariants`) and on a slice of the KTH trace: the
 schedules are valid, every suspension SS makes is one its rules allow, and
-the accelerated SS's bookkeeping (the board, the queued columns, the homes'
-arrays) equals one built afresh and takes its shortcuts. That the
+the accelerated SS's bookkeeping (the board, with TSS's protections on it,
+the queued columns, the homes' arrays) equals one built afresh and takes its
+shortcuts. That the
 accelerated SS makes the plain rule's schedule (``ss-plain``) is
 `test_selective`'s.
 
@@ -42,6 +43,7 @@ from schedsim import Simulation
 from schedsim.app import registry
 from schedsim.model.policy import Resume, Start, Suspend
 from schedsim.model.view import State
+from schedsim.policies.homeboard import HomeBoard
 from schedsim.policies.immediate import ImmediateService
 from schedsim.policies.preemption import minimal_victims
 from schedsim.policies.queued import Queued
@@ -176,7 +178,14 @@ def test_ss_short_job_suspends_long_one_at_first_tick_past_sf(interval: int, tic
 def test_ss_by_name_with_params_is_the_same_policy() -> None:
     jobs = [job(1, 0, 1, 1000), job(2, 10, 1, 100)]
     by_name = simulate(jobs, 1, "ss", params={"sf": 2, "interval": 50})
-    assert by_name.result.meta["policy_params"] == {"sf": 2.0, "interval": 50.0, "width": "text"}
+    assert by_name.result.meta["policy_params"] == {
+        "sf": 2.0,
+        "interval": 50.0,
+        "width": "text",
+        "resumed": "resume",
+        "hold": "none",
+        "prefer": "threshold",
+    }
     assert by_name.starts() == {1: 0, 2: 150}
 
 
@@ -781,7 +790,10 @@ def kth1500() -> Workload:
     return first(load("kth"), 1500)
 
 
-def test_the_shortcuts_are_taken_on_kth(kth1500: Workload, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("policy", ["ss", "tss"])
+def test_the_shortcuts_are_taken_on_kth(
+    kth1500: Workload, monkeypatch: pytest.MonkeyPatch, policy: str
+) -> None:
     # `test_selective` compares the schedules with the plain rule's; this test
     # makes sure the cheap paths it vouches for (arrival-only passes, passes
     # without preemption on the board, ticks at which no job could preempt, plans
@@ -819,7 +831,7 @@ def test_the_shortcuts_are_taken_on_kth(kth1500: Workload, monkeypatch: pytest.M
     monkeypatch.setattr(SelectiveSuspension, "_plan_tick", count_plans)
     monkeypatch.setattr(SelectiveSuspension, "_may_preempt", count_quiet)
     monkeypatch.setattr(SelectiveSuspension, "wants_pass", count_timers)
-    Simulation(kth1500, "ss", nodes=100).run()
+    Simulation(kth1500, policy, nodes=100).run()
     assert calls["arrivals"] > 100
     assert calls["board"] > 100
     assert calls["incremental"] > 10
@@ -827,8 +839,9 @@ def test_the_shortcuts_are_taken_on_kth(kth1500: Workload, monkeypatch: pytest.M
     assert calls["no timer"] > 10
 
 
-def _bars_by_hand(view, tau_of: dict[int, float], width: str) -> dict[int, float]:
-    """Each suspended job's bar from the running jobs on its home (section 3.3)."""
+def _bars_by_hand(view, tau_of: dict[int, float], width: str, protected) -> dict[int, float]:
+    """Each suspended job's bar from the running jobs on its home (section 3.3); inf
+    behind a protected one (TSS, section 3.5)."""
     out = {}
     for job in view.suspended:
         home = set(job.home.nodes.tolist())
@@ -839,7 +852,7 @@ def _bars_by_hand(view, tau_of: dict[int, float], width: str) -> dict[int, float
             "formula": [n < 2 * r.size for r in on],
             "none": [True for _ in on],
         }[width]
-        if not all(reach):
+        if not all(reach) or any(protected(r, tau_of[r.id]) for r in on):
             out[job.id] = math.inf
         else:
             out[job.id] = max([tau_of[r.id] for r in on], default=0.0)
@@ -848,7 +861,8 @@ def _bars_by_hand(view, tau_of: dict[int, float], width: str) -> dict[int, float
 
 def _check_boards(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """At every pass, the board kept up event by event must equal one built afresh,
-    and its bars those worked out by hand. Returns a list counting the checks."""
+    its shields TSS's protections now and its bars those worked out by hand. Returns
+    a list counting the checks."""
     board_for = SelectiveSuspension._board_for
     checked = []
 
@@ -862,8 +876,11 @@ def _check_boards(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         np.testing.assert_array_equal(board.per_node, fresh.per_node)
         assert board.order == fresh.order and board.busy == fresh.busy
         assert set(board.slot) == set(fresh.slot)
+        tau_of = self._running_tau
+        protected = {r.id for r in view.running if self.protected(r, tau_of[r.id])}
+        assert board.shielded == fresh.shielded == protected
         bars, fresh_bars = board.bars(), fresh.bars()
-        by_hand = _bars_by_hand(view, self._running_tau, self.width)
+        by_hand = _bars_by_hand(view, tau_of, self.width, self.protected)
         for job_id, s in fresh.slot.items():
             assert bars[board.slot[job_id]] == fresh_bars[s] == by_hand[job_id]
         # The queued columns are the queue's jobs, row for row.
@@ -884,11 +901,13 @@ BOARD_VARIANTS = [{}, {"sf": 1.5, "width": "formula"}, {"sf": 1.0, "width": "non
 
 
 @FAST
-@given(cases(), st.sampled_from(BOARD_VARIANTS))
-def test_the_board_kept_up_equals_a_board_built_afresh(case: Case, params: dict) -> None:
+@given(cases(), st.sampled_from(BOARD_VARIANTS), st.sampled_from(["ss", "tss"]))
+def test_the_board_kept_up_equals_a_board_built_afresh(
+    case: Case, params: dict, policy: str
+) -> None:
     with pytest.MonkeyPatch.context() as mp:
         checked = _check_boards(mp)
-        Simulation(case.workload, "ss", nodes=case.cores, params=params).run()
+        Simulation(case.workload, policy, nodes=case.cores, params=params).run()
     assert checked
 
 
@@ -898,6 +917,23 @@ def test_the_board_kept_up_equals_a_board_built_afresh_on_kth(
     checked = _check_boards(monkeypatch)
     Simulation(kth1500, "ss", nodes=100).run()
     assert max(checked) > 10  # many suspended jobs at once
+
+
+def test_tss_shields_kept_up_on_kth(kth1500: Workload, monkeypatch: pytest.MonkeyPatch) -> None:
+    # TSS on the board: protections change as category averages move at job ends,
+    # here both ways (limit 1 protects more jobs; some become protected as they run).
+    checked = _check_boards(monkeypatch)
+    shield = HomeBoard.shield
+    flips = {True: 0, False: 0}
+
+    def counting(self, job_id, nodes, tau, on):
+        flips[on] += 1
+        return shield(self, job_id, nodes, tau, on)
+
+    monkeypatch.setattr(HomeBoard, "shield", counting)
+    result = Simulation(kth1500, "tss", nodes=100, params={"limit": 1.0}).run()
+    assert max(checked) > 10 and result.jobs["suspensions"].sum() > 0
+    assert flips[True] > 0 and flips[False] > 0
 
 
 @FAST

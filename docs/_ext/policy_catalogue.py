@@ -157,12 +157,17 @@ SS_CHOICES = [
     "of its victim, n_i >= n_j / 2) is the default, `width=text`; section 3.3's formula "
     "n_i / n_j < 2, which differs, is `width=formula`; `width=none` drops the restriction "
     "({py:func}`~schedsim.policies.selective.width_rule`).",
-    "**Victims.** A minimal set (none could be spared), lowest thresholds first; a "
-    "suspended job re-entering suspends only jobs on its own nodes "
-    "({py:func}`~schedsim.policies.selective.choose_victims`).",
+    "**Victims.** A minimal set (none could be spared), lowest thresholds first "
+    "(`prefer=width`: the widest first); a suspended job re-entering suspends only jobs "
+    "on its own nodes ({py:func}`~schedsim.policies.selective.choose_victims`).",
     "**Thresholds of running jobs.** The xfactor a job had when it started or resumed, "
     "so that a restart overhead does not move it "
-    "({py:func}`~schedsim.policies.selective.running_thresholds`).",
+    "({py:func}`~schedsim.policies.selective.running_thresholds`); `resumed=start` gives "
+    "a resumed job back the threshold of its first start.",
+    "**No reservations** (section 3.2); `hold=top` keeps the free nodes of a suspended "
+    "job that heads the idle jobs for it. Readings other than the text's run the plain "
+    "rule (`ss-plain`); the module {py:mod}`schedsim.policies.selective` says why SS "
+    "can lock the machine at high load and what each reading does to it.",
     "**Placement**, which the thesis leaves open. A fresh job goes first fit on free "
     "nodes that are no suspended job's home while there are enough of them, so that it "
     "does not block a re-entry; a job that preempts goes on its victims' cores first "
@@ -177,7 +182,7 @@ SS_CHOICES = [
 PFCFS_CHOICES = [
     "**Strict FCFS.** While a wide job is in its preemption cycle (Table 1, steps D-H) no "
     "other job starts: the queue is taken one job at a time, so all jobs start in FIFO "
-    "order (`queue_in_cycle=\"waits\"`, the default). `queue_in_cycle=\"moves\"` lets the "
+    'order (`queue_in_cycle="waits"`, the default). `queue_in_cycle="moves"` lets the '
     "queue go on, first fit in submit order, while the cycle runs, and the suspended jobs "
     "resume on their own nodes as soon as these are free, which no one keeps for them: "
     "the reading under which PFCFS2 beats FCFS, as the paper's tables say.",
@@ -401,7 +406,8 @@ Everything else is [SS](ss.md).""",
             "finished job yet sets no limit. `averages=FILE` reads them from a CSV in the "
             "layout of {py:meth}`~schedsim.model.results.Result.category_table` instead, "
             "for example an earlier NS (EASY) run's, as the thesis's Table 2.3 "
-            "({py:func}`~schedsim.policies.tunable.read_averages`).",
+            "({py:func}`~schedsim.policies.tunable.read_averages`); `averages=thesis` "
+            "takes Table 2.3 itself.",
             "The other choices are SS's: see [`ss`](ss.md).",
         ],
     ),

@@ -84,6 +84,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from schedsim.model.results import CATEGORIES, CATEGORIES4
+from schedsim.policies.tunable import TABLE_2_3
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -125,13 +126,9 @@ THESIS_MIX: tuple[float, ...] = tuple(
 )
 #: Table 4.2, in `CATEGORIES4` order (SN, SW, LN, LW): percent of the jobs.
 THESIS_MIX4: tuple[float, ...] = (44.0, 13.0, 30.0, 13.0)
-#: Table 2.3, NS's average bounded slowdown per category, in `CATEGORIES` order.
-THESIS_SLOWDOWN: tuple[float, ...] = (
-    2.6, 4.76, 13.01, 34.07,
-    1.26, 1.76, 3.04, 7.14,
-    1.13, 1.43, 1.88, 1.63,
-    1.03, 1.05, 1.09, 1.15,
-)  # fmt: skip
+#: Table 2.3, NS's average bounded slowdown per category, in `CATEGORIES` order (TSS's
+#: ``averages="thesis"`` takes the same table).
+THESIS_SLOWDOWN: tuple[float, ...] = TABLE_2_3
 #: Chapter 2: NS's overall (mean bounded) slowdown and utilization (fraction).
 THESIS_OVERALL_SLOWDOWN = 3.58
 THESIS_UTILIZATION = 0.51

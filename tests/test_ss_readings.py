@@ -1,0 +1,151 @@
+"""The readings of Selective Suspension the thesis leaves open, worked by hand.
+
+Kettimuthu 2003 (chapter 3) fixes SS's rule but not every detail; three
+readings are parameters of ``ss-plain`` (`schedsim.policies.selective`):
+which threshold a resumed job runs with (``resumed``), whether the free
+cores of a suspended job that heads the idle jobs are kept for it
+(``hold``), and which candidates a fresh job suspends first (``prefer``).
+Each test below is a small schedule, worked out by hand from the thesis's
+definitions (xfactor τ = (wait + estimate) / estimate, constant while a job
+runs; a job may suspend those of τ below its own / SF at the preemption
+routine's ticks, every 60 s), in which the reading changes what happens.
+Estimates are exact throughout; SF is 2.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from schedsim import Simulation
+from schedsim.workloads.job import Job
+from schedsim.workloads.workload import Workload
+
+from invariants import check_invariants, check_preemption, record_holdings
+
+
+def _run(jobs: list[Job], nodes: int, **params: object) -> dict[int, dict[str, float]]:
+    workload = Workload.from_jobs(jobs, max_procs=nodes)
+    sim = Simulation(workload, "ss-plain", nodes=nodes, params={"sf": 2.0, **params})
+    log = record_holdings(sim)
+    result = sim.run()
+    check_invariants(result, workload, nodes)
+    check_preemption(result, log, nodes)
+    table = result.jobs.set_index("id")
+    return {int(i): {"start": float(r.start), "end": float(r.end)} for i, r in table.iterrows()}
+
+
+def _job(jid: int, submit: float, run: float, size: int) -> Job:
+    return Job(jid, submit, run, size, run)
+
+
+def test_a_resumed_job_runs_with_its_resumption_threshold_or_its_first_one() -> None:
+    # One node. Job 1 (10,000 s) starts at 0 with τ = 1. Job 2 (5,000 s, also
+    # submitted at 0) passes 2 x 1 just after 5,000 s and suspends it at the
+    # tick 5,040; it ends at 10,040, and job 1 resumes after 5,000 s suspended:
+    # its τ is then (5,000 + 10,000) / 10,000 = 1.5 ("resume"), or the 1.0 of its
+    # first start ("start"). Job 3 (1,000 s) comes at 10,100 and must pass
+    # 2 x 1.5 (wait over 2,000 s: the tick 12,120) or 2 x 1.0 (wait over 1,000 s:
+    # the tick 11,160).
+    jobs = [_job(1, 0, 10_000, 1), _job(2, 0, 5_000, 1), _job(3, 10_100, 1_000, 1)]
+    text = _run(jobs, 1)
+    first = _run(jobs, 1, resumed="start")
+    assert text[2]["start"] == first[2]["start"] == 5_040
+    assert text[3]["start"] == 12_120
+    assert first[3]["start"] == 11_160
+
+
+def test_a_suspended_job_at_the_head_keeps_its_free_home_node() -> None:
+    # Two nodes. Job 1 (2 nodes, 10,000 s) starts at 0; job 2 (2 nodes, 1,000 s,
+    # submitted at 0) suspends it at the tick 1,020 and ends at 2,020. Job 3
+    # (1 node, 3,000 s, submitted at 1,500) then heads the idle jobs (τ 1.17
+    # against job 1's 1.10) and starts on one of job 1's nodes. Job 4 (1 node,
+    # 50,000 s) comes at 2,100, τ 1.0: job 1 heads the idle jobs now.
+    # hold="none": job 4 takes the free node at once, and job 1 gets both only by
+    # suspending job 4, when its τ passes 2 (wait over 10,000 s: the tick 11,040,
+    # job 3 having ended at 5,020). hold="top": the free node waits for job 1,
+    # which resumes when job 3 ends at 5,020 and runs to 13,980; job 4 starts then.
+    jobs = [
+        _job(1, 0, 10_000, 2),
+        _job(2, 0, 1_000, 2),
+        _job(3, 1_500, 3_000, 1),
+        _job(4, 2_100, 50_000, 1),
+    ]
+    text = _run(jobs, 2)
+    kept = _run(jobs, 2, hold="top")
+    assert text[3]["start"] == kept[3]["start"] == 2_020
+    assert text[4]["start"] == 2_100
+    assert text[1]["end"] == 11_040 + 10_000 - 1_020
+    assert kept[1]["end"] == 5_020 + 10_000 - 1_020
+    assert kept[4]["start"] == kept[1]["end"]
+
+
+def test_a_fresh_job_suspends_the_widest_candidates_first() -> None:
+    # Four nodes, all started at 0 with τ = 1: job 1 on 2 nodes, jobs 2 and 3 on
+    # one each. Job 4 (2 nodes, 100 s) passes τ 2 after 100 s and suspends, at the
+    # tick 120, the lowest thresholds first: all equal, the latest submitted and
+    # then the highest ids first, jobs 3 and 2 ("threshold"); or the widest, job 1
+    # alone ("width").
+    jobs = [
+        _job(1, 0, 5_000, 2),
+        _job(2, 0, 5_000, 1),
+        _job(3, 0, 5_000, 1),
+        _job(4, 0, 100, 2),
+    ]
+    text = _run(jobs, 4)
+    wide = _run(jobs, 4, prefer="width")
+    assert text[4]["start"] == wide[4]["start"] == 120
+    assert text[1]["end"] == 5_000
+    assert text[2]["end"] == text[3]["end"] == 5_100
+    assert wide[1]["end"] == 5_100
+    assert wide[2]["end"] == wide[3]["end"] == 5_000
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("resumed", "later"), ("hold", "all"), ("prefer", "random")]
+)
+def test_an_unknown_reading_is_refused(key: str, value: str) -> None:
+    with pytest.raises(ValueError, match=key):
+        _run([_job(1, 0, 10, 1)], 1, **{key: value})
+
+
+def test_runs_with_the_text_readings_keep_their_ids() -> None:
+    # Runs stored before the readings existed keep their ids; another reading is another run.
+    from schedsim.app.study import RunConfig
+
+    def run_id(**params: object) -> str:
+        base = {"workload": "kth", "first": 10, "policy": "ss-plain"}
+        return RunConfig.from_dict({**base, "params": {"sf": 2.0, **params}}).run_id()
+
+    text = run_id(resumed="resume", hold="none", prefer="threshold")
+    assert run_id() == text
+    assert run_id(hold="top") != text
+
+
+@pytest.mark.parametrize("reading", [{"resumed": "start"}, {"hold": "top"}, {"prefer": "width"}])
+def test_ss_with_another_reading_makes_the_plain_rules_schedule(reading: dict[str, str]) -> None:
+    # The accelerated ss hands a reading other than the text's to the plain rule.
+    from schedsim.workloads.catalog import load
+    from schedsim.workloads.transforms import first
+
+    workload = first(load("kth"), 300)
+    tables = [
+        Simulation(workload, name, nodes=100, params={"sf": 2.0, **reading}).run().jobs
+        for name in ("ss", "ss-plain")
+    ]
+    assert tables[0].equals(tables[1])
+    assert tables[0]["suspensions"].sum() > 0
+
+
+def test_tss_with_the_thesis_averages_protects_by_table_2_3() -> None:
+    # VS Seq's limit is 1.5 x Table 2.3's 2.6 = 3.9: a running VS Seq job of threshold
+    # 3.8 may be suspended, one of 4.0 may not.
+    from schedsim.model.view import JobView
+    from schedsim.policies.tunable import TABLE_2_3, TunableSelectiveSuspension
+
+    tss = TunableSelectiveSuspension(averages="thesis")
+    assert tss.average(0) == TABLE_2_3[0] == 2.6
+    job = JobView.of(Job(1, 0.0, 60.0, 1, 60.0))
+    assert not tss.protected(job, 3.8)
+    assert tss.protected(job, 4.0)
+    assert tss.params()["averages"] == "thesis"
+    assert "hold" not in tss.params()
