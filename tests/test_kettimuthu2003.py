@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import pytest
+from category_jobs import category_jobs
 
 from schedsim.app.report import kettimuthu2003 as paper
 from schedsim.app.report import load_study
@@ -216,31 +216,16 @@ def test_load_claims_read_every_load_factor() -> None:
 # A study directory written by hand
 # --------------------------------------------------------------------------- #
 
-RUN_OF = {"VS": 300.0, "S": 1800.0, "L": 7200.0, "VL": 36_000.0}
-SIZE_OF = {"Seq": 1, "N": 4, "W": 16, "VW": 64}
 CORES = 430
 
 
 def _result(slowdown: Mapping[str, float]) -> Result:
     """Two jobs per category, each of bounded slowdown ``slowdown[category]`` (1 if
     not given) and estimated exactly."""
-    rows: list[dict[str, Any]] = []
-    for label in CATEGORIES:
-        runtime, size = label.split()
-        run = RUN_OF[runtime]
-        for _ in range(2):
-            rows.append({"submit": 100.0 * len(rows), "run": run, "size": SIZE_OF[size],
-                         "wait": (slowdown.get(label, 1.0) - 1.0) * run})  # fmt: skip
-    jobs = pd.DataFrame(rows)
-    jobs.insert(0, "id", np.arange(1, len(jobs) + 1))
-    jobs["start"] = jobs["submit"] + jobs["wait"]
-    jobs["end"] = jobs["start"] + jobs["run"]
-    jobs["estimate"] = jobs["work"] = jobs["run"]
-    jobs["nodes"] = ""
-    jobs["outcome"] = "completed"
-    jobs["suspensions"] = 0
-    jobs["suspended_time"] = 0.0
-    jobs["user"] = -1
+    twice = [label for label in CATEGORIES for _ in range(2)]
+    jobs = category_jobs(
+        (label, 100.0 * i, slowdown.get(label, 1.0)) for i, label in enumerate(twice)
+    )
     series = pd.DataFrame({"time": [0.0], "busy_cores": [0.5 * CORES], "busy_nodes": [0],
                            "queued": [0], "running": [0], "suspended": [0]})  # fmt: skip
     end = float(jobs["end"].max())

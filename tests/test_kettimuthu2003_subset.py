@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from category_jobs import category_jobs
 
 from schedsim.app.report import kettimuthu2003_subset as subset
 from schedsim.app.report import load_study
@@ -142,32 +143,15 @@ def test_a_subset_without_a_finite_score_is_never_chosen() -> None:
 # The report of a study directory written by hand
 # --------------------------------------------------------------------------- #
 
-#: A run time and a size inside each class of Table 2.1.
-RUN_OF = {"VS": 300.0, "S": 1800.0, "L": 7200.0, "VL": 36000.0}
-SIZE_OF = {"Seq": 1, "N": 4, "W": 16, "VW": 64}
 CORES = 100
 
 
 def _result(counts: list[float], slowdowns: list[float], utilization: float) -> Result:
     """Jobs by hand: ``counts[c]`` jobs in category c, each of bounded slowdown
     ``slowdowns[c]``; the machine busy at ``utilization`` throughout."""
-    rows = []
-    for label, n, s in zip(CATEGORIES, counts, slowdowns, strict=True):
-        runtime, size = label.split()
-        run = RUN_OF[runtime]
-        for _ in range(int(n)):
-            rows.append({"submit": float(len(rows)), "run": run, "wait": (s - 1.0) * run,
-                         "size": SIZE_OF[size]})  # fmt: skip
-    jobs = pd.DataFrame(rows)
-    jobs.insert(0, "id", np.arange(1, len(jobs) + 1))
-    jobs["start"] = jobs["submit"] + jobs["wait"]
-    jobs["end"] = jobs["start"] + jobs["run"]
-    jobs["estimate"] = jobs["work"] = jobs["run"]
-    jobs["nodes"] = ""
-    jobs["outcome"] = "completed"
-    jobs["suspensions"] = 0
-    jobs["suspended_time"] = 0.0
-    jobs["user"] = -1
+    each = [(label, s) for label, n, s in zip(CATEGORIES, counts, slowdowns, strict=True)
+            for _ in range(int(n))]  # fmt: skip
+    jobs = category_jobs((label, float(i), s) for i, (label, s) in enumerate(each))
     end = float(jobs["end"].max())
     series = pd.DataFrame({"time": [0.0], "busy_cores": [utilization * CORES], "busy_nodes": [0],
                            "queued": [0], "running": [0], "suspended": [0]})  # fmt: skip
