@@ -102,9 +102,11 @@ class SelectiveSuspension(Policy, Idle):
     `schedsim.policies.selective.check_progress`), ``interval`` the period
     of the preemption routine in seconds, ``width`` the width
     restriction: ``text`` (n_i >= n_j / 2, default), ``formula`` (n_i /
-    n_j < 2) or ``none``. The schedule of ``ss-plain``
-    (`schedsim.policies.selective.PlainSelectiveSuspension`), made faster;
-    see `schedsim.policies.suspension`.
+    n_j < 2) or ``none``; ``resumed``, ``hold`` and ``prefer`` the readings
+    the thesis leaves open (`schedsim.policies.selective`). The schedule of
+    ``ss-plain`` (`schedsim.policies.selective.PlainSelectiveSuspension`), made
+    faster for the text's readings; with another, that plain rule runs as it is.
+    See `schedsim.policies.suspension`.
     """
 
     #: Whether `protected` may ever say yes (TSS); SS saves asking for every running job.
