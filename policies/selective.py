@@ -406,7 +406,8 @@ class PlainSelectiveSuspension(Policy, Idle):
 
     The parameters are those of ``ss``: ``sf`` the suspension factor,
     ``interval`` the period of the preemption routine in seconds, ``width``
-    the width restriction (``text``, ``formula`` or ``none``). Every pass
+    the width restriction (``text``, ``formula`` or ``none``), and the
+    readings ``resumed``, ``hold`` and ``prefer`` (module docstring). Every pass
     tries every idle job in turn; at a tick (a multiple of ``interval``)
     a job that does not fit may preempt, and while a job stays idle the
     policy asks for a pass at the next tick. See `schedsim.policies.selective`.
