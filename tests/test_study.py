@@ -1118,12 +1118,14 @@ STUDIES = Path(__file__).resolve().parent.parent / "studies"
 def test_seed000_study_covers_the_thesis_scenarios():
     study = load_study(STUDIES / "seed000.toml")
     runs = study.runs()
-    assert len(runs) == 34
+    assert len(runs) == 43
     assert {r.config.workload for r in runs} == {"ctc"}
     assert {r.config.month for r in runs} == {"1996-07"}
     labels = ["NS", "SS sf=1.5", "SS sf=2", "SS sf=5", "TSS", "IS"]
+    readings = ["SS sf=2 hold=top", "SS sf=2 prefer=width", "SS sf=2 resumed=start"]
 
-    def scenario(exact=False, overhead=None, load=None):
+    def scenario(exact=False, overhead=None, load=0.8):
+        # The thesis's normal load is load factor 0.8 here (the subset search).
         return [
             r.label
             for r in runs
@@ -1131,11 +1133,16 @@ def test_seed000_study_covers_the_thesis_scenarios():
             == (exact, overhead, load)
         ]
 
-    assert scenario(exact=True) == labels
-    assert scenario() == labels
+    assert scenario(exact=True) == [*labels, *readings, "TSS averages=thesis"]
+    assert scenario() == [*labels, *readings]
     assert scenario(overhead="memory") == ["NS", "SS sf=2", "TSS", "IS"]
-    for load in (1.1, 1.2, 1.3, 1.4, 1.5, 1.6):
+    for load in (0.88, 0.96, 1.04, 1.12, 1.2):  # the thesis's 1.1-1.5
         assert sorted(scenario(load=load)) == ["IS", "NS", "SS sf=2"]
+    assert sorted(scenario(load=1.28)) == ["IS", "NS", "SS sf=2", *readings[:2]]
+    for r in runs:
+        if r.label in readings:
+            key, value = r.label.split()[-1].split("=")
+            assert r.config.params[key] == value
     policies = {r.label: (r.config.policy, r.config.params.get("sf")) for r in runs}
     assert policies["NS"] == ("easy", None) and policies["IS"] == ("is", None)
     assert policies["SS sf=1.5"] == ("ss", 1.5) and policies["TSS"] == ("tss", 2.0)

@@ -15,11 +15,12 @@ estimated, estimate at most / more than twice the run time), suspension
 overhead (``overhead`` set, trace estimates: Figures 4.7-4.8) and the load
 series (trace estimates, no overhead, every ``load_factor``: Figures
 4.9-4.13). The *normal load* of a scenario is its lowest load factor (0.8
-in the shipped study, whose 0.88-1.28 are the thesis's 1.1-1.6). "SS" is SS at SF 2, the thesis's choice for its
-figures from 3.3 on (and the only SF of the load study); "TSS" is TSS at
-SF 2. NS's job mix, slowdowns and utilization (chapter 2) are read from
-NS with accurate estimates, the baseline of chapter 3 (Table 2.3's VS VW
-slowdown, 34, is the "34 for the NS scheme" of section 3.4); the
+in the shipped study, whose 0.88-1.28 are the thesis's 1.1-1.6). "SS" is
+SS at SF 2, the thesis's choice for its figures from 3.3 on (and the only
+SF of the load study); "TSS" is TSS at SF 2. NS's job mix, slowdowns and
+utilization (chapter 2) are read from NS with accurate estimates, the
+baseline of chapter 3 (Table 2.3's VS VW slowdown, 34, is the "34 for the
+NS scheme" of section 3.4); the
 utilization, which the thesis gives "under normal load" without saying
 which estimates, from both NS runs at normal load. Per-category values are
 `StudyResults.category_summary`'s (the 16 categories of Table 2.1, the 4 of
