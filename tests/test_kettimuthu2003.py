@@ -4,7 +4,6 @@ then clearly worse), and the report of a study directory written by hand."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from category_jobs import category_jobs
+from test_report import run, write_study
 
 from schedsim.app.report import kettimuthu2003 as paper
 from schedsim.app.report import load_study
@@ -233,24 +233,12 @@ def _result(slowdown: Mapping[str, float]) -> Result:
 
 
 def _write_study(root: Path, runs: dict[str, tuple[str, Result]]) -> Path:
-    """A study directory as the sweep writes it: study.json, each run's config and results."""
-    entries: list[dict[str, Any]] = [
-        {"id": rid, "label": label, "replication": 0,
-         "config": {"workload": "ctc", "nodes": CORES, "policy": "easy", "exact_estimates": True,
-                    "seed": 1}}
-        for rid, (label, _) in runs.items()
-    ]  # fmt: skip
+    """A study directory as the sweep writes it (`test_report.write_study`)."""
+    entries = [run(rid, label, 0, workload="ctc", first=None, nodes=CORES, policy="easy",
+                   exact_estimates=True, seed=1) for rid, (label, _) in runs.items()]  # fmt: skip
     report = {"paper": "kettimuthu2003", "x": "none", "metrics": ["mean_bounded_slowdown"]}
-    study = {"name": "kettimuthu-small", "schedsim_version": "0.1.0", "seed": 1,
-             "replications": 1, "runs": entries, "report": report}  # fmt: skip
-    root.mkdir(parents=True)
-    (root / "study.json").write_text(json.dumps(study))
-    for entry, (_, result) in zip(entries, runs.values(), strict=True):
-        run_dir = root / "runs" / entry["id"]
-        run_dir.mkdir(parents=True)
-        (run_dir / "config.json").write_text(json.dumps({**entry, "schedsim_version": "0.1.0"}))
-        result.save(run_dir)
-    return root
+    results = {rid: result for rid, (_, result) in runs.items()}
+    return write_study(root, entries, "kettimuthu-small", report, results)
 
 
 def test_the_paper_is_registered() -> None:

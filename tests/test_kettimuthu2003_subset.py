@@ -4,7 +4,6 @@ study directory written by hand (hand-made jobs whose categories and slowdowns a
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from category_jobs import category_jobs
+from test_report import run, write_study
 
 from schedsim.app.report import kettimuthu2003_subset as subset
 from schedsim.app.report import load_study
@@ -159,25 +159,15 @@ def _result(counts: list[float], slowdowns: list[float], utilization: float) -> 
 
 
 def _write_study(root: Path, runs: dict[str, tuple[dict[str, Any], Result]], label: str = "NS"):
-    """A study directory as the sweep writes it: study.json, each run's config and results."""
-    entries = [
-        {"id": rid, "label": label if rid != "odd" else "SS", "replication": 0,
-         "config": {"workload": "ctc", "nodes": 430, "policy": "easy", "exact_estimates": True,
-                    "seed": 1, **cfg}}
-        for rid, (cfg, _) in runs.items()
-    ]  # fmt: skip
+    """A study directory as the sweep writes it (`test_report.write_study`)."""
+    entries = [run(rid, label if rid != "odd" else "SS", 0,
+                   **{"workload": "ctc", "first": None, "nodes": 430, "policy": "easy",
+                      "exact_estimates": True, "seed": 1, **cfg})
+               for rid, (cfg, _) in runs.items()]  # fmt: skip
     report = {"paper": "kettimuthu2003-subset", "x": "none",
               "metrics": ["mean_bounded_slowdown", "utilization"]}  # fmt: skip
-    study = {"name": "subset", "schedsim_version": "0.1.0", "seed": 1, "replications": 1,
-             "runs": entries, "report": report}  # fmt: skip
-    root.mkdir(parents=True)
-    (root / "study.json").write_text(json.dumps(study))
-    for entry, (_, result) in zip(entries, runs.values(), strict=True):
-        run_dir = root / "runs" / entry["id"]
-        run_dir.mkdir(parents=True)
-        (run_dir / "config.json").write_text(json.dumps({**entry, "schedsim_version": "0.1.0"}))
-        result.save(run_dir)
-    return root
+    results = {rid: result for rid, (_, result) in runs.items()}
+    return write_study(root, entries, "subset", report, results)
 
 
 def _mix() -> list[float]:

@@ -8,13 +8,13 @@ must say is known. The synthetic "moves" runs are the paper's own Tables
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from test_report import run, write_study
 
 from schedsim.app.report import schwiegelshohn1998 as paper
 from schedsim.app.report.study_results import StudyResults
@@ -214,29 +214,21 @@ def test_claims_without_runs() -> None:
 
 
 def _write_study(root: Path, values: pd.DataFrame) -> Path:
-    """study.json and a summary.json per run, as a sweep writes them."""
-    root.mkdir(parents=True)
+    """study.json and a summary.json per run, as a sweep writes them (`test_report.write_study`)."""
     wide = values.pivot_table(index=["nodes", "month", "strategy", "reading"], columns="metric",
                               values="value").reset_index()  # fmt: skip
     runs = []
     for i, row in enumerate(wide.itertuples(index=False)):
-        rid = f"r{i:03d}"
         policy = "fcfs" if row.strategy == "FCFS" else row.strategy.lower()
         # "waits" as the runs made before the parameter existed: no queue_in_cycle.
         params = {"queue_in_cycle": "moves"} if row.reading == "moves" else {}
-        config = {"workload": "ctc", "policy": policy, "params": params, "nodes": row.nodes,
-                  "month": row.month}  # fmt: skip
         label = policy if policy == "fcfs" else f"{policy}-{row.reading}"
-        runs.append({"id": rid, "label": label, "replication": 0, "config": config})
-        (root / "runs" / rid).mkdir(parents=True)
         summary = {m: float(getattr(row, m)) for m in paper.METRICS}
-        (root / "runs" / rid / "summary.json").write_text(
-            json.dumps({"summary": summary, "meta": {"wall_time": 1.0}})
-        )
-    study = {"name": "pfcfs-small", "schedsim_version": "0.1.0", "seed": 1, "replications": 1,
-             "runs": runs, "report": {"paper": "schwiegelshohn1998", "x": "none"}}  # fmt: skip
-    (root / "study.json").write_text(json.dumps(study))
-    return root
+        config = {"workload": "ctc", "first": None, "policy": policy, "params": params,
+                  "nodes": row.nodes, "month": row.month}  # fmt: skip
+        runs.append(run(f"r{i:03d}", label, 0, summary=summary, **config))
+    report = {"paper": "schwiegelshohn1998", "x": "none"}
+    return write_study(root, runs, "pfcfs-small", report)
 
 
 def test_the_report_of_a_study_directory(tmp_path: Path) -> None:
