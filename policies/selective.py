@@ -477,32 +477,27 @@ class PlainSelectiveSuspension(Policy, Idle):
         homes = home_cores(held, view.nodes)  # where fresh jobs keep off while they can
         waiting = False
         # hold="top": the free cores of the home of a suspended job that heads the idle
-        # jobs and cannot re-enter are kept from every job after it, until it does.
-        kept = np.zeros_like(avail)
-        first = True
-        for job in sorted(fresh + held, key=lambda j: idle_order(j, now)):
-            head, first = first, False
-            room = avail - kept  # the cores this job may use; avail = room + kept after it
-            started = self.start_if_free(job, room, view, homes)
+        # jobs and cannot re-enter are taken out of ``avail`` (this pass's own copy), so
+        # no job after it gets them.
+        for rank, job in enumerate(sorted(fresh + held, key=lambda j: idle_order(j, now))):
+            started = self.start_if_free(job, avail, view, homes)
             if started is not None:
                 out.append(started)
-                avail = room + kept
                 continue
             victims = None
             if running:
                 victims = choose_victims(
-                    job, idle_threshold(job, now), room, running, self.sf, self._may_suspend,
+                    job, idle_threshold(job, now), avail, running, self.sf, self._may_suspend,
                     self.protected if self.protects else None, self.prefer,
                 )  # fmt: skip
             if victims is None:
                 waiting = True
-                if head and self.hold == "top" and job.state is State.SUSPENDED:
+                if rank == 0 and self.hold == "top" and job.state is State.SUSPENDED:
                     home = job.home
                     assert home is not None
-                    kept[home.nodes] = np.minimum(avail[home.nodes], home.cores)
+                    avail[home.nodes] -= np.minimum(avail[home.nodes], home.cores)
                 continue
-            out.extend(self.preempt(job, victims, room, view))
-            avail = room + kept
+            out.extend(self.preempt(job, victims, avail, view))
             chosen = {v.id for v in victims}
             running = [p for p in running if p[1].id not in chosen]
         # Thresholds: those (re)started now keep the one they have now (resumed="start":
