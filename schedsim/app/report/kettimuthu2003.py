@@ -513,28 +513,28 @@ class Claim:
     score: Scorer = field(compare=False)
 
 
-def _mix(v: _View, r: Reading) -> Outcome | None:
-    jobs = v.cat(NS, "accurate", "jobs")
+def _shares(v: _View, scheme: str, scenarios: tuple[str, str], thesis: Sequence[float]
+            ) -> Outcome | None:  # fmt: skip
+    """NS's job mix over ``scheme``'s categories (from the first of ``scenarios`` that
+    has it) against the thesis's shares."""
+    jobs = v.cat(NS, scenarios[0], "jobs", scheme=scheme)
     if jobs is None:
-        jobs = v.cat(NS, "trace", "jobs")
+        jobs = v.cat(NS, scenarios[1], "jobs", scheme=scheme)
     if jobs is None or not (jobs.fillna(0).sum() > 0):
         return None
     share = 100.0 * jobs.fillna(0) / jobs.fillna(0).sum()
+    categories = CATEGORIES if scheme == "16" else CATEGORIES4
     cases = [(c, f"{share[c]:.1f}% ({t:g}%)", abs(share[c] - t) <= MIX_TOLERANCE)
-             for c, t in zip(CATEGORIES, THESIS_MIX, strict=True)]  # fmt: skip
+             for c, t in zip(categories, thesis, strict=True)]  # fmt: skip
     return Outcome(cases, "all")
+
+
+def _mix(v: _View, r: Reading) -> Outcome | None:
+    return _shares(v, "16", ("accurate", "trace"), THESIS_MIX)
 
 
 def _mix4(v: _View, r: Reading) -> Outcome | None:
-    jobs = v.cat(NS, "trace", "jobs", scheme="4")
-    if jobs is None:
-        jobs = v.cat(NS, "accurate", "jobs", scheme="4")
-    if jobs is None or not (jobs.fillna(0).sum() > 0):
-        return None
-    share = 100.0 * jobs.fillna(0) / jobs.fillna(0).sum()
-    cases = [(c, f"{share[c]:.1f}% ({t:g}%)", abs(share[c] - t) <= MIX_TOLERANCE)
-             for c, t in zip(CATEGORIES4, THESIS_MIX4, strict=True)]  # fmt: skip
-    return Outcome(cases, "all")
+    return _shares(v, "4", ("trace", "accurate"), THESIS_MIX4)
 
 
 def _table23(v: _View, r: Reading) -> Outcome | None:
