@@ -386,12 +386,11 @@ class RunConfig:
         for key in _LATER_KEYS:
             if values[key] is None:
                 del values[key]  # as before the key existed: old run ids stay valid
-        from schedsim.app import registry
-
         params = values["params"]
-        for key, before in getattr(registry.get(self.policy), "LATER_PARAMS", {}).items():
-            if key in params and params[key] == before:
-                del params[key]  # a policy parameter added later, likewise
+        if params:  # a policy parameter added later, likewise (only params can hold one)
+            for key, before in _later_params(self.policy).items():
+                if key in params and params[key] == before:
+                    del params[key]
         values["id_format"] = ID_FORMAT
         return values
 
@@ -532,6 +531,18 @@ class RunConfig:
 
 
 _ESTIMATES_WHAT = "an estimate model: exact, f:F, tsafrir, ... (see schedsim.workloads.estimates)"
+
+
+def _later_params(policy: str) -> dict[str, object]:
+    """A policy's parameters added after run ids were published, with the value that
+    behaves as before (its class's ``LATER_PARAMS``); none for a policy not known here
+    (a plug-in not imported: its ids are then as they always were)."""
+    from schedsim.app import registry
+
+    try:
+        return dict(getattr(registry.get(policy), "LATER_PARAMS", {}))
+    except ValueError:
+        return {}
 
 
 def _estimates_ok(spec: Any) -> bool:
