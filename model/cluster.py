@@ -41,6 +41,11 @@ _SMALL = 16
 MAX_CORES = 2**24
 
 
+_set = object.__setattr__
+#: Width -> a read-only array of that many ones (`Allocation.one_core_each`).
+_ONES: dict[int, np.ndarray] = {}
+
+
 class AllocationError(RuntimeError):
     """An allocation that does not fit, or a release of cores not held."""
 
@@ -79,12 +84,16 @@ class Allocation:
         allocation): what first fit gives on nodes of one core, made without the
         count `__post_init__` does (it is made at every start)."""
         alloc = object.__new__(cls)
-        ones = np.ones(len(nodes), dtype=np.int64)
+        n = len(nodes)
+        ones = _ONES.get(n)
+        if ones is None:
+            # Read-only, so one array of ones per width serves every allocation of it.
+            ones = _ONES[n] = np.ones(n, dtype=np.int64)
+            ones.flags.writeable = False
         nodes.flags.writeable = False
-        ones.flags.writeable = False
-        object.__setattr__(alloc, "nodes", nodes)
-        object.__setattr__(alloc, "cores", ones)
-        object.__setattr__(alloc, "size", len(nodes))
+        _set(alloc, "nodes", nodes)
+        _set(alloc, "cores", ones)
+        _set(alloc, "size", n)
         return alloc
 
     @classmethod
@@ -132,7 +141,7 @@ def first_fit(free: np.ndarray, size: int, cores_per_node: int = 1) -> Allocatio
     if size <= 0:
         raise ValueError(f"job size must be positive, got {size}")
     if cores_per_node == 1:
-        nodes = np.flatnonzero(free)[:size]
+        nodes = free.nonzero()[0][:size]  # flatnonzero without its Python wrapper
         if len(nodes) < size:
             return None
         return Allocation.one_core_each(nodes)

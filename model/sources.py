@@ -184,11 +184,14 @@ def _user(
     memory: tuple[MemoryOverhead, np.random.Generator] | None,
 ) -> Generator[simpy.Event, Any, None]:
     model, horizon = pop.model, pop.horizon
+    # The pool as Python rows: the same values and draws, without a numpy row and three
+    # numpy scalars made per job.
+    rows, n_rows = pool.tolist(), len(pool)
     open_at = clock.open_at if pop.cycle.enabled else float
-    think, breaks = model.think, model.breaks
+    think, breaks = model.think.tolist(), model.breaks.tolist()
     # Without a cycle a user is somewhere inside a break at time 0, so that the
     # users do not all start at once.
-    wake = 0.0 if pop.cycle.enabled else rng.random() * breaks[rng.integers(breaks.size)]
+    wake = 0.0 if pop.cycle.enabled else rng.random() * breaks[rng.integers(len(breaks))]
     session = 0
     while True:
         # One session: submit, wait for the end, think, maybe go on.
@@ -201,7 +204,7 @@ def _user(
                 break
             if t > env.now:
                 yield env.timeout(delay_until(env.now, t))
-            size, run_time, estimate = pool[rng.integers(len(pool))]
+            size, run_time, estimate = rows[rng.integers(n_rows)]
             attrs = {MemoryOverhead.ATTRIBUTE: memory[0].draw(memory[1])} if memory else NO_ATTRS
             job = Job(next(ids), env.now, run_time, int(size), estimate, user=uid, attrs=attrs)
             run = JobRun(job)
@@ -214,7 +217,7 @@ def _user(
             yield done
             u = rng.random()
             if u < continue_probability(env.now - job.submit):
-                yield env.timeout(think[rng.integers(think.size)])
+                yield env.timeout(think[rng.integers(len(think))])
                 continue
             reason = "response" if u < P_CONTINUE_AT_ZERO else "choice"
             break
@@ -223,4 +226,4 @@ def _user(
             session += 1
         if reason == "horizon":
             return
-        wake = env.now + breaks[rng.integers(breaks.size)]
+        wake = env.now + breaks[rng.integers(len(breaks))]

@@ -24,10 +24,16 @@ _FIRST_CAPACITY = 64
 
 
 class Queued:
-    """Sizes, estimates (at least 1e-9), submit times, run times so far and ids of
-    queued jobs, one row per job, and the jobs in the same order (`jobs`)."""
+    """Sizes, estimates (at least ``floor``), submit times, run times so far and ids of
+    queued jobs, one row per job, and the jobs in the same order (`jobs`).
 
-    def __init__(self, jobs: tuple[JobView, ...] | list[JobView] = ()) -> None:
+    The floor (1e-9 s by default) keeps SS's thresholds, which divide by the
+    estimate, finite; CREASY, which does not divide, keeps the estimates as they
+    are (``floor=0``).
+    """
+
+    def __init__(self, jobs: tuple[JobView, ...] | list[JobView] = (), floor: float = 1e-9) -> None:
+        self.floor = floor
         self.n = 0
         self.jobs: list[JobView] = []
         self._pos: dict[int, int] = {}
@@ -63,7 +69,7 @@ class Queued:
             self._grow(2 * self.n)
         i = self.n
         self._size[i] = job.size
-        self._est[i] = max(job.estimate, 1e-9)
+        self._est[i] = max(job.estimate, self.floor)
         self._submit[i] = job.submit
         self._done[i] = job.run_time_done
         self._ids[i] = job.id
