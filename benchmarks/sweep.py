@@ -1,6 +1,7 @@
-"""Speed of the parameter-study engine: runs per minute and the pool's overhead per run.
+"""Speed of the parameter-study engine: runs per minute, scaling and overhead per run.
 
     python benchmarks/sweep.py                     # 24 runs on the first 2000 KTH jobs
+    python benchmarks/sweep.py --dask              # + Dask LocalClusters of 1 and 2 workers
     python benchmarks/sweep.py --first 5000 --replications 4 --dask --json sweep.json
 
 One small study (FCFS, EASY and conservative x two load factors x
@@ -11,28 +12,44 @@ several ways, each into a fresh study directory:
   with nothing written (`RunConfig.simulation().run()`): the floor;
 - ``sweep, 0 workers``: `schedsim.app.sweep.sweep` in this process (adds the
   parquet/JSON files and the atomic renames);
-- ``sweep, 1 worker`` / ``2 workers``: the local process pool;
-- ``--dask``: a `distributed.LocalCluster` with 2 worker processes (its
-  start-up, about a second, is timed separately and left out).
+- ``sweep, 1 worker`` / ``N workers``: the local process pool (``--workers``
+  N, default 2, the most a 2-core machine can show);
+- ``--dask``: a `distributed.LocalCluster` of 1 worker process and one of N,
+  both started afresh (their start-up, a few seconds, is timed separately and
+  left out). A cluster serves every repeat: the first sweep on it is also
+  given apart (``first``), since its workers import schedsim and read the
+  trace then, which the later sweeps do not.
 
-Each is the best of ``--repeat`` timings. The pool's overhead per run is
-(1-worker sweep - in-process loop) / runs: the cost of worker start-up, of
-pickling each run's files back, and of writing them, with the same work
-done one run at a time. Runs per minute and the
-simulated jobs per second are printed, and every jobs/s is also given as a
-ratio to the reference run of `benchmarks/run.py` (EASY on the first 5000
-KTH jobs, in this process) so that figures from different machines compare.
+Each is the best of ``--repeat`` timings, taken in turn (the pool's 0, 1 and
+N workers one after the other, then again; likewise the two clusters), so
+that other load on the machine falls on each alike. The overhead per run is
+the worker time a run costs beyond the loop's: (workers x seconds - loop
+seconds) / runs. For one worker that is (1-worker sweep - loop) / runs, the
+whole cost of the pool, or of Dask (start-up of the workers, pickling each
+run's files back, writing them), with the same work done one run at a time;
+for N workers it also holds the time lost to running N at once on shared
+cores. Runs per minute and the simulated jobs per second are printed, and
+every jobs/s is also given as a ratio to the reference run of
+`benchmarks/run.py` (EASY on the first 5000 KTH jobs, in this process) so
+that figures from different machines compare.
+
+Then the scaling: runs per minute with N workers over runs per minute with
+one, for the local pool and for Dask. Target (issue 20, item 5): at least
+0.8 x N. The exit status is 1 when a ratio misses it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
+import logging
 import shutil
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -80,15 +97,94 @@ def timed_sweep(study: Study, **kwargs: Any) -> float:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+#: Issue 20, item 5: N workers give at least this share of N times one worker's runs/min.
+SCALING_TARGET: float = 0.8
+
+
+def dask_rows(study: Study, sizes: tuple[int, ...], repeat: int) -> list[dict[str, Any]]:
+    """A fresh LocalCluster per size, all up at once, timed in turn: best of ``repeat``.
+
+    The clusters' sweeps alternate (1 worker, N workers, 1, N...), so that a
+    change in the machine's other load falls on both alike. Each start-up and
+    each cluster's first sweep (its workers import schedsim and read the trace
+    then) are kept apart.
+    """
+    from distributed import LocalCluster
+
+    # Closing a cluster whose worker is slow to stop logs a warning per worker (it is then
+    # killed, which is all the benchmark needs): not worth a line in its output.
+    logging.getLogger("distributed.nanny").setLevel(logging.ERROR)
+    # Two clusters are up at once: the second's HTTP server takes another port than 8787.
+    warnings.filterwarnings("ignore", message="Port 8787 is already in use")
+    with contextlib.ExitStack() as stack:
+        clusters: dict[int, Any] = {}
+        start_up: dict[int, float] = {}
+        for workers in sizes:
+            t0 = time.perf_counter()
+            clusters[workers] = stack.enter_context(
+                LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+                )
+            )
+            start_up[workers] = time.perf_counter() - t0
+        times: dict[int, list[float]] = {workers: [] for workers in sizes}
+        for _ in range(repeat):
+            for workers in sizes:
+                address = clusters[workers].scheduler_address
+                times[workers].append(timed_sweep(study, cluster=address))
+    rows = []
+    for workers in sizes:
+        label = f"dask, {workers} worker{'s' if workers != 1 else ''}"
+        first = times[workers][0]
+        rows.append(
+            {
+                "how": f"{label} (+{start_up[workers]:.1f} s start-up, first {first:.2f} s)",
+                "seconds": min(times[workers]),
+                "workers": workers,
+                "kind": "dask",
+                "start_up_s": start_up[workers],
+                "first_s": first,
+            }
+        )
+    return rows
+
+
+def scaling(rows: list[dict[str, Any]], kind: str, n: int) -> dict[str, Any] | None:
+    """Runs/min with ``n`` workers over runs/min with one, for one kind of pool."""
+    by_workers = {r["workers"]: r for r in rows if r.get("kind") == kind}
+    if 1 not in by_workers or n not in by_workers or n == 1:
+        return None
+    ratio = by_workers[n]["runs_per_min"] / by_workers[1]["runs_per_min"]
+    return {
+        "kind": kind,
+        "workers": n,
+        "runs_per_min_1": by_workers[1]["runs_per_min"],
+        "runs_per_min_n": by_workers[n]["runs_per_min"],
+        "ratio": ratio,
+        "target": SCALING_TARGET * n,
+        "ok": ratio >= SCALING_TARGET * n,
+        "overhead_per_run_s": by_workers[1]["overhead_per_run_s"],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--first", type=int, default=2000, help="jobs of KTH per run")
     parser.add_argument("--replications", type=int, default=4, help="replications (x 6 runs)")
     parser.add_argument("--repeat", type=int, default=3, help="best of this many (default 3)")
-    parser.add_argument("--dask", action="store_true", help="also time a Dask LocalCluster")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="N, the larger pool and cluster (default 2)"
+    )
+    parser.add_argument(
+        "--dask", action="store_true", help="also time Dask LocalClusters of 1 and N workers"
+    )
     parser.add_argument("--json", type=Path, metavar="FILE", help="save the results as JSON")
     args = parser.parse_args(argv)
+    if args.workers < 2:
+        parser.error("--workers must be at least 2 (it is compared with one worker)")
     console = Console()
+    if not console.is_terminal:  # piped or redirected: do not squeeze tables into 80 columns
+        console = Console(width=max(console.width, 120))
     console.print(environment_table(env := environment()))
 
     reference = reference_speed(3)
@@ -96,21 +192,22 @@ def main(argv: list[str] | None = None) -> int:
     n = len(study.runs())
     in_process(make_study(args.first, 1))  # warm the trace cache and imports first
     loop_s, jobs = min(in_process(study) for _ in range(args.repeat))
-    rows: list[dict[str, Any]] = [{"how": "in-process loop", "seconds": loop_s}]
-    for workers in (0, 1, 2):
+    rows: list[dict[str, Any]] = [
+        {"how": "in-process loop", "seconds": loop_s, "workers": 1, "kind": "loop"}
+    ]
+    # Interleaved (0, 1, N workers, 0, 1, N...): other load on the machine falls on each alike.
+    pool_sizes = (0, 1, args.workers)
+    pool_times: dict[int, list[float]] = {workers: [] for workers in pool_sizes}
+    for _ in range(args.repeat):
+        for workers in pool_sizes:
+            pool_times[workers].append(timed_sweep(study, workers=workers))
+    for workers in pool_sizes:
         label = f"sweep, {workers} worker{'s' if workers != 1 else ''}"
-        best = min(timed_sweep(study, workers=workers) for _ in range(args.repeat))
-        rows.append({"how": label, "seconds": best})
+        kind = "in-process sweep" if workers == 0 else "local pool"
+        best = min(pool_times[workers])
+        rows.append({"how": label, "seconds": best, "workers": max(workers, 1), "kind": kind})
     if args.dask:
-        from distributed import LocalCluster
-
-        t0 = time.perf_counter()
-        with LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster:
-            start_up = time.perf_counter() - t0
-            seconds = timed_sweep(study, cluster=cluster.scheduler_address)
-        rows.append({"how": f"dask, 2 workers (+{start_up:.1f} s start-up)", "seconds": seconds})
+        rows += dask_rows(study, (1, args.workers), args.repeat)
 
     table = Table(title=f"{n} runs of {args.first} KTH jobs ({jobs:,} jobs in all)")
     for col in ("how", "seconds", "runs/min", "jobs/s", "x ref", "overhead/run vs loop"):
@@ -119,23 +216,50 @@ def main(argv: list[str] | None = None) -> int:
         row["runs_per_min"] = 60.0 * n / row["seconds"]
         row["jobs_per_s"] = jobs / row["seconds"]
         row["x_ref"] = row["jobs_per_s"] / reference["jobs_per_s"]
-        row["overhead_per_run_s"] = (row["seconds"] - loop_s) / n
+        # Worker time beyond the loop's: N workers have N x seconds of it between them.
+        row["overhead_per_run_s"] = (row["workers"] * row["seconds"] - loop_s) / n
         table.add_row(
             row["how"],
             f"{row['seconds']:.2f}",
             f"{row['runs_per_min']:.0f}",
             f"{row['jobs_per_s']:,.0f}",
             f"{row['x_ref']:.2f}",
-            f"{1000 * row['overhead_per_run_s']:+.0f} ms",
+            "-" if row["kind"] == "loop" else f"{1000 * row['overhead_per_run_s']:+.0f} ms",
         )
     console.print(table)
     console.print(
         f"reference: EASY on the first 5000 KTH jobs, {reference['jobs_per_s']:,.0f} jobs/s"
     )
+
+    scalings = [s for kind in ("local pool", "dask") if (s := scaling(rows, kind, args.workers))]
+    verdicts = Table(
+        title=f"scaling: {args.workers} workers against 1",
+        caption=f"target: ratio >= {SCALING_TARGET} x {args.workers} = "
+        f"{SCALING_TARGET * args.workers:.1f}; overhead per run of 1 worker against the loop",
+    )
+    for col in ("pool", "runs/min, 1", f"runs/min, {args.workers}", "ratio", "", "overhead/run"):
+        verdicts.add_column(col, justify="left" if col in ("pool", "") else "right")
+    for s in scalings:
+        verdicts.add_row(
+            "Dask LocalCluster" if s["kind"] == "dask" else "local pool",
+            f"{s['runs_per_min_1']:.0f}",
+            f"{s['runs_per_min_n']:.0f}",
+            f"{s['ratio']:.2f}",
+            "[green]pass[/green]" if s["ok"] else "[red]FAIL[/red]",
+            f"{1000 * s['overhead_per_run_s']:+.0f} ms",
+        )
+    console.print(verdicts)
     if args.json:
-        doc = {"environment": env, "reference": reference, "runs": n, "jobs": jobs, "rows": rows}
+        doc = {
+            "environment": env,
+            "reference": reference,
+            "runs": n,
+            "jobs": jobs,
+            "rows": rows,
+            "scaling": scalings,
+        }
         args.json.write_text(json.dumps(doc, indent=2) + "\n")
-    return 0
+    return 0 if all(s["ok"] for s in scalings) else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,113 @@
+"""Smoke test of ``benchmarks/growth.py``: its worker on a small workload, its fits.
+
+The benchmarks are not collected by pytest; this checks, cheaply, that the
+growth benchmark's measuring function still runs against the current API (in
+this process, on 500 Lublin-Feitelson jobs under EASY) and that its exponent
+fit and target checks give the right answers on made-up numbers.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def growth() -> ModuleType:
+    # growth.py puts benchmarks/ on sys.path to import run.py: undo that afterwards, so
+    # that its scripts' names (run, sweep...) shadow nothing in later tests.
+    saved_path, saved_run = list(sys.path), sys.modules.get("run")
+    spec = importlib.util.spec_from_file_location("growth_benchmark", BENCHMARKS / "growth.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = saved_path
+        if saved_run is None:
+            sys.modules.pop("run", None)
+        else:
+            sys.modules["run"] = saved_run
+    return module
+
+
+def test_the_worker_measures_a_small_run_with_its_piece_log(growth: ModuleType) -> None:
+    row = growth.measure("easy", 500, warmup=50)
+    assert row["policy"] == "easy"
+    assert row["jobs"] == 500
+    assert row["pieces"] >= 500  # the piece log is on: one piece per job at least
+    assert row["gen_s"] > 0 and row["run_s"] > 0 and row["run_cpu_s"] >= 0
+    assert row["peak_mib"] >= row["gen_peak_mib"] > 0
+    assert row["base_mib"] > 0
+    assert 0 < row["offered_load"] < 5
+    assert 0 < row["utilization"] <= 1
+
+
+def test_generate_only_has_no_run(growth: ModuleType) -> None:
+    row = growth.measure("easy", 200, generate_only=True)
+    assert row["policy"] == "-" and row["jobs"] == 200
+    assert "run_s" not in row and row["peak_mib"] == row["gen_peak_mib"]
+
+
+def test_the_exponent_of_a_power_law_is_found(growth: ModuleType) -> None:
+    sizes = [10_000.0, 40_000.0, 160_000.0, 640_000.0]
+    assert growth.growth_exponent(sizes, [3e-5 * n for n in sizes]) == pytest.approx(1.0)
+    assert growth.growth_exponent(sizes, [n**1.5 for n in sizes]) == pytest.approx(1.5)
+    # Noise of +-10% around a linear law leaves the fit near 1.
+    noisy = [2e-4 * n * f for n, f in zip(sizes, (1.1, 0.9, 1.1, 0.9), strict=True)]
+    assert growth.growth_exponent(sizes, noisy) == pytest.approx(1.0, abs=0.05)
+    assert growth.extrapolate(sizes, [2 * n for n in sizes], 1_280_000) == pytest.approx(2.56e6)
+
+
+def test_no_exponent_without_two_sizes_or_with_a_non_positive_value(growth: ModuleType) -> None:
+    assert math.isnan(growth.growth_exponent([10_000.0], [1.0]))
+    assert math.isnan(growth.growth_exponent([10_000.0, 10_000.0], [1.0, 2.0]))
+    assert math.isnan(growth.growth_exponent([10_000.0, 20_000.0], [1.0, 0.0]))
+
+
+def _row(jobs: int, run_s: float, peak: float, base: float = 100.0) -> dict[str, Any]:
+    return {
+        "policy": "easy",
+        "jobs": jobs,
+        "gen_s": jobs * 1e-5,
+        "run_s": run_s,
+        "run_cpu_s": run_s,
+        "base_mib": base,
+        "gen_peak_mib": base,
+        "peak_mib": peak,
+    }
+
+
+def test_fit_checks_the_targets(growth: ModuleType) -> None:
+    # Linear time, memory above the baseline linear: passes, peak well under 4 GiB.
+    linear = [_row(n, n * 1e-4, 100 + n * 1e-3) for n in (10_000, 40_000, 160_000)]
+    fitted = growth.fit(linear)
+    assert fitted["time_exponent"] == pytest.approx(1.0)
+    assert fitted["memory_exponent"] == pytest.approx(1.0)  # fitted on peak - base
+    assert fitted["time_ok"] and fitted["memory_ok"] and fitted["peak_ok"]
+    assert fitted["largest_jobs"] == 160_000
+    # Below 1.28M jobs the fit is extrapolated: 100 MiB + 1.28M * 1e-3 MiB.
+    assert fitted["extrapolated_peak_mib"] == pytest.approx(100 + 1280)
+    # Quadratic time fails; a largest run over 4 GiB fails.
+    quadratic = [_row(n, (n / 1e4) ** 2, 100 + n * 1e-3) for n in (10_000, 40_000)]
+    assert not growth.fit(quadratic)["time_ok"]
+    heavy = [_row(10_000, 1.0, 200.0), _row(40_000, 4.0, 5000.0)]
+    assert not growth.fit(heavy)["peak_ok"]
+    # A failed largest run is no pass, whatever the others did.
+    failed = [*linear, {"policy": "easy", "jobs": 640_000, "error": "Killed"}]
+    assert not growth.fit(failed)["peak_ok"]
+
+
+def test_best_of_keeps_the_fastest_time_and_the_highest_peak(growth: ModuleType) -> None:
+    a, b = _row(10_000, 2.0, 150.0), _row(10_000, 1.5, 140.0)
+    best = growth.best_of([a, b])
+    assert best["run_s"] == 1.5 and best["peak_mib"] == 150.0 and best["repeat"] == 2
+    assert "error" in growth.best_of([a, {"policy": "easy", "jobs": 10_000, "error": "x"}])
