@@ -26,13 +26,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from schedsim.model.cluster import Allocation, Cluster
-from schedsim.workloads.job import Job
-
 if TYPE_CHECKING:  # pragma: no cover
+    from schedsim.model.cluster import Allocation, Cluster
     from schedsim.model.job import JobRun
+    from schedsim.workloads.job import Job
 
-__all__ = ["ContentionModel", "NodeSharing", "Sharing"]
+__all__ = ["CONTENTION", "ContentionModel", "NodeSharing", "Sharing"]
+
+
+#: The ``contention`` values a run configuration and ``schedsim run --contention`` take:
+#: ``"none"`` (no contention) and the models by name.
+CONTENTION: tuple[str, ...] = ("none", "statistical")
 
 
 class Sharing:

@@ -36,7 +36,9 @@ import numpy as np
 from schedsim.model.cluster import Allocation, first_fit
 from schedsim.model.policy import Decision, Resume, Start, Suspend, View
 from schedsim.model.view import JobView, State
-from schedsim.policies import kernels
+
+# `schedsim.policies.kernels` (numba, about a second to import) is imported inside the
+# functions that call it: listing the policies imports this module, and need not load numba.
 
 __all__ = [
     "Claims",
@@ -169,6 +171,8 @@ def fit_avoiding(
     avail: np.ndarray, size: int, cores_per_node: int, avoid: np.ndarray | None
 ) -> Allocation | None:
     """First fit on ``avail`` that takes the cores in ``avoid`` (per node) only when it must."""
+    from schedsim.policies import kernels
+
     if cores_per_node == 1 and avoid is not None:
         nodes = kernels.first_fit_avoiding(avail, avoid, size)
         return Allocation(nodes, np.ones(size, dtype=np.int64)) if len(nodes) else None

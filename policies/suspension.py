@@ -58,15 +58,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from operator import attrgetter
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import Decision, Policy, Resume, Start, Suspend, View, WakeAt, register
 from schedsim.model.view import JobView, State
-from schedsim.policies import kernels
-from schedsim.policies.homeboard import HomeBoard
 from schedsim.policies.queued import Queued
 from schedsim.policies.selective import (
     Hold,
@@ -89,6 +87,13 @@ from schedsim.policies.selective import (
     width_rule,
 )
 from schedsim.policies.ticks import NO_HOMES, Homes, Ladder, Slots, columns, row, thresholds
+
+if TYPE_CHECKING:  # pragma: no cover
+    from schedsim.policies.homeboard import HomeBoard
+
+# `schedsim.policies.kernels` (numba, about a second to import) and the board, which
+# imports it, are imported inside the functions that use them: listing the policies
+# imports this module, and need not load numba.
 
 __all__ = ["SelectiveSuspension"]
 
@@ -341,6 +346,8 @@ class SelectiveSuspension(Policy, Idle):
 
     def _build_board(self, view: View) -> HomeBoard:
         """A board of the running and suspended jobs of ``view``, from scratch."""
+        from schedsim.policies.homeboard import HomeBoard
+
         board = HomeBoard(view.nodes, self.width)
         tau_of = self._running_tau
         for r in view.running:
@@ -443,6 +450,8 @@ class SelectiveSuspension(Policy, Idle):
         Events fall on ticks too (every multiple of the interval is one), and
         most of those passes have no job that could preempt.
         """
+        from schedsim.policies import kernels
+
         assert self._queued is not None
         sizes, est, taus = self._queued.thresholds(view.now)
         ladder_taus, widths = board.ladder()
@@ -522,6 +531,8 @@ class SelectiveSuspension(Policy, Idle):
                 ladder_taus = np.array([t for t, _ in open_] + [math.inf])
                 widths = np.array([r.size for _, r in open_], dtype=np.int64)
                 preempt = bool(tick and running)
+                from schedsim.policies import kernels
+
                 return kernels.ready_on_board(
                     now, self.sf, preempt, sizes, est, taus, nf, free, ladder_taus, widths,
                     board.rule, slots, board.top, board.stuck,
@@ -779,6 +790,8 @@ class SelectiveSuspension(Policy, Idle):
         held = held_idle and not incremental
         if board is not None:
             ladder_taus, widths = board.ladder()
+            from schedsim.policies import kernels
+
             first = kernels.board_earliest(
                 now, self.sf, first, sizes, est, taus, avail, ladder_taus, widths, board.rule,
                 soonest, held, board.active, board.top, board.stuck, board.est, board.submit,

@@ -39,8 +39,10 @@ import numpy as np
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import View
 from schedsim.model.view import JobView
-from schedsim.policies import kernels
 from schedsim.policies.selective import Protection, Width
+
+# `schedsim.policies.kernels` (numba, about a second to import) is imported inside the
+# functions that call it: listing the policies imports this module, and need not load numba.
 
 __all__ = ["NO_HOMES", "Homes", "Ladder", "Slots", "columns", "row", "thresholds"]
 
@@ -239,6 +241,8 @@ class Ladder:
         # With one core per node a suspended job's bar is its home's instead.
         by_home = self.view.cores_per_node == 1 and len(homes.key) > 0
         ladder = slice(0, nf) if by_home else slice(None)
+        from schedsim.policies import kernels
+
         rule = kernels.RULES[self.width]
         bar = kernels.fresh_bars(sizes[ladder], self.free, self.taus, self.widths, rule)
         if by_home:

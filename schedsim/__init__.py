@@ -26,9 +26,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from schedsim._version import __version__
-
 if TYPE_CHECKING:  # pragma: no cover
+    from schedsim._version import __version__
     from schedsim.app.report import load_study as load_results
     from schedsim.app.simulation import Simulation
     from schedsim.app.study import RunConfig, Study, load_study
@@ -38,8 +37,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from schedsim.workloads.swf import read_swf, write_swf
     from schedsim.workloads.workload import Workload
 
-#: Public name -> (module, attribute), imported on first access.
+#: Public name -> (module, attribute), imported on first access. The version too:
+#: reading it from the package metadata imports importlib.metadata (tens of ms).
 _API: dict[str, tuple[str, str]] = {
+    "__version__": ("schedsim._version", "__version__"),
     "Simulation": ("schedsim.app.simulation", "Simulation"),
     "Result": ("schedsim.model.results", "Result"),
     "compare": ("schedsim.model.results", "compare"),

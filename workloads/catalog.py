@@ -24,11 +24,12 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from schedsim.workloads import archive
-from schedsim.workloads.swf import read_header, read_swf
-from schedsim.workloads.workload import Workload
+
+if TYPE_CHECKING:  # pragma: no cover
+    from schedsim.workloads.workload import Workload
 
 __all__ = ["DEFAULT", "SHIPPED", "Entry", "describe", "listing", "load", "names", "resolve"]
 
@@ -106,10 +107,14 @@ def load(name_or_path: str | os.PathLike[str], **read_kwargs: Any) -> Workload:
         if read_kwargs:
             raise ValueError(f"{path}: options {sorted(read_kwargs)} only apply to SWF files")
         return read_workload(path)
+    from schedsim.workloads.swf import read_swf  # numpy: not for --help, which names logs
+
     return read_swf(path, **read_kwargs)
 
 
 def _description(name: str) -> str:
+    from schedsim.workloads.swf import read_header
+
     header = read_header(_shipped_path(SHIPPED[name]))
     f = header.fields
     what = ", ".join(v for v in (f.get("Computer"), f.get("Installation")) if v)

@@ -10,6 +10,12 @@ the per-category table, and writes ``jobs.parquet``, ``jobs.csv``,
 Bad input (a malformed trace line, an unknown policy or parameter, a job
 wider than the machine) exits with status 2 and one line naming the file,
 line and field; ``--debug`` shows the traceback instead.
+
+Only the standard library and the workload catalog are imported with this
+module: each command imports what it needs (pandas, rich, the study and
+sweep machinery, the reports, the policies) when it runs, so that
+``schedsim --help`` and every ``schedsim COMMAND --help`` answer at once
+instead of after a second or two of imports (tests/test_lazy_imports.py).
 """
 
 from __future__ import annotations
@@ -20,33 +26,32 @@ import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-from rich.console import Console
-from rich.table import Table
-
-from schedsim._version import __version__
-from schedsim.app import registry
-from schedsim.app.report.console import category_stats_table, show, summary_table
 from schedsim.app.report.quantities import (
     DAILY_CYCLES,
     LOOKAHEAD,
     MULTIPLE_QUEUES,
     PREEMPTIVE_FCFS,
     SELECTIVE_PREEMPTION,
-    config_unit,
 )
-from schedsim.app.report.study_results import MIN_REPLICATIONS
-from schedsim.app.study import CONTENTION, RunConfig, load_study
-from schedsim.app.sweep import SweepLocked
-from schedsim.model.cluster import MAX_CORES
-from schedsim.model.policy import PolicyError
-from schedsim.model.results import Result
+from schedsim.model.contention import CONTENTION
 from schedsim.workloads import catalog
-from schedsim.workloads.swf import SWFError, write_swf
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from rich.console import Console
+
+    from schedsim.app.study import RunConfig
+    from schedsim.model.results import Result
 
 #: Runs with more jobs than this show a progress bar (on a terminal).
 PROGRESS_MIN_JOBS = 10_000
+
+# The papers the options' help names: `quantities` is a light module (the report
+# package imports its heavy modules on first use), so --help imports no pandas.
+SELECTIVE_PREEMPTION_LONG = SELECTIVE_PREEMPTION.long
+DAILY_CYCLES_LONG = DAILY_CYCLES.long
 
 #: The console's width when stdout is not a terminal: wider than any line schedsim
 #: prints, so that piped output keeps every table row and message on one line.
@@ -61,6 +66,8 @@ def make_console() -> Console:
     or a pipe (grep, less -S, a notebook's capture) has no width to fit. The
     tables keep their box characters, so that the output reads as on a terminal;
     a machine reads the CSV files instead."""
+    from rich.console import Console
+
     console = Console()
     return console if console.is_terminal else Console(width=PIPE_WIDTH)
 
@@ -85,6 +92,32 @@ def _param(value: str) -> tuple[str, str]:
     return key.strip(), val.strip()
 
 
+class _Version(argparse.Action):
+    """``--version``: argparse's own action, but the version is read (from the package
+    metadata, `schedsim._version`) when asked for, not on every start."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(
+            option_strings,
+            dest=argparse.SUPPRESS,
+            default=argparse.SUPPRESS,
+            nargs=0,
+            help="show program's version number and exit",
+        )
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from schedsim._version import __version__
+
+        print(f"schedsim {__version__}")
+        parser.exit()
+
+
 def _debug_option(parser: argparse.ArgumentParser) -> None:
     # Also accepted after the command; SUPPRESS keeps the top-level value otherwise.
     parser.add_argument(
@@ -99,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run `schedsim COMMAND --help` for a command's options, e.g. `schedsim run --help`.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    parser.add_argument("--version", action="version", version=f"schedsim {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser(
@@ -280,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(modal model), ... (see schedsim.workloads.estimates); drawn from the seed's own stream",
     )
     users = run.add_argument_group(
-        f"closed-loop users ({DAILY_CYCLES.long})",
+        f"closed-loop users ({DAILY_CYCLES_LONG})",
         "--users N makes the workload a population of N users who submit, wait for the job, "
         "think, and go on with their session with a probability that falls with the response "
         "time; their jobs and think times are resampled from the --workload trace's users.",
@@ -439,7 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
             "Read run folders written by `schedsim run --out DIR` and print side by side, one "
             "column per run (named by its policy when the policies differ, else by its "
             "folder): the summary metrics with their units, and the per-category table of "
-            f"{SELECTIVE_PREEMPTION.long} (Table 2.1) of one job metric. `schedsim report "
+            f"{SELECTIVE_PREEMPTION_LONG} (Table 2.1) of one job metric. `schedsim report "
             "DIR...` prints the same and also draws it."
         ),
     )
@@ -513,6 +546,8 @@ def overhead_config(args: argparse.Namespace) -> dict[str, object] | None:
 
 def run_config(args: argparse.Namespace) -> RunConfig:
     """The configuration ``schedsim run``'s options describe."""
+    from schedsim.app.study import RunConfig
+
     return RunConfig.from_dict(
         {
             "workload": args.workload,
@@ -553,6 +588,8 @@ def run_config(args: argparse.Namespace) -> RunConfig:
 
 
 def print_summary(console: Console, result: Result, summary: dict[str, object]) -> None:
+    from schedsim.app.report.console import show, summary_table
+
     meta = result.meta
     console.print(
         f"[bold]{meta['policy']}[/bold] on [bold]{meta['workload']}[/bold]: "
@@ -572,6 +609,8 @@ def print_summary(console: Console, result: Result, summary: dict[str, object]) 
 def print_categories(
     console: Console, result: Result, warmup: int | float, cooldown: int | float
 ) -> None:
+    from schedsim.app.report.console import category_stats_table, show
+
     stats = result.category_stats(warmup=warmup, cooldown=cooldown)
     show(console, category_stats_table(stats))
 
@@ -581,6 +620,8 @@ def schedule_frame(result: Result) -> pd.DataFrame:
     status (SWF field 11) from the simulated outcome: ``completed`` 1, ``killed_at_limit``
     0 (killed at its wall-clock limit: SWF's "failed"), ``killed`` 5 (ended by the
     policy: SWF's "cancelled"), anything else (``unfinished``) -1 (missing)."""
+    import pandas as pd
+
     jobs = result.jobs
     swf_status = {"completed": 1, "killed_at_limit": 0, "killed": 5}
     status = jobs["outcome"].astype(str).map(swf_status).fillna(-1).astype("int64")
@@ -598,6 +639,8 @@ def schedule_frame(result: Result) -> pd.DataFrame:
 def check_machine_options(args: argparse.Namespace) -> None:
     """``--nodes`` x ``--cores-per-node`` within the model's bound (`MAX_CORES`, 2**24
     cores: why there), checked before the trace is read; ValueError naming them beyond."""
+    from schedsim.model.cluster import MAX_CORES
+
     nodes, cores = args.nodes, args.cores_per_node
     if nodes is None:
         if cores > MAX_CORES:
@@ -674,6 +717,10 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
 def _run_and_write(
     args: argparse.Namespace, console: Console, out: Path | None, made: list[Path]
 ) -> int:
+    from schedsim.app import registry
+    from schedsim.app.report.console import show, summary_table
+    from schedsim.workloads.swf import write_swf
+
     for module in args.imports:
         registry.import_module(module)
     sim = run_config(args).simulation()
@@ -742,6 +789,8 @@ def _run_and_write(
 
 
 def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
+    from schedsim.app.report.study_results import MIN_REPLICATIONS
+    from schedsim.app.study import load_study
     from schedsim.app.sweep import sweep
 
     study = load_study(args.study)
@@ -834,6 +883,8 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     )
     claims = [p for p in written.get("tables", []) if p.name == "claims.csv"]
     if claims:
+        import pandas as pd
+
         from schedsim.app.report.console import print_claims
 
         print_claims(console, pd.read_csv(claims[0]), results.report_defaults.get("paper"))
@@ -872,11 +923,18 @@ def cmd_compare(args: argparse.Namespace, console: Console, plot: bool = False) 
 
 def _parameter_unit(name: str) -> str:
     """`` s`` after a parameter in seconds (and the like); nothing for a pure number."""
+    from schedsim.app.report.quantities import config_unit
+
     unit = config_unit(f"params.{name}")
     return f" {unit}" if unit else ""
 
 
 def cmd_policies(console: Console) -> int:
+    from rich.table import Table
+
+    from schedsim.app import registry
+    from schedsim.app.report.console import show
+
     table = Table(title="Policies (schedsim run --policy NAME --param KEY=VALUE)")
     table.add_column("name", no_wrap=True)  # what a user copies: never broken
     table.add_column("description", overflow="fold")
@@ -891,8 +949,8 @@ def cmd_policies(console: Console) -> int:
 
 
 def cmd_workloads(console: Console) -> int:
-    # Imported here: the rest of the command line needs only the catalog.
     from rich import box
+    from rich.table import Table
 
     from schedsim.workloads import archive
 
@@ -936,10 +994,10 @@ def cmd_workloads(console: Console) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    console = make_console()
     if args.command is None:
         parser.print_help()
         return 0
+    console = make_console()
     try:
         if args.command == "run":
             return cmd_run(args, console)
@@ -952,13 +1010,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "policies":
             return cmd_policies(console)
         return cmd_workloads(console)
-    except (SWFError, ValueError, PolicyError, OSError, SweepLocked, MemoryError) as exc:
+    except reported_errors() as exc:
         # Bad input and the environment's faults (a folder that cannot be written, a full
         # disk, a study another sweep holds, too little memory): one line, no traceback.
         if args.debug:
             raise
         print(f"schedsim: error: {error_line(exc)}", file=sys.stderr)
         return 2
+
+
+def reported_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions `main` prints as one ``schedsim: error:`` line (a malformed trace's
+    SWFError is a ValueError). A function, which the ``except`` clause calls only once
+    a command has raised, so that a start does not import the sweep's and the model's
+    modules for their exception classes."""
+    from schedsim.app.sweep import SweepLocked
+    from schedsim.model.policy import PolicyError
+
+    return (ValueError, PolicyError, OSError, SweepLocked, MemoryError)
 
 
 def error_line(exc: BaseException) -> str:

@@ -127,6 +127,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from schedsim.model.contention import CONTENTION
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.sources import Population
 from schedsim.workloads import catalog, lublin, multicore
@@ -583,9 +584,6 @@ MULTICORE: dict[str, float] = {"zeng-w1": multicore.ALPHA_W1, "zeng-w2": multico
 
 #: Workload names that are generated, not read from a file.
 SYNTHETIC = ("lublin", *MULTICORE)
-
-#: The ``contention`` values: None (no contention) and the models by name.
-CONTENTION = ("none", "statistical")
 
 #: The keys a configuration (the study's base, a variant, a grid) may set.
 CONFIG_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RunConfig))

@@ -37,17 +37,42 @@ The names below are the public interface: import them from
 
 from __future__ import annotations
 
-from schedsim.app.report.comparison import RunComparison, compare_folders
-from schedsim.app.report.console import print_comparison, print_report
-from schedsim.app.report.reading import (
-    STATUSES,
-    folder_kind,
-    read_run_folder,
-    read_run_folders,
-)
-from schedsim.app.report.statistics import KINDS, confidence_interval
-from schedsim.app.report.study_results import MAIN_METRICS, StudyResults, load_study
-from schedsim.app.report.writing import CATEGORY_METRICS, CATEGORY_STATS
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from schedsim.app.report.comparison import RunComparison, compare_folders
+    from schedsim.app.report.console import print_comparison, print_report
+    from schedsim.app.report.reading import (
+        STATUSES,
+        folder_kind,
+        read_run_folder,
+        read_run_folders,
+    )
+    from schedsim.app.report.statistics import KINDS, confidence_interval
+    from schedsim.app.report.study_results import MAIN_METRICS, StudyResults, load_study
+    from schedsim.app.report.writing import CATEGORY_METRICS, CATEGORY_STATS
+
+#: Public name -> the module that holds it, imported on first access: the modules
+#: import pandas and matplotlib, which ``schedsim --help`` and the light modules of
+#: this package (`quantities`, `formats`) do not need.
+_API: dict[str, str] = {
+    "RunComparison": "comparison",
+    "compare_folders": "comparison",
+    "print_comparison": "console",
+    "print_report": "console",
+    "STATUSES": "reading",
+    "folder_kind": "reading",
+    "read_run_folder": "reading",
+    "read_run_folders": "reading",
+    "KINDS": "statistics",
+    "confidence_interval": "statistics",
+    "MAIN_METRICS": "study_results",
+    "StudyResults": "study_results",
+    "load_study": "study_results",
+    "CATEGORY_METRICS": "writing",
+    "CATEGORY_STATS": "writing",
+}
 
 __all__ = [
     "CATEGORY_METRICS",
@@ -66,3 +91,22 @@ __all__ = [
     "read_run_folder",
     "read_run_folders",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _API.get(name)
+    if module is None:
+        # A submodule (``from schedsim.app.report import plots``) is imported as such.
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_API))

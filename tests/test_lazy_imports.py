@@ -1,0 +1,126 @@
+"""Imports made lazy: ``schedsim --help`` and the policy listing load no heavy package.
+
+Each probe runs in a fresh interpreter (this test process has imported
+everything already) and prints, as JSON, the heavy modules present after
+each step. The tests assert on those names, not on seconds: import time
+depends on the machine, what is imported does not.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+#: Third-party packages that cost tenths of a second or more to import.
+HEAVY_PACKAGES = {"pandas", "scipy", "numba", "matplotlib", "pyarrow", "dask", "rich"}
+#: schedsim's own heavy parts: they import the packages above.
+HEAVY_SCHEDSIM = ("schedsim.app.report", "schedsim.app.study", "schedsim.app.sweep",
+                  "schedsim.policies")  # fmt: skip
+#: Light modules within them: the report package itself imports its modules on first
+#: use, and the papers' names the help quotes are in `quantities`.
+LIGHT_SCHEDSIM = ("schedsim.app.report", "schedsim.app.report.quantities")
+
+#: Defines ``heavy()``: the heavy modules imported so far, as a sorted list.
+_PRELUDE = f"""
+import contextlib, io, json, sys
+HEAVY_PACKAGES = {sorted(HEAVY_PACKAGES)!r}
+HEAVY_SCHEDSIM = {HEAVY_SCHEDSIM!r}
+LIGHT_SCHEDSIM = {LIGHT_SCHEDSIM!r}
+def heavy():
+    return sorted(
+        m for m in sys.modules
+        if m.split(".")[0] in HEAVY_PACKAGES
+        or (
+            any(m == h or m.startswith(h + ".") for h in HEAVY_SCHEDSIM)
+            and m not in LIGHT_SCHEDSIM
+        )
+    )
+"""
+
+_HELP = (
+    _PRELUDE
+    + """
+seen = {}
+import schedsim
+seen["import schedsim"] = heavy()
+import schedsim.app.registry
+seen["import schedsim.app.registry"] = heavy()
+import schedsim.app.cli
+seen["import schedsim.app.cli"] = heavy()
+for command in ([], ["run"], ["sweep"], ["report"], ["compare"], ["policies"], ["workloads"]):
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            schedsim.app.cli.main([*command, "--help"])
+        except SystemExit:
+            pass
+    seen[" ".join(["schedsim", *command, "--help"])] = heavy()
+with contextlib.redirect_stdout(io.StringIO()):
+    schedsim.app.cli.main([])  # no command: the help
+seen["schedsim"] = heavy()
+print(json.dumps(seen))
+"""
+)
+
+
+def probe(code: str) -> dict[str, list[str]]:
+    """Run ``code`` in a fresh interpreter and read the JSON it prints last."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_the_help_of_every_command_imports_nothing_heavy():
+    seen = probe(_HELP)
+    assert len(seen) == 11  # every step ran
+    assert {step: mods for step, mods in seen.items() if mods} == {}
+
+
+def test_the_probe_sees_a_heavy_import():
+    # The check can fail: it sees a heavy package and a heavy part of schedsim (two
+    # cheap ones to import, so that the test stays fast).
+    seen = probe(
+        _PRELUDE + "import rich.table, schedsim.policies.fcfs\nprint(json.dumps({'r': heavy()}))"
+    )
+    assert "rich.table" in seen["r"] and "schedsim.policies.fcfs" in seen["r"]
+
+
+def test_listing_and_building_policies_leaves_numba_until_a_kernel_is_used():
+    # The policy modules register on import; their numba kernels load when a policy
+    # that uses them runs (here: builds the suspended jobs' board, as SS does).
+    seen = probe(
+        _PRELUDE
+        + """
+from schedsim.app import registry
+seen = {"names": registry.names()}
+for name in seen["names"]:
+    registry.make(name)
+seen["built every policy"] = [m for m in heavy() if m.split(".")[0] == "numba"]
+from schedsim.policies.homeboard import HomeBoard
+HomeBoard(4, "text")
+seen["board"] = [m for m in heavy() if m.split(".")[0] == "numba"]
+print(json.dumps(seen))
+"""
+    )
+    assert {"ss", "tss", "ss-plain", "easy"} <= set(seen["names"])
+    assert seen["built every policy"] == []
+    assert "numba" in seen["board"]
+
+
+def test_the_report_package_imports_its_modules_on_first_use():
+    # `from schedsim.app.report import X` still gives the public names, and submodules.
+    seen = probe(
+        _PRELUDE
+        + """
+import schedsim.app.report as report
+seen = {"package": heavy()}
+from schedsim.app.report import load_study, plots
+seen["names"] = [load_study.__module__, plots.__name__, str(sorted(dir(report))[:1])]
+print(json.dumps(seen))
+"""
+    )
+    assert seen["package"] == []
+    assert seen["names"][:2] == [
+        "schedsim.app.report.study_results",
+        "schedsim.app.report.plots",
+    ]
