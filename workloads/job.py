@@ -11,8 +11,10 @@ workload model or a transform attaches). The simulation's state for a job
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from types import MappingProxyType
 from typing import Any
 
@@ -104,3 +106,26 @@ class Job:
 
 
 _FIELDS: tuple[str, ...] = tuple(f for f in Job.__dataclass_fields__)
+#: Each field's slot, set directly: past the frozen dataclass's ``__setattr__`` and the
+#: generated ``__init__`` (an ``object.__setattr__`` call per field).
+_SLOT_SETTERS = tuple(Job.__dict__[f].__set__ for f in _FIELDS)
+
+
+def _trusted_jobs(columns: Sequence[Sequence[Any]], swf: Iterable[tuple[float, ...]]) -> list[Job]:
+    """Jobs built from columns of values, unchecked: for the SWF reader only.
+
+    ``columns`` holds, in `Job`'s field order, the values of ``id`` to ``partition``
+    (one sequence per field, one value per job), ``swf`` each job's 18 SWF fields;
+    every job gets the shared empty ``attrs``. Nothing runs ``__post_init__``: the
+    caller has checked that the ids lie in the int64 range (the reader refuses job
+    numbers of 2**53 or more) and that values have their fields' types (ints for
+    ``id``, ``size`` and the identifiers). Each slot is filled for all jobs at once by
+    ``map``, which keeps the per-job work in C: about a third of the time of ``Job(...)``
+    per job on the 77,222 jobs of the CTC log.
+    """
+    n = len(columns[0])
+    jobs = list(map(object.__new__, repeat(Job, n)))
+    for set_slot, column in zip(_SLOT_SETTERS, (*columns, swf, repeat(NO_ATTRS, n)), strict=True):
+        # deque(..., maxlen=0) runs the map to its end without keeping its results.
+        deque(map(set_slot, jobs, column), maxlen=0)
+    return jobs

@@ -117,19 +117,22 @@ Other choices made here (the format leaves them open):
 
 from __future__ import annotations
 
+import gc
 import gzip
 import io
 import math
 import os
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from operator import itemgetter
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
-from schedsim.workloads.job import SWF_FIELDS, Job
+from schedsim.workloads.job import SWF_FIELDS, Job, _trusted_jobs
 from schedsim.workloads.workload import CleaningStep, Header, Members, Workload
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -193,6 +196,10 @@ _PROCS_BOUND = f"at most 2**31 ({MAX_PROCS})"
 #: A time zone offset is less than a day either way (`datetime.timezone`'s own limit).
 _MAX_TZ = 86400
 
+#: The bytes the fast path (`_parse_fast`) lets a job line hold: blanks, tabs and the
+#: characters of plain decimal numbers. A line with any other byte goes to `_parse_line`.
+_NUMBER_BYTES = b" \t\n0123456789.eE+-"
+
 _GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
 _GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
@@ -251,8 +258,8 @@ class SWFError(ValueError):
 # -- reading -----------------------------------------------------------------
 
 
-def _read_text(path: Path) -> str:
-    """The file's text; gzip is recognised by its magic bytes, not the suffix."""
+def _read_data(path: Path) -> bytes:
+    """The file's bytes; gzip is recognised by its magic bytes, not the suffix."""
     data = path.read_bytes()
     if data[:2] == _GZIP_MAGIC:
         try:
@@ -260,16 +267,24 @@ def _read_text(path: Path) -> str:
         except _GZIP_ERRORS as exc:
             raise SWFError(path, None, None, f"corrupt gzip data: {exc}") from None
     # A byte order mark is no part of the first line (editors on Windows add one).
-    return _decode(data.removeprefix(_BOM))
+    return data.removeprefix(_BOM)
+
+
+def _encoding(data: bytes) -> str:
+    """UTF-8, else Latin-1: old logs may carry Latin-1 names in their header
+    (job lines are ASCII either way), and Latin-1 never fails."""
+    if data.isascii():
+        return "utf-8"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "latin-1"
+    return "utf-8"
 
 
 def _decode(data: bytes) -> str:
-    """UTF-8, else Latin-1: old logs may carry Latin-1 names in their header
-    (job lines are ASCII either way), and Latin-1 never fails."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+    """The text of ``data`` in its `_encoding`."""
+    return data.decode(_encoding(data))
 
 
 def _leading_int(value: str) -> int | None:
@@ -503,6 +518,127 @@ def _parse_all(
     return a, None
 
 
+#: What `_parse_fast` returns: the header's comment lines, the text of a job line by its
+#: row, the job lines' line numbers and their values.
+_Parsed = tuple[_HeaderBuilder, Callable[[int], str], list[int], np.ndarray]
+
+
+def _parse_fast(path: Path, data: bytes) -> _Parsed | None:
+    """The lines of a well-formed file, read with Arrow's vectorised string kernels;
+    None when any line is not plainly well formed, for `_split` and `_parse_all` to
+    read it again and say what is wrong.
+
+    A third of the time of `_split` and `_parse_all` on the CTC log, with the same
+    result: every line of the file must be blank, a comment (a ``;`` after blanks
+    and tabs only), or a job line of blanks, tabs and the characters of decimal
+    numbers, which Arrow splits into fields; every job line must have 18 fields, each
+    of which Arrow's text-to-float conversion must read whole, finite, and whole
+    numbers where `_parse_line` wants them. On that alphabet the conversion accepts
+    the tokens Python's ``float()`` accepts and gives the same double: both round
+    correctly, and tests/test_swf_fast.py compares them on every token of up to five
+    characters (``-m slow``; up to four, of fewer digits, by default). Any other byte
+    in a job line (a non-ASCII digit, a form feed, an underscore, ``nan``) sends the
+    whole file to the per-line reader, the single source of the format messages. The
+    value checks (`_Checks`) come after, on either path.
+    """
+    # Imported here: pyarrow takes a quarter of a second to import, and a process
+    # that writes only, or reads nothing, should not pay it (pandas imports it anyway).
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if len(data) >= 2**31:
+        return None  # beyond Arrow's 32-bit string offsets
+    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
+    # Line k is data[starts[k]:ends[k]] (to the end of the data for the last line).
+    starts = np.concatenate(([0], ends + 1))
+    header = _HeaderBuilder(path)
+    comment = np.zeros(len(starts), dtype=bool)
+    encoding = None
+    job_bytes_from = 0  # where the bytes since the last comment line begin
+    at = data.find(b";")
+    while at >= 0:
+        k = int(np.searchsorted(ends, at))  # the line's index: the line ends before it
+        start, end = int(starts[k]), int(ends[k]) if k < len(ends) else len(data)
+        if data[start:at].strip(b" \t") or data[job_bytes_from:start].translate(
+            None, _NUMBER_BYTES
+        ):
+            return None  # a ";" after other text, or a byte no number has
+        encoding = encoding or _encoding(data)
+        header.add(data[start:end].decode(encoding), k + 1)
+        comment[k] = True
+        job_bytes_from = end
+        at = data.find(b";", end)
+    if data[job_bytes_from:].translate(None, _NUMBER_BYTES):
+        return None
+    # Each line with its line end, which the trim takes off with the blanks around it.
+    offsets = np.append(starts, len(data)).astype(np.int32)
+    lines = pa.Array.from_buffers(
+        pa.binary(), len(starts), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+    )
+    # Comment lines are taken out first: they may hold bytes that are not UTF-8.
+    text = pc.ascii_trim_whitespace(lines.filter(pa.array(~comment)).view(pa.string()))
+    filled = pc.greater(pc.binary_length(text), 0).to_numpy(zero_copy_only=False)
+    if not filled.any():
+        return None  # no job lines: the per-line reader says so
+    text = text.filter(pa.array(filled))
+    tokens = pc.ascii_split_whitespace(text)
+    if (pc.list_value_length(tokens).to_numpy(zero_copy_only=False) != _N_FIELDS).any():
+        return None
+    try:
+        values = pc.cast(tokens.flatten(), pa.float64())
+    except pa.ArrowInvalid:
+        return None
+    # A copy: the reader sets unusual values to missing in place.
+    a = values.to_numpy(zero_copy_only=False).reshape(-1, _N_FIELDS).copy()
+    if not np.isfinite(a).all():
+        return None
+    ints = a[:, list(_INT_FIELDS)]
+    if (ints != np.floor(ints)).any():
+        return None
+    numbers = (np.flatnonzero(~comment)[filled] + 1).tolist()
+    return header, lambda row: str(text[row].as_py()), numbers, a
+
+
+def _parse_slow(path: Path, data: bytes) -> tuple[_Parsed, SWFError | None]:
+    """The per-line reader (`_split`, `_parse_all`) for what `_parse_fast` refuses: the
+    lines up to the first malformed one, and its error."""
+    header, lines, numbers = _split(path, _decode(data))
+    if not lines:
+        raise SWFError(path, None, None, "no job lines (empty SWF file)")
+    a, error = _parse_all(path, lines, numbers)
+    return (header, lines.__getitem__, numbers, a), error
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block, back as it was after.
+
+    The reader builds a job, a tuple of its SWF fields and a list per line (77,222
+    lines in the CTC log): every 700 new containers start a young collection, and as
+    the jobs accumulate, full collections walk them all again, a third of the
+    reader's time. These objects hold no reference cycles, so there is nothing for
+    the collector to find among them. Once collection is back, the first young
+    collection would still walk them all once (a fifth of the reader's time):
+    `gc.freeze` and `gc.unfreeze` move them, and any other young objects, straight
+    to the oldest generation, where they would be after surviving two young
+    collections; the next full collection looks at them as usual. Not when the
+    process has frozen objects of its own (a server that forks): unfreezing would
+    release those too.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
+            gc.enable()
+
+
 #: One check of `_Checks`: the rows it rejects, and the (field, reason) for a row.
 _Check = tuple[np.ndarray, Callable[[int], tuple[int | None, str]]]
 
@@ -515,13 +651,14 @@ class _Checks:
         self,
         path: Path,
         a: np.ndarray,
-        lines: list[str],
+        line: Callable[[int], str],
         numbers: list[int],
         *,
         strict: bool,
         clean: bool,
     ) -> None:
-        self.path, self.a, self.lines, self.numbers = path, a, lines, numbers
+        # ``line(row)``: the text of job line ``row``, for the messages (read when needed).
+        self.path, self.a, self.line, self.numbers = path, a, line, numbers
         n = len(a)
         with np.errstate(invalid="ignore"):
             self.negative = (a < 0) & (a != -1)
@@ -574,7 +711,7 @@ class _Checks:
         self.checks.append((mask, why))
 
     def _token(self, row: int, i: int) -> str:
-        return self.lines[row].split()[i]
+        return self.line(row).split()[i]
 
     def _first_negative(self, fields: tuple[int, ...] | range) -> Callable[[int], tuple[int, str]]:
         def why(row: int) -> tuple[int, str]:
@@ -721,11 +858,12 @@ def read_swf(
     be simulated.
     """
     p = Path(path)
-    header, lines, line_numbers = _split(p, _read_text(p))
-    if not lines:
-        raise SWFError(p, None, None, "no job lines (empty SWF file)")
-    a, format_error = _parse_all(p, lines, line_numbers)
-    checks = _Checks(p, a, lines, line_numbers, strict=strict, clean=clean)
+    data = _read_data(p)
+    parsed, format_error = _parse_fast(p, data), None
+    if parsed is None:
+        parsed, format_error = _parse_slow(p, data)
+    header, line, line_numbers, a = parsed
+    checks = _Checks(p, a, line, line_numbers, strict=strict, clean=clean)
     # A value error lies above the first malformed line (only those lines are checked).
     error = checks.first_error() or format_error
     try:
@@ -769,27 +907,29 @@ def read_swf(
     kept = np.flatnonzero(loaded)
     if not len(kept):
         summary = "; ".join(str(s) for s in steps)
-        raise SWFError(p, None, None, f"no usable jobs: all {len(lines)} were dropped ({summary})")
-    values = a[kept]
-    sizes = checks.size[kept].astype(np.int64).tolist()
-    estimates = checks.estimate[kept].tolist()
-    jobs = [
-        Job(
-            id=int(v[JOB]),
-            submit=v[SUBMIT],
-            run_time=v[RUN],
-            size=size,
-            estimate=estimate,
-            user=int(v[USER]),
-            group=int(v[GROUP]),
-            app=int(v[APP]),
-            queue=int(v[QUEUE]),
-            partition=int(v[PARTITION]),
-            swf=tuple(v),
+        raise SWFError(
+            p, None, None, f"no usable jobs: all {len(line_numbers)} were dropped ({summary})"
         )
-        for v, size, estimate in zip(values.tolist(), sizes, estimates, strict=True)
-    ]
-    return Workload(
+    # The order `Workload` keeps: by submit time, ties by job number (the loaded job
+    # numbers are distinct, checked above, and below 2**53, so exact as floats).
+    kept = kept[np.lexsort((a[kept, JOB], a[kept, SUBMIT]))]
+    values = a[kept]
+    ids = values[:, [JOB, USER, GROUP, APP, QUEUE, PARTITION]].astype(np.int64).T.tolist()
+    with _collector_paused():
+        swf = list(map(tuple, values.tolist()))
+        jobs = _trusted_jobs(
+            (
+                ids[0],  # id
+                # The submit and run times are the float objects of the swf tuples.
+                list(map(itemgetter(SUBMIT), swf)),
+                list(map(itemgetter(RUN), swf)),
+                checks.size[kept].astype(np.int64).tolist(),
+                checks.estimate[kept].tolist(),
+                *ids[1:],  # user, group, app, queue, partition
+            ),
+            swf,
+        )
+    return Workload._ordered(
         tuple(jobs),
         built,
         name=name if name is not None else _default_name(p),
