@@ -26,13 +26,17 @@ a fresh job keeps off the suspended jobs' homes while it can.
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 
 import numpy as np
 
 from schedsim.model.policy import Decision, Policy, Suspend, View, WakeAt, register
 from schedsim.model.view import JobView, State
 from schedsim.policies.preemption import minimal_victims, suspend
-from schedsim.policies.selective import Idle, fits_home, home_cores
+from schedsim.policies.selective import Idle, home_cores
+
+#: A job's id, as ``map`` takes it (the keys of the suspended jobs, at every pass).
+_ID = attrgetter("id")
 
 __all__ = ["ImmediateService", "instantaneous_xfactor"]
 
@@ -65,9 +69,37 @@ class ImmediateService(Policy, Idle):
         self._pending: set[int] = set()
         #: The suspended jobs' ids and their homes' cores per node (as of the last pass).
         self._homes: tuple[tuple[int, ...], np.ndarray] = ((), np.zeros(0, dtype=np.int64))
+        #: The held jobs' ids, their homes' nodes and cores end to end, and where each
+        #: home starts there (`_fitting`).
+        self._held: tuple[tuple[int, ...], np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def params(self) -> dict[str, float]:
         return {"quantum": self.quantum}
+
+    def _fitting(self, held: list[JobView], avail: np.ndarray) -> list[JobView]:
+        """The suspended jobs of ``held`` whose whole home is in ``avail``, in order.
+
+        `schedsim.policies.selective.fits_home` for every job at once: the homes'
+        nodes and cores are laid end to end (kept while the same jobs are held: a
+        suspended job's home does not change) and checked in one expression, instead
+        of one small numpy call per job at every pass (dozens of jobs wait for their
+        homes on a loaded log).
+        """
+        if not held:
+            return []
+        key = tuple(map(_ID, held))
+        if self._held is None or self._held[0] != key:
+            homes = [j.home for j in held]
+            sizes = [len(h.nodes) for h in homes]  # type: ignore[union-attr]
+            self._held = (
+                key,
+                np.concatenate([h.nodes for h in homes]),  # type: ignore[union-attr]
+                np.concatenate([h.cores for h in homes]),  # type: ignore[union-attr]
+                np.cumsum([0, *sizes[:-1]]),
+            )
+        _, nodes, cores, starts = self._held
+        fits = np.logical_and.reduceat(avail[nodes] >= cores, starts)
+        return [j for j, ok in zip(held, fits.tolist(), strict=True) if ok]
 
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
@@ -84,7 +116,7 @@ class ImmediateService(Policy, Idle):
 
         # Fresh jobs keep off the nodes suspended jobs must re-enter on.
         waiting = [j for j in view.suspended if j.allocation is None]
-        key = tuple(j.id for j in waiting)
+        key = tuple(map(_ID, waiting))
         if self._homes[0] != key or len(self._homes[1]) != view.nodes:
             self._homes = (key, home_cores(waiting, view.nodes))
         homes = self._homes[1]
@@ -138,7 +170,7 @@ class ImmediateService(Policy, Idle):
         # Cores only get fewer during the pass: only the jobs that fit now are tried.
         fresh, held = self.idle(view, {d.job.id for d in out if not isinstance(d, WakeAt)})
         free = int(avail.sum())
-        ready = [j for j in fresh if j.size <= free] + [j for j in held if fits_home(avail, j)]
+        ready = [j for j in fresh if j.size <= free] + self._fitting(held, avail)
         ready.sort(key=lambda j: (-instantaneous_xfactor(j, now), j.submit, j.id))
         for job in ready:
             started = self.start_if_free(job, avail, view, homes)
