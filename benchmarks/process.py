@@ -84,11 +84,13 @@ from run import (  # noqa: E402
     SHARED_TRACES,
     WARMUP_JOBS,
     _json_safe,
+    _positive_int,
     environment,
     environment_table,
     resolve_trace,
     trace_label,
 )
+from run import _policy as run_policy  # noqa: E402
 
 REFERENCE_SCRIPT: Path = HERE / "reference_easy.py"
 DEFAULT_TRACE = "ctc"
@@ -360,23 +362,10 @@ def results_table(out: list[Row], trace: str, repeat: int) -> Table:
 # ---- command line ---------------------------------------------------------------------
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
 def _policy(text: str) -> str:
-    name = text.strip().lower()
+    name = run_policy(text)  # a registered name, or an argparse error listing them
     if name == "easy":
         raise argparse.ArgumentTypeError("easy is the base every policy is divided by")
-    if name not in registry.names():
-        known = ", ".join(registry.names())
-        raise argparse.ArgumentTypeError(f"unknown policy {text!r}; choose from {known}")
     return name
 
 
