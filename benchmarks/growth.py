@@ -12,7 +12,7 @@ reported is that run's alone. The table gives, per (policy, jobs), the wall
 seconds of generating the workload and of simulating it, the simulated jobs
 per second, and the process's peak resident memory; then, per policy, the
 growth exponent k of time ~ jobs**k and of memory ~ jobs**k, fitted by least
-squares on the logarithms over the sizes. Targets (issue 20, item 4): k <= 1.1
+squares on the logarithms over the sizes. Targets: k <= 1.1
 for both, and the largest run's peak under 4 GiB. The exit status is 1 when a
 target is missed.
 
@@ -109,7 +109,7 @@ LOAD_FACTOR: float = 2.0
 SEED: int = 1
 #: Jobs of the untimed warm-up run each child makes first.
 WARMUP_JOBS: int = 500
-#: Targets of issue 20, item 4.
+#: The targets the project set itself.
 MAX_EXPONENT: float = 1.1
 MAX_PEAK_MIB: float = 4096.0
 #: The size the 4 GiB target speaks of, for the extrapolation.

@@ -1,4 +1,4 @@
-"""schedsim against a plain-Python EASY, as whole processes and phase by phase (issue 20).
+"""schedsim against a plain-Python EASY, as whole processes and phase by phase.
 
 Run from the repository root::
 
@@ -108,7 +108,7 @@ MULTICORE_MODULES: frozenset[str] = frozenset(
 MULTICORE_JOBS = 10_000
 MULTICORE_SEED = 1
 
-# The targets of issue 20.
+# The targets the project set itself.
 PROCESS_TARGET = 2.5  # schedsim run --out, x the reference process
 SIMULATION_TARGET = 2.0  # Simulation(...).run(), x the reference loop
 READ_TARGET_S = 0.3  # read_swf, seconds

@@ -34,7 +34,7 @@ every jobs/s is also given as a ratio to the reference run of
 that figures from different machines compare.
 
 Then the scaling: runs per minute with N workers over runs per minute with
-one, for the local pool and for Dask. Target (issue 20, item 5): at least
+one, for the local pool and for Dask. Target: at least
 0.8 x N. The exit status is 1 when a ratio misses it.
 """
 
