@@ -90,11 +90,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import _json_safe, _policy, _positive_int, environment, environment_table
+from run import _json_safe, _policy, _positive_int, environment, environment_table, make_console
 
 from schedsim.app.simulation import Simulation
 from schedsim.app.study import RunConfig
@@ -481,9 +480,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker is not None:
         print(json.dumps(measure(**json.loads(args.worker))))
         return 0
-    console = Console()
-    if not console.is_terminal:  # piped or redirected: do not squeeze tables into 80 columns
-        console = Console(width=max(console.width, 150))
+    console = make_console(150)
     env = environment()
     console.print(environment_table(env))
 

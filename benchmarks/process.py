@@ -66,7 +66,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from schedsim import Simulation
@@ -87,6 +86,7 @@ from run import (  # noqa: E402
     _positive_int,
     environment,
     environment_table,
+    make_console,
     resolve_trace,
     trace_label,
 )
@@ -433,9 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; returns the process exit status."""
     args = build_parser().parse_args(argv)
-    console = Console()
-    if not console.is_terminal:  # piped or redirected: do not squeeze tables into 80 columns
-        console = Console(width=max(console.width, 140))
+    console = make_console(140)
     try:
         trace = resolve_trace(args.trace, args.traces_dir)
     except ValueError as err:

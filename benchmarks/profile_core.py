@@ -45,12 +45,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import SHARED_TRACES, environment, read_trace
+from run import SHARED_TRACES, environment, make_console, read_trace
 
 from schedsim import Simulation
 
@@ -240,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="unprofiled runs, best kept")
     parser.add_argument("--json", type=Path, metavar="FILE", help="save the table as JSON")
     args = parser.parse_args(argv)
-    console = Console()
+    console = make_console(100)
     workload, info = read_trace(args.trace, SHARED_TRACES, args.first)
     doc = measure(workload, args.policy, max(args.repeat, 1))
     console.print(parts_table(doc, info.label))

@@ -333,6 +333,13 @@ def environment() -> dict[str, Any]:
 # ---- output ---------------------------------------------------------------------
 
 
+def make_console(width: int) -> Console:
+    """The console a benchmark prints to: the terminal's own, or, piped or redirected,
+    one at least ``width`` columns wide, so that its tables are not squeezed into 80."""
+    console = Console()
+    return console if console.is_terminal else Console(width=max(console.width, width))
+
+
 def environment_table(env: dict[str, Any]) -> Table:
     """A two-column table of the environment."""
     table = Table(title="environment", show_header=False)
@@ -492,9 +499,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; returns the process exit status."""
     args = build_parser().parse_args(argv)
     wide = cast(WideMode, args.wide)
-    console = Console()
-    if not console.is_terminal:  # piped or redirected: do not squeeze tables into 80 columns
-        console = Console(width=max(console.width, 110))
+    console = make_console(110)
 
     env = environment()
     console.print(environment_table(env))

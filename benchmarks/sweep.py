@@ -53,11 +53,10 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import environment, environment_table, reference_speed
+from run import environment, environment_table, make_console, reference_speed
 
 from schedsim.app.study import Study
 from schedsim.app.sweep import sweep
@@ -182,9 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.workers < 2:
         parser.error("--workers must be at least 2 (it is compared with one worker)")
-    console = Console()
-    if not console.is_terminal:  # piped or redirected: do not squeeze tables into 80 columns
-        console = Console(width=max(console.width, 120))
+    console = make_console(120)
     console.print(environment_table(env := environment()))
 
     reference = reference_speed(3)
