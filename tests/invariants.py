@@ -7,8 +7,9 @@ the test files, not a test file itself.
 
 Exactness. The checks compare times with ``==`` wherever the float arithmetic
 of the simulator is exact, which is the case when every submit time, run time
-and estimate of the workload is an integer (below 2**53): the clock then only
-ever holds sums and differences of integers, which floats represent exactly.
+and estimate of the workload is an integer (below 2**53) and the policy starts
+and ends jobs on integers: the clock then only ever holds sums and
+differences of integers, which floats represent exactly.
 With fractional times, ``run`` is rebuilt from clock readings (``end -
 start``), whose rounding is relative to the *clock* (trace seconds, up to
 ~1e8) rather than to the run time, so those comparisons use `pytest.approx`
@@ -59,6 +60,12 @@ def integral_times(workload: Workload) -> bool:
         for j in workload
         for v in (j.submit, j.run_time, j.estimate)
     )
+
+
+def _integral(times: Iterable[float]) -> bool:
+    """Whether every time of a schedule's column is an integer (below 2**52)."""
+    values = np.asarray(times, dtype=float)
+    return bool(np.all((values == np.floor(values)) & (np.abs(values) < 2.0**52)))
 
 
 def clock_approx(expected: float, clock: float) -> object:
@@ -113,10 +120,12 @@ def check_invariants(
     ``kill_at_estimate`` defaults to the run's own setting (``result.meta``).
     ``unit_rate`` says no job ever ran at a rate other than 1.0 (true of every
     policy without time sharing); only then is ``run`` tied to ``work``.
-    ``exact`` (default: the workload's times are all integers) compares times
-    with ``==``; a policy that plans a zero estimate for an instant
-    (`schedsim.policies.planning.conservative.MIN_PLAN`) and waits for it can
-    put starts off the integers, and then the comparisons are approximate.
+    ``exact`` (default: the workload's times and the schedule's starts and ends
+    are all integers) compares times with ``==``. A policy may put starts off
+    the integers on an integral workload: one that plans a zero estimate for an
+    instant (`schedsim.policies.planning.conservative.MIN_PLAN`) and waits for
+    it, or a coscheduling one that plans with predicted slowdowns (G-LOMARC-TS);
+    ``end - start`` is then rounded, and the comparisons are approximate.
     """
     jobs = result.jobs
     meta = result.meta
@@ -127,7 +136,7 @@ def check_invariants(
     assert meta["total_cores"] == total_cores
     assert nodes * cores_per_node == total_cores
     if exact is None:
-        exact = integral_times(workload)
+        exact = integral_times(workload) and _integral(jobs["start"]) and _integral(jobs["end"])
 
     # -- every job of the workload ends exactly once --------------------------
     ids = jobs["id"].to_numpy()

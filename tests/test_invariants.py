@@ -6,8 +6,9 @@ policies also have their own guarantees checked (FCFS order, EASY's
 reservation for the head job, conservative's never-later reservations).
 The same invariants are checked on a slice of the real KTH trace.
 
-The default example counts keep this file well under a minute; the
-``slow``-marked variants (``pytest -m slow``) run many more examples.
+Each policy is a test of its own (a failure names it; a parallel run spreads
+them). The default example counts keep this file at about three minutes on two
+cores; the ``slow``-marked variants (``pytest -m slow``) run many more examples.
 """
 
 from __future__ import annotations
@@ -142,34 +143,56 @@ def simulate(case: Case, policy, kill_at_estimate: bool = True):
 # --------------------------------------------------------------------------- #
 
 
-def _all_policies(case: Case, kill_at_estimate: bool) -> None:
-    """Run every registered policy on ``case`` and check the invariants.
+def _policies(one_core: bool) -> list:
+    """Every registered policy at its defaults, then `VARIANTS`: one pytest param each.
+
+    One test per policy, not one test running them all, so that a failure names
+    the policy and a parallel test run (pytest-xdist) spreads them over its workers.
+    ``one_core``: leave out the policies that make glts's schedules there.
+    """
+    defaults = [
+        pytest.param(name, None, id=name)
+        for name in POLICIES
+        if not (one_core and name in SAME_AS_GLTS_ON_ONE_CORE)
+    ]
+    variants = [
+        pytest.param(name, params, id=name + "-" + "-".join(map(str, params.values())))
+        for name, params in VARIANTS
+    ]
+    return defaults + variants
+
+
+ONE_CORE = pytest.mark.parametrize(("name", "params"), _policies(one_core=True))
+MULTICORE = pytest.mark.parametrize(("name", "params"), _policies(one_core=False))
+
+
+def _check(case: Case, name: str, params: dict | None, kill_at_estimate: bool) -> None:
+    """Run policy ``name`` (with ``params``, or its defaults) on ``case``; check the invariants.
 
     They assume rate 1.0 (``run`` tied to ``work``): a future time-sharing
     policy that changes rates needs ``check_invariants(..., unit_rate=False)``.
     """
-    for name in POLICIES:
-        if case.cores_per_node == 1 and name in SAME_AS_GLTS_ON_ONE_CORE:
-            continue
-        result = simulate(case, name, kill_at_estimate)
-        check_invariants(result, case.workload, case.cores)
-    for name, params in VARIANTS:
-        result = simulate(case, registry.make(name, params), kill_at_estimate)
-        check_invariants(result, case.workload, case.cores)
+    policy = name if params is None else registry.make(name, params)
+    result = simulate(case, policy, kill_at_estimate)
+    check_invariants(result, case.workload, case.cores)
 
 
+@ONE_CORE
 @FAST
-@given(cases())
-def test_every_policy_valid(case: Case) -> None:
-    _all_policies(case, kill_at_estimate=True)
+@given(case=cases())
+def test_every_policy_valid(name: str, params: dict | None, case: Case) -> None:
+    _check(case, name, params, kill_at_estimate=True)
 
 
+@ONE_CORE
 @FAST
-@given(cases())
-def test_every_policy_valid_without_kill_at_estimate(case: Case) -> None:
+@given(case=cases())
+def test_every_policy_valid_without_kill_at_estimate(
+    name: str, params: dict | None, case: Case
+) -> None:
     # check_invariants reads kill_at_estimate=False from the result's meta:
     # no job is killed at its limit and every job runs its full work.
-    _all_policies(case, kill_at_estimate=False)
+    _check(case, name, params, kill_at_estimate=False)
 
 
 # Tiny positive estimates make result.jobs' xfactor overflow to inf (with a
@@ -178,41 +201,54 @@ OVERFLOW = pytest.mark.filterwarnings("ignore:overflow encountered in divide:Run
 
 
 @OVERFLOW
+@ONE_CORE
 @settings(FAST, max_examples=30)
-@given(cases(integral=False), st.booleans())
-def test_every_policy_valid_with_fractional_times(case: Case, kill: bool) -> None:
+@given(case=cases(integral=False), kill=st.booleans())
+def test_every_policy_valid_with_fractional_times(
+    name: str, params: dict | None, case: Case, kill: bool
+) -> None:
     # Inexact arithmetic: run vs work is compared up to a few ulps of the clock,
     # but "no start before submit" stays exact (see invariants.py).
-    _all_policies(case, kill_at_estimate=kill)
+    _check(case, name, params, kill_at_estimate=kill)
 
 
+@MULTICORE
 @settings(FAST, max_examples=30)
-@given(cases(multicore=True), st.booleans())
-def test_every_policy_valid_on_multicore_nodes(case: Case, kill: bool) -> None:
+@given(case=cases(multicore=True), kill=st.booleans())
+def test_every_policy_valid_on_multicore_nodes(
+    name: str, params: dict | None, case: Case, kill: bool
+) -> None:
     # Several jobs may share a node; no node holds more jobs than it has cores.
-    _all_policies(case, kill_at_estimate=kill)
+    _check(case, name, params, kill_at_estimate=kill)
 
 
 @pytest.mark.slow
+@MULTICORE
 @SLOW
-@given(cases(multicore=True), st.booleans())
-def test_every_policy_valid_on_multicore_nodes_many(case: Case, kill: bool) -> None:
-    _all_policies(case, kill_at_estimate=kill)
+@given(case=cases(multicore=True), kill=st.booleans())
+def test_every_policy_valid_on_multicore_nodes_many(
+    name: str, params: dict | None, case: Case, kill: bool
+) -> None:
+    _check(case, name, params, kill_at_estimate=kill)
 
 
 @pytest.mark.slow
+@ONE_CORE
 @SLOW
-@given(cases(), st.booleans())
-def test_every_policy_valid_many(case: Case, kill: bool) -> None:
-    _all_policies(case, kill_at_estimate=kill)
+@given(case=cases(), kill=st.booleans())
+def test_every_policy_valid_many(name: str, params: dict | None, case: Case, kill: bool) -> None:
+    _check(case, name, params, kill_at_estimate=kill)
 
 
 @OVERFLOW
 @pytest.mark.slow
+@ONE_CORE
 @SLOW
-@given(cases(integral=False), st.booleans())
-def test_every_policy_valid_with_fractional_times_many(case: Case, kill: bool) -> None:
-    _all_policies(case, kill_at_estimate=kill)
+@given(case=cases(integral=False), kill=st.booleans())
+def test_every_policy_valid_with_fractional_times_many(
+    name: str, params: dict | None, case: Case, kill: bool
+) -> None:
+    _check(case, name, params, kill_at_estimate=kill)
 
 
 # --------------------------------------------------------------------------- #

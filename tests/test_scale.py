@@ -15,7 +15,7 @@ estimates (the promise rests on it).
 Slow: excluded from the default run. Its size comes from the hypothesis
 profile ``scale`` (10,000 examples, registered in ``conftest.py``)::
 
-    pytest -m slow tests/test_scale.py -p no:cacheprovider \\
+    pytest -m slow -n 0 tests/test_scale.py -p no:cacheprovider \\
         --hypothesis-profile=scale --hypothesis-show-statistics
 
 Without ``--hypothesis-profile=scale`` it runs the default profile's 100
