@@ -26,17 +26,13 @@ a fresh job keeps off the suspended jobs' homes while it can.
 from __future__ import annotations
 
 import math
-from operator import attrgetter
 
 import numpy as np
 
 from schedsim.model.policy import Decision, Policy, Suspend, View, WakeAt, register
 from schedsim.model.view import JobView, State
 from schedsim.policies.preemption import minimal_victims, suspend
-from schedsim.policies.selective import Idle, home_cores
-
-#: A job's id, as ``map`` takes it (the keys of the suspended jobs, at every pass).
-_ID = attrgetter("id")
+from schedsim.policies.selective import Idle
 
 __all__ = ["ImmediateService", "instantaneous_xfactor"]
 
@@ -67,39 +63,61 @@ class ImmediateService(Policy, Idle):
         self._displaced: dict[int, tuple[JobView, ...]] = {}
         #: Arrivals waiting on a claim: their slice starts when they do.
         self._pending: set[int] = set()
-        #: The suspended jobs' ids and their homes' cores per node (as of the last pass).
-        self._homes: tuple[tuple[int, ...], np.ndarray] = ((), np.zeros(0, dtype=np.int64))
-        #: The held jobs' ids, their homes' nodes and cores end to end, and where each
-        #: home starts there (`_fitting`).
-        self._held: tuple[tuple[int, ...], np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: The view's suspended jobs at the last pass, and what is derived from them
+        #: (`_suspended_now`): those done writing out, their homes' cores per node, and
+        #: their homes' nodes and cores end to end with where each home starts there.
+        self._suspended: tuple[JobView, ...] | None = None
+        self._waiting: list[JobView] = []
+        self._homes = np.zeros(0, dtype=np.int64)
+        self._home_nodes = np.zeros(0, dtype=np.int64)
+        self._home_cores = np.zeros(0, dtype=np.int64)
+        self._home_starts = np.zeros(0, dtype=np.int64)
 
     def params(self) -> dict[str, float]:
         return {"quantum": self.quantum}
 
-    def _fitting(self, held: list[JobView], avail: np.ndarray) -> list[JobView]:
-        """The suspended jobs of ``held`` whose whole home is in ``avail``, in order.
+    def _suspended_now(self, view: View) -> None:
+        """Bring the suspended jobs' homes up to this pass.
 
-        `schedsim.policies.selective.fits_home` for every job at once: the homes'
-        nodes and cores are laid end to end (kept while the same jobs are held: a
-        suspended job's home does not change) and checked in one expression, instead
-        of one small numpy call per job at every pass (dozens of jobs wait for their
-        homes on a loaded log).
+        The scheduler makes the view's tuple of suspended jobs anew only when one
+        is suspended, resumes, leaves or finishes writing out its memory; most
+        passes (an arrival, an end elsewhere) see the same tuple, and then nothing
+        here is made again. On a loaded log hundreds of jobs wait suspended for
+        their homes, and walking them at every pass was most of IS's time.
         """
-        if not held:
-            return []
-        key = tuple(map(_ID, held))
-        if self._held is None or self._held[0] != key:
-            homes = [j.home for j in held]
+        suspended = view.suspended
+        if suspended is self._suspended and len(self._homes) == view.nodes:
+            return
+        self._suspended = suspended
+        waiting = self._waiting = [j for j in suspended if j.allocation is None]
+        homes = [j.home for j in waiting]
+        if homes:
+            self._home_nodes = np.concatenate([h.nodes for h in homes])  # type: ignore[union-attr]
+            self._home_cores = np.concatenate([h.cores for h in homes])  # type: ignore[union-attr]
             sizes = [len(h.nodes) for h in homes]  # type: ignore[union-attr]
-            self._held = (
-                key,
-                np.concatenate([h.nodes for h in homes]),  # type: ignore[union-attr]
-                np.concatenate([h.cores for h in homes]),  # type: ignore[union-attr]
-                np.cumsum([0, *sizes[:-1]]),
-            )
-        _, nodes, cores, starts = self._held
-        fits = np.logical_and.reduceat(avail[nodes] >= cores, starts)
-        return [j for j, ok in zip(held, fits.tolist(), strict=True) if ok]
+            self._home_starts = np.cumsum([0, *sizes[:-1]])
+        else:
+            self._home_nodes = self._home_cores = self._home_starts = np.zeros(0, dtype=np.int64)
+        # Cores per node of every waiting home (`schedsim.policies.selective.home_cores`).
+        per_node = np.bincount(self._home_nodes, weights=self._home_cores, minlength=view.nodes)
+        self._homes = per_node.astype(np.int64)
+
+    def _fitting(self, avail: np.ndarray, skip: set[int]) -> list[JobView]:
+        """The suspended jobs done writing out whose whole home is in ``avail``, in
+        suspension order, but those in ``skip``.
+
+        `schedsim.policies.selective.fits_home` for every job at once, in one compiled
+        loop over the homes laid end to end (`schedsim.policies.kernels.homes_fitting`):
+        a hundred homes of dozens of nodes each wait on a loaded log, and most fail at
+        their first busy node.
+        """
+        if not self._waiting:
+            return []
+        from schedsim.policies import kernels
+
+        fits = kernels.homes_fitting(avail, self._home_nodes, self._home_cores, self._home_starts)
+        waiting = self._waiting
+        return [j for j in map(waiting.__getitem__, fits.tolist()) if j.id not in skip]
 
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
@@ -115,15 +133,14 @@ class ImmediateService(Policy, Idle):
         out: list[Decision] = [*settled]
 
         # Fresh jobs keep off the nodes suspended jobs must re-enter on.
-        waiting = [j for j in view.suspended if j.allocation is None]
-        key = tuple(map(_ID, waiting))
-        if self._homes[0] != key or len(self._homes[1]) != view.nodes:
-            self._homes = (key, home_cores(waiting, view.nodes))
-        homes = self._homes[1]
+        self._suspended_now(view)
+        homes = self._homes
 
-        # Slices that ended: give the processors back to the jobs displaced.
+        # Slices that ended: give the processors back to the jobs displaced. (Every job
+        # in its slice is running: most passes see none ended and walk no running job.)
         suspended: set[int] | None = None  # the ids suspended now, when first needed
-        for job in view.running:
+        due = any(end <= now for end in self._slice.values())
+        for job in view.running if due else ():
             end = self._slice.get(job.id)
             if end is None or end > now:
                 continue
@@ -168,9 +185,10 @@ class ImmediateService(Policy, Idle):
 
         # Everyone else, highest instantaneous xfactor first, where there is room.
         # Cores only get fewer during the pass: only the jobs that fit now are tried.
-        fresh, held = self.idle(view, {d.job.id for d in out if not isinstance(d, WakeAt)})
+        skip = self.claims.ids() | {d.job.id for d in out if not isinstance(d, WakeAt)}
         free = int(avail.sum())
-        ready = [j for j in fresh if j.size <= free] + self._fitting(held, avail)
+        fresh = [j for j in view.queue if j.size <= free and j.id not in skip]
+        ready = fresh + self._fitting(avail, skip)
         ready.sort(key=lambda j: (-instantaneous_xfactor(j, now), j.submit, j.id))
         for job in ready:
             started = self.start_if_free(job, avail, view, homes)

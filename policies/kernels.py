@@ -39,6 +39,7 @@ __all__ = [
     "fresh_bars",
     "fresh_earliest",
     "home_bar",
+    "homes_fitting",
     "ladder_insert",
     "ladder_remove",
     "may_preempt",
@@ -282,6 +283,31 @@ def free_slots(active, top):
     for s in range(len(active)):
         if active[s] and top[s] == -math.inf:
             out[k] = s
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def homes_fitting(avail, nodes, cores, starts):
+    """Which homes have every core in ``avail``: their indices, in order.
+
+    The homes are laid end to end: home ``i`` is ``nodes[p]`` and ``cores[p]`` for
+    ``p`` from ``starts[i]`` to the next start (or the end); none is empty. A home
+    is left at its first node short of cores: on a busy machine most are, early.
+    `schedsim.policies.immediate.ImmediateService._fitting`.
+    """
+    count = len(starts)
+    out = np.empty(count, dtype=np.int64)
+    k = 0
+    for i in range(count):
+        end = starts[i + 1] if i + 1 < count else len(nodes)
+        fits = True
+        for p in range(starts[i], end):
+            if avail[nodes[p]] < cores[p]:
+                fits = False
+                break
+        if fits:
+            out[k] = i
             k += 1
     return out[:k]
 

@@ -140,3 +140,17 @@ def test_version(capsys) -> None:
     assert capsys.readouterr().out.strip() == f"schedsim {__version__}"
     assert __version__ and __version__ != "0+unknown"
     assert sys.modules["schedsim"].__version__ == __version__
+
+
+def test_the_policies_that_compile_kernels_are_named() -> None:
+    # The CLI and a local sweep warn before the first run of these compiles numba's loops.
+    from schedsim.policies.suspension import SelectiveSuspension
+
+    class Mine(SelectiveSuspension):  # a researcher's subclass compiles them too
+        pass
+
+    for name in ("ss", "tss", "is"):
+        assert registry.compiles_kernels(registry.get(name)), name
+    assert registry.compiles_kernels(Mine)
+    for name in ("easy", "conservative", "creasy", "ss-plain", "pfcfs1", "glts"):
+        assert not registry.compiles_kernels(registry.get(name)), name

@@ -730,21 +730,13 @@ def _run_and_write(
         and console.is_terminal
         and (sim.population is not None or len(sim.workload) >= PROGRESS_MIN_JOBS)
     )
-    # Selective Suspension (ss, tss and their subclasses) runs loops numba compiles
-    # on a machine's first run (seconds, silently): say so rather than seem to hang.
-    if any(
-        (c.__module__, c.__name__) == ("schedsim.policies.suspension", "SelectiveSuspension")
-        for c in type(sim.policy).__mro__
-    ):
+    # SS, TSS and IS run loops numba compiles on a machine's first run (seconds,
+    # silently): say so rather than seem to hang.
+    if registry.compiles_kernels(type(sim.policy)):
         from schedsim.policies import kernels
 
         if kernels.cache_is_cold():
-            console.print(
-                "compiling the selective-suspension kernels once for this machine "
-                "(about 5 s); later runs load them from numba's cache",
-                highlight=False,
-                soft_wrap=True,
-            )
+            console.print(registry.KERNELS_NOTICE, highlight=False, soft_wrap=True)
     if out is None:
         out = Path("results") / f"{workload.name}-{sim.policy.name}"
         made.extend(check_writable(out))

@@ -59,6 +59,26 @@ ENTRY_POINTS = "schedsim.policies"
 _loaded = False
 
 
+#: The policies whose runs call loops numba compiles (`schedsim.policies.kernels`), as
+#: (module, class): they and their subclasses. Named, not imported: asking is cheap.
+_COMPILED = (
+    ("schedsim.policies.suspension", "SelectiveSuspension"),  # ss, tss
+    ("schedsim.policies.immediate", "ImmediateService"),  # is
+)
+
+#: Said before a run (or a local sweep) whose policy compiles the kernels first.
+KERNELS_NOTICE = (
+    "compiling the suspension policies' kernels once for this machine (about 5 s); "
+    "later runs load them from numba's cache"
+)
+
+
+def compiles_kernels(policy: type[Policy]) -> bool:
+    """Whether runs of ``policy`` (a class) call the loops numba compiles on a machine's
+    first run: Selective Suspension (ss, tss), Immediate Service (is) and subclasses."""
+    return any((c.__module__, c.__name__) in _COMPILED for c in policy.__mro__)
+
+
 def _load() -> None:
     global _loaded
     for module in MODULES:

@@ -517,27 +517,18 @@ def _dask(tasks: list[Task], cluster: Any) -> Iterator[Iterator[RunOutcome]]:
 
 # ---- the sweep -----------------------------------------------------------------------
 
-#: Said before a local sweep whose runs compile Selective Suspension's numba kernels.
-_KERNELS_NOTICE = (
-    "compiling the selective-suspension kernels once for this machine (about 5 s); "
-    "later runs load them from numba's cache"
-)
-
 
 def _compiles_kernels(runs: list[Run]) -> bool:
-    """Whether a run's policy is Selective Suspension (ss, tss or a subclass) and numba's
-    on-disk cache holds none of its kernels yet (`schedsim.policies.kernels.cache_is_cold`)."""
+    """Whether a run's policy calls the loops numba compiles (`registry.compiles_kernels`)
+    and numba's on-disk cache holds none yet (`schedsim.policies.kernels.cache_is_cold`)."""
     from schedsim.app import registry
 
     for name in sorted({run.config.policy for run in runs}):
         try:
-            mro = registry.get(name).__mro__
+            policy = registry.get(name)
         except ValueError:  # registered by the study's imports, which only workers import
             continue
-        if any(
-            (c.__module__, c.__name__) == ("schedsim.policies.suspension", "SelectiveSuspension")
-            for c in mro
-        ):
+        if registry.compiles_kernels(policy):
             from schedsim.policies import kernels
 
             return kernels.cache_is_cold()
@@ -612,7 +603,9 @@ def _sweep_locked(
     if progress is True and cluster is None and _compiles_kernels(pending):
         from rich.console import Console
 
-        Console().print(_KERNELS_NOTICE, highlight=False, soft_wrap=True)
+        from schedsim.app.registry import KERNELS_NOTICE
+
+        Console().print(KERNELS_NOTICE, highlight=False, soft_wrap=True)
     executor: contextlib.AbstractContextManager[Iterator[RunOutcome]]
     if cluster is not None:
         executor = _dask(tasks, cluster)
