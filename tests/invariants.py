@@ -23,6 +23,7 @@ submit - run`` (the documented definition of the column).
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from collections.abc import Iterable
 from itertools import pairwise
 
@@ -60,6 +61,14 @@ def integral_times(workload: Workload) -> bool:
         for j in workload
         for v in (j.submit, j.run_time, j.estimate)
     )
+
+
+def _tuples(frame: pd.DataFrame) -> list[tuple]:
+    """``frame.itertuples(index=False)``, made from whole columns (``tolist``): the
+    same named tuples of Python values, without pandas' per-row cost, which was most
+    of the time of checking the thousands of tiny runs a test session makes."""
+    row = namedtuple("Row", [str(c) for c in frame.columns], rename=True)  # type: ignore[misc]
+    return list(map(row._make, zip(*(frame[c].tolist() for c in frame.columns), strict=True)))
 
 
 def _integral(times: Iterable[float]) -> bool:
@@ -158,7 +167,7 @@ def check_invariants(
     plain = ~(suspended | requeued)  # held its nodes from start to end without a break
 
     # -- the rows describe the workload's jobs --------------------------------
-    for row in jobs.itertuples(index=False):
+    for row in _tuples(jobs):
         job = by_id[row.id]
         assert row.submit == job.submit, f"job {row.id}: submit changed"
         assert row.size == job.size, f"job {row.id}: size changed"
@@ -175,7 +184,7 @@ def check_invariants(
     assert (jobs["wait"].to_numpy(dtype=float) == end - submit - run).all()
 
     # -- work conservation and the wall-clock limit ---------------------------
-    for row in jobs.itertuples(index=False):
+    for row in _tuples(jobs):
         what = f"job {row.id} ({row.outcome}, work {row.work}, estimate {row.estimate})"
         if row.outcome == "killed":  # a policy's own kill: ran no longer than allowed
             assert row.run <= min(row.work, row.estimate) or not kill_at_estimate, what
@@ -289,7 +298,7 @@ def check_pieces(result: Result, unit_rate: bool = True) -> None:
     node_of: dict[str, list[int]] = {}
     for text in set(pieces["nodes"]) | set(pieces["cores"]):
         node_of[text] = parse_nodes(text)
-    for row in pieces.itertuples(index=False):
+    for row in _tuples(pieces):
         ns, cs = node_of[row.nodes], node_of[row.cores]
         assert ns and all(0 <= n < nodes for n in ns), f"{row}: nodes out of range"
         assert len(cs) == row.size, f"{row}: {len(cs)} cores for size {row.size}"
@@ -299,33 +308,43 @@ def check_pieces(result: Result, unit_rate: bool = True) -> None:
         elif unit_rate:
             assert row.rate == 1.0, f"{row}: rate {row.rate} in a unit-rate run"
 
-    by_job = {jid: group for jid, group in pieces.groupby("job", sort=False)}
-    for row in result.jobs.itertuples(index=False):
-        mine = by_job.get(row.id)
+    # Per job, in plain Python over the columns as lists: thousands of tiny runs are
+    # checked in a test session, and pandas' per-row access was most of their time.
+    cols = {
+        name: pieces[name].astype(str).tolist() if name == "kind" else pieces[name].tolist()
+        for name in ("job", "attempt", "kind", "start", "end", "rate", "nodes", "cores")
+    }
+    by_job: dict[int, list[int]] = {}
+    for i, jid in enumerate(cols["job"]):
+        by_job.setdefault(jid, []).append(i)
+    for row in _tuples(result.jobs):
+        rows = by_job.get(row.id)
         what = f"job {row.id} ({row.outcome})"
-        if mine is None:
+        if rows is None:
             assert row.run == 0 and row.lost_run == 0, f"{what}: no pieces"
             continue
-        mine = mine.sort_values(["attempt", "start", "end"], kind="stable")
-        kind = mine["kind"].astype(str).to_numpy()
-        t0 = mine["start"].to_numpy(dtype=float)
-        t1 = mine["end"].to_numpy(dtype=float)
-        attempt = mine["attempt"].to_numpy()
-        rate = mine["rate"].to_numpy(dtype=float)
-        node_text = mine["nodes"].to_numpy()
-        core_text = mine["cores"].to_numpy()
-        tol = 8 * (len(mine) + 2) * float(np.spacing(abs(row.end) + 1.0))
+        rows.sort(key=lambda i: (cols["attempt"][i], cols["start"][i], cols["end"][i]))
+        kind = [cols["kind"][i] for i in rows]
+        t0 = [float(cols["start"][i]) for i in rows]
+        t1 = [float(cols["end"][i]) for i in rows]
+        attempt = [cols["attempt"][i] for i in rows]
+        rate = [float(cols["rate"][i]) for i in rows]
+        node_text = [cols["nodes"][i] for i in rows]
+        core_text = [cols["cores"][i] for i in rows]
+        tol = 8 * (len(rows) + 2) * float(np.spacing(abs(row.end) + 1.0))
 
         def close(a: float, b: float, label: str, tol=tol, what=what) -> None:
-            assert a == pytest.approx(b, rel=1e-9, abs=tol), f"{what}: {label} {a!r} != {b!r}"
+            # pytest.approx(b, rel=1e-9, abs=tol), written out: it is called per piece.
+            assert abs(a - b) <= max(1e-9 * abs(b), tol), f"{what}: {label} {a!r} != {b!r}"
 
-        assert attempt.min() >= 1 and attempt.max() <= max(row.attempts, 1), what
+        assert min(attempt) >= 1 and max(attempt) <= max(row.attempts, 1), what
         close(t0[0], row.start, "first piece vs start")
-        for a in np.unique(attempt):
-            k = np.flatnonzero(attempt == a)
+        for a in sorted(set(attempt)):
+            k = [i for i, at in enumerate(attempt) if at == a]
             for i, j in pairwise(k):
                 close(t0[j], t1[i], f"attempt {a}: piece after {t1[i]}")
-            assert len(set(node_text[k])) == 1, f"{what}: attempt {a} moved: {set(node_text[k])}"
+            moved = {node_text[i] for i in k}
+            assert len(moved) == 1, f"{what}: attempt {a} moved: {moved}"
             for i in k:
                 if kind[i] != "suspended":
                     continue
@@ -339,19 +358,23 @@ def check_pieces(result: Result, unit_rate: bool = True) -> None:
                 before = [j for j in earlier if kind[j] != "suspended"]
                 if before:
                     assert core_text[before[-1]] == core_text[i], f"{what}: suspended elsewhere"
-        last = attempt == attempt.max()
+        final = max(attempt)
+        last = [i for i, at in enumerate(attempt) if at == final]
         if row.outcome != "unfinished":
-            close(t1[last].max(), row.end, "last piece vs end")
+            close(max(t1[i] for i in last), row.end, "last piece vs end")
         if row.nodes:
-            assert node_text[last][0] == row.nodes, f"{what}: nodes {row.nodes!r}"
-        span = t1 - t0
-        work = span * rate
-        close(span[kind == "run"].sum(), row.run, "run pieces vs run")
-        close(span[kind == "overhead"].sum(), row.overhead_time, "overhead pieces")
-        close(span[kind == "suspended"].sum(), row.suspended_time, "suspended pieces")
-        close(span[kind == "lost"].sum(), row.lost_run, "lost pieces vs lost_run")
-        close(work[kind == "lost"].sum(), row.lost_work, "lost work")
-        done = work[kind == "run"].sum()
+            assert node_text[last[0]] == row.nodes, f"{what}: nodes {row.nodes!r}"
+        span = {name: 0.0 for name in ("run", "overhead", "suspended", "lost")}
+        work = dict(span)
+        for k_, a, b, r in zip(kind, t0, t1, rate, strict=True):
+            span[k_] += b - a
+            work[k_] += (b - a) * r
+        close(span["run"], row.run, "run pieces vs run")
+        close(span["overhead"], row.overhead_time, "overhead pieces")
+        close(span["suspended"], row.suspended_time, "suspended pieces")
+        close(span["lost"], row.lost_run, "lost pieces vs lost_run")
+        close(work["lost"], row.lost_work, "lost work")
+        done = work["run"]
         if row.outcome == "completed":
             close(done, row.work, "run pieces' work vs work")
         else:
@@ -595,7 +618,7 @@ def check_preemption(result: Result, log: list[Holding], total_cores: int) -> No
         assert peak <= cores_per_node, f"a node holds {peak} cores at once by the clock"
 
     # -- per job: home, accounting -----------------------------------------------
-    for row in jobs.itertuples(index=False):
+    for row in _tuples(jobs):
         spans = sorted(by_job[row.id], key=lambda h: h.seq)
         what = f"job {row.id} ({row.outcome}): {spans}"
         assert not getattr(row, "requeues", 0), f"{what}: requeued (not a preemptive schedule)"
