@@ -124,6 +124,7 @@ import numbers
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -229,8 +230,15 @@ def _classify(values: np.ndarray, edges: tuple[float, ...], low: float) -> np.nd
     return codes
 
 
+@cache
+def _dtype(labels: tuple[str, ...]) -> pd.CategoricalDtype:
+    # Made once per set of labels: pandas validates the categories at every making,
+    # which was most of the cost of a small run's table.
+    return pd.CategoricalDtype(list(labels), ordered=True)
+
+
 def _categorical(codes: np.ndarray, labels: tuple[str, ...]) -> pd.Categorical:
-    return pd.Categorical.from_codes(codes, categories=list(labels), ordered=True)
+    return pd.Categorical.from_codes(codes, dtype=_dtype(labels))
 
 
 def _combine(rc: np.ndarray, sc: np.ndarray, n_size: int) -> np.ndarray:
@@ -258,33 +266,41 @@ def derive(jobs: pd.DataFrame) -> pd.DataFrame:
     missing = [c for c in ("submit", "end", "run", "wait", "estimate", "size") if c not in jobs]
     if missing:
         raise ValueError(f"jobs lacks columns {missing}")
-    out = jobs.copy()
-    submit = out["submit"].to_numpy(dtype=float)
-    end = out["end"].to_numpy(dtype=float)
-    run = out["run"].to_numpy(dtype=float)
-    wait = out["wait"].to_numpy(dtype=float)
-    estimate = out["estimate"].to_numpy(dtype=float)
-    size = out["size"].to_numpy(dtype=float)
+    submit = jobs["submit"].to_numpy(dtype=float)
+    end = jobs["end"].to_numpy(dtype=float)
+    run = jobs["run"].to_numpy(dtype=float)
+    wait = jobs["wait"].to_numpy(dtype=float)
+    estimate = jobs["estimate"].to_numpy(dtype=float)
+    size = jobs["size"].to_numpy(dtype=float)
 
     bounded = np.maximum(run, BSLD_THRESHOLD)
-    out["turnaround"] = end - submit
-    out["bounded_slowdown"] = (wait + bounded) / bounded
-    out["slowdown"] = _ratio(wait + run, run)
-    out["xfactor"] = _ratio(wait + estimate, estimate)
-
+    new: dict[str, Any] = {
+        "turnaround": end - submit,
+        "bounded_slowdown": (wait + bounded) / bounded,
+        "slowdown": _ratio(wait + run, run),
+        "xfactor": _ratio(wait + estimate, estimate),
+    }
     rc = _classify(run, RUNTIME_EDGES, 0.0)
     sc = _classify(size, SIZE_EDGES, 1.0)
-    out["runtime_class"] = _categorical(rc, RUNTIME_CLASSES)
-    out["size_class"] = _categorical(sc, SIZE_CLASSES)
-    out["category"] = _categorical(_combine(rc, sc, len(SIZE_CLASSES)), CATEGORIES)
+    new["runtime_class"] = _categorical(rc, RUNTIME_CLASSES)
+    new["size_class"] = _categorical(sc, SIZE_CLASSES)
+    new["category"] = _categorical(_combine(rc, sc, len(SIZE_CLASSES)), CATEGORIES)
     rc4 = _classify(run, RUNTIME_EDGES4, 0.0)
     sc4 = _classify(size, SIZE_EDGES4, 1.0)
-    out["category4"] = _categorical(_combine(rc4, sc4, len(SIZE_CLASSES4)), CATEGORIES4)
+    new["category4"] = _categorical(_combine(rc4, sc4, len(SIZE_CLASSES4)), CATEGORIES4)
 
     quality = np.where(estimate <= WELL_ESTIMATED_FACTOR * run, 0, 1)
     quality[np.isnan(estimate) | np.isnan(run)] = -1
-    out["estimate_quality"] = _categorical(quality, ESTIMATE_QUALITIES)
-    return out
+    new["estimate_quality"] = _categorical(quality, ESTIMATE_QUALITIES)
+
+    if any(name in jobs.columns for name in new):
+        # Recomputed in place: the columns keep their places.
+        out = jobs.copy()
+        for name, values in new.items():
+            out[name] = values
+        return out
+    # Added at the end, in one step (column by column was most of a small run's cost).
+    return pd.concat([jobs, pd.DataFrame(new, index=jobs.index)], axis=1)
 
 
 # --------------------------------------------------------------------------- #
