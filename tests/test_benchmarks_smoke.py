@@ -96,6 +96,9 @@ def test_fit_checks_the_targets(growth: ModuleType) -> None:
     assert fitted["largest_jobs"] == 160_000
     # Below 1.28M jobs the fit is extrapolated: 100 MiB + 1.28M * 1e-3 MiB.
     assert fitted["extrapolated_peak_mib"] == pytest.approx(100 + 1280)
+    # Not from sizes so small that a run's fixed costs bend the fit.
+    tiny = [_row(n, n * 1e-4, 100 + n * 1e-3) for n in (500, 1_000)]
+    assert "extrapolated_peak_mib" not in growth.fit(tiny)
     # Quadratic time fails; a largest run over 4 GiB fails.
     quadratic = [_row(n, (n / 1e4) ** 2, 100 + n * 1e-3) for n in (10_000, 40_000)]
     assert not growth.fit(quadratic)["time_ok"]
