@@ -7,7 +7,7 @@ reservation for the head job, conservative's never-later reservations).
 The same invariants are checked on a slice of the real KTH trace.
 
 Each policy is a test of its own (a failure names it; a parallel run spreads
-them). The default example counts keep this file at about three minutes on two
+them). The default example counts keep this file at about two minutes on two
 cores; the ``slow``-marked variants (``pytest -m slow``) run many more examples.
 """
 
