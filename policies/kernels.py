@@ -1,4 +1,6 @@
-"""Compiled loops for Selective Suspension's bookkeeping (`schedsim.policies.homeboard`).
+"""Compiled loops for the suspension policies' bookkeeping: Selective Suspension's board
+(`schedsim.policies.homeboard`) and placement, and Immediate Service's check of the
+suspended jobs' homes (`homes_fitting`).
 
 SS on a busy machine keeps hundreds of jobs suspended, each tied to its
 home nodes (seed 000, section 3.3), and every start, end and suspension
@@ -470,7 +472,7 @@ def cached_kernels() -> list[str]:
 def cache_is_cold() -> bool:
     """Whether no kernel is in numba's on-disk cache (`cached_kernels`) for this machine.
 
-    True for a machine's first SS run (and the first after numba, Python or
+    True for a machine's first SS or IS run (and the first after numba, Python or
     this file changed), which compiles the kernels: about 4 s. Partly filled
     counts as warm, since a run compiles only the kernels it calls (without
     the board, on several cores per node or with a suspension overhead, SS
