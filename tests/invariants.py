@@ -72,8 +72,10 @@ def _tuples(frame: pd.DataFrame) -> list[tuple]:
 
 
 def _integral(times: Iterable[float]) -> bool:
-    """Whether every time of a schedule's column is an integer (below 2**52)."""
+    """Whether every time of a schedule's column is an integer (below 2**52); NaN (a
+    job that never started or ended in a partial run) is no time and is left out."""
     values = np.asarray(times, dtype=float)
+    values = values[~np.isnan(values)]
     return bool(np.all((values == np.floor(values)) & (np.abs(values) < 2.0**52)))
 
 
