@@ -26,6 +26,7 @@ a fresh job keeps off the suspended jobs' homes while it can.
 from __future__ import annotations
 
 import math
+from itertools import compress
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from schedsim.policies.preemption import minimal_victims, suspend
 from schedsim.policies.selective import Idle
 
 __all__ = ["ImmediateService", "instantaneous_xfactor"]
+
+#: No homes (int64, as the homes' arrays).
+_NONE = np.zeros(0, dtype=np.int64)
 
 
 def instantaneous_xfactor(job: JobView, now: float) -> float:
@@ -65,13 +69,14 @@ class ImmediateService(Policy, Idle):
         self._pending: set[int] = set()
         #: The view's suspended jobs at the last pass, and what is derived from them
         #: (`_suspended_now`): those done writing out, their homes' cores per node, and
-        #: their homes' nodes and cores end to end with where each home starts there.
+        #: their homes' nodes and cores end to end with each home's size and start there.
         self._suspended: tuple[JobView, ...] | None = None
         self._waiting: list[JobView] = []
         self._homes = np.zeros(0, dtype=np.int64)
         self._home_nodes = np.zeros(0, dtype=np.int64)
         self._home_cores = np.zeros(0, dtype=np.int64)
         self._home_starts = np.zeros(0, dtype=np.int64)
+        self._home_sizes = np.zeros(0, dtype=np.int64)
 
     def params(self) -> dict[str, float]:
         return {"quantum": self.quantum}
@@ -83,24 +88,48 @@ class ImmediateService(Policy, Idle):
         is suspended, resumes, leaves or finishes writing out its memory; most
         passes (an arrival, an end elsewhere) see the same tuple, and then nothing
         here is made again. On a loaded log hundreds of jobs wait suspended for
-        their homes, and walking them at every pass was most of IS's time.
+        their homes, and walking them at every pass was most of IS's time. The
+        tuple keeps its order (the order of suspension), so a change mostly drops
+        some homes and adds new ones at the end: only those are then touched.
         """
         suspended = view.suspended
         if suspended is self._suspended and len(self._homes) == view.nodes:
             return
         self._suspended = suspended
+        old = self._waiting
         waiting = self._waiting = [j for j in suspended if j.allocation is None]
-        homes = [j.home for j in waiting]
+        still = {j.id for j in waiting}
+        keep = [j.id in still for j in old]
+        kept = sum(keep)
+        in_order = len(self._homes) == view.nodes and all(
+            a.id == b.id for a, b in zip(waiting, compress(old, keep), strict=False)
+        )
+        if not in_order:  # a job done writing out joins in the middle: made again
+            self._homes = np.zeros(view.nodes, dtype=np.int64)
+            self._home_nodes = self._home_cores = self._home_sizes = _NONE
+            kept = 0
+        elif kept < len(old):
+            mask = np.repeat(np.array(keep), self._home_sizes)
+            gone = np.logical_not(mask)
+            self._homes -= self._per_node(self._home_nodes[gone], self._home_cores[gone], view)
+            self._home_nodes = self._home_nodes[mask]
+            self._home_cores = self._home_cores[mask]
+            self._home_sizes = self._home_sizes[np.array(keep)]
+        homes = [j.home for j in waiting[kept:]]
         if homes:
-            self._home_nodes = np.concatenate([h.nodes for h in homes])  # type: ignore[union-attr]
-            self._home_cores = np.concatenate([h.cores for h in homes])  # type: ignore[union-attr]
-            sizes = [len(h.nodes) for h in homes]  # type: ignore[union-attr]
-            self._home_starts = np.cumsum([0, *sizes[:-1]])
-        else:
-            self._home_nodes = self._home_cores = self._home_starts = np.zeros(0, dtype=np.int64)
-        # Cores per node of every waiting home (`schedsim.policies.selective.home_cores`).
-        per_node = np.bincount(self._home_nodes, weights=self._home_cores, minlength=view.nodes)
-        self._homes = per_node.astype(np.int64)
+            nodes = np.concatenate([h.nodes for h in homes])  # type: ignore[union-attr]
+            cores = np.concatenate([h.cores for h in homes])  # type: ignore[union-attr]
+            sizes = np.array([len(h.nodes) for h in homes], dtype=np.int64)  # type: ignore[union-attr]
+            self._homes += self._per_node(nodes, cores, view)
+            self._home_nodes = np.concatenate([self._home_nodes, nodes])
+            self._home_cores = np.concatenate([self._home_cores, cores])
+            self._home_sizes = np.concatenate([self._home_sizes, sizes])
+        self._home_starts = np.cumsum(self._home_sizes) - self._home_sizes
+
+    @staticmethod
+    def _per_node(nodes: np.ndarray, cores: np.ndarray, view: View) -> np.ndarray:
+        """Cores per node of homes laid end to end (`schedsim.policies.selective.home_cores`)."""
+        return np.bincount(nodes, weights=cores, minlength=view.nodes).astype(np.int64)
 
     def _fitting(self, avail: np.ndarray, skip: set[int]) -> list[JobView]:
         """The suspended jobs done writing out whose whole home is in ``avail``, in
