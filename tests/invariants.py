@@ -169,7 +169,8 @@ def check_invariants(
     plain = ~(suspended | requeued)  # held its nodes from start to end without a break
 
     # -- the rows describe the workload's jobs --------------------------------
-    for row in _tuples(jobs):
+    rows = _tuples(jobs)
+    for row in rows:
         job = by_id[row.id]
         assert row.submit == job.submit, f"job {row.id}: submit changed"
         assert row.size == job.size, f"job {row.id}: size changed"
@@ -186,7 +187,7 @@ def check_invariants(
     assert (jobs["wait"].to_numpy(dtype=float) == end - submit - run).all()
 
     # -- work conservation and the wall-clock limit ---------------------------
-    for row in _tuples(jobs):
+    for row in rows:
         what = f"job {row.id} ({row.outcome}, work {row.work}, estimate {row.estimate})"
         if row.outcome == "killed":  # a policy's own kill: ran no longer than allowed
             assert row.run <= min(row.work, row.estimate) or not kill_at_estimate, what
@@ -300,7 +301,10 @@ def check_pieces(result: Result, unit_rate: bool = True) -> None:
     node_of: dict[str, list[int]] = {}
     for text in set(pieces["nodes"]) | set(pieces["cores"]):
         node_of[text] = parse_nodes(text)
-    for row in _tuples(pieces):
+    # Plain Python over the rows made from whole columns: thousands of tiny runs are
+    # checked in a test session, and pandas' per-row access was most of their time.
+    piece_rows = _tuples(pieces)
+    for row in piece_rows:
         ns, cs = node_of[row.nodes], node_of[row.cores]
         assert ns and all(0 <= n < nodes for n in ns), f"{row}: nodes out of range"
         assert len(cs) == row.size, f"{row}: {len(cs)} cores for size {row.size}"
@@ -310,30 +314,24 @@ def check_pieces(result: Result, unit_rate: bool = True) -> None:
         elif unit_rate:
             assert row.rate == 1.0, f"{row}: rate {row.rate} in a unit-rate run"
 
-    # Per job, in plain Python over the columns as lists: thousands of tiny runs are
-    # checked in a test session, and pandas' per-row access was most of their time.
-    cols = {
-        name: pieces[name].astype(str).tolist() if name == "kind" else pieces[name].tolist()
-        for name in ("job", "attempt", "kind", "start", "end", "rate", "nodes", "cores")
-    }
-    by_job: dict[int, list[int]] = {}
-    for i, jid in enumerate(cols["job"]):
-        by_job.setdefault(jid, []).append(i)
+    by_job: dict[int, list[tuple]] = {}
+    for piece in piece_rows:
+        by_job.setdefault(piece.job, []).append(piece)
     for row in _tuples(result.jobs):
-        rows = by_job.get(row.id)
+        mine = by_job.get(row.id)
         what = f"job {row.id} ({row.outcome})"
-        if rows is None:
+        if mine is None:
             assert row.run == 0 and row.lost_run == 0, f"{what}: no pieces"
             continue
-        rows.sort(key=lambda i: (cols["attempt"][i], cols["start"][i], cols["end"][i]))
-        kind = [cols["kind"][i] for i in rows]
-        t0 = [float(cols["start"][i]) for i in rows]
-        t1 = [float(cols["end"][i]) for i in rows]
-        attempt = [cols["attempt"][i] for i in rows]
-        rate = [float(cols["rate"][i]) for i in rows]
-        node_text = [cols["nodes"][i] for i in rows]
-        core_text = [cols["cores"][i] for i in rows]
-        tol = 8 * (len(rows) + 2) * float(np.spacing(abs(row.end) + 1.0))
+        mine.sort(key=lambda p: (p.attempt, p.start, p.end))  # stable, as the log's order
+        kind = [str(p.kind) for p in mine]
+        t0 = [float(p.start) for p in mine]
+        t1 = [float(p.end) for p in mine]
+        attempt = [p.attempt for p in mine]
+        rate = [float(p.rate) for p in mine]
+        node_text = [p.nodes for p in mine]
+        core_text = [p.cores for p in mine]
+        tol = 8 * (len(mine) + 2) * float(np.spacing(abs(row.end) + 1.0))
 
         def close(a: float, b: float, label: str, tol=tol, what=what) -> None:
             # pytest.approx(b, rel=1e-9, abs=tol), written out: it is called per piece.
