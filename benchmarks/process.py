@@ -23,7 +23,10 @@ the same run, so that the ratios hold on other machines and under other load:
   against the reference's reader (target: 0.3 s).
 - **the simulation alone**: ``Simulation(workload, "easy").run()`` (building the
   simulation, the event loop and the result tables) against the reference's
-  scheduling loop alone (target: at most 2 times the reference's).
+  scheduling loop alone (target: at most 2 times the reference's). Beside it,
+  with no target, `simpy_floor.replay`: the SimPy events of the reference's
+  schedule made and nothing else (a source, a scheduler woken once per pass, a
+  process per job), what any design that keeps them as SimPy processes costs.
 - **each policy** against schedsim's own EASY on the same log, in this process
   (target: at most 3 times EASY's time). The multi-core policies of Zeng &
   Sodan 2009 (SSP, G-LOMARC-TS and its variants, CST, Scojo-PECT) need nodes of
@@ -79,6 +82,7 @@ from schedsim.workloads.workload import Workload
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import reference_easy as reference  # noqa: E402  (the sibling scripts)
+import simpy_floor  # noqa: E402
 from run import (  # noqa: E402
     SHARED_TRACES,
     WARMUP_JOBS,
@@ -194,7 +198,7 @@ def in_process(
     """K rounds of: the reference's read, loop and write; read_swf; schedsim's EASY; and
     whether schedsim's EASY started every job when the reference did."""
     times: dict[str, list[float]] = {
-        k: [] for k in ("ref read", "read", "ref loop", "easy", "ref write")
+        k: [] for k in ("ref read", "read", "ref loop", "simpy floor", "easy", "ref write")
     }
     ref_trace = reference.read(trace, quick)
     machine = ref_trace.machine
@@ -205,6 +209,7 @@ def in_process(
     Simulation(first(workload, WARMUP_JOBS), "easy").run()
     args = (ref_trace.submit, ref_trace.size, ref_trace.run, ref_trace.estimate, machine)
     sched = reference.easy(*args)
+    starts_ends = (sched.start, sched.end)
     starts: list[float] = []
 
     def write(out: Path) -> None:
@@ -217,6 +222,7 @@ def in_process(
                 ("ref read", lambda: reference.read(trace, quick)),
                 ("read", lambda: read_swf(trace)),
                 ("ref loop", lambda: reference.easy(*args)),
+                ("simpy floor", lambda: simpy_floor.replay(ref_trace.submit, *starts_ends)),
                 ("easy", lambda: Simulation(workload, "easy").run()),
                 ("ref write", lambda: write(Path(tmp))),
             ):
@@ -294,6 +300,9 @@ def rows(
         Row("Simulation(easy).run() (simulation alone)", jobs, best["easy"], inproc["easy"],
             best["easy"] / ref["loop"], "ref loop", f"<= {SIMULATION_TARGET:g}x ref loop",
             best["easy"] / ref["loop"], "x", SIMULATION_TARGET),
+        Row("SimPy's events alone (the floor of the row above)", jobs, best["simpy floor"],
+            inproc["simpy floor"], best["simpy floor"] / ref["loop"], "ref loop",
+            "none: what any SimPy design costs", best["simpy floor"] / ref["loop"], "x", None),
     ]  # fmt: skip
     for times, n, where in ((single, jobs, "trace"), (multi, w1_jobs, "W1")):
         if not times:

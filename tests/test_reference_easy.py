@@ -189,3 +189,31 @@ def test_the_command_line_writes_both_files(tmp_path: Path, capsys: Any) -> None
     assert len((out / "jobs.csv").read_text().splitlines()) == 201
     printed = capsys.readouterr().out.split()
     assert printed[:3] == ["read", printed[1], "s"] and "loop" in printed and "write" in printed
+
+
+def _load_floor() -> ModuleType:
+    """benchmarks/simpy_floor.py as a module (it imports reference_easy, loaded above)."""
+    spec = importlib.util.spec_from_file_location(
+        "simpy_floor", REPO / "benchmarks" / "simpy_floor.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    saved = list(sys.path)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = saved  # it puts benchmarks/ first, whose script names shadow others
+    return module
+
+
+@pytest.mark.parametrize("name", ["kth", "ctc"])
+def test_the_simpy_floor_replays_the_schedule_pass_for_pass(name: str) -> None:
+    # The floor stands for schedsim's events only while it makes as many passes.
+    _, result, trace, sched = _both(name, 3000)
+    passes = _load_floor().replay(trace.submit, sched.start, sched.end)
+    assert passes == sched.passes == result.meta["passes"]
+
+
+def test_the_simpy_floor_refuses_a_start_that_is_no_pass() -> None:
+    with pytest.raises(ValueError, match="1 start times fell on no pass"):
+        _load_floor().replay([0.0, 10.0], [0.0, 5.0], [20.0, 6.0])
