@@ -124,3 +124,22 @@ print(json.dumps(seen))
         "schedsim.app.report.study_results",
         "schedsim.app.report.plots",
     ]
+
+
+def test_a_run_on_a_log_loads_neither_scipy_nor_numba(tmp_path):
+    # scipy serves the generated workloads (Lublin-Feitelson's Gamma weights) and numba
+    # SS's kernels: a run of EASY on a shipped log needs neither, and pays 0.2-0.3 s
+    # for each it loads.
+    seen = probe(
+        _PRELUDE
+        + f"""
+from schedsim.app.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["run", "--workload", "kth", "--policy", "easy", "--out", {str(tmp_path)!r},
+          "--no-progress"])
+print(json.dumps({{"run": heavy()}}))
+"""
+    )
+    packages = {m.split(".")[0] for m in seen["run"]}
+    assert "pandas" in packages  # the probe sees what a run loads
+    assert not packages & {"scipy", "numba", "matplotlib", "dask"}

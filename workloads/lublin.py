@@ -163,7 +163,6 @@ import operator
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
-from scipy import special
 
 from schedsim.workloads.checks import finite_real
 from schedsim.workloads.job import Job
@@ -378,6 +377,8 @@ def bucket_weights(params: JobTypeParams) -> np.ndarray:
     (i - 1) mod 48, F being the Gamma(ANUM, BNUM) CDF; then all are scaled so
     that their mean is 1.
     """
+    from scipy import special  # here: a run on a log never loads scipy (0.2-0.3 s)
+
     i = np.arange(CYCLIC_DAY_START, CYCLIC_DAY_START + BUCKETS, dtype=float)
     lo, hi = (i - 0.5) / params.bnum, (i + 0.5) / params.bnum
     # CDF differences on the left of the mean, survival differences on the
@@ -393,6 +394,8 @@ def bucket_weights(params: JobTypeParams) -> np.ndarray:
 
 
 def _check_acceptance(shape: float, scale: float, limit: float, what: str) -> None:
+    from scipy import special
+
     accept = float(special.gammainc(shape, limit / scale))
     if not accept >= _MIN_ACCEPTANCE:
         raise ValueError(
