@@ -270,17 +270,26 @@ class Cluster:
             and cores.max() <= self.cores_per_node
         )
 
-    def allocate(self, alloc: Allocation, owner: int, prefer: np.ndarray | None = None) -> None:
+    def allocate(
+        self,
+        alloc: Allocation,
+        owner: int,
+        prefer: np.ndarray | None = None,
+        *,
+        known_free: bool = False,
+    ) -> None:
         """Give the cores of ``alloc`` to job ``owner``.
 
         On nodes of several cores the job takes, on each node, the cores of
         ``prefer`` (machine-wide core ids: those a resuming job held last)
         when they are all free and as many as it gets there, else the
         lowest-numbered free ones. `AllocationError` (nothing taken) when
-        some are not free.
+        some are not free. ``known_free`` skips that check, for an allocation
+        `first_fit` has just made from the cores free now (the scheduler's
+        default placement: one check fewer per start).
         """
         left = self._free[alloc.nodes] - alloc.cores
-        if left.min(initial=0) < 0:
+        if not known_free and left.min(initial=0) < 0:
             raise AllocationError(
                 f"cores not free on nodes {alloc.node_list()}: "
                 f"free {self._free[alloc.nodes].tolist()}, wanted {alloc.cores.tolist()}"
@@ -297,10 +306,12 @@ class Cluster:
 
     def release(self, alloc: Allocation, owner: int) -> None:
         """Take back the cores of ``alloc`` from job ``owner``."""
-        after = self._free[alloc.nodes] + alloc.cores
-        if after.max(initial=0) > self.cores_per_node or self.holders.get(owner) is not alloc:
+        # Only `allocate` and `release` change the free cores, and `allocate` records the
+        # very allocation it took: while it is the one recorded, its cores are held and
+        # adding them back cannot exceed a node's cores.
+        if self.holders.get(owner) is not alloc:
             raise AllocationError(f"release of cores not held on nodes {alloc.node_list()}")
-        self._free[alloc.nodes] = after
+        self._free[alloc.nodes] += alloc.cores
         self.free_cores += alloc.size
         self._snapshot = None
         del self.holders[owner]

@@ -397,6 +397,7 @@ class Scheduler:
             state = self._find(job, "start").state.value
             raise PolicyError(f"start of job {job.id}, which is {state}, not queued")
         alloc = d.allocation
+        known_free = alloc is None
         if alloc is None:
             alloc = self.cluster.first_fit(run.size)  # valid and free by construction
             if alloc is None:
@@ -422,7 +423,7 @@ class Scheduler:
         if d.on_limit not in ("kill", "requeue"):
             raise PolicyError(f"on_limit of job {run.id} must be 'kill' or 'requeue'")
         try:
-            self.cluster.allocate(alloc, run.id)
+            self.cluster.allocate(alloc, run.id, known_free=known_free)
         except AllocationError:
             raise PolicyError(
                 f"start of job {run.id} on nodes {alloc.node_list()}, whose cores are not free"
