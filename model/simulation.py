@@ -29,8 +29,10 @@ Stepping, stopping and observing never change the schedule.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, Literal
 
 import numpy as np
@@ -91,6 +93,32 @@ def _hooks(
             )
         return observer, observer
     return on_pass, on_piece
+
+
+#: Collections of the young generations between two of the oldest one, while a run goes.
+_FULL_EVERY = 1_000_000
+
+
+@contextmanager
+def young_collections_only() -> Iterator[None]:
+    """Python's garbage collector collects only its young generations inside the block.
+
+    A run keeps every job it has seen (its record, its snapshots), so each of the
+    collector's full passes walks millions of live objects, and on a whole log those
+    passes took 6-9% of the run while finding next to nothing: the core makes almost
+    no reference cycles (a finished job lets go of its process). The young
+    generations are still collected as usual, which frees the cycles that die young
+    (a policy's, say); what survives into the oldest generation and only then
+    becomes garbage waits for the next full pass after the block. The thresholds
+    are put back as they were, whatever happens inside; with the collector
+    disabled (`gc.disable`) nothing changes.
+    """
+    old = gc.get_threshold()
+    gc.set_threshold(old[0], old[1], max(old[2], _FULL_EVERY))
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 class Simulation:
@@ -295,7 +323,8 @@ class Simulation:
         if self._result is not None:
             return self._result
         t0 = time.perf_counter()
-        self.env.run()
+        with young_collections_only():
+            self.env.run()
         self.wall_time += time.perf_counter() - t0
         self._result = self._collect(partial=False)
         return self._result
@@ -309,7 +338,8 @@ class Simulation:
         """
         if until > self.env.now and not self.finished:
             t0 = time.perf_counter()
-            self.env.run(until=until)
+            with young_collections_only():
+                self.env.run(until=until)
             self.wall_time += time.perf_counter() - t0
         return self.finished
 
