@@ -132,6 +132,7 @@ import numpy as np
 import pandas as pd
 
 from schedsim.model.sessions import closed_loop_summary
+from schedsim.model.tablefile import write_csv
 
 __all__ = [
     "BSLD_THRESHOLD",
@@ -749,7 +750,7 @@ class Result:
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         self.jobs.to_parquet(out / "jobs.parquet", index=False)
-        self.jobs.to_csv(out / "jobs.csv", index=False)
+        write_csv(self.jobs, out / "jobs.csv")  # the bytes of to_csv(index=False), faster
         self.series.to_parquet(out / "series.parquet", index=False)
         for name in OPTIONAL_TABLES:
             table = getattr(self, name)

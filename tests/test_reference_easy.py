@@ -26,6 +26,7 @@ import pytest
 
 from schedsim import Simulation
 from schedsim.app.cli import schedule_frame
+from schedsim.model.tablefile import write_csv
 from schedsim.workloads import catalog
 from schedsim.workloads.swf import read_swf, write_swf
 from schedsim.workloads.transforms import first
@@ -73,7 +74,7 @@ def _same_schedule(result: Any, trace: Any, sched: Any) -> None:
 
 def _same_outputs(tmp_path: Path, workload: Any, result: Any, trace: Any, sched: Any) -> None:
     reference.write_jobs_csv(tmp_path / "ref.csv", trace, sched)
-    result.jobs.to_csv(tmp_path / "jobs.csv", index=False)  # as Result.save writes it
+    write_csv(result.jobs, tmp_path / "jobs.csv")  # as Result.save writes it
     assert (tmp_path / "ref.csv").read_bytes() == (tmp_path / "jobs.csv").read_bytes()
     reference.write_schedule_swf(tmp_path / "ref.swf", trace, sched)
     write_swf(tmp_path / "schedule.swf", workload, schedule_frame(result), note="policy: easy")
