@@ -358,7 +358,8 @@ def fit(rows: list[dict[str, Any]], generate_only: bool = False) -> dict[str, An
         "memory_ok": memory_k <= MAX_EXPONENT,
         "peak_ok": peak < MAX_PEAK_MIB,
     }
-    if ok and EXTRAPOLATE_FROM <= max(jobs) < TARGET_JOBS:
+    # Extrapolated only from a fit (two sizes at least) that reaches far enough.
+    if len(set(jobs)) >= 2 and EXTRAPOLATE_FROM <= max(jobs) < TARGET_JOBS:
         base = sum(r["base_mib"] for r in ok) / len(ok)
         out["extrapolated_peak_mib"] = base + extrapolate(jobs, memory, TARGET_JOBS)
         out["extrapolated_s"] = extrapolate(jobs, seconds, TARGET_JOBS)

@@ -99,6 +99,8 @@ def test_fit_checks_the_targets(growth: ModuleType) -> None:
     # Not from sizes so small that a run's fixed costs bend the fit.
     tiny = [_row(n, n * 1e-4, 100 + n * 1e-3) for n in (500, 1_000)]
     assert "extrapolated_peak_mib" not in growth.fit(tiny)
+    # Nor from one size alone, which fits no line.
+    assert "extrapolated_peak_mib" not in growth.fit(linear[-1:])
     # Quadratic time fails; a largest run over 4 GiB fails.
     quadratic = [_row(n, (n / 1e4) ** 2, 100 + n * 1e-3) for n in (10_000, 40_000)]
     assert not growth.fit(quadratic)["time_ok"]
