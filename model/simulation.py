@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -97,6 +98,11 @@ def _hooks(
 
 #: Collections of the young generations between two of the oldest one, while a run goes.
 _FULL_EVERY = 1_000_000
+# Runs inside `young_collections_only` now (threads may run several at once), and the
+# thresholds from before the first of them: the last one out puts those back.
+_inside = 0
+_before: tuple[int, ...] = ()
+_lock = threading.Lock()
 
 
 @contextmanager
@@ -110,15 +116,23 @@ def young_collections_only() -> Iterator[None]:
     cycles (tested). The young generations are still collected as usual, which frees
     the cycles that die young (a policy's, say); what survives into the oldest
     generation and only then becomes garbage waits for the next full pass after the
-    block. The thresholds are put back as they were, whatever happens inside; with
-    the collector disabled (`gc.disable`) nothing changes.
+    block. The thresholds are put back as they were when the last block still open
+    ends (runs in several threads overlap), whatever happens inside; with the
+    collector disabled (`gc.disable`) nothing changes.
     """
-    old = gc.get_threshold()
-    gc.set_threshold(old[0], old[1], max(old[2], _FULL_EVERY))
+    global _inside, _before
+    with _lock:
+        if _inside == 0:
+            _before = gc.get_threshold()
+            gc.set_threshold(_before[0], _before[1], max(_before[2], _FULL_EVERY))
+        _inside += 1
     try:
         yield
     finally:
-        gc.set_threshold(*old)
+        with _lock:
+            _inside -= 1
+            if _inside == 0:
+                gc.set_threshold(*_before)
 
 
 class Simulation:

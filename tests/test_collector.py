@@ -23,6 +23,30 @@ def test_only_the_oldest_generation_waits_and_the_thresholds_come_back() -> None
     assert gc.get_threshold() == before
 
 
+def test_overlapping_runs_put_the_thresholds_back_when_the_last_ends() -> None:
+    # Two runs in two threads: the first to end must not undo the second's setting,
+    # and the second must not keep the raised threshold as "what it was before".
+    before = gc.get_threshold()
+    first, second = young_collections_only(), young_collections_only()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert gc.get_threshold()[2] >= 1_000_000
+    second.__exit__(None, None, None)
+    assert gc.get_threshold() == before
+
+
+def test_runs_in_threads_leave_the_thresholds_as_they_were() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    before = gc.get_threshold()
+    workload = first(catalog.load("kth"), 300)
+    with ThreadPoolExecutor(3) as pool:
+        results = list(pool.map(lambda p: Simulation(workload, p).run(), ["easy", "fcfs"] * 3))
+    assert [len(r.jobs) for r in results] == [300] * 6
+    assert gc.get_threshold() == before
+
+
 def _closed_loop() -> Simulation:
     config = RunConfig(workload="kth", policy="creasy", users=40, days=4, daily_cycle=True, seed=3)
     return config.simulation()
