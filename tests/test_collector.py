@@ -7,7 +7,7 @@ import gc
 
 import pytest
 
-from schedsim import Simulation
+from schedsim import Result, Simulation
 from schedsim.app.study import RunConfig
 from schedsim.model.simulation import young_collections_only
 from schedsim.workloads import catalog
@@ -47,6 +47,18 @@ def test_runs_in_threads_leave_the_thresholds_as_they_were() -> None:
     assert gc.get_threshold() == before
 
 
+def _run_counting_cycles(sim: Simulation) -> tuple[Result, int]:
+    """Run ``sim`` with the collector off; its result and the objects in reference cycles
+    it left (what only a full pass would have freed)."""
+    gc.collect()
+    gc.disable()
+    try:
+        result = sim.run()
+        return result, gc.collect()
+    finally:
+        gc.enable()
+
+
 def _closed_loop() -> Simulation:
     config = RunConfig(workload="kth", policy="creasy", users=40, days=4, daily_cycle=True, seed=3)
     return config.simulation()
@@ -60,14 +72,7 @@ def test_a_run_makes_next_to_no_reference_cycles(policy: str) -> None:
         return Simulation(first(catalog.load("kth"), 1500), policy)
 
     make().run()  # once before: loading SS's compiled kernels leaves some garbage
-    sim = make()
-    gc.collect()
-    gc.disable()
-    try:
-        result = sim.run()
-        cycles = gc.collect()  # objects only a full pass would have freed
-    finally:
-        gc.enable()
+    result, cycles = _run_counting_cycles(make())
     assert len(result.jobs) > 1000
     assert cycles < 50, f"{cycles} objects in reference cycles after {len(result.jobs)} jobs"
 
@@ -82,12 +87,5 @@ def test_the_count_sees_cycles_a_policy_makes() -> None:
             loop.append(loop)
             return super().schedule(view)
 
-    sim = Simulation(first(catalog.load("kth"), 500), Cyclic())
-    gc.collect()
-    gc.disable()
-    try:
-        result = sim.run()
-        cycles = gc.collect()
-    finally:
-        gc.enable()
+    result, cycles = _run_counting_cycles(Simulation(first(catalog.load("kth"), 500), Cyclic()))
     assert cycles >= result.meta["passes"] >= 500

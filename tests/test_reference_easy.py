@@ -34,18 +34,22 @@ from schedsim.workloads.transforms import first
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _load_reference() -> ModuleType:
-    """benchmarks/reference_easy.py as a module (benchmarks/ is no package)."""
-    path = REPO / "benchmarks" / "reference_easy.py"
-    spec = importlib.util.spec_from_file_location("reference_easy", path)
+def _load_script(name: str) -> ModuleType:
+    """``benchmarks/<name>.py`` as a module (benchmarks/ is no package), ``sys.path`` as
+    it was before (a script may put benchmarks/ first, whose script names shadow others)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["reference_easy"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
+    sys.modules[name] = module  # dataclasses look their module up
+    saved = list(sys.path)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = saved
     return module
 
 
-reference = _load_reference()
+reference = _load_script("reference_easy")
 
 
 @functools.cache
@@ -192,29 +196,14 @@ def test_the_command_line_writes_both_files(tmp_path: Path, capsys: Any) -> None
     assert printed[:3] == ["read", printed[1], "s"] and "loop" in printed and "write" in printed
 
 
-def _load_floor() -> ModuleType:
-    """benchmarks/simpy_floor.py as a module (it imports reference_easy, loaded above)."""
-    spec = importlib.util.spec_from_file_location(
-        "simpy_floor", REPO / "benchmarks" / "simpy_floor.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    saved = list(sys.path)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path[:] = saved  # it puts benchmarks/ first, whose script names shadow others
-    return module
-
-
 @pytest.mark.parametrize("name", ["kth", "ctc"])
 def test_the_simpy_floor_replays_the_schedule_pass_for_pass(name: str) -> None:
     # The floor stands for schedsim's events only while it makes as many passes.
     _, result, trace, sched = _both(name, 3000)
-    passes = _load_floor().replay(trace.submit, sched.start, sched.end)
+    passes = _load_script("simpy_floor").replay(trace.submit, sched.start, sched.end)
     assert passes == sched.passes == result.meta["passes"]
 
 
 def test_the_simpy_floor_refuses_a_start_that_is_no_pass() -> None:
     with pytest.raises(ValueError, match="1 start times fell on no pass"):
-        _load_floor().replay([0.0, 10.0], [0.0, 5.0], [20.0, 6.0])
+        _load_script("simpy_floor").replay([0.0, 10.0], [0.0, 5.0], [20.0, 6.0])
