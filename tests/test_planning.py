@@ -74,6 +74,76 @@ def test_place_and_compress_by_hand() -> None:
     p.check()
 
 
+def test_a_hole_as_long_as_the_job_takes_it() -> None:
+    # 4 cores. A and B (2 cores each) run, planned to end at 10 and 5. C (4 cores,
+    # 10 s) is anchored at 10, E (2 cores, 5 s) at 5 beside A, D (2 cores, 5 s)
+    # after C, at 20. B ends at 0: E moves into its hole, and D into E's old place
+    # [5, 10), exactly as long as D, which ends where C begins.
+    for squeeze in (compress, compress_in_python):
+        p = Profile.of_running(0.0, 0, [Running(2, 10.0), Running(2, 5.0)])
+        c, e, d = (place(p, cores, span, 0.0) for cores, span in ((4, 10.0), (2, 5.0), (2, 5.0)))
+        assert (c, e, d) == (10.0, 5.0, 20.0)
+        p.add(0.0, 5.0, 2)
+        reservations = {3: (c, 10.0, 4), 4: (d, 5.0, 2), 5: (e, 5.0, 2)}
+        assert squeeze(p, reservations) == {5: 0.0, 4: 5.0}
+        assert (p.times, p.free) == ([0.0, 20.0], [0, 4])  # every core busy until 20
+
+
+def compress_in_python(profile: Profile, reservations: dict) -> dict[int, float]:
+    """Compression as section 2.1.1 words it, with the profile's own list methods: the
+    reference the compiled loop (`compress`) must match step for step."""
+    moved = {}
+    for jid, (start, span, cores) in sorted(reservations.items(), key=lambda i: (i[1][0], i[0])):
+        new = profile.earliest_before(cores, span, start)
+        if new < start:
+            profile.release(start, span, cores)
+            profile.reserve(new, span, cores)
+            moved[jid] = new
+    return moved
+
+
+# Times on a grid of 1/8 s; spans of whole seconds (windows that end exactly where a
+# step does) or with thirds in them (sums that round).
+instants = st.integers(0, 400).map(lambda k: k / 8)
+spans = st.integers(1, 12).map(float) | st.integers(1, 300).map(lambda k: k / 3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    running=st.lists(st.tuples(st.integers(1, 3), instants), max_size=8),
+    queue=st.lists(st.tuples(st.integers(1, 8), spans, st.integers(0, 10**6)), max_size=25),
+    ends=st.sets(st.integers(0, 7)),
+    gone=st.sets(st.integers(0, 24), max_size=3),
+    now=instants,
+)
+def test_compiled_compression_matches_the_list_methods(running, queue, ends, gone, now):
+    total = 8
+    busy = 0
+    jobs = []
+    for size, end in running:
+        if busy + size <= total:
+            busy += size
+            jobs.append(Running(size, now + end))
+    p = Profile.of_running(now, total - busy, jobs)
+    reservations = {}
+    for jid, (size, span, _) in sorted(enumerate(queue), key=lambda i: i[1][2]):
+        reservations[jid] = (place(p, size, span, now), span, size)
+    # Holes: running jobs that end now, before their planned end, and waiting jobs
+    # that leave the queue (cancelled, say).
+    for k in sorted(ends):
+        if k < len(jobs):
+            p.add(now, jobs[k].expected_end, jobs[k].size)
+    for jid in sorted(gone & reservations.keys()):
+        p.release(*reservations.pop(jid))
+    reference = p.copy()
+    expected = compress_in_python(reference, reservations)
+    moved = compress(p, reservations)
+    assert list(moved.items()) == list(expected.items())
+    assert (p.times, p.free) == (reference.times, reference.free)
+    assert all(type(t) is float for t in p.times) and all(type(f) is int for f in p.free)
+    p.check()
+
+
 def test_a_zero_estimate_still_holds_its_cores_for_an_instant() -> None:
     assert duration(0.0) > 0 and duration(100.0) == 100.0
 

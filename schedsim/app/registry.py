@@ -64,18 +64,20 @@ _loaded = False
 _COMPILED = (
     ("schedsim.policies.suspension", "SelectiveSuspension"),  # ss, tss
     ("schedsim.policies.immediate", "ImmediateService"),  # is
+    ("schedsim.policies.backfilling", "Conservative"),  # conservative (its compression)
 )
 
 #: Said before a run (or a local sweep) whose policy compiles the kernels first.
 KERNELS_NOTICE = (
-    "compiling the suspension policies' kernels once for this machine (about 5 s); "
+    "compiling the policies' kernels once for this machine (a few seconds); "
     "later runs load them from numba's cache"
 )
 
 
 def compiles_kernels(policy: type[Policy]) -> bool:
     """Whether runs of ``policy`` (a class) call the loops numba compiles on a machine's
-    first run: Selective Suspension (ss, tss), Immediate Service (is) and subclasses."""
+    first run: Selective Suspension (ss, tss), Immediate Service (is), conservative
+    backfilling (its compression) and their subclasses."""
     return any((c.__module__, c.__name__) in _COMPILED for c in policy.__mro__)
 
 
