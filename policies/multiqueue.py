@@ -720,24 +720,25 @@ class MultiQueue(Policy):
             return Allocation.one_core_each(nodes)
         if cpn == 1:  # each partition's idle nodes, ascending: take from the front
             picked: list[int] = []
+            borrowed: list[int] = []  # those of other partitions (idle ones keep theirs)
             left = size
             for q in (p,) if idle[p] >= size else (p, *self._lenders(idle, p)):
                 k = min(idle[q], left)
                 if k:
                     nodes_q = free.of(q)
                     picked += nodes_q[:k]
+                    if q != p:
+                        borrowed += nodes_q[:k]
                     del nodes_q[:k]
                     idle[q] -= k
                     left -= k
                     if not left:
                         break
-            nodes = np.array(picked, dtype=np.int64)  # ascending unless it borrowed
-            borrowed = nodes[owner[nodes] != p]
-            if len(borrowed):
-                nodes.sort()
+            if borrowed:
+                picked.sort()  # ascending, as an allocation's nodes are
                 owner[borrowed] = p  # a node borrowed changes partition
                 self._moved = True
-            return Allocation.one_core_each(nodes)
+            return Allocation.one_core_each(np.array(picked, dtype=np.int64))
         avail = free
         others = self._lenders(idle, p)
         rank = np.empty(self.partitions, dtype=np.int64)
