@@ -178,10 +178,16 @@ def lublin_config(
     )
 
 
-def simulate(config: RunConfig, workload: Workload) -> Any:
-    """The run of ``config`` on an already built workload (as `RunConfig.simulation` does)."""
+def simulate(config: RunConfig, workload: Workload, observer: Any = None) -> Any:
+    """The run of ``config`` on an already built workload (as `RunConfig.simulation` does),
+    told of every pass by ``observer`` if given (`benchmarks/drift.py`)."""
     return Simulation(
-        workload, config.policy, nodes=config.nodes, seed=config.seed, params=config.params
+        workload,
+        config.policy,
+        nodes=config.nodes,
+        seed=config.seed,
+        params=config.params,
+        observer=observer,
     )
 
 

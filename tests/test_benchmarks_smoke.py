@@ -1,9 +1,10 @@
-"""Smoke test of ``benchmarks/growth.py``: its worker on a small workload, its fits.
+"""Smoke tests of ``benchmarks/growth.py`` and ``benchmarks/drift.py``.
 
 The benchmarks are not collected by pytest; this checks, cheaply, that the
 growth benchmark's measuring function still runs against the current API (in
-this process, on 500 Lublin-Feitelson jobs under EASY) and that its exponent
-fit and target checks give the right answers on made-up numbers.
+this process, on 500 Lublin-Feitelson jobs under EASY), that its exponent
+fit and target checks give the right answers on made-up numbers, and that
+the drift benchmark's parts of a small SS run account for the whole run.
 """
 
 from __future__ import annotations
@@ -20,23 +21,35 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-@pytest.fixture(scope="module")
-def growth() -> ModuleType:
-    # growth.py puts benchmarks/ on sys.path to import run.py: undo that afterwards, so
-    # that its scripts' names (run, sweep...) shadow nothing in later tests.
-    saved_path, saved_run = list(sys.path), sys.modules.get("run")
-    spec = importlib.util.spec_from_file_location("growth_benchmark", BENCHMARKS / "growth.py")
+def _load(name: str) -> ModuleType:
+    # The scripts put benchmarks/ on sys.path to import one another (growth.py imports
+    # run.py, drift.py both): undo that afterwards, so that their names (run, growth,
+    # sweep...) shadow nothing in later tests.
+    saved_path = list(sys.path)
+    saved = {m: sys.modules.get(m) for m in ("run", "growth")}
+    spec = importlib.util.spec_from_file_location(f"{name}_benchmark", BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     finally:
         sys.path[:] = saved_path
-        if saved_run is None:
-            sys.modules.pop("run", None)
-        else:
-            sys.modules["run"] = saved_run
+        for m, before in saved.items():
+            if before is None:
+                sys.modules.pop(m, None)
+            else:
+                sys.modules[m] = before
     return module
+
+
+@pytest.fixture(scope="module")
+def growth() -> ModuleType:
+    return _load("growth")
+
+
+@pytest.fixture(scope="module")
+def drift() -> ModuleType:
+    return _load("drift")
 
 
 def test_the_worker_measures_a_small_run_with_its_piece_log(growth: ModuleType) -> None:
@@ -116,3 +129,23 @@ def test_best_of_keeps_the_fastest_time_and_the_highest_peak(growth: ModuleType)
     best = growth.best_of([a, b])
     assert best["run_s"] == 1.5 and best["peak_mib"] == 150.0 and best["repeat"] == 2
     assert "error" in growth.best_of([a, {"policy": "easy", "jobs": 10_000, "error": "x"}])
+
+
+def test_the_parts_of_a_run_add_up_to_the_run(drift: ModuleType) -> None:
+    rows = drift.measure("ss", 1_500, parts=3, every=100, warmup=50)
+    assert [r["part"] for r in rows] == [1, 2, 3]
+    assert sum(r["jobs"] for r in rows) == 1_500  # every submit in one part
+    assert rows[0]["from_days"] == 0 and rows[-1]["to_days"] > rows[0]["to_days"]
+    assert all(r["passes"] > 0 and r["cpu_s"] >= 0 and r["busy_cores"] <= 128 for r in rows)
+    assert all(r["suspended"] >= 0 and r["queued"] >= 0 for r in rows)
+    table = drift.drift_table(rows, "t")
+    assert table.row_count == 3
+
+
+def test_the_drift_command_line_refuses_nonsense(drift: ModuleType) -> None:
+    parser = drift.build_parser()
+    args = parser.parse_args(["--policy", "EASY", "--jobs", "2000", "--parts", "4"])
+    assert (args.policy, args.jobs, args.parts, args.every) == ("easy", 2000, 4, 5000)
+    for bad in (["--jobs", "0"], ["--parts", "-1"], ["--policy", "nope"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(bad)
