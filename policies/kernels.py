@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 __all__ = [
+    "COMPRESSION",
     "FORMULA",
     "NONE",
     "RULES",
@@ -42,6 +43,7 @@ __all__ = [
     "cache_is_cold",
     "cached_kernels",
     "compress_plan",
+    "family_kernels",
     "first_fit_avoiding",
     "free_slots",
     "fresh_bars",
@@ -582,18 +584,38 @@ def cached_kernels() -> list[str]:
     return names
 
 
-def cache_is_cold() -> bool:
-    """Whether no kernel is in numba's on-disk cache (`cached_kernels`) for this machine.
+#: The kernels of conservative backfilling's compression; every other kernel serves
+#: the suspension policies (SS, TSS, IS). A run compiles its own family's only.
+COMPRESSION = frozenset({"compress_plan", "_earliest_before", "_add", "_split", "_delete",
+                         "_bisect_left"})  # fmt: skip
 
-    True for a machine's first SS, IS or conservative run (and the first after numba,
-    Python or this file changed), which compiles the kernels: about 4 s (2 s for
-    conservative's). Partly filled
+
+def family_kernels(family: str | None = None) -> frozenset[str]:
+    """The names of ``family``'s kernels: ``"suspension"`` (SS, TSS, IS),
+    ``"compression"`` (conservative backfilling) or None (every kernel)."""
+    from numba.core.dispatcher import Dispatcher
+
+    every = frozenset(n for n, k in globals().items() if isinstance(k, Dispatcher))
+    if family is None:
+        return every
+    if family == "compression":
+        return every & COMPRESSION
+    if family == "suspension":
+        return every - COMPRESSION
+    raise ValueError(f"unknown kernel family {family!r}: 'suspension' or 'compression'")
+
+
+def cache_is_cold(family: str | None = None) -> bool:
+    """Whether none of ``family``'s kernels (`family_kernels`; None: any kernel) is in
+    numba's on-disk cache (`cached_kernels`) for this machine.
+
+    True for a machine's first SS, TSS or IS run for the suspension family, its
+    first conservative run for the compression (and the first after numba, Python
+    or this file changed), which compile them: about 4 s and 2 s. Partly filled
     counts as warm, since a run compiles only the kernels it calls (without
     the board, on several cores per node or with a suspension overhead, SS
     and TSS call only a few of them), and a user who ran only those would
     otherwise be told of a compilation at every run.
     """
-    from numba.core.dispatcher import Dispatcher
-
-    kernels = [k for k in globals().values() if isinstance(k, Dispatcher)]
-    return bool(kernels) and not cached_kernels()
+    kernels = family_kernels(family)
+    return bool(kernels) and not kernels & set(cached_kernels())

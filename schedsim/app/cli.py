@@ -730,12 +730,13 @@ def _run_and_write(
         and console.is_terminal
         and (sim.population is not None or len(sim.workload) >= PROGRESS_MIN_JOBS)
     )
-    # SS, TSS and IS run loops numba compiles on a machine's first run (seconds,
-    # silently): say so rather than seem to hang.
-    if registry.compiles_kernels(type(sim.policy)):
+    # SS, TSS, IS and conservative run loops numba compiles on a machine's first run
+    # (seconds, silently): say so rather than seem to hang.
+    family = registry.kernel_family(type(sim.policy))
+    if family is not None:
         from schedsim.policies import kernels
 
-        if kernels.cache_is_cold():
+        if kernels.cache_is_cold(family):
             console.print(registry.KERNELS_NOTICE, highlight=False, soft_wrap=True)
     if out is None:
         out = Path("results") / f"{workload.name}-{sim.policy.name}"

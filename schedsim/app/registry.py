@@ -60,12 +60,13 @@ _loaded = False
 
 
 #: The policies whose runs call loops numba compiles (`schedsim.policies.kernels`), as
-#: (module, class): they and their subclasses. Named, not imported: asking is cheap.
-_COMPILED = (
-    ("schedsim.policies.suspension", "SelectiveSuspension"),  # ss, tss
-    ("schedsim.policies.immediate", "ImmediateService"),  # is
-    ("schedsim.policies.backfilling", "Conservative"),  # conservative (its compression)
-)
+#: (module, class) -> the family of kernels they call (`kernels.family_kernels`): they and
+#: their subclasses. Named, not imported: asking is cheap.
+_COMPILED = {
+    ("schedsim.policies.suspension", "SelectiveSuspension"): "suspension",  # ss, tss
+    ("schedsim.policies.immediate", "ImmediateService"): "suspension",  # is
+    ("schedsim.policies.backfilling", "Conservative"): "compression",  # conservative
+}
 
 #: Said before a run (or a local sweep) whose policy compiles the kernels first.
 KERNELS_NOTICE = (
@@ -74,11 +75,21 @@ KERNELS_NOTICE = (
 )
 
 
+def kernel_family(policy: type[Policy]) -> str | None:
+    """The family of compiled loops runs of ``policy`` (a class) call, which numba compiles
+    on a machine's first such run: ``"suspension"`` for Selective Suspension (ss, tss) and
+    Immediate Service (is), ``"compression"`` for conservative backfilling, and their
+    subclasses; None for the others."""
+    for c in policy.__mro__:
+        family = _COMPILED.get((c.__module__, c.__name__))
+        if family is not None:
+            return family
+    return None
+
+
 def compiles_kernels(policy: type[Policy]) -> bool:
-    """Whether runs of ``policy`` (a class) call the loops numba compiles on a machine's
-    first run: Selective Suspension (ss, tss), Immediate Service (is), conservative
-    backfilling (its compression) and their subclasses."""
-    return any((c.__module__, c.__name__) in _COMPILED for c in policy.__mro__)
+    """Whether runs of ``policy`` (a class) call loops numba compiles (`kernel_family`)."""
+    return kernel_family(policy) is not None
 
 
 def _load() -> None:
