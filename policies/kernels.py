@@ -610,8 +610,8 @@ def cache_is_cold(family: str | None = None) -> bool:
     numba's on-disk cache (`cached_kernels`) for this machine.
 
     True for a machine's first SS, TSS or IS run for the suspension family, its
-    first conservative run for the compression (and the first after numba, Python
-    or this file changed), which compile them: about 4 s and 2 s. Partly filled
+    first conservative run long enough to compile the compression (and the first
+    after numba, Python or this file changed), which compile them: about 4 s and 2 s. Partly filled
     counts as warm, since a run compiles only the kernels it calls (without
     the board, on several cores per node or with a suspension overhead, SS
     and TSS call only a few of them), and a user who ran only those would

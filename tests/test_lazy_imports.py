@@ -143,3 +143,21 @@ print(json.dumps({{"run": heavy()}}))
     packages = {m.split(".")[0] for m in seen["run"]}
     assert "pandas" in packages  # the probe sees what a run loads
     assert not packages & {"scipy", "numba", "matplotlib", "dask"}
+
+
+def test_a_small_conservative_run_leaves_numba_unloaded(tmp_path):
+    # Conservative's compression goes compiled only once its walks in Python have cost
+    # about what loading numba would (`conservative.PYTHON_BUDGET`): not in 2,000 jobs.
+    seen = probe(
+        _PRELUDE
+        + f"""
+from schedsim.app.cli import main
+from schedsim.policies.planning import conservative
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["run", "--workload", "kth", "--first", "2000", "--policy", "conservative",
+          "--out", {str(tmp_path)!r}, "--no-progress"])
+assert 0 < conservative._spent < conservative.PYTHON_BUDGET, conservative._spent
+print(json.dumps({{"run": heavy()}}))
+"""
+    )
+    assert "numba" not in {m.split(".")[0] for m in seen["run"]}

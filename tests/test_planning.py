@@ -9,7 +9,10 @@ from hypothesis import strategies as st
 
 from schedsim import Simulation
 from schedsim.model.scheduler import Pass
+from schedsim.policies.planning import conservative
 from schedsim.policies.planning.conservative import (
+    _compress_compiled,
+    _compress_python,
     compress,
     duration,
     estimated_response,
@@ -79,7 +82,7 @@ def test_a_hole_as_long_as_the_job_takes_it() -> None:
     # 10 s) is anchored at 10, E (2 cores, 5 s) at 5 beside A, D (2 cores, 5 s)
     # after C, at 20. B ends at 0: E moves into its hole, and D into E's old place
     # [5, 10), exactly as long as D, which ends where C begins.
-    for squeeze in (compress, compress_in_python):
+    for squeeze in (_compress_compiled, _compress_python):
         p = Profile.of_running(0.0, 0, [Running(2, 10.0), Running(2, 5.0)])
         c, e, d = (place(p, cores, span, 0.0) for cores, span in ((4, 10.0), (2, 5.0), (2, 5.0)))
         assert (c, e, d) == (10.0, 5.0, 20.0)
@@ -87,19 +90,6 @@ def test_a_hole_as_long_as_the_job_takes_it() -> None:
         reservations = {3: (c, 10.0, 4), 4: (d, 5.0, 2), 5: (e, 5.0, 2)}
         assert squeeze(p, reservations) == {5: 0.0, 4: 5.0}
         assert (p.times, p.free) == ([0.0, 20.0], [0, 4])  # every core busy until 20
-
-
-def compress_in_python(profile: Profile, reservations: dict) -> dict[int, float]:
-    """Compression as section 2.1.1 words it, with the profile's own list methods: the
-    reference the compiled loop (`compress`) must match step for step."""
-    moved = {}
-    for jid, (start, span, cores) in sorted(reservations.items(), key=lambda i: (i[1][0], i[0])):
-        new = profile.earliest_before(cores, span, start)
-        if new < start:
-            profile.release(start, span, cores)
-            profile.reserve(new, span, cores)
-            moved[jid] = new
-    return moved
 
 
 # Times on a grid of 1/8 s; spans of whole seconds (windows that end exactly where a
@@ -136,12 +126,26 @@ def test_compiled_compression_matches_the_list_methods(running, queue, ends, gon
     for jid in sorted(gone & reservations.keys()):
         p.release(*reservations.pop(jid))
     reference = p.copy()
-    expected = compress_in_python(reference, reservations)
-    moved = compress(p, reservations)
+    expected = _compress_python(reference, reservations)
+    moved = _compress_compiled(p, reservations)
     assert list(moved.items()) == list(expected.items())
     assert (p.times, p.free) == (reference.times, reference.free)
     assert all(type(t) is float for t in p.times) and all(type(f) is int for f in p.free)
     p.check()
+
+
+def test_compression_goes_compiled_once_python_has_walked_its_budget(monkeypatch) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(conservative, "_compress_python", lambda p, r: calls.append("py") or {})
+    monkeypatch.setattr(conservative, "_compress_compiled", lambda p, r: calls.append("nb") or {})
+    monkeypatch.setattr(conservative, "PYTHON_BUDGET", 10)
+    monkeypatch.setattr(conservative, "_spent", 0)
+    p = Profile(0.0, 4)
+    p.reserve(0.0, 10.0, 3)  # two steps
+    three = {1: (10.0, 1.0, 4), 2: (11.0, 1.0, 4), 3: (12.0, 1.0, 4)}
+    for _ in range(3):
+        compress(p, three)  # 3 x 2 = 6 against the budget each time
+    assert compress(p, {}) == {} and calls == ["py", "py", "nb"]
 
 
 def test_a_zero_estimate_still_holds_its_cores_for_an_instant() -> None:

@@ -149,15 +149,14 @@ def test_the_policies_that_compile_kernels_are_named() -> None:
     class Mine(SelectiveSuspension):  # a researcher's subclass compiles them too
         pass
 
-    for name in ("ss", "tss", "is", "conservative"):
+    for name in ("ss", "tss", "is"):
         assert registry.compiles_kernels(registry.get(name)), name
     assert registry.compiles_kernels(Mine)
-    for name in ("easy", "creasy", "ss-plain", "pfcfs1", "glts"):
+    for name in ("easy", "conservative", "creasy", "ss-plain", "pfcfs1", "glts"):
         assert not registry.compiles_kernels(registry.get(name)), name
         assert registry.kernel_family(registry.get(name)) is None
     assert registry.kernel_family(Mine) == registry.kernel_family(registry.get("is"))
     assert registry.kernel_family(registry.get("tss")) == "suspension"
-    assert registry.kernel_family(registry.get("conservative")) == "compression"
 
 
 def test_a_family_is_cold_until_one_of_its_kernels_is_cached(monkeypatch) -> None:

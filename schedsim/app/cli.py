@@ -730,8 +730,8 @@ def _run_and_write(
         and console.is_terminal
         and (sim.population is not None or len(sim.workload) >= PROGRESS_MIN_JOBS)
     )
-    # SS, TSS, IS and conservative run loops numba compiles on a machine's first run
-    # (seconds, silently): say so rather than seem to hang.
+    # SS, TSS and IS run loops numba compiles on a machine's first run (seconds,
+    # silently): say so rather than seem to hang.
     family = registry.kernel_family(type(sim.policy))
     if family is not None:
         from schedsim.policies import kernels

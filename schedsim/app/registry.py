@@ -65,8 +65,9 @@ _loaded = False
 _COMPILED = {
     ("schedsim.policies.suspension", "SelectiveSuspension"): "suspension",  # ss, tss
     ("schedsim.policies.immediate", "ImmediateService"): "suspension",  # is
-    ("schedsim.policies.backfilling", "Conservative"): "compression",  # conservative
 }
+# (Conservative backfilling compiles its compression only inside a run long enough to
+# need it, `schedsim.policies.planning.conservative.PYTHON_BUDGET`: nothing to announce.)
 
 #: Said before a run (or a local sweep) whose policy compiles the kernels first.
 KERNELS_NOTICE = (
@@ -77,9 +78,8 @@ KERNELS_NOTICE = (
 
 def kernel_family(policy: type[Policy]) -> str | None:
     """The family of compiled loops runs of ``policy`` (a class) call, which numba compiles
-    on a machine's first such run: ``"suspension"`` for Selective Suspension (ss, tss) and
-    Immediate Service (is), ``"compression"`` for conservative backfilling, and their
-    subclasses; None for the others."""
+    on a machine's first such run: ``"suspension"`` for Selective Suspension (ss, tss),
+    Immediate Service (is) and their subclasses; None for the others."""
     for c in policy.__mro__:
         family = _COMPILED.get((c.__module__, c.__name__))
         if family is not None:
