@@ -21,7 +21,7 @@ from schedsim.workloads.transforms import first
 #: SWF field 11 for each simulated outcome (SWF: 1 completed, 0 failed, 5 cancelled).
 SWF_STATUS = {"completed": 1, "killed_at_limit": 0, "killed": 5}
 NOTICE = (
-    "compiling the policies' kernels once for this machine (a few seconds); "
+    "compiling the suspension policies' kernels once for this machine (about 5 s); "
     "later runs load them from numba's cache"
 )
 

@@ -232,7 +232,7 @@ def test_sweep_says_when_it_compiles_the_kernels(tmp_path, capsys, monkeypatch):
     from schedsim.policies import kernels
 
     monkeypatch.setattr(kernels, "cache_is_cold", lambda family=None: True)
-    notice = "compiling the policies' kernels once for this machine"
+    notice = "compiling the suspension policies' kernels once for this machine"
     sweep(small_study(grid={"policy": ["easy"]}), tmp_path / "a", workers=0, progress=True)
     assert notice not in capsys.readouterr().out  # no SS run: nothing to compile
     study = small_study(base={**BASE, "first": 40}, grid={"policy": ["easy", "tss"]})

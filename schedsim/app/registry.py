@@ -71,7 +71,7 @@ _COMPILED = {
 
 #: Said before a run (or a local sweep) whose policy compiles the kernels first.
 KERNELS_NOTICE = (
-    "compiling the policies' kernels once for this machine (a few seconds); "
+    "compiling the suspension policies' kernels once for this machine (about 5 s); "
     "later runs load them from numba's cache"
 )
 
