@@ -43,7 +43,6 @@ __all__ = [
     "cache_is_cold",
     "cached_kernels",
     "compress_plan",
-    "family_kernels",
     "first_fit_avoiding",
     "free_slots",
     "fresh_bars",
@@ -57,6 +56,7 @@ __all__ = [
     "ready_on_board",
     "remove_home",
     "suspended_earliest",
+    "suspension_kernels",
     "vacate",
 ]
 
@@ -584,38 +584,32 @@ def cached_kernels() -> list[str]:
     return names
 
 
-#: The kernels of conservative backfilling's compression; every other kernel serves
-#: the suspension policies (SS, TSS, IS). A run compiles its own family's only.
+#: The kernels of conservative backfilling's compression, which a run compiles only once
+#: it needs them (`schedsim.policies.planning.conservative.PYTHON_BUDGET`); every other
+#: kernel serves the suspension policies (SS, TSS, IS).
 COMPRESSION = frozenset({"compress_plan", "_earliest_before", "_add", "_split", "_delete",
                          "_bisect_left"})  # fmt: skip
 
 
-def family_kernels(family: str | None = None) -> frozenset[str]:
-    """The names of ``family``'s kernels: ``"suspension"`` (SS, TSS, IS),
-    ``"compression"`` (conservative backfilling) or None (every kernel)."""
+def suspension_kernels() -> frozenset[str]:
+    """The names of the suspension policies' kernels: every kernel but `COMPRESSION`'s."""
     from numba.core.dispatcher import Dispatcher
 
-    every = frozenset(n for n, k in globals().items() if isinstance(k, Dispatcher))
-    if family is None:
-        return every
-    if family == "compression":
-        return every & COMPRESSION
-    if family == "suspension":
-        return every - COMPRESSION
-    raise ValueError(f"unknown kernel family {family!r}: 'suspension' or 'compression'")
+    return frozenset(
+        n for n, k in globals().items() if isinstance(k, Dispatcher) and n not in COMPRESSION
+    )
 
 
-def cache_is_cold(family: str | None = None) -> bool:
-    """Whether none of ``family``'s kernels (`family_kernels`; None: any kernel) is in
+def cache_is_cold() -> bool:
+    """Whether none of the suspension policies' kernels (`suspension_kernels`) is in
     numba's on-disk cache (`cached_kernels`) for this machine.
 
-    True for a machine's first SS, TSS or IS run for the suspension family, its
-    first conservative run long enough to compile the compression (and the first
-    after numba, Python or this file changed), which compile them: about 4 s and 2 s. Partly filled
-    counts as warm, since a run compiles only the kernels it calls (without
-    the board, on several cores per node or with a suspension overhead, SS
-    and TSS call only a few of them), and a user who ran only those would
-    otherwise be told of a compilation at every run.
+    True for a machine's first SS, TSS or IS run (and the first after numba, Python
+    or this file changed), which compiles them: about 4 s. A cached compression
+    kernel does not count. Partly filled counts as warm, since a run compiles only
+    the kernels it calls (without the board, on several cores per node or with a
+    suspension overhead, SS and TSS call only a few of them), and a user who ran
+    only those would otherwise be told of a compilation at every run.
     """
-    kernels = family_kernels(family)
+    kernels = suspension_kernels()
     return bool(kernels) and not kernels & set(cached_kernels())

@@ -136,7 +136,7 @@ PROBE = textwrap.dedent(
     from schedsim.app.cli import main
     from schedsim.policies import kernels
 
-    every = sorted(kernels.family_kernels("suspension"))
+    every = sorted(kernels.suspension_kernels())
     print("before:", kernels.cache_is_cold(), len(kernels.cached_kernels()))
     main(["run", "--first", "50", "--out", sys.argv[1] + "/easy", "--no-progress"])
     main(["run", "--first", "300", "--policy", "ss", "--out", sys.argv[1] + "/ss",

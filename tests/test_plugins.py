@@ -154,22 +154,17 @@ def test_the_policies_that_compile_kernels_are_named() -> None:
     assert registry.compiles_kernels(Mine)
     for name in ("easy", "conservative", "creasy", "ss-plain", "pfcfs1", "glts"):
         assert not registry.compiles_kernels(registry.get(name)), name
-        assert registry.kernel_family(registry.get(name)) is None
-    assert registry.kernel_family(Mine) == registry.kernel_family(registry.get("is"))
-    assert registry.kernel_family(registry.get("tss")) == "suspension"
 
 
-def test_a_family_is_cold_until_one_of_its_kernels_is_cached(monkeypatch) -> None:
+def test_the_cache_is_cold_until_a_suspension_kernel_is_in_it(monkeypatch) -> None:
     from schedsim.policies import kernels
 
-    every = kernels.family_kernels()
-    suspension, compression = (kernels.family_kernels(f) for f in ("suspension", "compression"))
-    assert suspension | compression == every and not suspension & compression
-    assert "compress_plan" in compression and "homes_fitting" in suspension
-    with pytest.raises(ValueError, match="unknown kernel family"):
-        kernels.family_kernels("gang")
+    suspension = kernels.suspension_kernels()
+    assert "homes_fitting" in suspension and not suspension & kernels.COMPRESSION
+    assert all(callable(getattr(kernels, name)) for name in kernels.COMPRESSION)  # no stale name
     monkeypatch.setattr(kernels, "cached_kernels", lambda: ["compress_plan"])
-    assert kernels.cache_is_cold("suspension") and not kernels.cache_is_cold("compression")
-    assert not kernels.cache_is_cold()  # any kernel cached: not cold as a whole
+    assert kernels.cache_is_cold()  # conservative's kernel cached: SS still compiles
+    monkeypatch.setattr(kernels, "cached_kernels", lambda: ["compress_plan", "homes_fitting"])
+    assert not kernels.cache_is_cold()
     monkeypatch.setattr(kernels, "cached_kernels", lambda: [])
-    assert all(kernels.cache_is_cold(f) for f in (None, "suspension", "compression"))
+    assert kernels.cache_is_cold()

@@ -231,20 +231,16 @@ def test_study_files_get_the_users_usual_modes(tmp_path, umask, mask):
 def test_sweep_says_when_it_compiles_the_kernels(tmp_path, capsys, monkeypatch):
     from schedsim.policies import kernels
 
-    monkeypatch.setattr(kernels, "cache_is_cold", lambda family=None: True)
+    monkeypatch.setattr(kernels, "cache_is_cold", lambda: True)
     notice = "compiling the suspension policies' kernels once for this machine"
     sweep(small_study(grid={"policy": ["easy"]}), tmp_path / "a", workers=0, progress=True)
     assert notice not in capsys.readouterr().out  # no SS run: nothing to compile
     study = small_study(base={**BASE, "first": 40}, grid={"policy": ["easy", "tss"]})
     sweep(study, tmp_path / "b", workers=0, progress=True)
     assert capsys.readouterr().out.count(notice) == 1
-    monkeypatch.setattr(kernels, "cache_is_cold", lambda family=None: False)
+    monkeypatch.setattr(kernels, "cache_is_cold", lambda: False)
     sweep(study, tmp_path / "c", workers=0, progress=True)
     assert notice not in capsys.readouterr().out
-    # Only the family a run calls counts: the compression's uncached, the suspension's not.
-    monkeypatch.setattr(kernels, "cache_is_cold", lambda family=None: family == "compression")
-    sweep(study, tmp_path / "d", workers=0, progress=True)
-    assert notice not in capsys.readouterr().out  # tss finds its kernels
 
 
 def test_leftovers_of_a_killed_sweep_are_cleaned_and_redone(tmp_path):

@@ -732,11 +732,10 @@ def _run_and_write(
     )
     # SS, TSS and IS run loops numba compiles on a machine's first run (seconds,
     # silently): say so rather than seem to hang.
-    family = registry.kernel_family(type(sim.policy))
-    if family is not None:
+    if registry.compiles_kernels(type(sim.policy)):
         from schedsim.policies import kernels
 
-        if kernels.cache_is_cold(family):
+        if kernels.cache_is_cold():
             console.print(registry.KERNELS_NOTICE, highlight=False, soft_wrap=True)
     if out is None:
         out = Path("results") / f"{workload.name}-{sim.policy.name}"

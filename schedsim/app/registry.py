@@ -60,12 +60,11 @@ _loaded = False
 
 
 #: The policies whose runs call loops numba compiles (`schedsim.policies.kernels`), as
-#: (module, class) -> the family of kernels they call (`kernels.family_kernels`): they and
-#: their subclasses. Named, not imported: asking is cheap.
-_COMPILED = {
-    ("schedsim.policies.suspension", "SelectiveSuspension"): "suspension",  # ss, tss
-    ("schedsim.policies.immediate", "ImmediateService"): "suspension",  # is
-}
+#: (module, class): they and their subclasses. Named, not imported: asking is cheap.
+_COMPILED = (
+    ("schedsim.policies.suspension", "SelectiveSuspension"),  # ss, tss
+    ("schedsim.policies.immediate", "ImmediateService"),  # is
+)
 # (Conservative backfilling compiles its compression only inside a run long enough to
 # need it, `schedsim.policies.planning.conservative.PYTHON_BUDGET`: nothing to announce.)
 
@@ -76,20 +75,10 @@ KERNELS_NOTICE = (
 )
 
 
-def kernel_family(policy: type[Policy]) -> str | None:
-    """The family of compiled loops runs of ``policy`` (a class) call, which numba compiles
-    on a machine's first such run: ``"suspension"`` for Selective Suspension (ss, tss),
-    Immediate Service (is) and their subclasses; None for the others."""
-    for c in policy.__mro__:
-        family = _COMPILED.get((c.__module__, c.__name__))
-        if family is not None:
-            return family
-    return None
-
-
 def compiles_kernels(policy: type[Policy]) -> bool:
-    """Whether runs of ``policy`` (a class) call loops numba compiles (`kernel_family`)."""
-    return kernel_family(policy) is not None
+    """Whether runs of ``policy`` (a class) call the loops numba compiles on a machine's
+    first run: Selective Suspension (ss, tss), Immediate Service (is) and subclasses."""
+    return any((c.__module__, c.__name__) in _COMPILED for c in policy.__mro__)
 
 
 def _load() -> None:

@@ -519,25 +519,20 @@ def _dask(tasks: list[Task], cluster: Any) -> Iterator[Iterator[RunOutcome]]:
 
 
 def _compiles_kernels(runs: list[Run]) -> bool:
-    """Whether a run's policy calls loops numba compiles (`registry.kernel_family`) and
-    numba's on-disk cache holds none of that family yet
-    (`schedsim.policies.kernels.cache_is_cold`)."""
+    """Whether a run's policy calls the loops numba compiles (`registry.compiles_kernels`)
+    and numba's on-disk cache holds none yet (`schedsim.policies.kernels.cache_is_cold`)."""
     from schedsim.app import registry
 
-    families = set()
     for name in sorted({run.config.policy for run in runs}):
         try:
             policy = registry.get(name)
         except ValueError:  # registered by the study's imports, which only workers import
             continue
-        family = registry.kernel_family(policy)
-        if family is not None:
-            families.add(family)
-    if not families:
-        return False
-    from schedsim.policies import kernels
+        if registry.compiles_kernels(policy):
+            from schedsim.policies import kernels
 
-    return any(kernels.cache_is_cold(family) for family in sorted(families))
+            return kernels.cache_is_cold()
+    return False
 
 
 def sweep(
