@@ -153,6 +153,8 @@ def population(
     assign = streams("users").integers(len(model.pools), size=pop.users)
     weekday0 = datetime.fromtimestamp(pop.unix_start_time, timezone.utc).weekday()
     ids = itertools.count(1)
+    # The gaps as Python floats, made once for all users: the same values and draws.
+    gaps = model.think.tolist(), model.breaks.tolist()
     for i in range(pop.users):
         clock = _Clock(pop.cycle, weekday0, streams(f"users/{i}/days"))
         env.process(
@@ -162,6 +164,7 @@ def population(
                 pop,
                 i,
                 model.pools[assign[i]],
+                gaps,
                 streams(f"users/{i}"),
                 clock,
                 ids,
@@ -177,18 +180,19 @@ def _user(
     pop: Population,
     uid: int,
     pool: np.ndarray,
+    gaps: tuple[list[float], list[float]],
     rng: np.random.Generator,
     clock: _Clock,
     ids: Iterator[int],
     log: SessionLog,
     memory: tuple[MemoryOverhead, np.random.Generator] | None,
 ) -> Generator[simpy.Event, Any, None]:
-    model, horizon = pop.model, pop.horizon
+    horizon = pop.horizon
     # The pool as Python rows: the same values and draws, without a numpy row and three
     # numpy scalars made per job.
     rows, n_rows = pool.tolist(), len(pool)
     open_at = clock.open_at if pop.cycle.enabled else float
-    think, breaks = model.think.tolist(), model.breaks.tolist()
+    think, breaks = gaps
     # Without a cycle a user is somewhere inside a break at time 0, so that the
     # users do not all start at once.
     wake = 0.0 if pop.cycle.enabled else rng.random() * breaks[rng.integers(len(breaks))]

@@ -172,14 +172,38 @@ class CREASY(EASY):
         pass the columns come from `_sync` rather than from the snapshots, one
         Python-level loop over the queue fewer per column.
         """
-        n = len(queue)
-        if n < 2:
+        if len(queue) < 2:
             return queue
+        jobs, _, order = self._order(queue, now)
+        return [jobs[k] for k in order.tolist()]
+
+    def scan(self, queue: tuple[JobView, ...], now: float, free: int) -> Sequence[JobView]:
+        """`ordered` less the jobs wider than ``free`` but the first of them (`EASY.scan`).
+
+        In a loaded closed-loop run a pass has about a hundred jobs waiting and room
+        for a quarter of them; the pass then lists and walks those only.
+        """
+        if len(queue) < 2:
+            return queue
+        jobs, size, order = self._order(queue, now)
+        wide = size[order] > free
+        first = wide.argmax()
+        if wide[first]:
+            wide[first] = False  # the first job too wide stays: it may take the reservation
+            order = order[~wide]
+        return [jobs[k] for k in order.tolist()]
+
+    def _order(
+        self, queue: tuple[JobView, ...], now: float
+    ) -> tuple[Sequence[JobView], np.ndarray, np.ndarray]:
+        """The queued jobs, their sizes, and the indices that put them in priority order."""
         queued = self._queued
         if queued is not None and self._synced is queue:
-            _, estimate, submit, done, ids = queued.columns()
+            size, estimate, submit, done, ids = queued.columns()
             jobs: Sequence[JobView] = queued.jobs
         else:
+            n = len(queue)
+            size = np.fromiter((j.size for j in queue), np.int64, n)
             submit = np.fromiter((j.submit for j in queue), float, n)
             done = np.fromiter((j.run_time_done for j in queue), float, n)
             estimate = np.fromiter((j.estimate for j in queue), float, n)
@@ -188,4 +212,4 @@ class CREASY(EASY):
         # A queued job is not running: its wait is now - submit - run time so far.
         wait = (now - submit - done) / MINUTE
         prio = self.alpha * criticality(wait + estimate / MINUTE) + wait
-        return [jobs[k] for k in np.lexsort((ids, submit, -prio)).tolist()]
+        return jobs, size, np.lexsort((ids, submit, -prio))

@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from schedsim import Simulation
 from schedsim.app import registry
 from schedsim.model.policy import View
-from schedsim.model.view import JobView
+from schedsim.model.cluster import Allocation
+from schedsim.model.view import JobView, State
+from schedsim.policies.backfilling import EASY
 from schedsim.policies.creasy import CREASY, criticality, priority
 from schedsim.workloads.catalog import load
 from schedsim.workloads.job import Job
@@ -126,6 +128,43 @@ def test_vectorised_order_equals_sorting_by_priority(rows, alpha) -> None:
     now = 5000.0 + 17.25
     expected = sorted(queue, key=lambda j: (-priority(j, now, alpha), j.submit, j.id))
     assert [j.id for j in CREASY(alpha).ordered(queue, now)] == [j.id for j in expected]
+
+
+@given(
+    st.lists(  # waiting jobs: cores, submit time, estimate
+        st.tuples(st.integers(1, 8), st.integers(0, 5000).map(float), st.floats(1.0, 1e5)),
+        max_size=25,
+    ),
+    st.lists(st.tuples(st.integers(1, 2), st.floats(1.0, 1e4)), max_size=4),  # running jobs
+    st.sampled_from([0.0, 1500.0, 6000.0]),
+)
+def test_a_pass_that_scans_only_the_jobs_that_fit_decides_the_same(rows, running, alpha) -> None:
+    # `CREASY.scan` leaves out the jobs wider than the free cores but the first of them:
+    # the pass must start the same jobs, in the same order, and reserve the same job at
+    # the same time as a pass over the whole queue in priority order (`EASY.scan`).
+    now = 5000.0 + 17.25
+    queue = [_queued(i + 1, sub, est, size) for i, (size, sub, est) in enumerate(rows)]
+    busy, node = [], 0
+    for k, (size, est) in enumerate(running):
+        job = Job(1000 + k, 0.0, est, size, est)
+        nodes = list(range(node, node + size))
+        busy.append(
+            JobView.of(job, State.RUNNING, allocation=Allocation.on(nodes), first_start=now - 1.0)
+        )
+        node += size
+    view = View.of(now, 8, running=busy, queue=queue)
+    scanning, whole = CREASY(alpha), CREASY(alpha)
+    whole.scan = lambda q, t, free: EASY.scan(whole, q, t, free)  # type: ignore[method-assign]
+    started = [d.job.id for d in scanning.schedule(view)]
+    assert started == [d.job.id for d in whole.schedule(view)]
+    reserved = scanning.reservation
+    expected = whole.reservation
+    assert (reserved and (reserved[0].id, reserved[1])) == (expected and (expected[0].id, expected[1]))
+    # What the pass scanned: the jobs that fit the free cores and the first that does not.
+    scanned = [j.id for j in scanning.scan(view.queue, now, view.free_cores)]
+    ordered = scanning.ordered(view.queue, now)
+    wide = [j.id for j in ordered if j.size > view.free_cores][:1]
+    assert scanned == [j.id for j in ordered if j.size <= view.free_cores or j.id in wide]
 
 
 def _starts(jobs: list[Job], cores: int, policy: str, **params: float) -> dict[int, float]:
