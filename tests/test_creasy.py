@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedsim import Simulation
 from schedsim.app import registry
-from schedsim.model.policy import View
 from schedsim.model.cluster import Allocation
+from schedsim.model.policy import View
 from schedsim.model.view import JobView, State
+from schedsim.policies import creasy, kernels
 from schedsim.policies.backfilling import EASY
 from schedsim.policies.creasy import CREASY, criticality, priority
 from schedsim.workloads.catalog import load
@@ -159,12 +160,67 @@ def test_a_pass_that_scans_only_the_jobs_that_fit_decides_the_same(rows, running
     assert started == [d.job.id for d in whole.schedule(view)]
     reserved = scanning.reservation
     expected = whole.reservation
-    assert (reserved and (reserved[0].id, reserved[1])) == (expected and (expected[0].id, expected[1]))
+    assert (reserved and (reserved[0].id, reserved[1])) == (
+        expected and (expected[0].id, expected[1])
+    )
     # What the pass scanned: the jobs that fit the free cores and the first that does not.
     scanned = [j.id for j in scanning.scan(view.queue, now, view.free_cores)]
     ordered = scanning.ordered(view.queue, now)
     wide = [j.id for j in ordered if j.size > view.free_cores][:1]
     assert scanned == [j.id for j in ordered if j.size <= view.free_cores or j.id in wide]
+
+
+@settings(max_examples=300, deadline=None)  # the first example loads numba
+@given(
+    st.lists(  # waiting jobs: cores, submit time, estimate; few values, so many ties
+        st.tuples(
+            st.integers(1, 8),
+            st.sampled_from([0.0, 60.0, 61.5, 3000.0]) | st.floats(0.0, 5000.0),
+            st.sampled_from([60.0, 600.0, 3600.0]) | st.floats(0.5, 1e5),
+        ),
+        min_size=2,
+        max_size=40,
+    ),
+    st.integers(0, 9),
+    st.sampled_from([0.0, 1500.0, 6000.0, 12345.6]),
+    st.sampled_from([5017.25, 86400.0 * 179 + 0.1]),
+)
+def test_the_compiled_scan_is_the_numpy_scan(rows, free, alpha, now) -> None:
+    # `kernels.creasy_scan` must pick and order exactly the jobs numpy's priorities do,
+    # ties included (equal priorities go by submit time, then id).
+    queue = tuple(_queued(i + 1, sub, est, size) for i, (size, sub, est) in enumerate(rows))
+    view = View.of(now, 16, queue=queue)
+    policy = CREASY(alpha)
+    policy._sync(view)
+    budget, spent = creasy.PYTHON_BUDGET, creasy._spent
+    try:
+        creasy.PYTHON_BUDGET = 10**12
+        in_numpy = [j.id for j in policy.scan(view.queue, now, free)]
+        creasy.PYTHON_BUDGET = 0
+        counted = creasy._spent
+        compiled = [j.id for j in policy.scan(view.queue, now, free)]
+        assert creasy._spent == counted  # went compiled: nothing counted
+    finally:
+        creasy.PYTHON_BUDGET, creasy._spent = budget, spent
+    assert compiled == in_numpy
+    # The priorities themselves, bit for bit (an order rarely shows a last-bit difference).
+    _, estimate, submit, done, _ = policy._queued.columns()
+    wait = (now - submit - done) / creasy.MINUTE
+    prio = alpha * criticality(wait + estimate / creasy.MINUTE) + wait
+    keys = kernels.creasy_keys(estimate, submit, done, now, alpha, creasy._SCALE)
+    assert keys.tobytes() == (-prio).tobytes()
+
+
+def test_creasy_orders_compiled_once_its_budget_of_passes_is_spent(monkeypatch) -> None:
+    # The same run with the budget spent after 40 passes, and never: the same starts.
+    jobs = [Job(i + 1, 30.0 * i, 600.0 + 50.0 * (i % 7), 1 + i % 4, 900.0) for i in range(200)]
+    monkeypatch.setattr(creasy, "PYTHON_BUDGET", 10**12)
+    monkeypatch.setattr(creasy, "_spent", 0)
+    expected = _starts(jobs, 6, "creasy", alpha=3000.0)
+    monkeypatch.setattr(creasy, "PYTHON_BUDGET", 40)
+    monkeypatch.setattr(creasy, "_spent", 0)
+    assert _starts(jobs, 6, "creasy", alpha=3000.0) == expected
+    assert creasy._spent == 40
 
 
 def _starts(jobs: list[Job], cores: int, policy: str, **params: float) -> dict[int, float]:

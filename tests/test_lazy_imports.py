@@ -161,3 +161,20 @@ print(json.dumps({{"run": heavy()}}))
 """
     )
     assert "numba" not in {m.split(".")[0] for m in seen["run"]}
+
+
+def test_a_short_creasy_run_leaves_numba_unloaded(tmp_path):
+    # CREASY's order goes compiled only after `creasy.PYTHON_BUDGET` passes in a process.
+    seen = probe(
+        _PRELUDE
+        + f"""
+from schedsim.app.cli import main
+from schedsim.policies import creasy
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["run", "--workload", "kth", "--first", "3000", "--policy", "creasy",
+          "--out", {str(tmp_path)!r}, "--no-progress"])
+assert 0 < creasy._spent < creasy.PYTHON_BUDGET, creasy._spent
+print(json.dumps({{"run": heavy()}}))
+"""
+    )
+    assert "numba" not in {m.split(".")[0] for m in seen["run"]}

@@ -160,10 +160,12 @@ def test_the_cache_is_cold_until_a_suspension_kernel_is_in_it(monkeypatch) -> No
     from schedsim.policies import kernels
 
     suspension = kernels.suspension_kernels()
-    assert "homes_fitting" in suspension and not suspension & kernels.COMPRESSION
-    assert all(callable(getattr(kernels, name)) for name in kernels.COMPRESSION)  # no stale name
-    monkeypatch.setattr(kernels, "cached_kernels", lambda: ["compress_plan"])
-    assert kernels.cache_is_cold()  # conservative's kernel cached: SS still compiles
+    assert "homes_fitting" in suspension
+    assert not suspension & (kernels.COMPRESSION | kernels.ORDERING)
+    for name in kernels.COMPRESSION | kernels.ORDERING:  # no stale name
+        assert callable(getattr(kernels, name)), name
+    monkeypatch.setattr(kernels, "cached_kernels", lambda: ["compress_plan", "creasy_scan"])
+    assert kernels.cache_is_cold()  # conservative's and CREASY's cached: SS still compiles
     monkeypatch.setattr(kernels, "cached_kernels", lambda: ["compress_plan", "homes_fitting"])
     assert not kernels.cache_is_cold()
     monkeypatch.setattr(kernels, "cached_kernels", lambda: [])
