@@ -93,10 +93,10 @@ from schedsim.workloads.users import P_CONTINUE_AT_ZERO, SLOPE_PER_MINUTE
 
 MINUTE = 60.0
 
-#: A process orders its CREASY passes with numpy until it has made this many of them
-#: (with two jobs or more waiting), and with one compiled loop after
-#: (`schedsim.policies.kernels.creasy_scan`, the same operations in the same order):
-#: the loop saves about 15 microseconds a pass on a loaded closed-loop queue, and
+#: A process orders its CREASY passes with numpy (`CREASY.ordered`) until it has made
+#: this many of them (with two jobs or more waiting), and with one compiled loop after
+#: (`schedsim.policies.kernels.creasy_scan`: the same priorities, the same order, and
+#: only the jobs a pass can start): the loop saves about 15 microseconds a pass, and
 #: loading numba and the loop costs a process about half a second, so a short run
 #: never loads them.
 PYTHON_BUDGET = 30_000
@@ -186,49 +186,14 @@ class CREASY(EASY):
         pass the columns come from `_sync` rather than from the snapshots, one
         Python-level loop over the queue fewer per column.
         """
-        if len(queue) < 2:
+        n = len(queue)
+        if n < 2:
             return queue
-        jobs, _, order = self._order(queue, now)
-        return [jobs[k] for k in order.tolist()]
-
-    def scan(self, queue: tuple[JobView, ...], now: float, free: int) -> Sequence[JobView]:
-        """`ordered` less the jobs wider than ``free`` but the first of them (`EASY.scan`).
-
-        In a loaded closed-loop run a pass has about a hundred jobs waiting and room
-        for a quarter of them; the pass then lists and walks those only. Once this
-        process has made `PYTHON_BUDGET` such passes, one compiled loop does it
-        (`schedsim.policies.kernels.creasy_scan`; the same order, tested).
-        """
-        global _spent
-        if len(queue) < 2:
-            return queue
-        queued = self._queued
-        if _spent >= PYTHON_BUDGET and queued is not None and self._synced is queue:
-            from schedsim.policies.kernels import creasy_scan
-
-            size, estimate, submit, done, ids = queued.columns()
-            picked = creasy_scan(size, estimate, submit, done, ids, now, self.alpha, _SCALE, free)
-            return [queued.jobs[k] for k in picked.tolist()]
-        _spent += 1
-        jobs, size, order = self._order(queue, now)
-        wide = size[order] > free
-        first = wide.argmax()
-        if wide[first]:
-            wide[first] = False  # the first job too wide stays: it may take the reservation
-            order = order[~wide]
-        return [jobs[k] for k in order.tolist()]
-
-    def _order(
-        self, queue: tuple[JobView, ...], now: float
-    ) -> tuple[Sequence[JobView], np.ndarray, np.ndarray]:
-        """The queued jobs, their sizes, and the indices that put them in priority order."""
         queued = self._queued
         if queued is not None and self._synced is queue:
-            size, estimate, submit, done, ids = queued.columns()
+            _, estimate, submit, done, ids = queued.columns()
             jobs: Sequence[JobView] = queued.jobs
         else:
-            n = len(queue)
-            size = np.fromiter((j.size for j in queue), np.int64, n)
             submit = np.fromiter((j.submit for j in queue), float, n)
             done = np.fromiter((j.run_time_done for j in queue), float, n)
             estimate = np.fromiter((j.estimate for j in queue), float, n)
@@ -237,4 +202,24 @@ class CREASY(EASY):
         # A queued job is not running: its wait is now - submit - run time so far.
         wait = (now - submit - done) / MINUTE
         prio = self.alpha * criticality(wait + estimate / MINUTE) + wait
-        return jobs, size, np.lexsort((ids, submit, -prio))
+        return [jobs[k] for k in np.lexsort((ids, submit, -prio)).tolist()]
+
+    def scan(self, queue: tuple[JobView, ...], now: float, free: int) -> Sequence[JobView]:
+        """The jobs a pass looks at (`EASY.scan`): all of them in `ordered`'s order, until
+        this process has made `PYTHON_BUDGET` passes; then one compiled loop
+        (`schedsim.policies.kernels.creasy_scan`) orders only those that fit the free
+        cores and the first of the others, all a pass can touch (tested): on a loaded
+        closed-loop queue about a quarter of a hundred waiting jobs.
+        """
+        global _spent
+        queued = self._queued
+        if len(queue) < 2 or queued is None or self._synced is not queue:
+            return self.ordered(queue, now)
+        if _spent < PYTHON_BUDGET:
+            _spent += 1
+            return self.ordered(queue, now)
+        from schedsim.policies.kernels import creasy_scan
+
+        size, estimate, submit, done, ids = queued.columns()
+        picked = creasy_scan(size, estimate, submit, done, ids, now, self.alpha, _SCALE, free)
+        return [queued.jobs[k] for k in picked.tolist()]
