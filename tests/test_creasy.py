@@ -7,6 +7,9 @@ so alpha * criticality is minutes of seniority.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pandas as pd
 import pytest
 from hypothesis import given, settings
@@ -131,6 +134,17 @@ def test_vectorised_order_equals_sorting_by_priority(rows, alpha) -> None:
     assert [j.id for j in CREASY(alpha).ordered(queue, now)] == [j.id for j in expected]
 
 
+@contextmanager
+def _compiled() -> Iterator[None]:
+    """CREASY's scan compiled from the first pass (its budget spent), as before after."""
+    budget, spent = creasy.PYTHON_BUDGET, creasy._spent
+    creasy.PYTHON_BUDGET = 0
+    try:
+        yield
+    finally:
+        creasy.PYTHON_BUDGET, creasy._spent = budget, spent
+
+
 @settings(deadline=None)  # the first example loads numba
 @given(
     st.lists(  # waiting jobs: cores, submit time, estimate
@@ -157,12 +171,8 @@ def test_a_pass_that_scans_only_the_jobs_that_fit_decides_the_same(rows, running
     view = View.of(now, 8, running=busy, queue=queue)
     scanning, whole = CREASY(alpha), CREASY(alpha)
     whole.scan = lambda q, t, free: EASY.scan(whole, q, t, free)  # type: ignore[method-assign]
-    budget, spent = creasy.PYTHON_BUDGET, creasy._spent
-    try:
-        creasy.PYTHON_BUDGET = 0
+    with _compiled():
         started = [d.job.id for d in scanning.schedule(view)]
-    finally:
-        creasy.PYTHON_BUDGET, creasy._spent = budget, spent
     assert started == [d.job.id for d in whole.schedule(view)]
     reserved = scanning.reservation
     expected = whole.reservation
@@ -198,13 +208,10 @@ def test_the_compiled_scan_is_the_numpy_order_less_the_jobs_that_cannot_start(
     policy._sync(view)
     ordered = policy.ordered(view.queue, now)
     wide = [j.id for j in ordered if j.size > free][:1]
-    budget, spent = creasy.PYTHON_BUDGET, creasy._spent
-    try:
-        creasy.PYTHON_BUDGET = 0
+    with _compiled():
+        spent = creasy._spent
         compiled = [j.id for j in policy.scan(view.queue, now, free)]
         assert creasy._spent == spent  # it went compiled: nothing counted
-    finally:
-        creasy.PYTHON_BUDGET, creasy._spent = budget, spent
     assert compiled == [j.id for j in ordered if j.size <= free or j.id in wide]
     # The priorities themselves, bit for bit (an order rarely shows a last-bit difference).
     _, estimate, submit, done, _ = policy._queued.columns()
