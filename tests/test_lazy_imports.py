@@ -12,6 +12,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 #: Third-party packages that cost tenths of a second or more to import.
 HEAVY_PACKAGES = {"pandas", "scipy", "numba", "matplotlib", "pyarrow", "dask", "rich"}
 #: schedsim's own heavy parts: they import the packages above.
@@ -145,35 +147,29 @@ print(json.dumps({{"run": heavy()}}))
     assert not packages & {"scipy", "numba", "matplotlib", "dask"}
 
 
-def test_a_small_conservative_run_leaves_numba_unloaded(tmp_path):
-    # Conservative's compression goes compiled only once its walks in Python have cost
-    # about what loading numba would (`conservative.PYTHON_BUDGET`): not in 2,000 jobs.
+@pytest.mark.parametrize(
+    ("policy", "module", "jobs"),
+    [
+        # Conservative's compression goes compiled only once its walks in Python have cost
+        # about what loading numba would (`conservative.PYTHON_BUDGET`): not in 2,000 jobs.
+        ("conservative", "schedsim.policies.planning.conservative", 2000),
+        # CREASY's order, only after `creasy.PYTHON_BUDGET` passes in a process.
+        ("creasy", "schedsim.policies.creasy", 3000),
+    ],
+)
+def test_a_short_run_of_a_policy_that_compiles_late_leaves_numba_unloaded(
+    tmp_path, policy, module, jobs
+):
     seen = probe(
         _PRELUDE
         + f"""
+import importlib
 from schedsim.app.cli import main
-from schedsim.policies.planning import conservative
+budgeted = importlib.import_module({module!r})
 with contextlib.redirect_stdout(io.StringIO()):
-    main(["run", "--workload", "kth", "--first", "2000", "--policy", "conservative",
+    main(["run", "--workload", "kth", "--first", "{jobs}", "--policy", {policy!r},
           "--out", {str(tmp_path)!r}, "--no-progress"])
-assert 0 < conservative._spent < conservative.PYTHON_BUDGET, conservative._spent
-print(json.dumps({{"run": heavy()}}))
-"""
-    )
-    assert "numba" not in {m.split(".")[0] for m in seen["run"]}
-
-
-def test_a_short_creasy_run_leaves_numba_unloaded(tmp_path):
-    # CREASY's order goes compiled only after `creasy.PYTHON_BUDGET` passes in a process.
-    seen = probe(
-        _PRELUDE
-        + f"""
-from schedsim.app.cli import main
-from schedsim.policies import creasy
-with contextlib.redirect_stdout(io.StringIO()):
-    main(["run", "--workload", "kth", "--first", "3000", "--policy", "creasy",
-          "--out", {str(tmp_path)!r}, "--no-progress"])
-assert 0 < creasy._spent < creasy.PYTHON_BUDGET, creasy._spent
+assert 0 < budgeted._spent < budgeted.PYTHON_BUDGET, budgeted._spent
 print(json.dumps({{"run": heavy()}}))
 """
     )
