@@ -209,7 +209,7 @@ class CREASY(EASY):
         this process has made `PYTHON_BUDGET` passes; then one compiled loop
         (`schedsim.policies.kernels.creasy_scan`) orders only those that fit the free
         cores and the first of the others, all a pass can touch (tested): on a loaded
-        closed-loop queue about a quarter of a hundred waiting jobs.
+        closed-loop queue, some 26 of about 100 waiting jobs.
         """
         global _spent
         queued = self._queued

@@ -12,10 +12,10 @@ the same order, as the numpy expressions or list methods they replace (no
 ``fastmath``), so schedules are the same bit for bit. Conservative
 backfilling's compression (seed 000 section 2.1.1) walks the availability
 profile once per waiting job at every early end: a few microseconds each in
-Python, a hundred thousand walks on a busy month. CREASY (seed 002 section
-2) orders its whole queue by Equation 2 at every pass: a dozen numpy calls
-on about a hundred jobs in a loaded closed-loop run, where one loop does it
-in a fifth of the time.
+Python, a hundred thousand walks on a busy month. CREASY (Feitelson &
+Shmueli 2009, section 2) orders its whole queue by Equation 2 at every pass:
+a dozen numpy calls on about a hundred jobs in a loaded closed-loop run,
+where one loop does it in about a third of the time.
 
 Widths are coded as integers: `TEXT`, `FORMULA` and `NONE` (see
 `schedsim.policies.selective` for the width rule of sections 3.2 and 3.3).
@@ -567,7 +567,7 @@ def _before(key, submit, ids, a, b):
 
 @njit(cache=True)
 def creasy_keys(estimate, submit, done, now, alpha, scale):
-    """Minus each queued job's CREASY priority (Equation 2), as `creasy_scan` sorts by.
+    """Minus each queued job's CREASY priority (Feitelson & Shmueli 2009, Equation 2).
 
     ``alpha * scale / d**2 + wait`` with ``wait = (now - submit - done) / 60`` and
     ``d = 0.05 * (wait + estimate / 60) + 1`` (``scale`` is 0.8 x 0.05, computed by
@@ -656,8 +656,8 @@ def cached_kernels() -> list[str]:
 
 
 #: The kernels of conservative backfilling's compression, which a run compiles only once
-#: it needs them (`schedsim.policies.planning.conservative.PYTHON_BUDGET`); every other
-#: kernel serves the suspension policies (SS, TSS, IS).
+#: it needs them (`schedsim.policies.planning.conservative.PYTHON_BUDGET`). Every kernel
+#: not here nor in `ORDERING` serves the suspension policies (SS, TSS, IS).
 COMPRESSION = frozenset({"compress_plan", "_earliest_before", "_add", "_split", "_delete",
                          "_bisect_left"})  # fmt: skip
 #: The kernels of CREASY's order, which a run compiles only once it needs them
