@@ -96,19 +96,9 @@ class EASY(Policy):
         """The queue in the order a pass scans it (`schedsim.policies.creasy` overrides it)."""
         return order_queue(queue, self.order, now)
 
-    def scan(self, queue: tuple[JobView, ...], now: float, free: int) -> Sequence[JobView]:
-        """The jobs a pass that begins with ``free`` free cores looks at, in `ordered`'s order.
-
-        All of them here. A subclass may leave out the jobs wider than ``free`` but the
-        first of them in order: free cores only fall during a pass, so such a job never
-        starts, and the first of them matters only as the job that may take the
-        reservation (`schedsim.policies.creasy` does, to list fewer jobs per pass).
-        """
-        return self.ordered(queue, now)
-
     def schedule(self, view: View) -> list[Start]:
         free = view.free_cores
-        queue = self.scan(view.queue, view.now, free)
+        queue = self.ordered(view.queue, view.now)
         starts: list[Start] = []
         self.reservation = None
         it = iter(queue)

@@ -1,7 +1,7 @@
 """Compiled loops for the policies' bookkeeping: Selective Suspension's board
 (`schedsim.policies.homeboard`) and placement, Immediate Service's check of the
 suspended jobs' homes (`homes_fitting`), conservative backfilling's
-compression (`compress_plan`), and CREASY's priority order (`creasy_scan`).
+compression (`compress_plan`), and CREASY's pass (`creasy_pass`).
 
 SS on a busy machine keeps hundreds of jobs suspended, each tied to its
 home nodes (seed 000, section 3.3), and every start, end and suspension
@@ -13,9 +13,10 @@ the same order, as the numpy expressions or list methods they replace (no
 backfilling's compression (seed 000 section 2.1.1) walks the availability
 profile once per waiting job at every early end: a few microseconds each in
 Python, a hundred thousand walks on a busy month. CREASY (Feitelson &
-Shmueli 2009, section 2) orders its whole queue by Equation 2 at every pass:
-a dozen numpy calls on about a hundred jobs in a loaded closed-loop run,
-where one loop does it in about a third of the time.
+Shmueli 2009, section 2) orders its whole queue by Equation 2 at every pass,
+then backfills as EASY: a dozen numpy calls on about a hundred jobs and a
+Python loop over them in a loaded closed-loop run, where one compiled loop
+orders only the jobs the pass can start and decides as EASY does.
 
 Widths are coded as integers: `TEXT`, `FORMULA` and `NONE` (see
 `schedsim.policies.selective` for the width rule of sections 3.2 and 3.3).
@@ -24,7 +25,7 @@ Thresholds of free nodes are ``-inf``.
 Compiled code is cached next to this module, or in the user's cache
 directory where that is read-only (``cache=True``), so only the first run
 on a machine pays for compiling (about 4 s for SS's, 2 s for the
-compression or CREASY's order, on the development machine); later processes
+compression or CREASY's pass, on the development machine); later processes
 load it (about 0.5 s, at their first SS pass, compiled compression or
 compiled CREASY pass).
 """
@@ -49,6 +50,7 @@ __all__ = [
     "cached_kernels",
     "compress_plan",
     "creasy_keys",
+    "creasy_pass",
     "creasy_scan",
     "first_fit_avoiding",
     "free_slots",
@@ -552,7 +554,7 @@ def compress_plan(times, free, n, starts, spans, cores, order):
     return n, moved[:m], new_starts[:m]
 
 
-# ---- CREASY's priority order --------------------------------------------------------
+# ---- CREASY's pass -------------------------------------------------------------------------
 
 
 @njit(cache=True)
@@ -616,6 +618,108 @@ def creasy_scan(size, estimate, submit, done, ids, now, alpha, scale, free):
     return out[:m]
 
 
+@njit(cache=True)
+def creasy_pass(
+    size, estimate, submit, done, ids, now, alpha, scale, free, run_end, run_size, grace
+):
+    """One CREASY pass: EASY backfilling over the queue in CREASY's order, compiled.
+
+    `schedsim.policies.backfilling.EASY.schedule` on the jobs `creasy_scan` keeps
+    (those that fit ``free`` and the first of the others, which is all a pass can
+    touch: free cores only fall during a pass). Starts jobs in order while they fit;
+    the first that does not is the head and gets the reservation at the shadow
+    time (`schedsim.policies.planning.easy.shadow`: the running jobs, ``run_end``
+    and ``run_size``, and this pass's starts free their cores at their planned
+    ends, an overrun job ``grace`` seconds on at least,
+    `schedsim.policies.planning.profile.planned_end`); the rest backfill if they end
+    by then or fit the extra cores.
+
+    Returns the queue positions started, in order, the head's position (-1: none),
+    and the shadow time and extra cores (meaningful only with a head).
+    """
+    picked = creasy_scan(size, estimate, submit, done, ids, now, alpha, scale, free)
+    m = len(picked)
+    started = np.empty(m, np.int64)
+    s = 0
+    k = 0
+    head = -1
+    while k < m:
+        i = picked[k]
+        k += 1
+        if size[i] <= free:
+            started[s] = i
+            s += 1
+            free -= size[i]
+        else:
+            head = i
+            break
+    if head < 0:
+        return started[:s], head, math.inf, 0
+    when, extra = _shadow(
+        now, free, run_end, run_size, started[:s], estimate, size, size[head], grace
+    )
+    if free == 0:
+        return started[:s], head, when, extra
+    while k < m:
+        i = picked[k]
+        k += 1
+        c = size[i]
+        if c > free:
+            continue
+        if now + estimate[i] <= when:
+            pass
+        elif c <= extra:
+            extra -= c
+        else:
+            continue
+        started[s] = i
+        s += 1
+        free -= c
+        if free == 0:
+            break
+    return started[:s], head, when, extra
+
+
+@njit(cache=True)
+def _shadow(now, free, run_end, run_size, started, estimate, size, cores, grace):
+    # `planning.easy.shadow` over the running jobs and this pass's starts (planned to
+    # end at now + estimate): the earliest planned end by which ``cores`` are free,
+    # every job ending at that instant included, and the cores spare then. The
+    # answer does not depend on how ties in the ends are ordered.
+    if free >= cores:
+        return now, free - cores
+    r = len(run_end)
+    n = r + len(started)
+    ends = np.empty(n)
+    cores_of = np.empty(n, np.int64)
+    for j in range(r):
+        ends[j] = _planned_end(run_end[j], now, grace)
+        cores_of[j] = run_size[j]
+    for j in range(len(started)):
+        ends[r + j] = _planned_end(now + estimate[started[j]], now, grace)
+        cores_of[r + j] = size[started[j]]
+    order = np.argsort(ends)
+    for a in range(n):
+        free += cores_of[order[a]]
+        if free >= cores:
+            t = ends[order[a]]
+            for b in range(a + 1, n):
+                if ends[order[b]] != t:
+                    break
+                free += cores_of[order[b]]
+            return t, free - cores
+    return math.inf, 0
+
+
+@njit(cache=True)
+def _planned_end(expected_end, now, grace):
+    # `planning.profile.planned_end`: an overrun job is planned to run as long again
+    # as it has overrun, at least ``grace`` seconds.
+    if expected_end > now:
+        return expected_end
+    return now + max(now - expected_end, grace)
+
+
 # ---- numba's on-disk cache ------------------------------------------------------------
 
 
@@ -660,9 +764,11 @@ def cached_kernels() -> list[str]:
 #: not here nor in `ORDERING` serves the suspension policies (SS, TSS, IS).
 COMPRESSION = frozenset({"compress_plan", "_earliest_before", "_add", "_split", "_delete",
                          "_bisect_left"})  # fmt: skip
-#: The kernels of CREASY's order, which a run compiles only once it needs them
+#: The kernels of CREASY's pass, which a run compiles only once it needs them
 #: (`schedsim.policies.creasy.PYTHON_BUDGET`).
-ORDERING = frozenset({"creasy_scan", "creasy_keys", "_before"})
+ORDERING = frozenset(
+    {"creasy_pass", "creasy_scan", "creasy_keys", "_before", "_shadow", "_planned_end"}
+)
 
 
 def suspension_kernels() -> frozenset[str]:

@@ -21,7 +21,6 @@ from schedsim.model.cluster import Allocation
 from schedsim.model.policy import View
 from schedsim.model.view import JobView, State
 from schedsim.policies import creasy, kernels
-from schedsim.policies.backfilling import EASY
 from schedsim.policies.creasy import CREASY, criticality, priority
 from schedsim.workloads.catalog import load
 from schedsim.workloads.job import Job
@@ -135,47 +134,60 @@ def test_vectorised_order_equals_sorting_by_priority(rows, alpha) -> None:
 
 
 @contextmanager
-def _compiled() -> Iterator[None]:
-    """CREASY's scan compiled from the first pass (its budget spent), as before after."""
+def _budget(passes: int) -> Iterator[None]:
+    """CREASY's passes compiled once this process has made ``passes`` in Python (0: from
+    the first; a huge number: never), as before after."""
     budget, spent = creasy.PYTHON_BUDGET, creasy._spent
-    creasy.PYTHON_BUDGET = 0
+    creasy.PYTHON_BUDGET, creasy._spent = passes, 0
     try:
         yield
     finally:
         creasy.PYTHON_BUDGET, creasy._spent = budget, spent
 
 
-@settings(deadline=None)  # the first example loads numba
+_ESTIMATES = st.sampled_from([0.0, 60.0, 600.0, 3600.0]) | st.floats(0.0, 1e5)
+
+
+@settings(max_examples=300, deadline=None)  # the first example loads numba
 @given(
     st.lists(  # waiting jobs: cores, submit time, estimate
-        st.tuples(st.integers(1, 8), st.integers(0, 5000).map(float), st.floats(1.0, 1e5)),
+        st.tuples(st.integers(1, 8), st.integers(0, 5000).map(float), _ESTIMATES),
         max_size=25,
     ),
-    st.lists(st.tuples(st.integers(1, 2), st.floats(1.0, 1e4)), max_size=4),  # running jobs
+    st.lists(  # running jobs: cores, estimate, started how long ago (some overrun)
+        st.tuples(
+            st.integers(1, 2),
+            _ESTIMATES,
+            st.sampled_from([0.0, 1.0, 60.0, 600.0]) | st.floats(0.0, 2e4),
+        ),
+        max_size=4,
+    ),
     st.sampled_from([0.0, 1500.0, 6000.0]),
 )
-def test_a_pass_that_scans_only_the_jobs_that_fit_decides_the_same(rows, running, alpha) -> None:
-    # Compiled, `CREASY.scan` leaves out the jobs wider than the free cores but the first
-    # of them: the pass must start the same jobs, in the same order, and reserve the same
-    # job at the same time as a pass over the whole queue in priority order (`EASY.scan`).
+def test_a_compiled_pass_decides_as_the_pass_in_python(rows, running, alpha) -> None:
+    # `kernels.creasy_pass` must start the same jobs, in the same order, and reserve the
+    # same job at the same shadow time as EASY's pass in Python over the queue in
+    # `ordered`'s order: ties in the running jobs' ends, overrun jobs (planned a grace
+    # on), and starts estimated at 0 seconds included.
     now = 5000.0 + 17.25
     queue = [_queued(i + 1, sub, est, size) for i, (size, sub, est) in enumerate(rows)]
     busy, node = [], 0
-    for k, (size, est) in enumerate(running):
+    for k, (size, est, ago) in enumerate(running):
         job = Job(1000 + k, 0.0, est, size, est)
         nodes = list(range(node, node + size))
         busy.append(
-            JobView.of(job, State.RUNNING, allocation=Allocation.on(nodes), first_start=now - 1.0)
+            JobView.of(job, State.RUNNING, allocation=Allocation.on(nodes), first_start=now - ago)
         )
         node += size
     view = View.of(now, 8, running=busy, queue=queue)
-    scanning, whole = CREASY(alpha), CREASY(alpha)
-    whole.scan = lambda q, t, free: EASY.scan(whole, q, t, free)  # type: ignore[method-assign]
-    with _compiled():
-        started = [d.job.id for d in scanning.schedule(view)]
-    assert started == [d.job.id for d in whole.schedule(view)]
-    reserved = scanning.reservation
-    expected = whole.reservation
+    compiled, python = CREASY(alpha), CREASY(alpha)
+    with _budget(0):
+        started = [d.job.id for d in compiled.schedule(view)]
+        assert creasy._spent == 0  # it went compiled: nothing counted
+    with _budget(10**18):
+        assert started == [d.job.id for d in python.schedule(view)]
+    reserved = compiled.reservation
+    expected = python.reservation
     assert (reserved and (reserved[0].id, reserved[1])) == (
         expected and (expected[0].id, expected[1])
     )
@@ -208,10 +220,9 @@ def test_the_compiled_scan_is_the_numpy_order_less_the_jobs_that_cannot_start(
     policy._sync(view)
     ordered = policy.ordered(view.queue, now)
     wide = [j.id for j in ordered if j.size > free][:1]
-    with _compiled():
-        spent = creasy._spent
-        compiled = [j.id for j in policy.scan(view.queue, now, free)]
-        assert creasy._spent == spent  # it went compiled: nothing counted
+    queued = policy._queued
+    picked = kernels.creasy_scan(*queued.columns(), now, alpha, creasy._SCALE, free)
+    compiled = [queued.jobs[k].id for k in picked.tolist()]
     assert compiled == [j.id for j in ordered if j.size <= free or j.id in wide]
     # The priorities themselves, bit for bit (an order rarely shows a last-bit difference).
     _, estimate, submit, done, _ = policy._queued.columns()
@@ -221,7 +232,7 @@ def test_the_compiled_scan_is_the_numpy_order_less_the_jobs_that_cannot_start(
     assert keys.tobytes() == (-prio).tobytes()
 
 
-def test_creasy_orders_compiled_once_its_budget_of_passes_is_spent(monkeypatch) -> None:
+def test_creasy_passes_compiled_once_its_budget_of_passes_is_spent(monkeypatch) -> None:
     # The same run with the budget spent after 40 passes, and never: the same starts.
     jobs = [Job(i + 1, 30.0 * i, 600.0 + 50.0 * (i % 7), 1 + i % 4, 900.0) for i in range(200)]
     monkeypatch.setattr(creasy, "PYTHON_BUDGET", 10**12)
