@@ -227,7 +227,7 @@ class CREASY(EASY):
                 if job.id not in queued:
                     queued.add(job)
         if queued is None or len(queued) != len(view.queue):
-            queued = self._queued = Queued(view.queue, floor=0.0)
+            queued = self._queued = Queued(view.queue, floor=-math.inf)
         self._synced = view.queue
 
     def ordered(self, queue: tuple[JobView, ...], now: float) -> Sequence[JobView]:

@@ -587,12 +587,13 @@ def creasy_keys(estimate, submit, done, now, alpha, scale):
 
 @njit(cache=True)
 def creasy_scan(size, estimate, submit, done, ids, now, alpha, scale, free):
-    """The queue positions a CREASY pass with ``free`` free cores scans, in its order.
+    """The queue positions a CREASY pass with ``free`` free cores looks at, in its order.
 
-    `schedsim.policies.creasy.CREASY.scan` as one loop over the priorities of
-    `creasy_keys`. Kept: the jobs that fit ``free`` and the first of the others;
-    sorted highest priority first, ties by submit time, then id (an insertion
-    sort: a handful of jobs fit a loaded machine).
+    `schedsim.policies.creasy.CREASY.ordered`'s order, on the priorities of
+    `creasy_keys`, less the jobs that cannot start: kept are the jobs that fit
+    ``free`` and the first of the others (which may take the reservation); sorted
+    highest priority first, ties by submit time, then id (an insertion sort: a
+    handful of jobs fit a loaded machine).
     """
     n = len(size)
     key = creasy_keys(estimate, submit, done, now, alpha, scale)

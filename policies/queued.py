@@ -29,7 +29,8 @@ class Queued:
 
     The floor (1e-9 s by default) keeps SS's thresholds, which divide by the
     estimate, finite; CREASY, which does not divide, keeps the estimates as they
-    are (``floor=0``).
+    are (``floor=-inf``), as its scalar `schedsim.policies.creasy.priority` and EASY's
+    loop read them.
     """
 
     def __init__(self, jobs: tuple[JobView, ...] | list[JobView] = (), floor: float = 1e-9) -> None:

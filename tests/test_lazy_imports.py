@@ -153,7 +153,7 @@ print(json.dumps({{"run": heavy()}}))
         # Conservative's compression goes compiled only once its walks in Python have cost
         # about what loading numba would (`conservative.PYTHON_BUDGET`): not in 2,000 jobs.
         ("conservative", "schedsim.policies.planning.conservative", 2000),
-        # CREASY's order, only after `creasy.PYTHON_BUDGET` passes in a process.
+        # CREASY's pass, only after `creasy.PYTHON_BUDGET` passes in a process.
         ("creasy", "schedsim.policies.creasy", 3000),
     ],
 )
