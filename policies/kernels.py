@@ -554,7 +554,7 @@ def compress_plan(times, free, n, starts, spans, cores, order):
     return n, moved[:m], new_starts[:m]
 
 
-# ---- CREASY's pass -------------------------------------------------------------------------
+# ---- CREASY's pass ---------------------------------------------------------------------
 
 
 @njit(cache=True)
