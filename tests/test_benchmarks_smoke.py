@@ -1,10 +1,12 @@
-"""Smoke tests of ``benchmarks/growth.py`` and ``benchmarks/drift.py``.
+"""Smoke tests of ``benchmarks/growth.py``, ``benchmarks/drift.py`` and
+``benchmarks/closed_loop.py``.
 
 The benchmarks are not collected by pytest; this checks, cheaply, that the
 growth benchmark's measuring function still runs against the current API (in
 this process, on 500 Lublin-Feitelson jobs under EASY), that its exponent
 fit and target checks give the right answers on made-up numbers, and that
-the drift benchmark's parts of a small SS run account for the whole run.
+the drift benchmark's parts of a small SS run account for the whole run, and
+that the closed-loop benchmark's two ways of a small run agree.
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ def growth() -> ModuleType:
 @pytest.fixture(scope="module")
 def drift() -> ModuleType:
     return _load("drift")
+
+
+@pytest.fixture(scope="module")
+def closed_loop() -> ModuleType:
+    return _load("closed_loop")
 
 
 def test_the_worker_measures_a_small_run_with_its_piece_log(growth: ModuleType) -> None:
@@ -147,5 +154,30 @@ def test_the_drift_command_line_refuses_nonsense(drift: ModuleType) -> None:
     args = parser.parse_args(["--policy", "EASY", "--jobs", "2000", "--parts", "4"])
     assert (args.policy, args.jobs, args.parts, args.every) == ("easy", 2000, 4, 5000)
     for bad in (["--jobs", "0"], ["--parts", "-1"], ["--policy", "nope"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(bad)
+
+
+def test_the_closed_loop_benchmark_times_both_ways_of_one_schedule(closed_loop: ModuleType) -> None:
+    from schedsim.policies import creasy
+
+    budget, spent = creasy.PYTHON_BUDGET, creasy._spent
+    cfg = closed_loop.config(users=10, days=2.0, cycle=True, alpha=3000.0)
+    best = closed_loop.compare(cfg, repeat=1, budget=20)  # compiled after 20 passes
+    python, compiled = best["python"], best["compiled"]
+    assert python["jobs"] == compiled["jobs"] > 0  # the same schedule (else an error)
+    assert python["passes"] == compiled["passes"] > 20
+    assert python["speedup"] == 1.0
+    assert python["policy_s"] > 0 and compiled["policy_s"] > 0
+    # The process's own budget is as it was.
+    assert (creasy.PYTHON_BUDGET, creasy._spent) == (budget, spent)
+    assert closed_loop.results_table(best, "t").row_count == 2
+
+
+def test_the_closed_loop_command_line_refuses_nonsense(closed_loop: ModuleType) -> None:
+    parser = closed_loop.build_parser()
+    args = parser.parse_args(["--users", "50", "--days", "60", "--no-cycle", "--alpha", "6000"])
+    assert (args.users, args.days, args.cycle, args.alpha) == (50, 60.0, False, 6000.0)
+    for bad in (["--users", "0"], ["--days", "-1"], ["--alpha", "-3"], ["--budget", "x"]):
         with pytest.raises(SystemExit):
             parser.parse_args(bad)
