@@ -5,6 +5,15 @@ Run from the repository root (or anywhere: the project is installed)::
     python benchmarks/profile_core.py                      # EASY on whole CTC-SP2
     python benchmarks/profile_core.py --trace kth --policy ss
     python benchmarks/profile_core.py --first 20000 --json core.json
+    python benchmarks/profile_core.py --trace kth --policy creasy --users 250 --days 30
+
+With ``--users N`` the run is a closed loop instead of a replay: N users drawn from
+the trace's own users for ``--days`` days (a run of the Feitelson & Shmueli 2009
+study's kind, `studies/seed002-full.toml`; ``--no-cycle``, ``--alpha`` for CREASY).
+The profiled run is the process's second or later, so a policy that goes compiled
+after a budget of passes (CREASY, conservative's compression) has usually spent it,
+as in a study worker after its first run (give ``--repeat 2`` or more for the
+timed runs to include one such); the users' processes are the part "source".
 
 It times one run without a profiler (best of ``--repeat``), then profiles one
 more with cProfile and splits the profiled own time ("tottime") among the
@@ -42,6 +51,7 @@ import pstats
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +62,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import SHARED_TRACES, environment, make_console, read_trace
 
 from schedsim import Simulation
+from schedsim.app.study import RunConfig
 
 #: The parts, in the order the table lists them.
 PARTS: tuple[str, ...] = (
@@ -158,21 +169,34 @@ def split_profile(stats: pstats.Stats) -> Counter[str]:
     return own
 
 
-def measure(workload: Any, policy: str, repeat: int) -> dict[str, Any]:
-    """Wall time of a run (best of ``repeat``), then one profiled run split by part."""
+def measure(
+    workload: Any, policy: str, repeat: int, make: Callable[[], Simulation] | None = None
+) -> dict[str, Any]:
+    """Wall time of a run (best of ``repeat``), then one profiled run split by part.
+
+    ``make`` builds the simulation (a closed loop, say); by default ``policy`` on
+    ``workload``. Building it is timed in neither run.
+    """
+    if make is None:
+
+        def make() -> Simulation:
+            return Simulation(workload, policy)
+
     best = float("inf")
     result = None
     for _ in range(repeat):
+        sim = make()
         gc.collect()
         t0 = time.perf_counter()
-        result = Simulation(workload, policy).run()
+        result = sim.run()
         best = min(best, time.perf_counter() - t0)
     assert result is not None
     jobs, passes = len(result.jobs), int(result.meta["passes"])
+    sim = make()
     profiler = cProfile.Profile()
     gc.collect()
     profiler.enable()
-    Simulation(workload, policy).run()
+    sim.run()
     profiler.disable()
     parts = split_profile(pstats.Stats(profiler))
     profiled = sum(parts.values())
@@ -199,6 +223,24 @@ def measure(workload: Any, policy: str, repeat: int) -> dict[str, Any]:
         "us_per_pass": best / passes * 1e6,
         "parts": rows,
     }
+
+
+def closed_loop(
+    trace: str, policy: str, users: int, days: float, cycle: bool, alpha: float
+) -> RunConfig:
+    """A run of the Feitelson & Shmueli 2009 study's kind (`studies/seed002-full.toml`):
+    ``users`` users drawn from ``trace``'s (a shipped name), jobs longer than an hour
+    running for the hour, ``alpha`` for CREASY."""
+    return RunConfig(
+        workload=trace,
+        policy=policy,
+        params={"alpha": alpha} if policy == "creasy" else None,
+        users=users,
+        days=days,
+        daily_cycle=cycle,
+        max_runtime_as="cap",
+        seed=5,
+    )
 
 
 def parts_table(doc: dict[str, Any], trace: str) -> Table:
@@ -237,14 +279,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", default="easy", help="policy name (default: easy)")
     parser.add_argument("--first", type=int, metavar="N", help="only the first N jobs")
     parser.add_argument("--repeat", type=int, default=1, help="unprofiled runs, best kept")
+    parser.add_argument(
+        "--users",
+        type=int,
+        metavar="N",
+        help="a closed loop of N users drawn from --trace's users instead of a replay",
+    )
+    parser.add_argument("--days", type=float, default=30.0, help="closed loop: days (default: 30)")
+    parser.add_argument(
+        "--no-cycle", dest="cycle", action="store_false", help="closed loop: no daily cycle"
+    )
+    parser.add_argument(
+        "--alpha", type=float, default=3000.0, help="closed loop, CREASY: alpha (default: 3000)"
+    )
     parser.add_argument("--json", type=Path, metavar="FILE", help="save the table as JSON")
     args = parser.parse_args(argv)
     console = make_console(100)
-    workload, info = read_trace(args.trace, SHARED_TRACES, args.first)
-    doc = measure(workload, args.policy, max(args.repeat, 1))
-    console.print(parts_table(doc, info.label))
+    if args.users is not None:
+        cfg = closed_loop(args.trace, args.policy, args.users, args.days, args.cycle, args.alpha)
+        label = f"{args.users} users of {args.trace} for {args.days:g} days"
+        doc = measure(None, args.policy, max(args.repeat, 1), make=cfg.simulation)
+    else:
+        workload, info = read_trace(args.trace, SHARED_TRACES, args.first)
+        label = info.label
+        doc = measure(workload, args.policy, max(args.repeat, 1))
+    console.print(parts_table(doc, label))
     if args.json is not None:
-        doc["trace"] = info.label
+        doc["trace"] = label
         doc["environment"] = environment()
         args.json.write_text(json.dumps(doc, indent=2) + "\n")
         console.print(f"saved {args.json}")

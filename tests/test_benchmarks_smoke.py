@@ -1,12 +1,13 @@
-"""Smoke tests of ``benchmarks/growth.py``, ``benchmarks/drift.py`` and
-``benchmarks/closed_loop.py``.
+"""Smoke tests of ``benchmarks/growth.py``, ``benchmarks/drift.py``,
+``benchmarks/closed_loop.py`` and ``benchmarks/profile_core.py``.
 
 The benchmarks are not collected by pytest; this checks, cheaply, that the
 growth benchmark's measuring function still runs against the current API (in
 this process, on 500 Lublin-Feitelson jobs under EASY), that its exponent
 fit and target checks give the right answers on made-up numbers, and that
 the drift benchmark's parts of a small SS run account for the whole run, and
-that the closed-loop benchmark's two ways of a small run agree.
+that the closed-loop benchmark's two ways of a small run agree, and that the
+core's profile of a small closed loop shares its time out among the parts.
 """
 
 from __future__ import annotations
@@ -181,3 +182,14 @@ def test_the_closed_loop_command_line_refuses_nonsense(closed_loop: ModuleType) 
     for bad in (["--users", "0"], ["--days", "-1"], ["--alpha", "-3"], ["--budget", "x"]):
         with pytest.raises(SystemExit):
             parser.parse_args(bad)
+
+
+def test_the_profile_of_a_closed_loop_shares_out_the_whole_run() -> None:
+    profile_core = _load("profile_core")
+    cfg = profile_core.closed_loop("kth", "creasy", users=10, days=2.0, cycle=True, alpha=0.0)
+    doc = profile_core.measure(None, "creasy", 1, make=cfg.simulation)
+    shares = {row["part"]: row["share"] for row in doc["parts"]}
+    assert list(shares) == list(profile_core.PARTS)
+    assert sum(shares.values()) == pytest.approx(1.0)
+    assert shares["source"] > 0 and shares["policy"] > 0  # the users, CREASY
+    assert doc["jobs"] > 0 and doc["passes"] > 0
