@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -150,34 +151,27 @@ def results_table(best: dict[str, dict[str, Any]], title: str) -> Table:
     return table
 
 
-def _days(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of days: {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"days must be positive, got {text}")
-    return value
+def _checked(
+    convert: Callable[[str], Any], what: str, ok: Callable[[Any], bool], rule: str
+) -> Callable[[str], Any]:
+    """An argparse type: ``convert`` the text, and refuse it unless ``ok``, naming ``rule``."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            kind = "a whole number" if convert is int else "a number"
+            raise argparse.ArgumentTypeError(f"{what}: not {kind}: {text!r}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{what} must be {rule}, got {text}")
+        return value
+
+    return parse
 
 
-def _alpha(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"alpha must be 0 or more, got {text}")
-    return value
-
-
-def _budget(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number of passes: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"the budget must be 0 or more, got {text}")
-    return value
+_days = _checked(float, "days", lambda v: 0 < v < math.inf, "positive")
+_alpha = _checked(float, "alpha", lambda v: 0 <= v < math.inf, "0 or more")
+_budget = _checked(int, "the budget", lambda v: v >= 0, "0 or more passes")
 
 
 def build_parser() -> argparse.ArgumentParser:
