@@ -21,9 +21,9 @@ this process:
 Each way's figures are those of its fastest turn of ``--repeat``: the simulation's CPU
 time (``Simulation.run()``, the result tables included; CPU rather than wall time, which
 the machine's other load moves more), and within it the policy's own time, summed over
-the calls to ``CREASY.schedule`` (wall time around each call, a tenth of a microsecond a
-pass, the same in both ways: a pass is too short for another process to take much of
-it). The two ways must give the same schedule: every job's start time is compared, and
+the calls to ``CREASY.schedule`` (wall time around each call, which costs well under a
+microsecond a pass, the same in both ways: a pass is too short for another process to
+take much of it). The two ways must give the same schedule: every job's start time is compared, and
 a difference is an error. Building the users (before the run) is timed in neither.
 """
 
