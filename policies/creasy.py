@@ -99,7 +99,7 @@ MINUTE = 60.0
 #: A process makes its CREASY passes in Python (numpy's `CREASY.ordered`, then EASY's
 #: loop) until it has made this many of them (with two jobs or more waiting), and as one
 #: compiled loop after (`schedsim.policies.kernels.creasy_pass`: the same priorities,
-#: order, starts and reservation): the loop saves about 30 microseconds a pass, and
+#: order, starts and reservation): the loop saves 15-25 microseconds a pass, and
 #: loading numba and the loop costs a process about half a second, so a short run
 #: never loads them.
 PYTHON_BUDGET = 30_000
