@@ -54,12 +54,22 @@ WAYS: tuple[str, ...] = ("python", "compiled")
 SEED = 5
 
 
-def config(users: int, days: float, cycle: bool, alpha: float) -> RunConfig:
-    """One run of the 180-day study's kind (`studies/seed002-full.toml`), shorter."""
+def config(
+    users: int,
+    days: float,
+    cycle: bool,
+    alpha: float,
+    *,
+    trace: str = "kth",
+    policy: str = "creasy",
+) -> RunConfig:
+    """One run of the 180-day study's kind (`studies/seed002-full.toml`), shorter:
+    ``users`` users drawn from ``trace``'s (a shipped name), jobs longer than an hour
+    running for the hour, under ``policy`` (``alpha`` for CREASY)."""
     return RunConfig(
-        workload="kth",
-        policy="creasy",
-        params={"alpha": alpha},
+        workload=trace,
+        policy=policy,
+        params={"alpha": alpha} if policy == "creasy" else None,
         users=users,
         days=days,
         daily_cycle=cycle,

@@ -59,10 +59,10 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from closed_loop import config as closed_loop
 from run import SHARED_TRACES, environment, make_console, read_trace
 
 from schedsim import Simulation
-from schedsim.app.study import RunConfig
 
 #: The parts, in the order the table lists them.
 PARTS: tuple[str, ...] = (
@@ -223,24 +223,6 @@ def measure(
     }
 
 
-def closed_loop(
-    trace: str, policy: str, users: int, days: float, cycle: bool, alpha: float
-) -> RunConfig:
-    """A run of the Feitelson & Shmueli 2009 study's kind (`studies/seed002-full.toml`):
-    ``users`` users drawn from ``trace``'s (a shipped name), jobs longer than an hour
-    running for the hour, ``alpha`` for CREASY."""
-    return RunConfig(
-        workload=trace,
-        policy=policy,
-        params={"alpha": alpha} if policy == "creasy" else None,
-        users=users,
-        days=days,
-        daily_cycle=cycle,
-        max_runtime_as="cap",
-        seed=5,
-    )
-
-
 def parts_table(doc: dict[str, Any], trace: str) -> Table:
     """One row per part: share of the time, seconds, microseconds per job and per pass."""
     table = Table(
@@ -294,7 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     console = make_console(100)
     if args.users is not None:
-        cfg = closed_loop(args.trace, args.policy, args.users, args.days, args.cycle, args.alpha)
+        cfg = closed_loop(
+            args.users, args.days, args.cycle, args.alpha, trace=args.trace, policy=args.policy
+        )
         label = f"{args.users} users of {args.trace} for {args.days:g} days"
         doc = measure(None, args.policy, max(args.repeat, 1), make=cfg.simulation)
     else:

@@ -26,10 +26,10 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 def _load(name: str) -> ModuleType:
     # The scripts put benchmarks/ on sys.path to import one another (growth.py imports
-    # run.py, drift.py both): undo that afterwards, so that their names (run, growth,
-    # sweep...) shadow nothing in later tests.
+    # run.py, drift.py both, profile_core.py run.py and closed_loop.py): undo that
+    # afterwards, so that their names (run, growth, sweep...) shadow nothing in later tests.
     saved_path = list(sys.path)
-    saved = {m: sys.modules.get(m) for m in ("run", "growth")}
+    saved = {m: sys.modules.get(m) for m in ("run", "growth", "closed_loop")}
     spec = importlib.util.spec_from_file_location(f"{name}_benchmark", BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -186,7 +186,7 @@ def test_the_closed_loop_command_line_refuses_nonsense(closed_loop: ModuleType) 
 
 def test_the_profile_of_a_closed_loop_shares_out_the_whole_run() -> None:
     profile_core = _load("profile_core")
-    cfg = profile_core.closed_loop("kth", "creasy", users=10, days=2.0, cycle=True, alpha=0.0)
+    cfg = profile_core.closed_loop(10, 2.0, True, 0.0, trace="kth", policy="creasy")
     doc = profile_core.measure(None, "creasy", 1, make=cfg.simulation)
     shares = {row["part"]: row["share"] for row in doc["parts"]}
     assert list(shares) == list(profile_core.PARTS)
