@@ -26,7 +26,7 @@ import simpy
 from schedsim.model.job import JobRun
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.scheduler import Scheduler, delay_until
-from schedsim.workloads.job import NO_ATTRS, Job
+from schedsim.workloads.job import Job, trusted_job
 from schedsim.workloads.users import P_CONTINUE_AT_ZERO, DailyCycle, UserModel, continue_probability
 
 
@@ -209,8 +209,11 @@ def _user(
             if t > env.now:
                 yield env.timeout(delay_until(env.now, t))
             size, run_time, estimate = rows[rng.integers(n_rows)]
-            attrs = {MemoryOverhead.ATTRIBUTE: memory[0].draw(memory[1])} if memory else NO_ATTRS
-            job = Job(next(ids), env.now, run_time, int(size), estimate, user=uid, attrs=attrs)
+            if memory:
+                attrs = {MemoryOverhead.ATTRIBUTE: memory[0].draw(memory[1])}
+                job = Job(next(ids), env.now, run_time, int(size), estimate, user=uid, attrs=attrs)
+            else:  # the same Job, without its checks: the ids come from this run's counter
+                job = trusted_job(next(ids), env.now, run_time, int(size), estimate, uid)
             run = JobRun(job)
             done = run.on_end = env.event()
             scheduler.submit([run])

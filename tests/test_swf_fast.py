@@ -9,7 +9,8 @@ floats, the sign of a zero), header, cleaning steps and their members, or the sa
 the test also says which path it expects, so that a fast path that quietly refused
 everything would fail here. The jobs come from `_trusted_jobs` and the workload from
 `Workload._ordered`, which skip the public constructors' checks: their results must
-equal what those constructors give.
+equal what those constructors give, as must the closed-loop users' jobs, which come
+from `trusted_job`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from hypothesis import strategies as st
 
 from schedsim.workloads import swf
 from schedsim.workloads.catalog import resolve
-from schedsim.workloads.job import NO_ATTRS, Job, _trusted_jobs
+from schedsim.workloads.job import NO_ATTRS, Job, _trusted_jobs, trusted_job
 from schedsim.workloads.swf import SWFError, read_swf
 from schedsim.workloads.workload import Header, Workload
 
@@ -347,6 +348,17 @@ def test_trusted_jobs_equal_jobs_built_the_public_way() -> None:
         same(job, public)
         assert job == public and hash(job) == hash(public)
         assert job.attrs is NO_ATTRS
+        same(pickle.loads(pickle.dumps(job)), public)
+        with pytest.raises(AttributeError):
+            job.size = 3  # still frozen
+
+
+def test_trusted_job_equals_the_job_built_the_public_way() -> None:
+    for row in [(1, 0.0, 100.0, 4, 200.0, 7), (2**62, -0.0, 0.5, 1, -5.0, -1)]:
+        job, public = trusted_job(*row), Job(*row[:5], user=row[5])
+        same(job, public)
+        assert job == public and hash(job) == hash(public)
+        assert job.attrs is NO_ATTRS and job.swf is None
         same(pickle.loads(pickle.dumps(job)), public)
         with pytest.raises(AttributeError):
             job.size = 3  # still frozen
