@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import multiprocessing
 import os
 import signal
@@ -17,9 +18,10 @@ import pytest
 
 from schedsim import Simulation
 from schedsim.app import registry
+from schedsim.app import sweep as sweep_module
 from schedsim.app.cli import main
-from schedsim.app.study import Study, load_study
-from schedsim.app.sweep import LOCK_NAME, execute, is_finished, sweep
+from schedsim.app.study import RunConfig, Study, load_study
+from schedsim.app.sweep import LOCK_NAME, execute, is_finished, largest_first, sweep
 from schedsim.model import policy as base
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import first, scale_load
@@ -196,6 +198,35 @@ def test_progress_bar_counts_every_run(tmp_path, capsys):
     assert outcome.finished == 4
     shown = capsys.readouterr().out
     assert "small" in shown and "4/4" in shown and "left" in shown
+
+
+def test_size_hint_grows_with_the_jobs_a_run_will_make():
+    loop = RunConfig(workload="kth", users=50, days=10)  # the daily cycle: 10 hours a day
+    assert loop.size_hint() == pytest.approx(50 * 10 * 10 / 24)
+    assert RunConfig(workload="kth", users=50, days=10, daily_cycle=False).size_hint() == 500
+    weekly = RunConfig(workload="kth", users=50, days=10, weekdays=(0, 1, 2, 3, 4))
+    assert weekly.size_hint() == pytest.approx(50 * 10 * 10 / 24 * 5 / 7)
+    assert RunConfig(workload="kth", users=50).size_hint() == pytest.approx(50 * 180 * 10 / 24)
+    assert RunConfig(workload="lublin", jobs=300).size_hint() == 300
+    assert RunConfig(workload="kth", first=150).size_hint() == 150
+    assert RunConfig(workload="kth").size_hint() == math.inf  # the whole log: unknown
+
+
+def test_runs_are_handed_out_largest_first_ties_in_the_studys_order(tmp_path, monkeypatch):
+    study = small_study(grid={"first": [40, 120, 80], "policy": ["fcfs", "easy"]})
+    order = [(r.config.first, r.config.policy) for r in largest_first(study.runs())]
+    assert order == [(120, "fcfs"), (120, "easy"), (80, "fcfs"), (80, "easy"),
+                     (40, "fcfs"), (40, "easy")]  # fmt: skip
+    # And a sweep runs them so (one worker, in this process).
+    ran = []
+
+    def execute_noting(task):
+        ran.append(task[0]["config"]["first"])
+        return execute(task)
+
+    monkeypatch.setattr(sweep_module, "execute", execute_noting)
+    assert sweep(study, tmp_path, workers=0).finished == 6
+    assert ran == [120, 120, 80, 80, 40, 40]
 
 
 @pytest.fixture

@@ -483,11 +483,35 @@ class RunConfig:
             max_runtime=None if math.isinf(limit) else limit,
             max_runtime_as=self.max_runtime_as or "filter",  # type: ignore[arg-type]
         )
+        return Population(model, self.users, self._days(), self._cycle())
+
+    def _days(self) -> float:
+        return 180.0 if self.days is None else self.days
+
+    def _cycle(self) -> DailyCycle:
         options: dict[str, Any] = {"enabled": self.daily_cycle is not False}
         if self.weekdays is not None:
             options["weekdays"] = self.weekdays
-        cycle = DailyCycle(**options)
-        return Population(model, self.users, 180.0 if self.days is None else self.days, cycle)
+        return DailyCycle(**options)
+
+    def size_hint(self) -> float:
+        """A number that grows with the jobs this run will simulate, as far as its
+        configuration says, for handing out a sweep's largest runs first
+        (`schedsim.app.sweep.largest_first`): ``jobs`` or ``first`` when set; for a
+        closed loop, users x days x the share of the week the daily cycle lets them
+        submit in (user-days, not jobs: a user makes some jobs a day, fewer on a loaded
+        machine); infinity when the run's size is a log's length, unknown until read."""
+        if self.users is not None:
+            cycle = self._cycle()
+            share = 1.0
+            if cycle.enabled:
+                share = (cycle.day_end - cycle.day_start) / 24 * len(cycle.weekdays) / 7
+            return self.users * self._days() * share
+        if self.jobs is not None:
+            return float(self.jobs)
+        if self.first is not None:
+            return float(self.first)
+        return math.inf
 
     def memory_overhead(self) -> MemoryOverhead | None:
         """The `MemoryOverhead` that ``overhead`` describes, or None."""
