@@ -89,31 +89,3 @@ def test_the_count_sees_cycles_a_policy_makes() -> None:
 
     result, cycles = _run_counting_cycles(Simulation(first(catalog.load("kth"), 500), Cyclic()))
     assert cycles >= result.meta["passes"] >= 500
-
-
-def test_a_sweeps_worker_and_schedsim_run_write_their_files_inside_the_block(
-    tmp_path, monkeypatch
-) -> None:
-    # The first full pass after a run would come while its first table is written, and
-    # walk every job record the run kept (a second on a 180-day closed loop): the sweep's
-    # worker and `schedsim run` make their files with the oldest generation still left out.
-    from schedsim.app import cli
-    from schedsim.app import sweep as sweep_module
-
-    oldest: list[int] = []
-    for module, name in ((sweep_module, "_files"), (cli, "_show_and_write")):
-        real = getattr(module, name)
-
-        def noting(*args, real=real):  # type: ignore[no-untyped-def]
-            oldest.append(gc.get_threshold()[2])
-            return real(*args)
-
-        monkeypatch.setattr(module, name, noting)
-    before = gc.get_threshold()
-    config = RunConfig(workload="kth", first=200)
-    outcome = sweep_module.execute(({"id": "x", "config": config.to_dict()}, ()))
-    assert outcome.ok and "jobs.parquet" in outcome.files
-    assert cli.main(["run", "--workload", "kth", "--first", "200", "--out", str(tmp_path)]) == 0
-    assert (tmp_path / "jobs.parquet").exists()
-    assert len(oldest) == 2 and min(oldest) >= 1_000_000
-    assert gc.get_threshold() == before

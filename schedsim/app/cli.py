@@ -42,7 +42,6 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from rich.console import Console
 
-    from schedsim.app.simulation import Simulation
     from schedsim.app.study import RunConfig
     from schedsim.model.results import Result
 
@@ -719,7 +718,8 @@ def _run_and_write(
     args: argparse.Namespace, console: Console, out: Path | None, made: list[Path]
 ) -> int:
     from schedsim.app import registry
-    from schedsim.model.simulation import young_collections_only
+    from schedsim.app.report.console import show, summary_table
+    from schedsim.workloads.swf import write_swf
 
     for module in args.imports:
         registry.import_module(module)
@@ -740,21 +740,7 @@ def _run_and_write(
     if out is None:
         out = Path("results") / f"{workload.name}-{sim.policy.name}"
         made.extend(check_writable(out))
-    # The run's job records live on until its files are written: the collector's full
-    # passes would walk them all and find nothing (`young_collections_only`).
-    with young_collections_only():
-        result = sim.run(progress=progress)
-        _show_and_write(args, console, sim, result, out)
-    return 0
-
-
-def _show_and_write(
-    args: argparse.Namespace, console: Console, sim: Simulation, result: Result, out: Path
-) -> None:
-    """`schedsim run`'s tables on the console and its files in ``out``."""
-    from schedsim.app.report.console import show, summary_table
-    from schedsim.workloads.swf import write_swf
-
+    result = sim.run(progress=progress)
     summary = result.summary(warmup=args.warmup, cooldown=args.cooldown)
     print_summary(console, result, summary)
     if args.by:
@@ -773,7 +759,7 @@ def _show_and_write(
         if args.batsim:
             from schedsim.app.batsim import write_batsim_jobs
 
-            write_batsim_jobs(result, out / "batsim_jobs.csv", workload_name=sim.workload.name)
+            write_batsim_jobs(result, out / "batsim_jobs.csv", workload_name=workload.name)
     except OSError as exc:
         # The probe passed, so the folder went away or the disk filled up meanwhile;
         # pyarrow's and write()'s errors do not always name the file.
@@ -791,6 +777,7 @@ def _show_and_write(
     if args.batsim:
         written.append("batsim_jobs.csv")
     console.print(f"wrote {out}/: {', '.join(written)}", soft_wrap=True)
+    return 0
 
 
 def cmd_sweep(args: argparse.Namespace, console: Console) -> int:

@@ -84,8 +84,7 @@ from typing import Any
 
 from schedsim._version import __version__
 from schedsim.app.study import Run, RunConfig, Study
-from schedsim.model.results import OPTIONAL_TABLES, POLICY_TABLE, Result, json_safe
-from schedsim.model.simulation import young_collections_only
+from schedsim.model.results import OPTIONAL_TABLES, POLICY_TABLE, json_safe
 
 __all__ = [
     "LOCK_NAME",
@@ -173,12 +172,19 @@ def execute(task: Task) -> RunOutcome:
         for module in imports:
             importlib.import_module(module)
         config = RunConfig.from_dict(document["config"])
-        # The run's job records live on until its files are made: the collector's full
-        # passes would walk them all and find nothing (`young_collections_only`), and
-        # the first would come while the first table is written (a second on a
-        # 180-day closed loop), so the block goes on until the files are made.
-        with young_collections_only():
-            files = _files(config.simulation().run(), config)
+        result = config.simulation().run()
+        files = {}
+        tables = [("jobs.parquet", result.jobs), ("series.parquet", result.series)]
+        for name in OPTIONAL_TABLES:
+            table = getattr(result, name)
+            if table is not None:
+                tables.append((f"{name}.parquet", table))
+        tables += [(f"{POLICY_TABLE}{n}.parquet", t) for n, t in result.tables.items()]
+        for name, frame in tables:
+            buffer = io.BytesIO()
+            frame.to_parquet(buffer, index=False)
+            files[name] = buffer.getvalue()
+        files["summary.json"] = result.summary_json(config.warmup, config.cooldown).encode()
         files["config.json"] = _json_bytes({**document, "schedsim_version": __version__})
         return RunOutcome(run_id, files=files)
     except Exception as exc:
@@ -186,23 +192,6 @@ def execute(task: Task) -> RunOutcome:
         return RunOutcome(
             run_id, error=f"{type(exc).__name__}: {first_line}", traceback=traceback.format_exc()
         )
-
-
-def _files(result: Result, config: RunConfig) -> dict[str, bytes]:
-    """A run's tables as Parquet bytes, and its summary as JSON, by file name."""
-    files = {}
-    tables = [("jobs.parquet", result.jobs), ("series.parquet", result.series)]
-    for name in OPTIONAL_TABLES:
-        table = getattr(result, name)
-        if table is not None:
-            tables.append((f"{name}.parquet", table))
-    tables += [(f"{POLICY_TABLE}{n}.parquet", t) for n, t in result.tables.items()]
-    for name, frame in tables:
-        buffer = io.BytesIO()
-        frame.to_parquet(buffer, index=False)
-        files[name] = buffer.getvalue()
-    files["summary.json"] = result.summary_json(config.warmup, config.cooldown).encode()
-    return files
 
 
 # ---- the study directory ---------------------------------------------------------
