@@ -565,8 +565,8 @@ class Simulation:
 
 
 def _in_submit_order(runs: list[JobRun]) -> list[JobRun]:
-    """The jobs by submit time, ties by id: `sorted` on ``(submit, id)`` keys, which on
-    a long run's hundreds of thousands of jobs takes twice as long as numpy's lexsort."""
+    """The jobs by submit time, ties by id, through numpy's lexsort: on a long run's
+    hundreds of thousands of jobs, twice as fast as `sorted` on ``(submit, id)`` pairs."""
     n = len(runs)
     ids = np.fromiter(map(attrgetter("id"), runs), np.int64, n)
     submits = np.fromiter(map(attrgetter("submit"), runs), float, n)

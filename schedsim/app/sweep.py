@@ -93,6 +93,7 @@ __all__ = [
     "SweepOutcome",
     "execute",
     "is_finished",
+    "largest_first",
     "sweep",
 ]
 
