@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
 NEEDED = ("sphinx", "myst_nb", "furo")
@@ -34,15 +35,31 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI must build the documentation, but {reason}")
         pytest.skip(reason)
-    out = tmp_path_factory.mktemp("docs") / "html"
-    # The notebooks are not executed here: nbmake executes every one of them in the
-    # same test run (pyproject's addopts), and twice would double their share of it.
-    build = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-         "-D", "nb_execution_mode=off", str(ROOT / "docs"), str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=1200,
-    )  # fmt: skip
-    assert build.returncode == 0, f"sphinx-build failed:\n{build.stderr[-6000:]}"
+    # Under pytest-xdist each worker that runs a test of this module asks for the site.
+    # The build writes autosummary's stubs and the policy pages into docs/ itself, so two
+    # builds at once race there (a stub one wrote and the other removed: "stub file not
+    # found"). The first worker builds, under a lock on this checkout's docs/_build,
+    # into a folder of the whole test run; the others wait and use the same site.
+    uid = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if uid:
+        shared = tmp_path_factory.getbasetemp().parent / f"docs-{uid}"
+        shared.mkdir(exist_ok=True)
+    else:
+        shared = tmp_path_factory.mktemp("docs")
+    out, done = shared / "html", shared / "built"
+    lock_dir = ROOT / "docs" / "_build"
+    lock_dir.mkdir(exist_ok=True)
+    with FileLock(lock_dir / "test-build.lock"):
+        if not done.exists():
+            # The notebooks are not executed here: nbmake executes every one of them in
+            # the same test run (pyproject's addopts), and twice would double their share.
+            build = subprocess.run(
+                [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+                 "-D", "nb_execution_mode=off", str(ROOT / "docs"), str(out)],
+                cwd=ROOT, capture_output=True, text=True, timeout=1200,
+            )  # fmt: skip
+            assert build.returncode == 0, f"sphinx-build failed:\n{build.stderr[-6000:]}"
+            done.touch()
     return out
 
 
