@@ -2,6 +2,6 @@
 
 import sys
 
-from schedsim.app.cli import main
+from schedsim.app.cli import console_main
 
-sys.exit(main())
+sys.exit(console_main())

@@ -1,5 +1,6 @@
 """Runs leave the garbage collector's full passes out, which is safe only while the core
-makes (next to) no reference cycles: both are checked here."""
+makes (next to) no reference cycles: both are checked here. So does ``schedsim run`` while
+it writes its outputs, and the ``schedsim`` command freezes what it made before it ends."""
 
 from __future__ import annotations
 
@@ -89,3 +90,43 @@ def test_the_count_sees_cycles_a_policy_makes() -> None:
 
     result, cycles = _run_counting_cycles(Simulation(first(catalog.load("kth"), 500), Cyclic()))
     assert cycles >= result.meta["passes"] >= 500
+
+
+def test_the_run_command_writes_its_outputs_before_any_full_collection(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    # The run's records are alive until they are written: a full pass over them there
+    # costs as much as the one the runs leave out.
+    from schedsim.app.cli import main
+
+    thresholds: list[tuple[int, int, int]] = []
+    save = Result.save
+
+    def watched(self: Result, *args: object, **kwargs: object) -> object:
+        thresholds.append(gc.get_threshold())
+        return save(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Result, "save", watched)
+    before = gc.get_threshold()
+    assert main(["run", "--first", "200", "--out", str(tmp_path / "o")]) == 0
+    assert len(thresholds) == 1 and thresholds[0][2] >= 1_000_000
+    assert gc.get_threshold() == before
+    assert (tmp_path / "o" / "jobs.csv").is_file()
+
+
+def test_the_command_freezes_what_it_made_before_the_process_ends(monkeypatch, capsys) -> None:
+    # `schedsim` and `python -m schedsim` end with gc.freeze(), so that shutdown's last
+    # collection does not walk the run; `main` itself, which notebooks and tests call,
+    # does not.
+    from schedsim.app import cli
+
+    monkeypatch.setattr("sys.argv", ["schedsim", "policies"])
+    gc.unfreeze()
+    try:
+        assert cli.main(["policies"]) == 0
+        assert gc.get_freeze_count() == 0
+        assert cli.console_main() == 0
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    assert "easy" in capsys.readouterr().out

@@ -28,3 +28,10 @@ def test_every_package_folder_is_installed() -> None:
 def test_no_top_level_package_but_schedsim() -> None:
     config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert {p.split(".")[0] for p in config["packages"]} == {"schedsim"}
+
+
+def test_the_command_and_python_m_run_the_entry_that_freezes_before_exit() -> None:
+    # `console_main`, not `main`: see tests/test_collector.py for what it adds.
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"schedsim": "schedsim.app.cli:console_main"}
+    assert "sys.exit(console_main())" in (REPO / "schedsim" / "__main__.py").read_text()

@@ -21,6 +21,7 @@ instead of after a second or two of imports (tests/test_lazy_imports.py).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import secrets
 import sys
@@ -707,8 +708,13 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     check_machine_options(args)
     out = output_directory(args.out)
     made = check_writable(out) if out is not None else []
+    from schedsim.model.simulation import young_collections_only
+
     try:
-        return _run_and_write(args, console, out, made)
+        # The outputs too: the run's records stay alive until they are written, and a full
+        # pass of the collector over them, right after the run, cost 0.2 s on whole CTC.
+        with young_collections_only():
+            return _run_and_write(args, console, out, made)
     except BaseException:
         remove_empty(made)
         raise
@@ -1011,6 +1017,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def console_main() -> int:
+    """The ``schedsim`` command and ``python -m schedsim``: `main`, then the process ends.
+
+    Everything the command made is frozen out of the garbage collector's reach
+    (`gc.freeze`) before the interpreter shuts down, whose last collection would
+    otherwise walk and free it: 0.4 s of a 4.7 s ``schedsim run`` on whole CTC.
+    The operating system takes the memory back at once. Files are written and
+    closed inside the commands, and ``atexit`` handlers still run; what is skipped
+    is finalizing objects left in reference cycles, which Python does not
+    promise at exit anyway. Code that calls `main` in a process that goes on
+    (a notebook, the tests) collects as usual.
+    """
+    code = main()
+    gc.freeze()
+    return code
+
+
 def reported_errors() -> tuple[type[BaseException], ...]:
     """The exceptions `main` prints as one ``schedsim: error:`` line (a malformed trace's
     SWFError is a ValueError). A function, which the ``except`` clause calls only once
@@ -1035,4 +1058,4 @@ def error_line(exc: BaseException) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(console_main())
