@@ -34,6 +34,7 @@ What the scheduler owns, beside the queue and the live jobs:
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable
+from operator import attrgetter
 from typing import Any, NamedTuple, cast
 
 import numpy as np
@@ -103,6 +104,10 @@ class _Wake(simpy.Event):
         self.env.schedule(self, LATE)
 
 
+#: A queue's order: submit time, ties by id (a key made in C: a requeue sorts the queue).
+_submit_order = attrgetter("submit", "id")
+
+
 class _Pool:
     """The live jobs of one state, in the order they entered it, with their snapshots.
 
@@ -140,9 +145,10 @@ class _Pool:
 
     def sort(self) -> None:
         """Put the jobs back in submit order, ties by id (the queue, after a requeue)."""
-        order = sorted(self.runs, key=lambda jid: (self.runs[jid].submit, jid))
-        self.runs = {jid: self.runs[jid] for jid in order}
-        self.views = {jid: self.views[jid] for jid in order}
+        order = sorted(self.runs.values(), key=_submit_order)
+        self.runs = {run.id: run for run in order}
+        views = self.views
+        self.views = {run.id: views[run.id] for run in order}
         self._tuple = None
 
     def snapshot(self) -> tuple[JobView, ...]:
