@@ -1,13 +1,16 @@
 """Smoke tests of ``benchmarks/growth.py``, ``benchmarks/drift.py``,
-``benchmarks/closed_loop.py`` and ``benchmarks/profile_core.py``.
+``benchmarks/closed_loop.py``, ``benchmarks/profile_core.py`` and
+``benchmarks/run_phases.py``.
 
 The benchmarks are not collected by pytest; this checks, cheaply, that the
 growth benchmark's measuring function still runs against the current API (in
 this process, on 500 Lublin-Feitelson jobs under EASY), that its exponent
 fit and target checks give the right answers on made-up numbers, and that
 the drift benchmark's parts of a small SS run account for the whole run, and
-that the closed-loop benchmark's two ways of a small run agree, and that the
-core's profile of a small closed loop shares its time out among the parts.
+that the closed-loop benchmark's two ways of a small run agree, that the
+core's profile of a small closed loop shares its time out among the parts, and
+that ``benchmarks/run_phases.py`` splits a small ``schedsim run`` process into
+phases that add up to it.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ def _load(name: str) -> ModuleType:
     # run.py, drift.py both, profile_core.py run.py and closed_loop.py): undo that
     # afterwards, so that their names (run, growth, sweep...) shadow nothing in later tests.
     saved_path = list(sys.path)
-    saved = {m: sys.modules.get(m) for m in ("run", "growth", "closed_loop")}
+    saved = {m: sys.modules.get(m) for m in ("run", "growth", "closed_loop", "process")}
     spec = importlib.util.spec_from_file_location(f"{name}_benchmark", BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -193,3 +196,42 @@ def test_the_profile_of_a_closed_loop_shares_out_the_whole_run() -> None:
     assert sum(shares.values()) == pytest.approx(1.0)
     assert shares["source"] > 0 and shares["policy"] > 0  # the users, CREASY
     assert doc["jobs"] > 0 and doc["passes"] > 0
+
+
+def test_a_phase_inside_another_counts_once_for_itself(monkeypatch) -> None:
+    run_phases = _load("run_phases")
+    ticks = iter([0.0, 1.0, 3.0, 10.0])  # outer in, inner in, inner out, outer out
+    monkeypatch.setattr(run_phases.time, "perf_counter", lambda: next(ticks))
+    clock = run_phases.Clock()
+    clock.enter("simulating")
+    clock.enter("imports")
+    clock.leave()
+    clock.leave()
+    assert clock.own["imports"] == 2.0 and clock.own["simulating"] == 8.0
+
+
+def test_the_phases_of_a_small_run_add_up_to_its_process(tmp_path, monkeypatch) -> None:
+    import json
+
+    run_phases = _load("run_phases")
+    out = tmp_path / "phases.json"
+    argv = ["--trace", "kth", "--first", "300", "--repeat", "1", "--json", str(out)]
+    # main imports run.py and process.py as the script does, from benchmarks/ on the path.
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    saved = {m: sys.modules.get(m) for m in ("run", "process")}
+    try:
+        assert run_phases.main(argv) == 0
+    finally:
+        for m, before in saved.items():
+            if before is None:
+                sys.modules.pop(m, None)
+            else:
+                sys.modules[m] = before
+    doc = json.loads(out.read_text())
+    best = doc["instrumented"]
+    phases = best["phases"]
+    assert list(phases) == [*run_phases.PHASES, "exit", "start-up and the rest"]
+    assert sum(phases.values()) == pytest.approx(best["whole"])
+    for phase in ("imports", "reading the log", "simulating", "jobs.csv", "schedule.swf"):
+        assert phases[phase] > 0, phase
+    assert doc["plain"] > 0 and len(doc["rounds"]) == 1
