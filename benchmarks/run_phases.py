@@ -7,7 +7,8 @@ Run from the repository root (or anywhere: the project is installed)::
     python benchmarks/run_phases.py --first 5000 --json phases.json
 
 Each round starts two processes in turn, both of ``schedsim run --workload TRACE
---policy POLICY --out DIR --no-progress`` with its output to /dev/null: the command
+--policy POLICY --out DIR --no-progress`` with its output to /dev/null and DIR emptied
+first (`process.run_process`, as ``benchmarks/process.py`` times it): the command
 itself (``schedsim``'s script, as a user runs it), and the same command through
 `schedsim.app.cli.console_main` in a process that first wraps the functions each
 phase is made of in a timer:
@@ -40,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -148,20 +148,10 @@ def command(trace: str, policy: str, out: Path, first: int | None) -> list[str]:
     return argv + (["--first", str(first)] if first else [])
 
 
-def _timed_process(argv: list[str]) -> tuple[float, float]:
-    """Run ``argv`` (output to /dev/null); its wall time and the clock time it ended."""
-    start = time.perf_counter()
-    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    took, ended = time.perf_counter() - start, time.time()
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} failed:\n{done.stderr}")
-    return took, ended
-
-
 def measure(trace: str, policy: str, repeat: int, first: int | None) -> dict[str, Any]:
     """``repeat`` rounds of the plain command and the instrumented one, in turn (and one
     untimed of each first)."""
-    from process import schedsim_command
+    from process import run_process, schedsim_command
 
     plain: list[float] = []
     rounds: list[dict[str, Any]] = []
@@ -171,8 +161,9 @@ def measure(trace: str, policy: str, repeat: int, first: int | None) -> dict[str
         argv = command(trace, policy, out, first)
         instrumented = [sys.executable, __file__, "--child", str(report), "--", *argv]
         for k in range(repeat + 1):
-            took, _ = _timed_process([*schedsim_command(), *argv])
-            whole, ended = _timed_process(instrumented)
+            took = run_process([*schedsim_command(), *argv], out)
+            whole = run_process(instrumented, out)
+            ended = time.time()  # (the process ended microseconds ago)
             if k == 0:
                 continue  # the first of each: files and caches warm
             plain.append(took)

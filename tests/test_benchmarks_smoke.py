@@ -18,6 +18,8 @@ from __future__ import annotations
 import importlib.util
 import math
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -27,17 +29,16 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def _load(name: str) -> ModuleType:
-    # The scripts put benchmarks/ on sys.path to import one another (growth.py imports
-    # run.py, drift.py both, profile_core.py run.py and closed_loop.py): undo that
-    # afterwards, so that their names (run, growth, sweep...) shadow nothing in later tests.
+@contextmanager
+def _benchmark_imports() -> Iterator[None]:
+    """Undo, on leaving, what importing the scripts does: they put benchmarks/ on sys.path
+    to import one another (growth.py imports run.py, drift.py both, profile_core.py run.py
+    and closed_loop.py, run_phases.py run.py and process.py), so that their names (run,
+    growth, process...) shadow nothing in later tests."""
     saved_path = list(sys.path)
     saved = {m: sys.modules.get(m) for m in ("run", "growth", "closed_loop", "process")}
-    spec = importlib.util.spec_from_file_location(f"{name}_benchmark", BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        yield
     finally:
         sys.path[:] = saved_path
         for m, before in saved.items():
@@ -45,6 +46,14 @@ def _load(name: str) -> ModuleType:
                 sys.modules.pop(m, None)
             else:
                 sys.modules[m] = before
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"{name}_benchmark", BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    with _benchmark_imports():
+        spec.loader.exec_module(module)
     return module
 
 
@@ -210,23 +219,16 @@ def test_a_phase_inside_another_counts_once_for_itself(monkeypatch) -> None:
     assert clock.own["imports"] == 2.0 and clock.own["simulating"] == 8.0
 
 
-def test_the_phases_of_a_small_run_add_up_to_its_process(tmp_path, monkeypatch) -> None:
+def test_the_phases_of_a_small_run_add_up_to_its_process(tmp_path) -> None:
     import json
 
     run_phases = _load("run_phases")
     out = tmp_path / "phases.json"
     argv = ["--trace", "kth", "--first", "300", "--repeat", "1", "--json", str(out)]
     # main imports run.py and process.py as the script does, from benchmarks/ on the path.
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    saved = {m: sys.modules.get(m) for m in ("run", "process")}
-    try:
+    with _benchmark_imports():
+        sys.path.insert(0, str(BENCHMARKS))
         assert run_phases.main(argv) == 0
-    finally:
-        for m, before in saved.items():
-            if before is None:
-                sys.modules.pop(m, None)
-            else:
-                sys.modules[m] = before
     doc = json.loads(out.read_text())
     best = doc["instrumented"]
     phases = best["phases"]
