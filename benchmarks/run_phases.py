@@ -5,6 +5,7 @@ Run from the repository root (or anywhere: the project is installed)::
     python benchmarks/run_phases.py                          # EASY on whole CTC-SP2, 3 rounds
     python benchmarks/run_phases.py --trace kth --policy ss --repeat 5
     python benchmarks/run_phases.py --first 5000 --json phases.json
+    python benchmarks/run_phases.py --only jobs.csv,schedule.swf   # the reference's outputs
 
 Each round starts two processes in turn, both of ``schedsim run --workload TRACE
 --policy POLICY --out DIR --no-progress`` with its output to /dev/null and DIR emptied
@@ -143,12 +144,16 @@ def child(report: Path, argv: list[str]) -> int:
     return code
 
 
-def command(trace: str, policy: str, out: Path, first: int | None) -> list[str]:
+def command(
+    trace: str, policy: str, out: Path, first: int | None, only: str | None = None
+) -> list[str]:
     argv = ["run", "--workload", trace, "--policy", policy, "--out", str(out), "--no-progress"]
-    return argv + (["--first", str(first)] if first else [])
+    return argv + (["--first", str(first)] if first else []) + (["--only", only] if only else [])
 
 
-def measure(trace: str, policy: str, repeat: int, first: int | None) -> dict[str, Any]:
+def measure(
+    trace: str, policy: str, repeat: int, first: int | None, only: str | None = None
+) -> dict[str, Any]:
     """``repeat`` rounds of the plain command and the instrumented one, in turn (and one
     untimed of each first)."""
     from process import run_process, schedsim_command
@@ -158,7 +163,7 @@ def measure(trace: str, policy: str, repeat: int, first: int | None) -> dict[str
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "out"
         report = Path(scratch) / "phases.json"
-        argv = command(trace, policy, out, first)
+        argv = command(trace, policy, out, first, only)
         instrumented = [sys.executable, __file__, "--child", str(report), "--", *argv]
         for k in range(repeat + 1):
             took = run_process([*schedsim_command(), *argv], out)
@@ -204,6 +209,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", default="easy", help="policy name (default: easy)")
     parser.add_argument("--first", type=int, metavar="N", help="only the first N jobs")
     parser.add_argument(
+        "--only",
+        metavar="FILE,...",
+        help="the command's --only: write just these files (e.g. jobs.csv,schedule.swf, "
+        "the reference's); default: every file it writes",
+    )
+    parser.add_argument(
         "--repeat", type=int, default=3, help="rounds of the pair of processes (default: 3)"
     )
     parser.add_argument("--json", type=Path, metavar="FILE", help="save the phases as JSON")
@@ -221,10 +232,11 @@ def main(argv: list[str] | None = None) -> int:
     env = environment()
     console.print(environment_table(env))
     trace = str(resolve_trace(args.trace))
-    measured = measure(trace, args.policy, args.repeat, args.first)
+    measured = measure(trace, args.policy, args.repeat, args.first, args.only)
     jobs = f"the first {args.first:,} jobs of " if args.first else ""
+    only = f" --only {args.only}" if args.only else ""
     title = (
-        f"schedsim run --policy {args.policy} on {jobs}{Path(trace).name}: "
+        f"schedsim run --policy {args.policy}{only} on {jobs}{Path(trace).name}: "
         f"phases of the fastest of {args.repeat} instrumented processes"
     )
     console.print(phases_table(measured, title))

@@ -122,7 +122,7 @@ import json
 import math
 import numbers
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -376,6 +376,10 @@ def _f(x: Any) -> float:
 OPTIONAL_TABLES: tuple[str, ...] = ("sessions", "pieces", "decisions", "reservations")
 #: The file name prefix of a policy's own tables (`Result.tables`): ``policy-NAME.parquet``.
 POLICY_TABLE = "policy-"
+#: The files `Result.load` reads back a result from (the others it reads when there).
+LOADED_FILES: tuple[str, ...] = ("summary.json", "jobs.parquet", "series.parquet")
+#: In `Result.save`'s ``only``: every one of the policy's own tables.
+POLICY_FILES = f"{POLICY_TABLE}*.parquet"
 
 
 @dataclass
@@ -738,27 +742,58 @@ class Result:
 
     # ---- files --------------------------------------------------------------
 
-    def save(self, out_dir: str | Path, warmup: int | float = 0, cooldown: int | float = 0) -> Path:
+    def files(self, only: Collection[str] | None = None) -> list[str]:
+        """The names of the files `save` writes for this result, in the order it writes them.
+
+        ``only``: just these of them (``policy-*.parquet`` stands for all the
+        policy's tables); a name that is none of them is a ValueError.
+        """
+        names = ["jobs.parquet", "jobs.csv", "series.parquet"]
+        names += [f"{name}.parquet" for name in OPTIONAL_TABLES if getattr(self, name) is not None]
+        names += [f"{POLICY_TABLE}{name}.parquet" for name in self.tables]
+        names.append("summary.json")
+        if only is None:
+            return names
+        wanted = set(only)
+        unknown = sorted(wanted - set(names) - {POLICY_FILES})
+        if unknown:
+            raise ValueError(
+                f"this result has no file {', '.join(unknown)} to save; it has {', '.join(names)}"
+            )
+        policy = POLICY_FILES in wanted
+        return [n for n in names if n in wanted or (policy and n.startswith(POLICY_TABLE))]
+
+    def save(
+        self,
+        out_dir: str | Path,
+        warmup: int | float = 0,
+        cooldown: int | float = 0,
+        only: Collection[str] | None = None,
+    ) -> Path:
         """Write ``jobs.parquet``, ``jobs.csv``, ``series.parquet`` and ``summary.json``.
 
         Also ``pieces.parquet``, ``decisions.parquet``, ``reservations.parquet``
-        and ``sessions.parquet`` when the run has them. ``summary.json`` is
-        ``{"summary": ..., "meta": ...}`` with numpy values unwrapped and
-        inf/NaN written as null.
-        Returns the directory.
+        and ``sessions.parquet`` when the run has them, and each of the
+        policy's own tables as ``policy-NAME.parquet`` (`files` lists them).
+        ``summary.json`` is ``{"summary": ..., "meta": ...}`` with numpy values
+        unwrapped and inf/NaN written as null. ``only``: write just these
+        (`files`), checked before anything is written. Returns the directory.
         """
         out = Path(out_dir)
+        names = self.files(only)
         out.mkdir(parents=True, exist_ok=True)
-        self.jobs.to_parquet(out / "jobs.parquet", index=False)
-        write_csv(self.jobs, out / "jobs.csv")  # the bytes of to_csv(index=False), faster
-        self.series.to_parquet(out / "series.parquet", index=False)
-        for name in OPTIONAL_TABLES:
-            table = getattr(self, name)
-            if table is not None:
-                table.to_parquet(out / f"{name}.parquet", index=False)
-        for name, table in self.tables.items():
-            table.to_parquet(out / f"{POLICY_TABLE}{name}.parquet", index=False)
-        (out / "summary.json").write_text(self.summary_json(warmup, cooldown))
+        for name in names:
+            path = out / name
+            if name == "jobs.csv":
+                write_csv(self.jobs, path)  # the bytes of to_csv(index=False), faster
+            elif name == "summary.json":
+                path.write_text(self.summary_json(warmup, cooldown))
+            elif name.startswith(POLICY_TABLE):
+                self.tables[name[len(POLICY_TABLE) : -len(".parquet")]].to_parquet(
+                    path, index=False
+                )
+            else:
+                getattr(self, name.removesuffix(".parquet")).to_parquet(path, index=False)
         return out
 
     def summary_json(self, warmup: int | float = 0, cooldown: int | float = 0) -> str:
@@ -770,6 +805,13 @@ class Result:
     def load(cls, out_dir: str | Path) -> Result:
         """Read back a directory written by :meth:`save` (meta from ``summary.json``)."""
         src = Path(out_dir)
+        missing = [n for n in LOADED_FILES if not (src / n).is_file()]
+        if missing:
+            # A folder written with `save`'s ``only`` (``schedsim run --only``), or no result.
+            raise ValueError(
+                f"{src}: no {' or '.join(missing)}; a result is read back from the "
+                f"{', '.join(LOADED_FILES)} that save writes"
+            )
         doc = json.loads((src / "summary.json").read_text())
         jobs = pd.read_parquet(src / "jobs.parquet")
         series = pd.read_parquet(src / "series.parquet")

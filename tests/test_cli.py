@@ -39,6 +39,73 @@ def test_run_writes_every_output(tmp_path, capsys):
     assert [waits[i] for i in jobs["id"]] == expected.tolist()
 
 
+def test_only_writes_the_files_named(tmp_path, capsys):
+    everything, only = tmp_path / "all", tmp_path / "only"
+    assert run(capsys, "run", "--first", "300", "--out", str(everything))[0] == 0
+    code, text, _ = run(
+        capsys, "run", "--first", "300", "--out", str(only), "--only", "jobs.csv, schedule.swf"
+    )
+    assert code == 0
+    assert "VS Seq" in text  # the summary is printed all the same
+    assert text.strip().splitlines()[-1] == f"wrote {only}/: jobs.csv, schedule.swf"
+    assert sorted(p.name for p in only.iterdir()) == ["jobs.csv", "schedule.swf"]
+    for name in ("jobs.csv", "schedule.swf"):
+        assert (only / name).read_bytes() == (everything / name).read_bytes(), name
+
+
+def test_only_without_pieces_keeps_no_piece_log(tmp_path, monkeypatch, capsys):
+    from schedsim.app import cli
+
+    seen = []
+    real = cli.run_config
+    monkeypatch.setattr(cli, "run_config", lambda args: seen.append(real(args)) or seen[-1])
+    out = tmp_path / "o"
+    assert run(capsys, "run", "--first", "50", "--out", str(out), "--only", "jobs.csv")[0] == 0
+    assert seen[-1].pieces is False
+    code, text, _ = run(
+        capsys, "run", "--first", "50", "--out", str(out), "--only", "pieces.parquet"
+    )
+    assert code == 0 and seen[-1].pieces is not False  # the default: kept
+    assert text.strip().endswith("wrote " + str(out) + "/: pieces.parquet")
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        ("jobs.csv,foo.csv", "'foo.csv' is no file schedsim run writes; choose among jobs.parquet"),
+        ("jobs.csv,jobs.csv", "'jobs.csv,jobs.csv' names a file twice"),
+    ],
+)
+def test_only_refuses_unknown_names(tmp_path, capsys, names, message):
+    with pytest.raises(SystemExit) as exc:
+        main(["run", "--first", "50", "--out", str(tmp_path / "o"), "--only", names])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--only", "decisions.parquet"],
+         "--only decisions.parquet: the run writes it only with --log-decisions"),
+        (["--only", "pieces.parquet", "--no-pieces"],
+         "--only pieces.parquet: the run writes it only without --no-pieces"),
+        (["--only", "sessions.parquet"],
+         "--only sessions.parquet: the run writes it only with --users"),
+        (["--only", "jobs.csv", "--batsim"],
+         "--batsim makes batsim_jobs.csv, which --only leaves out"),
+        (["--only", "jobs.csv", "--log-reservations"],
+         "--log-reservations makes reservations.parquet, which --only leaves out"),
+    ],
+)  # fmt: skip
+def test_only_against_the_options_that_make_files(tmp_path, capsys, argv, message):
+    out = tmp_path / "o"
+    code, _, err = run(capsys, "run", "--first", "50", "--out", str(out), *argv)
+    assert code == 2
+    assert err.strip() == f"schedsim: error: {message}"
+    assert not out.exists()  # refused before the trace is read or the folder made
+
+
 def test_options_reach_the_simulation(tmp_path, capsys):
     out = tmp_path / "o"
     code, _, _ = run(

@@ -519,6 +519,36 @@ def test_save_and_reload(small: Result, tmp_path) -> None:
     assert again.summary() == small.summary()
 
 
+def test_save_only_writes_the_files_named(small: Result, tmp_path) -> None:
+    small.tables = {"shares": pd.DataFrame({"t": [0.0], "share": [1.0]})}
+    assert small.files() == [
+        "jobs.parquet", "jobs.csv", "series.parquet", "policy-shares.parquet", "summary.json"
+    ]  # fmt: skip
+    out = small.save(tmp_path / "a", only=["summary.json", "jobs.csv"])
+    assert sorted(p.name for p in out.iterdir()) == ["jobs.csv", "summary.json"]
+    # The same bytes as a full save writes.
+    full = small.save(tmp_path / "b")
+    for name in ("jobs.csv", "summary.json"):
+        assert (out / name).read_bytes() == (full / name).read_bytes()
+    # policy-*.parquet: every one of the policy's tables.
+    assert small.files(["policy-*.parquet"]) == ["policy-shares.parquet"]
+    out = small.save(tmp_path / "c", only=["policy-*.parquet"])
+    assert [p.name for p in out.iterdir()] == ["policy-shares.parquet"]
+
+
+def test_save_only_refuses_a_file_the_result_has_not(small: Result, tmp_path) -> None:
+    assert small.pieces is None
+    with pytest.raises(ValueError, match=r"no file pieces\.parquet to save; it has jobs\.parquet"):
+        small.save(tmp_path / "run", only=["jobs.csv", "pieces.parquet"])
+    assert not (tmp_path / "run").exists()  # checked before anything is written
+
+
+def test_load_names_what_a_partial_folder_lacks(small: Result, tmp_path) -> None:
+    out = small.save(tmp_path / "run", only=["jobs.csv", "jobs.parquet"])
+    with pytest.raises(ValueError, match=r"run: no summary\.json or series\.parquet; a result"):
+        Result.load(out)
+
+
 def test_summary_json_nulls_nan(tmp_path) -> None:
     # a single 0 s job: no xfactor (estimate 0) -> NaN -> null
     r = make_result(make_jobs(run=[0.0], estimate=[0.0]), end=0.0)

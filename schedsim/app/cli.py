@@ -58,6 +58,29 @@ DAILY_CYCLES_LONG = DAILY_CYCLES.long
 #: prints, so that piped output keeps every table row and message on one line.
 PIPE_WIDTH = 10_000
 
+#: Each file ``schedsim run`` can write that only an option makes, and that option.
+#: ``--only`` may name these only with it (``sessions.parquet``: a closed-loop run).
+OPTIONAL_FILES: dict[str, str] = {
+    "pieces.parquet": "no --no-pieces",
+    "decisions.parquet": "--log-decisions",
+    "reservations.parquet": "--log-reservations",
+    "sessions.parquet": "--users",
+    "batsim_jobs.csv": "--batsim",
+}
+#: The files ``schedsim run`` writes itself rather than through `Result.save`.
+CLI_FILES: frozenset[str] = frozenset({"schedule.swf", "batsim_jobs.csv"})
+#: The names ``--only`` takes: the files every run writes, then `OPTIONAL_FILES`,
+#: then ``policy-*.parquet``, the policy's own tables (`Result.tables`).
+RUN_FILES: tuple[str, ...] = (
+    "jobs.parquet",
+    "jobs.csv",
+    "series.parquet",
+    "schedule.swf",
+    "summary.json",
+    *OPTIONAL_FILES,
+    "policy-*.parquet",
+)
+
 
 def make_console() -> Console:
     """The console the commands print to. On a terminal, rich's own (the terminal's
@@ -84,6 +107,19 @@ def _trim(value: str) -> int | float:
             raise argparse.ArgumentTypeError(
                 f"{value!r} is neither a job count nor a fraction"
             ) from None
+
+
+def _files(value: str) -> tuple[str, ...]:
+    """``--only``: comma-separated names among `RUN_FILES`, each once."""
+    names = tuple(name.strip() for name in value.split(","))
+    for name in names:
+        if name not in RUN_FILES:
+            raise argparse.ArgumentTypeError(
+                f"{name!r} is no file schedsim run writes; choose among {', '.join(RUN_FILES)}"
+            )
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"{value!r} names a file twice")
+    return names
 
 
 def _param(value: str) -> tuple[str, str]:
@@ -386,6 +422,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also write batsim_jobs.csv: the jobs in Batsim's jobs CSV layout (evalys reads it)",
     )
+    outputs.add_argument(
+        "--only",
+        type=_files,
+        metavar="FILE,...",
+        help="write only these of the run's files (comma-separated: jobs.parquet, jobs.csv, "
+        "series.parquet, schedule.swf, summary.json; pieces.parquet, decisions.parquet, "
+        "reservations.parquet, sessions.parquet and batsim_jobs.csv where their options make "
+        "them; policy-*.parquet for the policy's own tables). Without pieces.parquet the run "
+        "keeps no piece log. The summary is printed all the same",
+    )
     run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     _debug_option(run)
 
@@ -577,7 +623,7 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "jobs": args.jobs,
             "lublin_alpha": args.lublin_alpha,
             "limit_in": args.limit_in,
-            "pieces": not args.no_pieces,
+            "pieces": not args.no_pieces and (args.only is None or "pieces.parquet" in args.only),
             "log_decisions": args.log_decisions,
             "log_reservations": args.log_reservations,
             "priorities": args.priorities,
@@ -702,10 +748,34 @@ def remove_empty(folders: Sequence[Path]) -> None:
             return
 
 
+def check_only(args: argparse.Namespace) -> None:
+    """``--only`` against the options that make files: a file named there that no
+    option makes, or an option whose file it leaves out, is a ValueError (before the
+    trace is read)."""
+    only = args.only
+    if only is None:
+        return
+    made_by = {
+        "pieces.parquet": not args.no_pieces,
+        "decisions.parquet": args.log_decisions,
+        "reservations.parquet": args.log_reservations,
+        "sessions.parquet": args.users is not None,
+        "batsim_jobs.csv": args.batsim,
+    }
+    for name, made in made_by.items():
+        option = OPTIONAL_FILES[name]
+        if name in only and not made:
+            needs = "without --no-pieces" if name == "pieces.parquet" else f"with {option}"
+            raise ValueError(f"--only {name}: the run writes it only {needs}")
+        if made and name not in only and name != "pieces.parquet":
+            raise ValueError(f"{option} makes {name}, which --only leaves out")
+
+
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
     """``schedsim run``. The machine size and the output directory are checked before
     anything is read or simulated; folders made for the output go again if it fails."""
     check_machine_options(args)
+    check_only(args)
     out = output_directory(args.out)
     made = check_writable(out) if out is not None else []
     from schedsim.model.simulation import young_collections_only
@@ -753,19 +823,25 @@ def _run_and_write(
         groups = result.summary_by(args.by, warmup=args.warmup, cooldown=args.cooldown)
         show(console, summary_table({f"{args.by} {k}": r.to_dict() for k, r in groups.iterrows()}))
     print_categories(console, result, args.warmup, args.cooldown)
+    only = args.only
+    written = result.files(None if only is None else set(only) - CLI_FILES)
+    swf = only is None or "schedule.swf" in only
     try:
-        result.save(out, warmup=args.warmup, cooldown=args.cooldown)
-        write_swf(
-            out / "schedule.swf",
-            sim.jobs_submitted(),
-            schedule_frame(result),
-            note=f"policy: {sim.policy.name}",
-            preemption="Yes" if (result.jobs["suspensions"] > 0).any() else None,
-        )
+        result.save(out, warmup=args.warmup, cooldown=args.cooldown, only=written)
+        if swf:
+            write_swf(
+                out / "schedule.swf",
+                sim.jobs_submitted(),
+                schedule_frame(result),
+                note=f"policy: {sim.policy.name}",
+                preemption="Yes" if (result.jobs["suspensions"] > 0).any() else None,
+            )
+            written.append("schedule.swf")
         if args.batsim:
             from schedsim.app.batsim import write_batsim_jobs
 
             write_batsim_jobs(result, out / "batsim_jobs.csv", workload_name=workload.name)
+            written.append("batsim_jobs.csv")
     except OSError as exc:
         # The probe passed, so the folder went away or the disk filled up meanwhile;
         # pyarrow's and write()'s errors do not always name the file.
@@ -773,15 +849,6 @@ def _run_and_write(
         raise ValueError(
             f"{where}: cannot write the run's results ({exc.strerror or exc})"
         ) from exc
-    written = ["jobs.parquet", "jobs.csv", "series.parquet", "schedule.swf", "summary.json"]
-    written += [
-        f"{n}.parquet"
-        for n in ("pieces", "decisions", "reservations", "sessions")
-        if getattr(result, n) is not None
-    ]
-    written += [f"policy-{name}.parquet" for name in result.tables]
-    if args.batsim:
-        written.append("batsim_jobs.csv")
     console.print(f"wrote {out}/: {', '.join(written)}", soft_wrap=True)
     return 0
 

@@ -46,7 +46,7 @@ import pandas as pd
 
 from schedsim.app.report import statistics
 from schedsim.app.study import CONFIG_KEYS
-from schedsim.model.results import Result
+from schedsim.model.results import LOADED_FILES, Result
 
 __all__ = [
     "FAILURE_COLUMNS",
@@ -70,7 +70,7 @@ STATUSES: tuple[str, ...] = ("done", "failed", "missing")
 RUN_COLUMNS: tuple[str, ...] = ("id", "label", "replication", "status")
 FAILURE_COLUMNS: tuple[str, ...] = ("id", "label", "replication", "error", "traceback", "when")
 #: The files of a run folder that `Result.load` reads.
-RUN_FOLDER_FILES: tuple[str, ...] = ("summary.json", "jobs.parquet", "series.parquet")
+RUN_FOLDER_FILES: tuple[str, ...] = LOADED_FILES
 
 
 # --------------------------------------------------------------------------- #
