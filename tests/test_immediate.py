@@ -3,7 +3,8 @@
 Its schedules are checked with every policy's (tests/test_invariants.py, test_suspension.py);
 here the compiled loop that says which homes fit is checked against numpy's expression of
 the same rule (`schedsim.policies.selective.fits_home`, one home at a time), and the homes
-IS keeps from pass to pass against the same made afresh at every pass.
+IS keeps from pass to pass (from its own decisions, or by comparing the suspended jobs'
+tuples) against the same made afresh at every pass.
 """
 
 from __future__ import annotations
@@ -54,9 +55,23 @@ class _Checked(ImmediateService):
     the same made from scratch (`schedsim.policies.selective.home_cores`)."""
 
     passes_with_homes = 0
+    #: How each change of the suspended jobs was brought in: from the last pass's own
+    #: decisions (``changes``) or by comparing the tuples (``compared``).
+    ways: dict[str, int] = {}
+
+    def _apply_changes(self, view: View, added, resumed) -> bool:
+        done = super()._apply_changes(view, added, resumed)
+        if done:
+            _Checked.ways["changes"] = _Checked.ways.get("changes", 0) + 1
+        return done
+
+    def _compare(self, view: View) -> None:
+        _Checked.ways["compared"] = _Checked.ways.get("compared", 0) + 1
+        super()._compare(view)
 
     def _suspended_now(self, view: View) -> None:
         super()._suspended_now(view)
+        assert self._ids == {j.id for j in view.suspended}
         waiting = [j for j in view.suspended if j.allocation is None]
         assert [j.id for j in self._waiting] == [j.id for j in waiting]
         assert self._homes.tolist() == home_cores(waiting, view.nodes).tolist()
@@ -80,6 +95,12 @@ def test_the_homes_kept_pass_by_pass_are_the_homes_made_afresh(trace, jobs, over
     # Without overhead a change drops homes and adds new ones at the end; with the
     # memory model a job done writing out joins in the middle, and all is made again.
     _Checked.passes_with_homes = 0
+    _Checked.ways = {}
     workload = first(load(trace), jobs)
     Simulation(workload, _Checked(), seed=3, overhead=overhead).run()
     assert _Checked.passes_with_homes > 100
+    if overhead is None:
+        # Every change but the first pass's came from the last pass's decisions.
+        assert _Checked.ways["changes"] > 100 and _Checked.ways.get("compared", 0) <= 1
+    else:  # with write-outs the tuples are compared
+        assert _Checked.ways["compared"] > 100 and "changes" not in _Checked.ways
