@@ -9,6 +9,8 @@ tuples) against the same made afresh at every pass.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -57,7 +59,7 @@ class _Checked(ImmediateService):
     passes_with_homes = 0
     #: How each change of the suspended jobs was brought in: from the last pass's own
     #: decisions (``changes``) or by comparing the tuples (``compared``).
-    ways: dict[str, int] = {}
+    ways: ClassVar[dict[str, int]] = {}
 
     def _apply_changes(self, view: View, added, resumed) -> bool:
         done = super()._apply_changes(view, added, resumed)
