@@ -58,10 +58,9 @@ DAILY_CYCLES_LONG = DAILY_CYCLES.long
 #: prints, so that piped output keeps every table row and message on one line.
 PIPE_WIDTH = 10_000
 
-#: Each file ``schedsim run`` can write that only an option makes, and that option.
+#: Each file ``schedsim run`` writes only when an option asks, and that option.
 #: ``--only`` may name these only with it (``sessions.parquet``: a closed-loop run).
 OPTIONAL_FILES: dict[str, str] = {
-    "pieces.parquet": "no --no-pieces",
     "decisions.parquet": "--log-decisions",
     "reservations.parquet": "--log-reservations",
     "sessions.parquet": "--users",
@@ -69,12 +68,14 @@ OPTIONAL_FILES: dict[str, str] = {
 }
 #: The files ``schedsim run`` writes itself rather than through `Result.save`.
 CLI_FILES: frozenset[str] = frozenset({"schedule.swf", "batsim_jobs.csv"})
-#: The names ``--only`` takes: the files every run writes, then `OPTIONAL_FILES`,
-#: then ``policy-*.parquet``, the policy's own tables (`Result.tables`).
+#: The names ``--only`` takes: the files a run writes by default (``pieces.parquet``
+#: unless ``--no-pieces``), then `OPTIONAL_FILES`, then ``policy-*.parquet``, the
+#: policy's own tables (`Result.tables`).
 RUN_FILES: tuple[str, ...] = (
     "jobs.parquet",
     "jobs.csv",
     "series.parquet",
+    "pieces.parquet",
     "schedule.swf",
     "summary.json",
     *OPTIONAL_FILES,
@@ -427,10 +428,10 @@ def build_parser() -> argparse.ArgumentParser:
         type=_files,
         metavar="FILE,...",
         help="write only these of the run's files (comma-separated: jobs.parquet, jobs.csv, "
-        "series.parquet, schedule.swf, summary.json; pieces.parquet, decisions.parquet, "
-        "reservations.parquet, sessions.parquet and batsim_jobs.csv where their options make "
-        "them; policy-*.parquet for the policy's own tables). Without pieces.parquet the run "
-        "keeps no piece log. The summary is printed all the same",
+        "series.parquet, pieces.parquet, schedule.swf, summary.json; decisions.parquet, "
+        "reservations.parquet, sessions.parquet and batsim_jobs.csv with the options that "
+        "make them; policy-*.parquet for the policy's own tables). Without pieces.parquet the "
+        "run keeps no piece log. The summary is printed all the same",
     )
     run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     _debug_option(run)
@@ -755,19 +756,18 @@ def check_only(args: argparse.Namespace) -> None:
     only = args.only
     if only is None:
         return
-    made_by = {
-        "pieces.parquet": not args.no_pieces,
+    if "pieces.parquet" in only and args.no_pieces:
+        raise ValueError("--only pieces.parquet: the run writes it only without --no-pieces")
+    made = {
         "decisions.parquet": args.log_decisions,
         "reservations.parquet": args.log_reservations,
         "sessions.parquet": args.users is not None,
         "batsim_jobs.csv": args.batsim,
     }
-    for name, made in made_by.items():
-        option = OPTIONAL_FILES[name]
-        if name in only and not made:
-            needs = "without --no-pieces" if name == "pieces.parquet" else f"with {option}"
-            raise ValueError(f"--only {name}: the run writes it only {needs}")
-        if made and name not in only and name != "pieces.parquet":
+    for name, option in OPTIONAL_FILES.items():
+        if name in only and not made[name]:
+            raise ValueError(f"--only {name}: the run writes it only with {option}")
+        if made[name] and name not in only:
             raise ValueError(f"{option} makes {name}, which --only leaves out")
 
 
