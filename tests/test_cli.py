@@ -106,6 +106,16 @@ def test_only_against_the_options_that_make_files(tmp_path, capsys, argv, messag
     assert not out.exists()  # refused before the trace is read or the folder made
 
 
+def test_only_may_leave_a_closed_loops_sessions_out(tmp_path, capsys):
+    base = ["run", "--users", "5", "--days", "2", "--no-progress"]
+    out = tmp_path / "o"
+    code, text, _ = run(capsys, *base, "--out", str(out), "--only", "jobs.csv")
+    assert code == 0 and text.strip().endswith("wrote " + str(out) + "/: jobs.csv")
+    out = tmp_path / "s"
+    code, text, _ = run(capsys, *base, "--out", str(out), "--only", "sessions.parquet")
+    assert code == 0 and [p.name for p in out.iterdir()] == ["sessions.parquet"]
+
+
 def test_options_reach_the_simulation(tmp_path, capsys):
     out = tmp_path / "o"
     code, _, _ = run(

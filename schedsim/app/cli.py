@@ -751,8 +751,10 @@ def remove_empty(folders: Sequence[Path]) -> None:
 
 def check_only(args: argparse.Namespace) -> None:
     """``--only`` against the options that make files: a file named there that no
-    option makes, or an option whose file it leaves out, is a ValueError (before the
-    trace is read)."""
+    option makes, or an output option (``--log-decisions``, ``--log-reservations``,
+    ``--batsim``) whose file it leaves out, is a ValueError (before the trace is read).
+    ``--users`` is more than an output option: with it, ``--only`` may leave
+    ``sessions.parquet`` out."""
     only = args.only
     if only is None:
         return
@@ -767,7 +769,7 @@ def check_only(args: argparse.Namespace) -> None:
     for name, option in OPTIONAL_FILES.items():
         if name in only and not made[name]:
             raise ValueError(f"--only {name}: the run writes it only with {option}")
-        if made[name] and name not in only:
+        if made[name] and name not in only and name != "sessions.parquet":
             raise ValueError(f"{option} makes {name}, which --only leaves out")
 
 
