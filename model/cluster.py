@@ -129,6 +129,13 @@ def ranges(values: np.ndarray | list[int]) -> str:
     return " ".join(parts)
 
 
+def _same_nodes(on: np.ndarray, alloc: Allocation) -> bool:
+    """Whether cores on the nodes ``on`` (one entry per core, any order) are as many on
+    each node as ``alloc`` takes there."""
+    nodes, counts = np.unique(on, return_counts=True)
+    return np.array_equal(nodes, alloc.nodes) and np.array_equal(counts, alloc.cores)
+
+
 def first_fit(free: np.ndarray, size: int, cores_per_node: int = 1) -> Allocation | None:
     """First fit of ``size`` cores over ``free`` (free cores per node), or None.
 
@@ -328,11 +335,16 @@ class Cluster:
         busy, cpn = self._busy, self.cores_per_node
         assert busy is not None
         if prefer is not None and len(prefer) == alloc.size:
-            # A job resuming where it was (the usual case): its cores in one step.
+            # A job resuming where it was (the usual case): its cores in one step, when
+            # they are free and lie on its nodes as many as it takes there. Cores come in
+            # node order (as taken below), so a comparison with the nodes repeated says so
+            # at once; np.unique (a sort) is left for cores in another order.
             flat = busy.reshape(-1)
             if not flat[prefer].any():
-                nodes, counts = np.unique(prefer // cpn, return_counts=True)
-                if np.array_equal(nodes, alloc.nodes) and np.array_equal(counts, alloc.cores):
+                on = prefer // cpn
+                if np.array_equal(on, np.repeat(alloc.nodes, alloc.cores)) or _same_nodes(
+                    on, alloc
+                ):
                     flat[prefer] = True
                     return prefer.copy()
         taken = []

@@ -52,3 +52,28 @@ def test_the_free_snapshot_is_made_again_after_a_change_only() -> None:
     after = c.free_snapshot()
     assert after is not first and after.tolist() == [0, 0, 1]
     assert np.array_equal(first, [1, 1, 1])  # an old snapshot does not change
+
+
+def test_a_resume_takes_the_cores_it_held_where_they_are_free() -> None:
+    c = Cluster(4, cores_per_node=4)
+    home = Allocation.on([1, 2], [2, 1])
+    # Machine-wide core ids: node n's cores are 4n .. 4n + 3.
+    other = Allocation.on([1], [1])
+    c.allocate(other, owner=9)  # core 4, the lowest on node 1
+    c.allocate(home, owner=1)
+    held = c.cores_of(1)
+    assert held.tolist() == [5, 6, 8]  # the lowest free ones, in node order
+    c.release(home, 1)
+    c.release(other, 9)
+    # Back on the same cores, though lower ones are free now.
+    c.allocate(home, owner=1, prefer=held)
+    assert c.cores_of(1).tolist() == [5, 6, 8]
+    c.release(home, 1)
+    # The same cores given in another order are taken as they are given.
+    c.allocate(home, owner=1, prefer=np.array([8, 6, 5]))
+    assert c.cores_of(1).tolist() == [8, 6, 5]
+    c.release(home, 1)
+    # One of them busy: that node's lowest free cores instead, the other node's kept.
+    c.allocate(Allocation.on([1], [1]), owner=7, prefer=np.array([6]))
+    c.allocate(home, owner=1, prefer=held)
+    assert c.cores_of(1).tolist() == [4, 5, 8]
