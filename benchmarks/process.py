@@ -100,6 +100,7 @@ from run import (  # noqa: E402
     trace_label,
 )
 from run import _policy as run_policy  # noqa: E402
+from run_phases import command as run_command  # noqa: E402
 
 REFERENCE_SCRIPT: Path = HERE / "reference_easy.py"
 DEFAULT_TRACE = "ctc"
@@ -203,15 +204,15 @@ def processes(trace: Path, quick: int | None, repeat: int, scratch: Path) -> dic
     outputs (``--only``) and with every file, ``schedsim --help``."""
     cut = ["--first", str(quick)] if quick else []
     ref_out, sim_out = scratch / "reference", scratch / "schedsim"
+    schedsim = schedsim_command()
     commands = {
         "reference": ([sys.executable, str(REFERENCE_SCRIPT), str(trace), "--out", str(ref_out),
                        *cut], ref_out),
-        "run": ([*schedsim_command(), "run", "--workload", str(trace), "--policy", "easy",
-                 "--out", str(sim_out), "--no-progress", "--only", REFERENCE_FILES, *cut],
+        # `schedsim run ...` as run_phases.py times it, with the reference's files and all.
+        "run": ([*schedsim, *run_command(str(trace), "easy", sim_out, quick, REFERENCE_FILES)],
                 sim_out),
-        "run all": ([*schedsim_command(), "run", "--workload", str(trace), "--policy", "easy",
-                     "--out", str(sim_out), "--no-progress", *cut], sim_out),
-        "help": ([*schedsim_command(), "--help"], None),
+        "run all": ([*schedsim, *run_command(str(trace), "easy", sim_out, quick)], sim_out),
+        "help": ([*schedsim, "--help"], None),
     }  # fmt: skip
     for argv, out in commands.values():  # untimed: bytecode and page caches
         run_process(argv, out)
