@@ -454,3 +454,14 @@ def test_a_full_disk_while_writing_a_run_names_the_folder(capsys, tmp_path, monk
     code, _, err = run(capsys, "run", "--first", "20", "--out", str(out))
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert f"{out}: cannot write the run's results (No space left on device)" in err
+
+
+def test_only_names_every_file_a_result_saves():
+    # --only's names are written out in the command line module, which imports no pandas
+    # for --help; they must be the files Result.save writes, and the command's own.
+    from schedsim.app.cli import CLI_FILES, RUN_FILES
+    from schedsim.model.results import OPTIONAL_TABLES, POLICY_FILES
+
+    saved = {"jobs.parquet", "jobs.csv", "series.parquet", "summary.json", POLICY_FILES}
+    saved |= {f"{name}.parquet" for name in OPTIONAL_TABLES}
+    assert set(RUN_FILES) == saved | CLI_FILES
