@@ -99,7 +99,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections.abc import Sequence
 from itertools import accumulate
 from operator import attrgetter
@@ -168,21 +168,42 @@ _SIZE = attrgetter("size")
 
 
 class _IdleNodes:
-    """Each partition's idle nodes (one core each), ascending, as a list made when a
-    start first takes from that partition: most passes take from one only."""
+    """Each partition's idle nodes (one core each), ascending: lists kept from pass to
+    pass, a start taking the first ones of its partition's (`MultiQueue._take`) and
+    the nodes of the jobs that left going back in when a pass next needs them.
 
-    __slots__ = ("_free", "_holder", "_lists")
+    Made afresh at a first pass, when a job started while there were none leaves,
+    and whenever the idle nodes they hold are not as many as the view's free cores
+    (anything unforeseen).
+    """
 
-    def __init__(self, free_nodes: np.ndarray, holder: np.ndarray, partitions: int) -> None:
-        self._free = free_nodes
-        self._holder = holder
-        self._lists: list[list[int] | None] = [None] * partitions
+    __slots__ = ("freed", "lists")
+
+    def __init__(self, free_nodes: np.ndarray, owner: np.ndarray, partitions: int) -> None:
+        holder = owner[free_nodes]
+        #: Per partition, its idle nodes, ascending.
+        self.lists: list[list[int]] = [free_nodes[holder == q].tolist() for q in range(partitions)]
+        #: Nodes of jobs that left (ended, requeued) since the lists were last brought up.
+        self.freed: list[np.ndarray] = []
 
     def of(self, q: int) -> list[int]:
-        nodes = self._lists[q]
-        if nodes is None:
-            nodes = self._lists[q] = self._free[self._holder == q].tolist()
-        return nodes
+        return self.lists[q]
+
+    def left(self, nodes: np.ndarray) -> None:
+        """A job left these nodes (it ended or was requeued): they are idle again."""
+        self.freed.append(nodes)
+
+    def bring_up(self, owner: np.ndarray) -> None:
+        """Put the nodes freed since the last look back on their partitions' lists (a
+        node changes partition only while idle, when borrowed: it is theirs still)."""
+        lists = self.lists
+        for nodes in self.freed:
+            for node, q in zip(nodes.tolist(), owner[nodes].tolist(), strict=True):
+                insort(lists[q], node)
+        self.freed.clear()
+
+    def idle(self) -> list[int]:
+        return [len(nodes) for nodes in self.lists]
 
 
 @register("multiqueue")
@@ -257,6 +278,10 @@ class MultiQueue(Policy):
         self._running: tuple[JobView, ...] = ()
         #: The last planning pass's pivots, their start times and the jobs it started.
         self._planned: tuple[list[JobView | None], list[float], set[int]] | None = None
+        #: On nodes of one core with several partitions: each partition's idle nodes.
+        self._idle_nodes: _IdleNodes | None = None
+        #: The nodes of the jobs started on them, by id (while they run).
+        self._nodes_of: dict[int, np.ndarray] = {}
 
     def params(self) -> dict[str, Any]:
         return {
@@ -307,14 +332,17 @@ class MultiQueue(Policy):
         self._cpn = view.cores_per_node
         if self._owner is None or len(self._owner) != view.nodes:
             self._owner = self._initial_owners(view.nodes)
+            self._idle_nodes = None
         for job in view.ended:
             self._granted.pop(job.id, None)
             self._speculating.pop(job.id, None)
             self._forget(job.id, now)
+            self._left(job.id)
         for job in view.requeued:  # a speculative attempt ran out: the job queues now
             self._speculating.pop(job.id, None)
             self._speculated.add(job.id)
             self._forget(job.id, now)
+            self._left(job.id)
 
         arrived = [j for j in view.arrived if j.state is State.QUEUED]
         if self._nothing_can_start(view, arrived):
@@ -348,6 +376,8 @@ class MultiQueue(Policy):
             if alloc is None:
                 return False
             out.append(Start(job, alloc, **limit))
+            if self._idle_nodes is not None:
+                self._nodes_of[job.id] = alloc.nodes
             self._rule[job.id] = rule
             started.add(job.id)
             return True
@@ -444,19 +474,36 @@ class MultiQueue(Policy):
     def _idle_cores(self, view: View) -> tuple[Any, list[int]]:
         """What `_take` takes from, and the idle cores per partition. On nodes of one
         core with several partitions, each partition's idle nodes as a list (a start
-        takes the first ones: no array work per start); else the free cores per node
-        (a copy)."""
+        takes the first ones: no array work per start), kept from pass to pass
+        (`_IdleNodes`); else the free cores per node (a copy)."""
         if self.partitions == 1:
             return np.array(view.free_per_node, dtype=np.int64), [view.free_cores]
         assert self._owner is not None
         if self._cpn == 1:
+            kept = self._idle_nodes
+            if kept is not None:
+                kept.bring_up(self._owner)
+                idle = kept.idle()
+                if sum(idle) == view.free_cores:
+                    return kept, idle
             free_nodes = np.flatnonzero(view.free_per_node)
-            holder = self._owner[free_nodes]
-            idle = np.bincount(holder, minlength=self.partitions).tolist()
-            return _IdleNodes(free_nodes, holder, self.partitions), idle
+            kept = self._idle_nodes = _IdleNodes(free_nodes, self._owner, self.partitions)
+            return kept, kept.idle()
         avail = np.array(view.free_per_node, dtype=np.int64)
         idle = np.bincount(self._owner, weights=avail, minlength=self.partitions)
         return avail, idle.astype(np.int64).tolist()
+
+    def _left(self, job_id: int) -> None:
+        # A job left its nodes: back on their partitions' lists at the next look. One
+        # started while there were no lists leaves them short: they are made afresh.
+        nodes = self._nodes_of.pop(job_id, None)
+        kept = self._idle_nodes
+        if kept is None:
+            return
+        if nodes is None:
+            self._idle_nodes = None
+        else:
+            kept.left(nodes)
 
     def _nothing_can_start(self, view: View, arrived: list[JobView]) -> bool:
         """Whether this pass can start nothing and grant nothing: no reservation due or

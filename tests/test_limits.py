@@ -141,3 +141,53 @@ def test_a_negative_limit_is_refused(limit: float) -> None:
     jobs = [Job(1, 0.0, 10.0, 1, 10.0)]
     with pytest.raises(PolicyError, match="limit of job 1"):
         run(jobs, 1, lambda v: [Start(j, limit=limit) for j in v.queue])
+
+
+class _Run:
+    """What the queue reads of a job's run: its submit time, id and snapshot."""
+
+    def __init__(self, jid: int, submit: float) -> None:
+        self.id, self.submit = jid, submit
+        self.view = None
+
+    def snapshot(self) -> tuple[int, float]:
+        return (self.id, self.submit)
+
+
+def _order(queue) -> list[int]:
+    ids = list(queue.runs)
+    assert list(queue.views) == ids  # the snapshots in the same order
+    assert [v[0] for v in queue.snapshot()] == ids
+    return ids
+
+
+def test_a_requeued_job_goes_back_in_submit_order_then_id() -> None:
+    from schedsim.model.scheduler import _Queue
+
+    queue = _Queue()
+    for jid, submit in [(1, 0.0), (2, 5.0), (3, 5.0), (5, 9.0), (6, 12.0)]:
+        queue.add(_Run(jid, submit))
+    queue.remove(queue.runs[3])
+    queue.requeue(_Run(3, 5.0))  # between its tie 2 (a lower id) and 5
+    assert _order(queue) == [1, 2, 3, 5, 6]
+    queue.requeue(_Run(7, 30.0))  # after everything
+    queue.requeue(_Run(0, 0.0))  # before everything: all move
+    assert _order(queue) == [0, 1, 2, 3, 5, 6, 7]
+    queue.add(_Run(8, 31.0))
+    assert _order(queue) == [0, 1, 2, 3, 5, 6, 7, 8]
+
+
+def test_a_queue_whose_arrivals_came_out_of_order_is_sorted_whole_at_a_requeue() -> None:
+    # A closed loop may submit two jobs at one instant, the higher id first: the queue
+    # holds them as they came until a requeue sorts it, as a requeue always did.
+    from schedsim.model.scheduler import _Queue
+
+    queue = _Queue()
+    for jid, submit in [(1, 0.0), (4, 5.0), (3, 5.0), (6, 9.0)]:
+        queue.add(_Run(jid, submit))
+    assert _order(queue) == [1, 4, 3, 6]
+    queue.requeue(_Run(7, 10.0))  # the last in submit order, but the 4-3 tie is mended
+    assert _order(queue) == [1, 3, 4, 6, 7]
+    queue.remove(queue.runs[1])
+    queue.requeue(_Run(1, 0.0))  # in order again: put in its place
+    assert _order(queue) == [1, 3, 4, 6, 7]

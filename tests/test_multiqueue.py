@@ -10,6 +10,8 @@ Every schedule is also put through `invariants.check_invariants`.
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -280,3 +282,58 @@ def test_summaries_split_by_priority(tmp_path, capsys) -> None:
                  "--by", "priority", "--out", str(tmp_path / "o")])  # fmt: skip
     text = capsys.readouterr().out
     assert code == 0 and "priority high" in text and "priority low" in text
+
+
+class _Checked(MultiQueue):
+    """Checks, whenever a pass looks at the idle nodes, that the lists kept from pass
+    to pass (`_IdleNodes`) are those made afresh from the view, and counts which way
+    they came. ``fresh``: make them afresh at every pass (the schedule to match)."""
+
+    def __init__(self, fresh: bool = False, **params) -> None:
+        super().__init__(**params)
+        self.fresh = fresh
+        self.ways = {"kept": 0, "made": 0}
+
+    def schedule(self, view):
+        if self.fresh:
+            self._idle_nodes = None
+        return super().schedule(view)
+
+    def _idle_cores(self, view):
+        before = self._idle_nodes
+        kept, idle = super()._idle_cores(view)
+        if self.partitions > 1 and view.cores_per_node == 1:
+            self.ways["kept" if kept is before else "made"] += 1
+            free = np.flatnonzero(view.free_per_node)
+            owner = self._owner[free]
+            assert kept.lists == [free[owner == q].tolist() for q in range(self.partitions)]
+            assert idle == [len(nodes) for nodes in kept.lists]
+        return kept, idle
+
+
+@settings(FAST, max_examples=60)
+@given(cases(), st.sampled_from([0.0, 50.0, 1000.0]))
+def test_the_idle_nodes_kept_from_pass_to_pass_are_those_of_the_view(
+    case: Case, speculate_above: float
+) -> None:
+    # Speculative starts of 30 s (most jobs run longer: requeued) free nodes too.
+    params = {"boundaries": "100,500", "speculate_above": speculate_above,
+              "speculative_limit": 30.0}  # fmt: skip
+    kept = _Checked(**params)
+    fresh = _Checked(fresh=True, **params)
+    a = Simulation(case.workload, kept, nodes=case.cores).run()
+    b = Simulation(case.workload, fresh, nodes=case.cores).run()
+    pd.testing.assert_frame_equal(a.jobs, b.jobs)
+    assert fresh.ways["kept"] == 0
+
+
+def test_the_idle_nodes_are_kept_from_pass_to_pass_on_a_trace() -> None:
+    from schedsim.workloads import catalog
+    from schedsim.workloads.transforms import first
+
+    w = first(catalog.load("kth"), 3000)
+    policy = _Checked()
+    result = Simulation(w, policy).run()
+    assert (result.jobs["start_rule"] == "speculative").sum() > 100
+    # Made once (the first start), kept ever after: every leaving job was started by it.
+    assert policy.ways["made"] == 1 and policy.ways["kept"] > 1000
