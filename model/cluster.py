@@ -30,6 +30,14 @@ import numpy as np
 #: Allocations on at most this many nodes are checked in plain Python (`Cluster.valid`).
 _SMALL = 16
 
+
+def _lowest(values: np.ndarray) -> int:
+    """The smallest of ``values`` (0 for none): in plain Python for a few, as `Cluster.valid`."""
+    if len(values) <= _SMALL:
+        return min(values.tolist(), default=0)
+    return int(values.min())
+
+
 #: The largest machine a `Cluster` builds: ``nodes * cores_per_node`` at most 2**24
 #: (16,777,216) cores. The core keeps arrays indexed by node (free cores, 8 bytes a
 #: node, copied into every pass's view that changed them, and the policies' own
@@ -296,7 +304,7 @@ class Cluster:
         default placement: one check fewer per start).
         """
         left = self._free[alloc.nodes] - alloc.cores
-        if not known_free and left.min(initial=0) < 0:
+        if not known_free and _lowest(left) < 0:
             raise AllocationError(
                 f"cores not free on nodes {alloc.node_list()}: "
                 f"free {self._free[alloc.nodes].tolist()}, wanted {alloc.cores.tolist()}"

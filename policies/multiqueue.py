@@ -383,7 +383,8 @@ class MultiQueue(Policy):
             return True
 
         # Granted reservations that are due start first: nothing was let near them.
-        for jid, (when, span, _) in sorted(self._granted.items(), key=lambda i: i[1]):
+        due_first = sorted(self._granted.items(), key=lambda i: i[1]) if self._granted else ()
+        for jid, (when, span, _) in due_first:
             if when > now:
                 break
             due = view.get(jid)
@@ -401,9 +402,10 @@ class MultiQueue(Policy):
         # Speculative starts "at the earliest possible time", before the loop.
         # (Their dict is in arrival order; priorities reorder it.)
         free = view.free_cores
-        trying = list(self._speculating.values()) if free else []
-        if trying and min(map(_SIZE, trying)) > free:
-            trying = []  # none fits (often hundreds wait for room: skip them in one look)
+        trying: list[JobView] = []
+        # (Often hundreds wait for room, none of them fitting: skip them in one look.)
+        if free and self._speculating and min(map(_SIZE, self._speculating.values())) <= free:
+            trying = list(self._speculating.values())
         if self._low:
             trying.sort(key=lambda j: self._prio[j.id])
         # Every trial holds its cores over [now, now + limit) (estimates above the
