@@ -174,8 +174,8 @@ def fit_avoiding(
     from schedsim.policies import kernels
 
     if cores_per_node == 1 and avoid is not None:
-        nodes = kernels.first_fit_avoiding(avail, avoid, size)
-        return Allocation(nodes, np.ones(size, dtype=np.int64)) if len(nodes) else None
+        nodes = kernels.first_fit_avoiding(avail, avoid, size)  # a new array, ascending
+        return Allocation.one_core_each(nodes) if len(nodes) else None
     if avoid is None or not avoid.any():
         return first_fit(avail, size, cores_per_node)
     spare = np.maximum(avail - avoid, 0)
