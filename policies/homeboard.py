@@ -92,6 +92,8 @@ class HomeBoard:
         #: Per node: cores of suspended jobs' homes on it. With one core per
         #: node, the count of homes that cover it: the same array.
         self.per_node = self.node_deg
+        #: How many suspended jobs have their whole home free (`free_homes`).
+        self._free_homes = np.zeros(1, dtype=np.int64)
         #: Per slot: its home's nodes (the first ``lens`` of the row).
         self.homes = np.zeros((0, 1), dtype=np.int64)
         self._grow(_FIRST_CAPACITY)
@@ -141,6 +143,7 @@ class HomeBoard:
             nodes, tau, width, job_id, self.rule, self.tau, self.wide, self.owner,
             self.node_slots, self.node_deg, self.top, self.stuck, self.size,
             self._ladder_tau, self._ladder_id, self._ladder_wide, self.running,
+            self._free_homes,
         )  # fmt: skip
 
     def vacate(self, *jobs_nodes: np.ndarray) -> None:
@@ -154,6 +157,7 @@ class HomeBoard:
                 nodes, self.rule, self.tau, self.wide, self.owner, self.node_slots,
                 self.node_deg, self.top, self.stuck, self.size, self.homes, self.lens,
                 self._ladder_tau, self._ladder_id, self._ladder_wide, self.running,
+                self._free_homes,
             )  # fmt: skip
 
     def shield(self, job_id: int, nodes: np.ndarray, tau: float, on: bool) -> None:
@@ -183,7 +187,7 @@ class HomeBoard:
         self.size[s], self.est[s], self.submit[s], self.done[s], self.ids[s] = row
         kernels.add_home(
             s, nodes, self.rule, self.tau, self.wide, self.node_slots, self.node_deg,
-            self.top, self.stuck, self.size, self.homes,
+            self.top, self.stuck, self.size, self.homes, self._free_homes,
         )  # fmt: skip
 
     def remove(self, job: JobView) -> None:
@@ -192,6 +196,8 @@ class HomeBoard:
         home = job.home
         assert home is not None
         kernels.remove_home(s, home.nodes, self.node_slots, self.node_deg)
+        if self.top[s] == _FREE:
+            self._free_homes[0] -= 1
         self.active[s] = False
         self.jobs[s] = None
         self.lens[s] = 0
@@ -212,6 +218,8 @@ class HomeBoard:
 
     def free_homes(self) -> list[JobView]:
         """The suspended jobs whose every home node is free."""
+        if not self._free_homes[0]:  # (most passes: none)
+            return []
         jobs = self.jobs
         return [jobs[s] for s in kernels.free_slots(self.active, self.top).tolist()]
 

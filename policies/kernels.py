@@ -107,11 +107,11 @@ def _slot_bar(s, top, stuck):
 @njit(cache=True)
 def occupy(
     nodes, tau, width, job_id, rule, node_tau, node_wide, owner, node_slots, node_deg, top,
-    stuck, size, ladder_tau, ladder_id, ladder_wide, count,
+    stuck, size, ladder_tau, ladder_id, ladder_wide, count, free_homes,
 ):  # fmt: skip
     """Job ``job_id`` of threshold ``tau`` and ``width`` starts on ``nodes``: it joins the
-    ladder of ``count`` running jobs (`ladder_insert`) and raises the homes it overlaps.
-    Returns the new count."""
+    ladder of ``count`` running jobs (`ladder_insert`) and raises the homes it overlaps
+    (``free_homes[0]`` counts the homes all free). Returns the new count."""
     count = ladder_insert(ladder_tau, ladder_id, ladder_wide, count, tau, job_id, width)
     for n in nodes:
         owner[n] = job_id
@@ -120,6 +120,8 @@ def occupy(
         for k in range(node_deg[n]):
             s = node_slots[n, k]
             if tau > top[s]:
+                if top[s] == -math.inf:
+                    free_homes[0] -= 1
                 top[s] = tau
             if _out_of_reach(rule, width, size[s]):
                 stuck[s] += 1
@@ -129,11 +131,11 @@ def occupy(
 @njit(cache=True)
 def vacate(
     nodes, rule, node_tau, node_wide, owner, node_slots, node_deg, top, stuck, size, homes,
-    lens, ladder_tau, ladder_id, ladder_wide, count,
+    lens, ladder_tau, ladder_id, ladder_wide, count, free_homes,
 ):  # fmt: skip
     """The job on ``nodes`` leaves them and the ladder of ``count`` running jobs
-    (`ladder_remove`): lower the homes whose highest threshold was its own.
-    Returns the new count."""
+    (`ladder_remove`): lower the homes whose highest threshold was its own
+    (``free_homes[0]`` counts the homes all free). Returns the new count."""
     count = ladder_remove(ladder_tau, ladder_id, ladder_wide, count, owner[nodes[0]])
     tau = node_tau[nodes[0]]
     width = node_wide[nodes[0]]
@@ -163,12 +165,17 @@ def vacate(
             if t > best:
                 best = t
         top[s] = best
+        if best == -math.inf:
+            free_homes[0] += 1
     return count
 
 
 @njit(cache=True)
-def add_home(s, nodes, rule, node_tau, node_wide, node_slots, node_deg, top, stuck, size, homes):
-    """Slot ``s`` (a job of ``size[s]`` just suspended) gets its home ``nodes``."""
+def add_home(
+    s, nodes, rule, node_tau, node_wide, node_slots, node_deg, top, stuck, size, homes, free_homes
+):  # fmt: skip
+    """Slot ``s`` (a job of ``size[s]`` just suspended) gets its home ``nodes``
+    (``free_homes[0]`` counts the homes all free)."""
     best = -math.inf
     count = 0
     for i in range(len(nodes)):
@@ -182,6 +189,8 @@ def add_home(s, nodes, rule, node_tau, node_wide, node_slots, node_deg, top, stu
             count += 1
     top[s] = best
     stuck[s] = count
+    if best == -math.inf:
+        free_homes[0] += 1
 
 
 @njit(cache=True)
