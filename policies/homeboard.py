@@ -39,6 +39,7 @@ import numpy as np
 
 from schedsim.model.view import JobView
 from schedsim.policies import kernels
+from schedsim.policies.queued import Queued
 from schedsim.policies.selective import Width
 
 __all__ = ["HomeBoard"]
@@ -222,6 +223,37 @@ class HomeBoard:
             return []
         jobs = self.jobs
         return [jobs[s] for s in kernels.free_slots(self.active, self.top).tolist()]
+
+    def starts(
+        self, now: float, free: int, queued: Queued, avail: np.ndarray
+    ) -> list[tuple[JobView, np.ndarray | None]]:
+        """The idle jobs that start now in a pass with no preemption (`kernels.board_starts`).
+
+        The queued jobs no wider than the ``free`` processors and the suspended
+        jobs whose home is all free, in decreasing threshold, then submit
+        time, then id, each if it still fits ``avail`` (whose processors it
+        takes): a queued job first fit avoiding the suspended jobs' homes, with
+        its nodes; a suspended one on its home, with None.
+        """
+        nq = len(queued)
+        picks, nodes = kernels.board_starts(
+            now, free, *queued.columns(), avail, self.per_node, int(self._free_homes[0]),
+            self.active, self.top, self.size, self.est, self.submit, self.done, self.ids,
+            self.homes, self.lens,
+        )  # fmt: skip
+        out: list[tuple[JobView, np.ndarray | None]] = []
+        at = 0
+        fresh, held = queued.jobs, self.jobs
+        for c in picks.tolist():
+            if c < nq:
+                job = fresh[c]
+                out.append((job, nodes[at : at + job.size]))
+                at += job.size
+            else:
+                held_job = held[c - nq]
+                assert held_job is not None
+                out.append((held_job, None))
+        return out
 
     def bars(self) -> np.ndarray:
         """Per slot: the threshold a suspended job must exceed (SF times over) to re-enter.

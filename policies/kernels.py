@@ -1,5 +1,6 @@
 """Compiled loops for the policies' bookkeeping: Selective Suspension's board
-(`schedsim.policies.homeboard`) and placement, Immediate Service's check of the
+(`schedsim.policies.homeboard`), placement and passes without preemption
+(`board_starts`), Immediate Service's check of the
 suspended jobs' homes (`homes_fitting`), conservative backfilling's
 compression (`compress_plan`), and CREASY's pass (`creasy_pass`).
 
@@ -46,6 +47,7 @@ __all__ = [
     "TEXT",
     "add_home",
     "board_earliest",
+    "board_starts",
     "cache_is_cold",
     "cached_kernels",
     "compress_plan",
@@ -371,6 +373,107 @@ def first_fit_avoiding(avail, avoid, size):
             k += 1
             extra -= 1
     return out
+
+
+@njit(cache=True)
+def _idle_before(tau_a, submit_a, id_a, tau_b, submit_b, id_b):
+    # SS's order of idle jobs: decreasing threshold, then submit time, then id.
+    if tau_a != tau_b:
+        return tau_a > tau_b
+    if submit_a != submit_b:
+        return submit_a < submit_b
+    return id_a < id_b
+
+
+@njit(cache=True)
+def board_starts(
+    now, free, q_size, q_est, q_submit, q_done, q_id, avail, avoid, free_homes, active, top,
+    h_size, h_est, h_submit, h_done, h_id, homes, lens,
+):  # fmt: skip
+    """SS's pass with no preemption, one core per node: the idle jobs that start now.
+
+    The candidates are the queued jobs no wider than the ``free`` processors
+    and, when ``free_homes`` says some are, the suspended jobs (slots) whose
+    home is all free. In decreasing threshold (``(now - submit - done +
+    est) / est``), then submit time, then id, each starts if it still fits:
+    a queued one first fit on ``avail`` avoiding the suspended jobs' homes
+    (``avoid``, `first_fit_avoiding`), a suspended one on its home. Takes the
+    processors from ``avail``. Returns the starts in order, a queued job's
+    row ``i`` as ``i`` and a slot ``s`` as ``len(q_size) + s``, and the nodes
+    the queued ones take, one after another. The same decisions as
+    `schedsim.policies.suspension.SelectiveSuspension._board_pass` makes job
+    by job with `schedsim.policies.selective.Idle.start_if_free`.
+    """
+    nq = len(q_size)
+    ns = 0
+    if free_homes > 0:
+        for s in range(len(active)):
+            if active[s] and top[s] == -math.inf:
+                ns += 1
+    cand = np.empty(nq + ns, dtype=np.int64)
+    tau = np.empty(nq + ns)
+    submit = np.empty(nq + ns)
+    ids = np.empty(nq + ns, dtype=np.int64)
+    m = 0
+    for i in range(nq):
+        if q_size[i] <= free:
+            cand[m] = i
+            tau[m] = (now - q_submit[i] - q_done[i] + q_est[i]) / q_est[i]
+            submit[m] = q_submit[i]
+            ids[m] = q_id[i]
+            m += 1
+    if ns:
+        for s in range(len(active)):
+            if active[s] and top[s] == -math.inf:
+                cand[m] = nq + s
+                tau[m] = (now - h_submit[s] - h_done[s] + h_est[s]) / h_est[s]
+                submit[m] = h_submit[s]
+                ids[m] = h_id[s]
+                m += 1
+    # Insertion sort: a pass has a few candidates.
+    for a in range(1, m):
+        c, t, u, d = cand[a], tau[a], submit[a], ids[a]
+        b = a - 1
+        while b >= 0 and _idle_before(t, u, d, tau[b], submit[b], ids[b]):
+            cand[b + 1], tau[b + 1], submit[b + 1], ids[b + 1] = cand[b], tau[b], submit[b], ids[b]
+            b -= 1
+        cand[b + 1], tau[b + 1], submit[b + 1], ids[b + 1] = c, t, u, d
+    started = np.empty(m, dtype=np.int64)
+    nodes = np.empty(free, dtype=np.int64)
+    k = 0
+    used = 0
+    left = free
+    for a in range(m):
+        c = cand[a]
+        if c < nq:
+            size = q_size[c]
+            if size > left:
+                continue
+            got = first_fit_avoiding(avail, avoid, size)
+            if not len(got):
+                continue
+            for n in got:
+                avail[n] -= 1
+                nodes[used] = n
+                used += 1
+        else:
+            s = c - nq
+            size = h_size[s]
+            if size > left:
+                continue
+            fits = True
+            for i in range(lens[s]):
+                if avail[homes[s, i]] < 1:
+                    fits = False
+                    break
+            if not fits:
+                continue
+            for i in range(lens[s]):
+                avail[homes[s, i]] -= 1
+        started[k] = c
+        k += 1
+        left -= size
+    return started[:k], nodes[:used]
 
 
 @njit(cache=True)

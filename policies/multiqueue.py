@@ -492,8 +492,8 @@ class MultiQueue(Policy):
             kept = self._idle_nodes = _IdleNodes(free_nodes, self._owner, self.partitions)
             return kept, kept.idle()
         avail = np.array(view.free_per_node, dtype=np.int64)
-        idle = np.bincount(self._owner, weights=avail, minlength=self.partitions)
-        return avail, idle.astype(np.int64).tolist()
+        per_partition = np.bincount(self._owner, weights=avail, minlength=self.partitions)
+        return avail, per_partition.astype(np.int64).tolist()
 
     def _left(self, job_id: int) -> None:
         # A job left its nodes: back on their partitions' lists at the next look. One

@@ -409,31 +409,28 @@ class SelectiveSuspension(Policy, Idle):
         that does not fit at its start is passed over (as `_full_pass`'s
         ``ready`` does): the fresh jobs no larger than the free cores and the
         suspended jobs whose homes are free are all that is tried, in
-        decreasing threshold, then submit time, then id.
+        decreasing threshold, then submit time, then id: one compiled loop
+        (`schedsim.policies.kernels.board_starts`), which places a fresh job
+        as `schedsim.policies.selective.Idle.start_if_free` does.
         """
         now = view.now
         free = view.free_cores
-        ready = [j for j in view.queue if j.size <= free]
-        ready += board.free_homes()
+        queued = self._queued
+        assert queued is not None
         out: list[Decision] = []
         avail = view.free_per_node
-        if ready:
+        if free:
+            # Tried in one compiled loop (`HomeBoard.starts`): a job wider than the
+            # cores left cannot fit (one core per node), and start_if_free's placement.
             avail = avail.copy()
-            ready.sort(key=lambda j: (-idle_threshold(j, now), j.submit, j.id))
-            left = free
-            for job in ready:
-                # One core per node: a job wider than the cores left cannot fit.
-                if job.size > left:
-                    continue
-                d = self.start_if_free(job, avail, view, board.per_node)
-                if d is not None:
-                    out.append(d)
-                    left -= job.size
-        self._remember(out, now)
+            for job, nodes in board.starts(now, free, queued, avail):
+                if nodes is None:
+                    out.append(Resume(job))
+                else:
+                    out.append(Start(job, Allocation.one_core_each(nodes.copy())))
+        self._remember(out, now)  # the jobs started leave ``queued``
         self._on_board(out, now)
         self._settled = True
-        queued = self._queued  # without the jobs started now (`_remember`)
-        assert queued is not None
         new = None
         if not view.ended:
             arrived = {j.id for j in view.arrived}

@@ -1305,3 +1305,68 @@ def test_every_ss_suspension_is_allowed_many(case: Case, params: dict) -> None:
     sim = Simulation(case.workload, policy, nodes=case.cores)
     audit_suspensions(sim, policy)
     sim.run()
+
+
+def _board_starts(now, free, queued_rows, avail, avoid, homes=()):
+    """`kernels.board_starts` on queued rows ``(size, est, submit, done, id)`` and
+    suspended jobs ``(size, est, submit, done, id, home nodes)``, every home free."""
+    from schedsim.policies import kernels
+
+    q = [np.array(c) for c in zip(*queued_rows, strict=True)] if queued_rows else [
+        np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0), np.zeros(0),
+        np.zeros(0, dtype=np.int64)]  # fmt: skip
+    h = list(zip(*homes, strict=True)) if homes else [(), (), (), (), (), ()]
+    width = max((len(n) for n in h[5]), default=1)
+    table = np.zeros((max(len(homes), 1), width), dtype=np.int64)
+    for s, nodes in enumerate(h[5]):
+        table[s, : len(nodes)] = nodes
+    n = len(homes)
+    picks, nodes = kernels.board_starts(
+        float(now), free, q[0].astype(np.int64), q[1].astype(float), q[2].astype(float),
+        q[3].astype(float), q[4].astype(np.int64), avail, np.array(avoid, dtype=np.int64),
+        n, np.ones(n, dtype=bool), np.full(n, -math.inf), np.array(h[0], dtype=np.int64),
+        np.array(h[1], dtype=float), np.array(h[2], dtype=float), np.array(h[3], dtype=float),
+        np.array(h[4], dtype=np.int64), table, np.array([len(x) for x in h[5]], dtype=np.int64),
+    )  # fmt: skip
+    return picks.tolist(), nodes.tolist()
+
+
+def test_the_compiled_board_pass_orders_by_threshold_then_submit_then_id() -> None:
+    # now = 10. Job 2: submitted at 0, estimate 10: threshold (10 - 0 + 10) / 10 = 2.
+    # Job 1: submitted at 5, estimate 5: (10 - 5 + 5) / 5 = 2 as well, but later: job 2
+    # (row 0) goes first and takes the one free node, though its id is higher.
+    avail = np.array([0, 1, 0], dtype=np.int64)
+    rows = [(1, 10.0, 0.0, 0.0, 2), (1, 5.0, 5.0, 0.0, 1)]
+    assert _board_starts(10, 1, rows, avail, [0, 0, 0]) == ([0], [1])
+    assert avail.tolist() == [0, 0, 0]  # its node taken
+    # Same threshold and submit time: the lower id (row 1) first.
+    rows = [(1, 10.0, 0.0, 0.0, 2), (1, 10.0, 0.0, 0.0, 1)]
+    assert _board_starts(10, 1, rows, np.array([0, 1, 0]), [0, 0, 0]) == ([1], [1])
+    # A higher threshold first whatever the submit time: job 3 has waited 20 s on a
+    # 4 s estimate (threshold 6) against job 4's 2.
+    rows = [(1, 10.0, 0.0, 0.0, 4), (1, 4.0, 6.0, 0.0, 3)]
+    assert _board_starts(30, 1, rows, np.array([1, 0, 0]), [0, 0, 0]) == ([1], [0])
+
+
+def test_the_compiled_board_pass_places_off_homes_and_resumes_on_a_home_still_free() -> None:
+    # Four free nodes; node 0 is a suspended job's home (avoid). Queued job 7 (2 nodes,
+    # threshold (10 - 0 + 1) / 1 = 11) goes first, off the home: nodes 1 and 2. The
+    # suspended job 9 (home 0 and 3, threshold (10 - 0 - 4 + 2) / 2 = 4) then finds
+    # its home free and resumes on it; queued job 8 (1 node, threshold 1) finds none.
+    avail = np.array([1, 1, 1, 1], dtype=np.int64)
+    rows = [(2, 1.0, 0.0, 0.0, 7), (1, 5.0, 10.0, 0.0, 8)]
+    homes = [(2, 2.0, 0.0, 4.0, 9, [0, 3])]
+    picks, nodes = _board_starts(10, 4, rows, avail, [1, 0, 0, 1], homes)
+    assert (picks, nodes) == ([0, 2 + 0], [1, 2])  # row 0, then slot 0 (after the 2 rows)
+    assert avail.tolist() == [0, 0, 0, 0]
+    # With a node of its home taken first, the suspended job stays: job 7 (3 nodes
+    # now) must take a home node, as no three others are free: the lowest, node 0.
+    rows = [(3, 1.0, 0.0, 0.0, 7)]
+    picks, nodes = _board_starts(10, 4, rows, np.array([1, 1, 1, 1]), [1, 0, 0, 1], homes)
+    assert (picks, nodes) == ([0], [0, 1, 2])
+    # Two suspended jobs of one node, homes 0 (threshold 4) and 3 ((10 - 4 + 4) / 4 =
+    # 2.5). Job 7 takes node 0 as above: the first stays though a core is left, and
+    # the second (slot 1, after the one row) resumes on node 3.
+    homes = [(1, 2.0, 0.0, 4.0, 9, [0]), (1, 4.0, 0.0, 4.0, 10, [3])]
+    picks, nodes = _board_starts(10, 4, rows, np.array([1, 1, 1, 1]), [1, 0, 0, 1], homes)
+    assert (picks, nodes) == ([0, 1 + 1], [0, 1, 2])
