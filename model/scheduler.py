@@ -104,7 +104,7 @@ class _Wake(simpy.Event):
         self.env.schedule(self, LATE)
 
 
-#: A queue's order: submit time, ties by id (a key made in C).
+#: A queue's order: submit time, ties by id (a key made in C: a requeue sorts the queue).
 _submit_order = attrgetter("submit", "id")
 
 
@@ -143,72 +143,18 @@ class _Pool:
         del self.views[run.id]
         self._tuple = None
 
-    def snapshot(self) -> tuple[JobView, ...]:
-        if self._tuple is None:
-            self._tuple = tuple(self.views.values())
-        return self._tuple
-
-
-class _Queue(_Pool):
-    """The queued jobs: a pool that takes a requeued job back in submit order.
-
-    Arrivals come in submit order, but nothing forces ties (a closed loop's
-    users submitting at one instant) to come in id order. So the queue
-    notes whether every job joined after those before it (`_in_order`):
-    while so, a requeued job is put in its place by moving only the jobs
-    after it (a speculative attempt's few minutes of arrivals), else the
-    whole queue is sorted, as it always was. Either way the order is the
-    sorted one.
-    """
-
-    __slots__ = ("_in_order", "_top")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._in_order = True
-        #: The largest (submit, id) that joined since the queue was last in order.
-        self._top: tuple[float, int] = (-INF, -1)
-
-    def add(self, run: JobRun) -> None:
-        key = _submit_order(run)
-        if key > self._top:
-            self._top = key
-        else:
-            self._in_order = False
-        super().add(run)
-
-    def requeue(self, run: JobRun) -> None:
-        """``run`` back in the queue, in submit order, ties by id."""
-        if not self._in_order:
-            super().add(run)
-            self._sort()
-            return
-        key = _submit_order(run)
-        runs, views = self.runs, self.views
-        after = []
-        for other in reversed(runs.values()):
-            if _submit_order(other) < key:
-                break
-            after.append(other)
-        moved = [(other, views.pop(other.id)) for other in reversed(after)]
-        for other, _ in moved:
-            del runs[other.id]
-        super().add(run)
-        for other, view in moved:
-            runs[other.id] = other
-            views[other.id] = view
-        if key > self._top:
-            self._top = key
-
-    def _sort(self) -> None:
-        # Submit order, ties by id.
+    def sort(self) -> None:
+        """Put the jobs back in submit order, ties by id (the queue, after a requeue)."""
         order = sorted(self.runs.values(), key=_submit_order)
         self.runs = {run.id: run for run in order}
         views = self.views
         self.views = {run.id: views[run.id] for run in order}
         self._tuple = None
-        self._in_order = True
-        self._top = _submit_order(order[-1])
+
+    def snapshot(self) -> tuple[JobView, ...]:
+        if self._tuple is None:
+            self._tuple = tuple(self.views.values())
+        return self._tuple
 
 
 class Scheduler:
@@ -248,7 +194,7 @@ class Scheduler:
         self.contention = contention
         self.pieces = PieceLog(keep=pieces, observer=on_piece)
         self.on_pass = on_pass
-        self.queue = _Queue()
+        self.queue = _Pool()
         self.running = _Pool()
         self.suspended = _Pool()
         # Core ids are kept only on nodes of several cores (a core is its node otherwise).
@@ -638,7 +584,8 @@ class Scheduler:
         run.home = None
         run.limit = None
         run.expected_end = INF
-        self.queue.requeue(run)
+        self.queue.add(run)
+        self.queue.sort()
         self._requeued.append(run)
 
     def _set_rate(self, run: JobRun, rate: float) -> None:
