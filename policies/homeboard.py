@@ -93,7 +93,7 @@ class HomeBoard:
         #: Per node: cores of suspended jobs' homes on it. With one core per
         #: node, the count of homes that cover it: the same array.
         self.per_node = self.node_deg
-        #: How many suspended jobs have their whole home free (`free_homes`).
+        #: How many suspended jobs have their whole home free (`homes_free`).
         self._free_homes = np.zeros(1, dtype=np.int64)
         #: Per slot: its home's nodes (the first ``lens`` of the row).
         self.homes = np.zeros((0, 1), dtype=np.int64)
@@ -217,12 +217,11 @@ class HomeBoard:
             self.ids[slots],
         )
 
-    def free_homes(self) -> list[JobView]:
-        """The suspended jobs whose every home node is free."""
-        if not self._free_homes[0]:  # (most passes: none)
-            return []
-        jobs = self.jobs
-        return [jobs[s] for s in kernels.free_slots(self.active, self.top).tolist()]
+    @property
+    def homes_free(self) -> int:
+        """How many suspended jobs have every node of their home free (kept event by event:
+        most passes have none, and `starts` then looks at no slot)."""
+        return int(self._free_homes[0])
 
     def starts(
         self, now: float, free: int, queued: Queued, avail: np.ndarray
@@ -237,7 +236,7 @@ class HomeBoard:
         """
         nq = len(queued)
         picks, nodes = kernels.board_starts(
-            now, free, *queued.columns(), avail, self.per_node, int(self._free_homes[0]),
+            now, free, *queued.columns(), avail, self.per_node, self.homes_free,
             self.active, self.top, self.size, self.est, self.submit, self.done, self.ids,
             self.homes, self.lens,
         )  # fmt: skip

@@ -55,7 +55,6 @@ __all__ = [
     "creasy_pass",
     "creasy_scan",
     "first_fit_avoiding",
-    "free_slots",
     "fresh_bars",
     "fresh_earliest",
     "home_bar",
@@ -303,18 +302,6 @@ def board_earliest(
     if held and first > soonest:
         first = min(first, suspended_earliest(now, sf, active, top, stuck, h_est, h_submit, h_done))
     return first
-
-
-@njit(cache=True)
-def free_slots(active, top):
-    """The slots in use whose home is all free (highest threshold -inf)."""
-    out = np.empty(len(active), dtype=np.int64)
-    k = 0
-    for s in range(len(active)):
-        if active[s] and top[s] == -math.inf:
-            out[k] = s
-            k += 1
-    return out[:k]
 
 
 @njit(cache=True)

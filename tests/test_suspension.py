@@ -885,8 +885,7 @@ def _check_boards(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             assert bars[board.slot[job_id]] == fresh_bars[s] == by_hand[job_id]
         # The count of homes all free, kept event by event, is theirs now.
         all_free = [j.id for j in view.suspended if (view.free_per_node[j.home.nodes] > 0).all()]
-        assert int(board._free_homes[0]) == len(all_free) == int(fresh._free_homes[0])
-        assert sorted(j.id for j in board.free_homes()) == sorted(all_free)
+        assert board.homes_free == len(all_free) == fresh.homes_free
         # The queued columns are the queue's jobs, row for row.
         queued = self._queued
         assert sorted(queued.jobs, key=lambda j: j.id) == sorted(view.queue, key=lambda j: j.id)
