@@ -34,7 +34,8 @@ What the scheduler owns, beside the queue and the live jobs:
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable
-from operator import attrgetter
+from itertools import compress, count
+from operator import attrgetter, is_not
 from typing import Any, NamedTuple, cast
 
 import numpy as np
@@ -145,10 +146,17 @@ class _Pool:
 
     def sort(self) -> None:
         """Put the jobs back in submit order, ties by id (the queue, after a requeue)."""
-        order = sorted(self.runs.values(), key=_submit_order)
-        self.runs = {run.id: run for run in order}
-        views = self.views
-        self.views = {run.id: views[run.id] for run in order}
+        runs, views = self.runs, self.views
+        now = list(runs.values())
+        order = sorted(now, key=_submit_order)
+        # Only the jobs after the first out of place move (to the end, in order): the
+        # jobs before it and it stay in order. After a requeue, the jobs submitted
+        # after the requeued one.
+        first = next(compress(count(), map(is_not, now, order)), len(order))
+        for run in order[first + 1 :]:
+            del runs[run.id]
+            runs[run.id] = run
+            views[run.id] = views.pop(run.id)
         self._tuple = None
 
     def snapshot(self) -> tuple[JobView, ...]:

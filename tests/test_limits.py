@@ -141,3 +141,35 @@ def test_a_negative_limit_is_refused(limit: float) -> None:
     jobs = [Job(1, 0.0, 10.0, 1, 10.0)]
     with pytest.raises(PolicyError, match="limit of job 1"):
         run(jobs, 1, lambda v: [Start(j, limit=limit) for j in v.queue])
+
+
+class _Run:
+    """What the queue reads of a job's run: its submit time, id and snapshot."""
+
+    def __init__(self, jid: int, submit: float) -> None:
+        self.id, self.submit = jid, submit
+        self.view = None
+
+    def snapshot(self) -> tuple[int, float]:
+        return (self.id, self.submit)
+
+
+@pytest.mark.parametrize(
+    "joined",
+    [
+        [(1, 0.0), (2, 5.0), (5, 9.0), (3, 5.0)],  # a requeued job, back among later ones
+        [(1, 0.0), (2, 5.0), (5, 9.0), (0, 0.0)],  # before every other
+        [(1, 0.0), (2, 5.0), (5, 9.0), (7, 9.0)],  # already in its place
+        [(4, 5.0), (3, 5.0), (6, 1.0), (1, 0.0)],  # ties out of id order, and worse
+    ],
+)
+def test_the_queue_is_put_back_in_submit_order_then_id(joined) -> None:
+    from schedsim.model.scheduler import _Pool
+
+    queue = _Pool()
+    for jid, submit in joined:
+        queue.add(_Run(jid, submit))
+    queue.sort()
+    expected = [jid for jid, _ in sorted(joined, key=lambda p: (p[1], p[0]))]
+    assert list(queue.runs) == expected
+    assert [v[0] for v in queue.snapshot()] == expected  # the snapshots in the same order
