@@ -545,6 +545,9 @@ def main(argv: list[str] | None = None) -> int:
             "reference": ref,
             "same_schedule": same,
             "timings": {**procs, **inproc},
+            # Round by round, EASY's beside each policy's (so ratios can be paired).
+            "policies": single_times,
+            "w1": multi_times,
             "rows": [asdict(r) for r in out],
         }
         args.json.parent.mkdir(parents=True, exist_ok=True)

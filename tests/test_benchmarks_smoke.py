@@ -237,3 +237,23 @@ def test_the_phases_of_a_small_run_add_up_to_its_process(tmp_path) -> None:
     for phase in ("imports", "reading the log", "simulating", "jobs.csv", "schedule.swf"):
         assert phases[phase] > 0, phase
     assert doc["plain"] > 0 and len(doc["rounds"]) == 1
+
+
+def test_the_process_benchmark_saves_each_rounds_timings(tmp_path) -> None:
+    # A smoke run (the first 300 jobs): every row is there, and the policies' rounds are
+    # saved beside EASY's, round by round, so that ratios can be paired.
+    import json
+
+    out = tmp_path / "process.json"
+    argv = ["--quick", "300", "--repeat", "2", "--policies", "ss", "ssp", "--json", str(out)]
+    # Imported by its name, as run_phases.py does (its dataclasses need their module).
+    with _benchmark_imports():
+        sys.path.insert(0, str(BENCHMARKS))
+        assert importlib.import_module("process").main(argv) == 0
+    doc = json.loads(out.read_text())
+    assert set(doc["policies"]) == {"easy", "ss"} and set(doc["w1"]) == {"easy", "ssp"}
+    assert all(len(times) == 2 for times in [*doc["policies"].values(), *doc["w1"].values()])
+    figures = [row["figure"] for row in doc["rows"]]
+    assert {"ss", "easy (W1)", "ssp (W1)"} <= set(figures) and doc["same_schedule"]
+    ss = next(row for row in doc["rows"] if row["figure"] == "ss")
+    assert ss["value"] == pytest.approx(min(doc["policies"]["ss"]) / min(doc["policies"]["easy"]))
