@@ -170,7 +170,22 @@ def test_the_runs_reach_the_cases_they_are_for(written: Callable[[str], Path]) -
 FLOATS = st.one_of(
     st.floats(),
     st.sampled_from(
-        [float("nan"), float("inf"), -float("inf"), -0.0, 1e16, 1e-7, 0.1 + 0.2, 937.0, 2.5e-07]
+        [
+            float("nan"),
+            float("inf"),
+            -float("inf"),
+            -0.0,
+            1e16,
+            1e-7,
+            0.1 + 0.2,
+            937.0,
+            2.5e-07,
+            0.0,
+            -5.0,
+            9999999999999998.0,
+            -1e15,
+            1e17,
+        ]
     ),
 )
 TEXTS = st.one_of(
@@ -263,6 +278,32 @@ def test_csv_writer_any_index_other_labels(folder: Path) -> None:
     assert same_as_pandas(frame.iloc[:0], folder)  # no rows: the header
     assert same_as_pandas(frame.iloc[:, :0], folder)  # no columns
     assert same_as_pandas(pd.DataFrame({"only": ["", None]}), folder)  # an empty row
+
+
+def test_csv_writer_shortcuts(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cheap paths give pandas' text: a column of one value (0.0 beside -0.0 is not
+    one), whole floats up to 1e16 (repr's exponent from there on), text needing quotes
+    among plain columns, and rows written in several blocks."""
+    whole = [0.0, -5.0, 937.0, 9999999999999998.0, -9999999999999998.0, 1e15]
+    frames = {
+        "whole": pd.DataFrame({"w": whole, "n": range(6)}),
+        "whole and -0.0": pd.DataFrame({"w": [*whole[1:], -0.0], "n": range(6)}),
+        "1e16": pd.DataFrame({"w": [*whole[1:], 1e16], "n": range(6)}),
+        "one value": pd.DataFrame({"z": [0.0] * 6, "i": [7] * 6, "b": [True] * 6}),
+        "signs of zero": pd.DataFrame({"z": [0.0, -0.0] * 3, "y": [-0.0] * 6}),
+        "all NaN": pd.DataFrame({"z": [float("nan")] * 6, "c": ["x"] * 6}),
+        "quotes": pd.DataFrame({"n": range(3), "s": ["a", "b,c", None]}),
+        "quoted category": pd.DataFrame({"n": range(2), "s": pd.Categorical(["x", 'y"'])}),
+    }
+    for name, frame in frames.items():
+        assert tablefile._columns(frame) is not None, name
+        assert same_as_pandas(frame, folder), name
+    assert not tablefile._columns(frames["quotes"])[1]  # type: ignore[index]
+    assert tablefile._columns(frames["whole"])[1]  # type: ignore[index]
+    monkeypatch.setattr(tablefile, "BLOCK", 4)
+    rows = pd.DataFrame({"x": np.arange(10) / 4, "s": list("abcdefghij")})
+    for frame in (rows, rows.iloc[:8], rows.assign(s=[*"abcdefghi", "j,k"])):
+        assert same_as_pandas(frame, folder)
 
 
 # -- schedule.swf: errors ------------------------------------------------------
