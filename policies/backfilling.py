@@ -29,6 +29,7 @@ other policies use too.
 from __future__ import annotations
 
 import math
+from bisect import insort
 from collections.abc import Callable, Sequence
 from heapq import heappop, heappush
 from typing import Literal
@@ -36,7 +37,7 @@ from typing import Literal
 from schedsim.model.policy import Policy, Reservation, Start, View, WakeAt, register
 from schedsim.model.view import JobView
 from schedsim.policies.planning.conservative import by_start, compress, duration, place
-from schedsim.policies.planning.easy import shadow
+from schedsim.policies.planning.easy import by_expected_end, shadow_by_end
 from schedsim.policies.planning.profile import Planned, Profile, planned_end
 
 QueueOrder = Literal["fcfs", "sjf", "xfactor"]
@@ -81,6 +82,9 @@ class EASY(Policy):
         order_queue((), order, 0.0)  # validate early
         self.order = order
         self.reservation: tuple[JobView, float] | None = None
+        # The last pass's running jobs, and them by expected end (`_by_end`).
+        self._running: tuple[JobView, ...] | None = None
+        self._ends: list[Planned] = []
 
     def params(self) -> dict[str, str]:
         return {"order": self.order}
@@ -91,6 +95,19 @@ class EASY(Policy):
             return []
         head, when = self.reservation
         return [Reservation(head.id, when, when + head.estimate, head.size)]
+
+    def _by_end(self, running: tuple[JobView, ...]) -> list[Planned]:
+        """The running jobs in order of expected end, sorted again only when they changed.
+
+        A view's tuple of running jobs is made again whenever a job starts or ends, so
+        the same tuple means the same jobs with the same ends; a pass that brings
+        arrivals only sees the tuple the last pass sorted (4 in 10 of EASY's shadow
+        times on whole CTC). A list may have changed in place: it is sorted again.
+        """
+        if running is not self._running or type(running) is not tuple:
+            self._running = running
+            self._ends = sorted(running, key=by_expected_end)
+        return self._ends
 
     def ordered(self, queue: tuple[JobView, ...], now: float) -> Sequence[JobView]:
         """The queue in the order a pass scans it (`schedsim.policies.creasy` overrides it)."""
@@ -114,9 +131,13 @@ class EASY(Policy):
             return starts
         # Plan with this pass's starts included: they hold their cores too.
         now = view.now
-        running: list[Planned] = list(view.running)
-        running.extend(_Planned(st.job.size, now + st.job.estimate) for st in starts)
-        when, extra = shadow(now, free, running, head.size)
+        ends = self._by_end(view.running)
+        if starts:
+            ends = ends.copy()
+            for st in starts:
+                # After the running jobs ending at the same time, as a stable sort puts it.
+                insort(ends, _Planned(st.job.size, now + st.job.estimate), key=by_expected_end)
+        when, extra = shadow_by_end(now, free, ends, head.size)
         self.reservation = (head, when)
         if free == 0:
             return starts

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from schedsim import Simulation
 from schedsim.model.scheduler import Pass
+from schedsim.policies.backfilling import EASY
 from schedsim.policies.planning import conservative
 from schedsim.policies.planning.conservative import (
     _compress_compiled,
@@ -20,7 +21,7 @@ from schedsim.policies.planning.conservative import (
     place,
     plan,
 )
-from schedsim.policies.planning.easy import shadow, shadow_on
+from schedsim.policies.planning.easy import by_expected_end, shadow, shadow_by_end, shadow_on
 from schedsim.policies.planning.profile import INF, Profile
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import exact_estimates, first
@@ -59,6 +60,41 @@ def test_the_shadow_on_a_profile_is_easys_shadow(free, running, cores) -> None:
     assert shadow_on(Profile.of_running(0.0, free, jobs), cores) == expected
     if expected[0] == INF:
         assert cores > free + sum(j.size for j in jobs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    free=st.integers(0, 8),
+    running=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 50)), max_size=8),
+    cores=st.integers(1, 20),
+    now=st.sampled_from([0.0, 25.0]),
+)
+def test_the_shadow_of_jobs_in_end_order_in_any_order_of_ties(free, running, cores, now) -> None:
+    """EASY keeps the running jobs in end order between passes and inserts a pass's
+    starts after the running jobs ending with them (`EASY._by_end`): ties in any order
+    give the same shadow time and extra cores, overrun jobs (now 25) included."""
+    jobs = [Running(size, float(end)) for size, end in running]
+    expected = shadow(now, free, jobs, cores)
+    ends = sorted(jobs, key=by_expected_end)
+    assert shadow_by_end(now, free, ends, cores) == expected
+    ties_reversed = sorted(reversed(jobs), key=by_expected_end)
+    assert shadow_by_end(now, free, ties_reversed, cores) == expected
+    assert ends == sorted(jobs, key=by_expected_end)  # left as it was
+
+
+def test_easy_sorts_the_running_jobs_again_when_they_change() -> None:
+    """The order is kept for the same tuple of running jobs only: another tuple, or a
+    list (which may have changed in place), is sorted again."""
+    easy = EASY()
+    a, b, c = Running(1, 30.0), Running(2, 10.0), Running(3, 20.0)
+    running = (a, b)
+    assert easy._by_end(running) == [b, a]
+    assert easy._by_end(running) is easy._by_end(running)
+    assert easy._by_end((a, b, c)) == [b, c, a]
+    listed = [a, b]
+    assert easy._by_end(listed) == [b, a]  # type: ignore[arg-type]
+    listed.append(c)
+    assert easy._by_end(listed) == [b, c, a]  # type: ignore[arg-type]
 
 
 def test_place_and_compress_by_hand() -> None:

@@ -8,8 +8,10 @@ the shadow time or uses no more than the *extra* cores, those left at the
 shadow time once the reserved job has its share.
 
 `shadow` computes both from the running jobs directly (sorted by planned
-end: what EASY does at every pass); `shadow_on` reads them off an
-availability profile, for a policy that plans with one. They agree (tested).
+end: what EASY does at every pass), `shadow_by_end` from running jobs already
+in that order (EASY keeps it from pass to pass while no job starts or ends);
+`shadow_on` reads them off an availability profile, for a policy that plans
+with one. They agree (tested).
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from operator import attrgetter
 
 from schedsim.policies.planning.profile import INF, Planned, Profile, planned_end
 
-__all__ = ["shadow", "shadow_on"]
+__all__ = ["by_expected_end", "shadow", "shadow_by_end", "shadow_on"]
 
-_by_expected_end = attrgetter("expected_end")
+#: The key that orders running jobs by planned end (`shadow_by_end`).
+by_expected_end = attrgetter("expected_end")
 
 
 def shadow(now: float, free: int, running: Iterable[Planned], cores: int) -> tuple[float, int]:
@@ -36,11 +39,18 @@ def shadow(now: float, free: int, running: Iterable[Planned], cores: int) -> tup
     """
     if free >= cores:
         return now, free - cores
-    ends = sorted(running, key=_by_expected_end)
+    return shadow_by_end(now, free, sorted(running, key=by_expected_end), cores)
+
+
+def shadow_by_end(now: float, free: int, ends: list[Planned], cores: int) -> tuple[float, int]:
+    """`shadow`, for running jobs already in order of ``expected_end`` (ties in any
+    order: all jobs ending at the shadow time count). ``ends`` is left as it is."""
+    if free >= cores:
+        return now, free - cores
     if ends and ends[0].expected_end <= now:
         # Overrun jobs (no kill at estimate) are planned after now, by how
         # long they have overrun (planned_end): not their order by expected end.
-        ends.sort(key=lambda r: planned_end(r.expected_end, now))
+        ends = sorted(ends, key=lambda r: planned_end(r.expected_end, now))
     for i, job in enumerate(ends):
         free += job.size
         if free >= cores:
