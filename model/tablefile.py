@@ -3,7 +3,7 @@
 Why: pandas formats every cell through its per-dtype machinery (floats through
 numpy's ``astype(str)``) before handing the rows to the csv module: 1.3 s of
 ``schedsim run`` for the 77,222 jobs of the CTC log. Here each column becomes
-its cells' text, and the rows are joined with ``,`` (0.2 s), in pandas' dialect
+its cells' text, and the rows are joined with ``,`` (0.24 s), in pandas' dialect
 (``,``, ``"``, QUOTE_MINIMAL, ``\\n`` line ends): floats as ``repr`` (what
 numpy's ``astype(str)`` gives for a float64: ``937.0``, ``2.5e-07``, ``inf``,
 ``-0.0``), ints as ``str``, bools as ``True``/``False``, text and categories of
