@@ -102,10 +102,8 @@ def _cells(column: pd.Series) -> tuple[Cells, bool] | None:
     dtype = column.dtype
     if isinstance(dtype, np.dtype):
         values = column.to_numpy()
-        if dtype.kind in "iu":  # never missing
-            return _numbers(values, _ints), False
-        if dtype.kind == "b":
-            return _numbers(values, _bools), False
+        if dtype.kind in "iub":  # never missing
+            return _numbers(values, _strs), False
         if dtype == np.float64:
             return _numbers(values, _floats), False
         if dtype.kind == "O":
@@ -158,12 +156,9 @@ def _one_text(values: np.ndarray) -> bool:
     return not np.isnan(values).any() and signs.all() == signs.any()
 
 
-def _ints(values: np.ndarray) -> list[str]:
+def _strs(values: np.ndarray) -> list[str]:
+    """``str`` of each int or bool (``True``, ``False``): pandas' text for them."""
     return list(map(str, values.tolist()))
-
-
-def _bools(values: np.ndarray) -> list[str]:
-    return list(map(str, values.tolist()))  # "True", "False"
 
 
 def _floats(values: np.ndarray) -> list[str]:
