@@ -186,9 +186,6 @@ class _IdleNodes:
         #: Nodes of jobs that left (ended, requeued) since the lists were last brought up.
         self.freed: list[np.ndarray] = []
 
-    def of(self, q: int) -> list[int]:
-        return self.lists[q]
-
     def left(self, nodes: np.ndarray) -> None:
         """A job left these nodes (it ended or was requeued): they are idle again."""
         self.freed.append(nodes)
@@ -774,7 +771,7 @@ class MultiQueue(Policy):
             for q in (p,) if idle[p] >= size else (p, *self._lenders(idle, p)):
                 k = min(idle[q], left)
                 if k:
-                    nodes_q = free.of(q)
+                    nodes_q = free.lists[q]
                     picked += nodes_q[:k]
                     if q != p:
                         borrowed += nodes_q[:k]
