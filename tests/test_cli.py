@@ -63,7 +63,7 @@ def test_only_without_pieces_keeps_no_piece_log(tmp_path, monkeypatch, capsys):
     assert run(capsys, "run", "--first", "50", "--out", str(out), "--only", "jobs.csv")[0] == 0
     assert seen[-1].pieces is False
     code, text, _ = run(
-        capsys, "run", "--first", "50", "--out", str(out), "--only", "pieces.parquet"
+        capsys, "run", "--first", "50", "--out", str(out), "--only", "pieces.parquet", "--force"
     )
     assert code == 0 and seen[-1].pieces is not False  # the default: kept
     assert text.strip().endswith("wrote " + str(out) + "/: pieces.parquet")

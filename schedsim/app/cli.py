@@ -1,8 +1,11 @@
 """The ``schedsim`` command line.
 
-``schedsim run`` simulates a workload under a policy, prints a summary and
-the per-category table, and writes ``jobs.parquet``, ``jobs.csv``,
-``series.parquet``, ``schedule.swf`` and ``summary.json`` into ``--out``.
+``schedsim run`` simulates a workload under a policy, writes ``jobs.parquet``,
+``jobs.csv``, ``series.parquet``, ``pieces.parquet``, ``schedule.swf`` and
+``summary.json`` into its folder (``--out``, or ``results/WORKLOAD-POLICY-ID``
+named by the configuration's hash), whole and never over another run
+(`schedsim.app.run_folder`), and then prints a summary and the per-category
+table. Ctrl-C and a closed pipe (``| head``) end it with one line.
 ``schedsim policies`` and ``schedsim workloads`` list what is available.
 ``schedsim sweep STUDY.toml`` runs a parameter study (`schedsim.app.study`,
 `schedsim.app.sweep`) and ``schedsim report DIR`` aggregates it (`schedsim.app.report`).
@@ -21,14 +24,16 @@ instead of after a second or two of imports (tests/test_lazy_imports.py).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from schedsim.app.closed_pipe import PipeGuard
 from schedsim.app.report.quantities import (
     DAILY_CYCLES,
     LOOKAHEAD,
@@ -36,6 +41,7 @@ from schedsim.app.report.quantities import (
     PREEMPTIVE_FCFS,
     SELECTIVE_PREEMPTION,
 )
+from schedsim.app.run_folder import OPTIONAL_FILES, RUN_FILES
 from schedsim.model.contention import CONTENTION
 from schedsim.workloads import catalog
 
@@ -46,9 +52,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from schedsim.app.study import RunConfig
     from schedsim.model.results import Result
 
-#: Runs with more jobs than this show a progress bar (on a terminal).
-PROGRESS_MIN_JOBS = 10_000
-
 # The papers the options' help names: `quantities` is a light module (the report
 # package imports its heavy modules on first use), so --help imports no pandas.
 SELECTIVE_PREEMPTION_LONG = SELECTIVE_PREEMPTION.long
@@ -58,29 +61,24 @@ DAILY_CYCLES_LONG = DAILY_CYCLES.long
 #: prints, so that piped output keeps every table row and message on one line.
 PIPE_WIDTH = 10_000
 
-#: Each file ``schedsim run`` writes only when an option asks, and that option.
-#: ``--only`` may name these only with it (``sessions.parquet``: a closed-loop run).
-OPTIONAL_FILES: dict[str, str] = {
-    "decisions.parquet": "--log-decisions",
-    "reservations.parquet": "--log-reservations",
-    "sessions.parquet": "--users",
-    "batsim_jobs.csv": "--batsim",
-}
 #: The files ``schedsim run`` writes itself rather than through `Result.save`.
 CLI_FILES: frozenset[str] = frozenset({"schedule.swf", "batsim_jobs.csv"})
-#: The names ``--only`` takes: the files a run writes by default (``pieces.parquet``
-#: unless ``--no-pieces``), then `OPTIONAL_FILES`, then ``policy-*.parquet``, the
-#: policy's own tables (`Result.tables`).
-RUN_FILES: tuple[str, ...] = (
-    "jobs.parquet",
-    "jobs.csv",
-    "series.parquet",
-    "pieces.parquet",
-    "schedule.swf",
-    "summary.json",
-    *OPTIONAL_FILES,
-    "policy-*.parquet",
-)
+#: Seconds a run goes before its progress bar shows: a short run prints no bar at all.
+PROGRESS_DELAY = 2.0
+#: The exit status of a command stopped by Ctrl-C (128 + SIGINT, as a shell says).
+INTERRUPTED = 130
+
+
+class Interrupted(Exception):
+    """A command stopped by Ctrl-C; the message says what was kept."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, but a mistake on the command line is one line: the error and
+    where to read the options, not the whole usage (17 lines for ``schedsim run``)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
 def make_console() -> Console:
@@ -90,11 +88,14 @@ def make_console() -> Console:
     columns, breaking table rows over lines and cutting cells short, and a file
     or a pipe (grep, less -S, a notebook's capture) has no width to fit. The
     tables keep their box characters, so that the output reads as on a terminal;
-    a machine reads the CSV files instead."""
+    a machine reads the CSV files instead. It writes through a `PipeGuard`, so that a
+    reader that goes away early (``| head``) costs nothing but the output
+    (``console.file.closed`` then says so)."""
     from rich.console import Console
 
-    console = Console()
-    return console if console.is_terminal else Console(width=PIPE_WIDTH)
+    out = PipeGuard(sys.stdout)
+    console = Console(file=out)  # type: ignore[arg-type]  # a text stream, as rich needs
+    return console if console.is_terminal else Console(file=out, width=PIPE_WIDTH)  # type: ignore[arg-type]
 
 
 def _trim(value: str) -> int | float:
@@ -164,7 +165,7 @@ def _debug_option(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="schedsim",
         description="Simulate parallel-job scheduling policies on real and synthetic workloads.",
         epilog="Run `schedsim COMMAND --help` for a command's options, e.g. `schedsim run --help`.",
@@ -262,7 +263,15 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--out",
         metavar="DIR",
-        help="output directory, checked writable before the run (default results/WORKLOAD-POLICY)",
+        help="output directory, checked writable before the run (default "
+        "results/WORKLOAD-POLICY-ID, ID the start of the run id: a hash of the whole "
+        "configuration); a folder holding another run is refused without --force",
+    )
+    run.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the run the output directory holds (only schedsim's own files go; "
+        "anything else there stays)",
     )
     run.add_argument(
         "--param",
@@ -433,7 +442,12 @@ def build_parser() -> argparse.ArgumentParser:
         "make them; policy-*.parquet for the policy's own tables). Without pieces.parquet the "
         "run keeps no piece log. The summary is printed all the same",
     )
-    run.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    run.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="never show the progress bar (shown on standard error, when it is a terminal, "
+        f"once a run has taken {PROGRESS_DELAY:g} s)",
+    )
     _debug_option(run)
 
     sweep = sub.add_parser(
@@ -775,7 +789,11 @@ def check_only(args: argparse.Namespace) -> None:
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
     """``schedsim run``. The machine size and the output directory are checked before
-    anything is read or simulated; folders made for the output go again if it fails."""
+    anything is read or simulated (a folder holding another run is refused then,
+    unless ``--force``); folders made for the output go again if the run fails.
+    The files are written, whole (`schedsim.app.run_folder.write_run`), before
+    anything is printed, so a reader that closes the pipe early or a Ctrl-C after
+    the simulation loses nothing; a Ctrl-C during it leaves no folder behind."""
     check_machine_options(args)
     check_only(args)
     out = output_directory(args.out)
@@ -796,18 +814,22 @@ def _run_and_write(
     args: argparse.Namespace, console: Console, out: Path | None, made: list[Path]
 ) -> int:
     from schedsim.app import registry
-    from schedsim.app.report.console import show, summary_table
-    from schedsim.workloads.swf import write_swf
+    from schedsim.app.run_folder import check_folder, deferred_interrupts, write_run
 
     for module in args.imports:
         registry.import_module(module)
-    sim = run_config(args).simulation()
-    workload = sim.workload
-    progress = (
-        not args.no_progress
-        and console.is_terminal
-        and (sim.population is not None or len(sim.workload) >= PROGRESS_MIN_JOBS)
-    )
+    config = run_config(args)
+    run_id = config.run_id()
+    if out is not None:  # checked before the trace is read
+        check_folder(out, run_id, force=args.force, option=f"--out {out}")
+    try:
+        sim = config.simulation()
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted while reading the workload; nothing was written") from None
+    if out is None:
+        out = Path("results") / f"{sim.workload.name}-{sim.policy.name}-{run_id[:8]}"
+        made.extend(check_writable(out))
+        check_folder(out, run_id, force=args.force, option=f"the default folder {out}")
     # SS, TSS and IS run loops numba compiles on a machine's first run (seconds,
     # silently): say so rather than seem to hang.
     if registry.compiles_kernels(type(sim.policy)):
@@ -815,44 +837,69 @@ def _run_and_write(
 
         if kernels.cache_is_cold():
             console.print(registry.KERNELS_NOTICE, highlight=False, soft_wrap=True)
-    if out is None:
-        out = Path("results") / f"{workload.name}-{sim.policy.name}"
-        made.extend(check_writable(out))
-    result = sim.run(progress=progress)
+    progress = not args.no_progress and sys.stderr.isatty()
+    try:
+        result = sim.run(progress=progress, delay=PROGRESS_DELAY)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted during the simulation; nothing was written") from None
+    result.meta.setdefault("run_id", run_id)
+    # From here the run is done: its files come first, whole, a Ctrl-C held until they are.
+    with deferred_interrupts() as interrupts:
+        try:
+            written = write_run(out, lambda folder: _write_files(args, sim, result, folder))
+        except OSError as exc:
+            # The probe passed, so the folder went away or the disk filled up meanwhile;
+            # pyarrow's and write()'s errors do not always name the file.
+            where = exc.filename or out
+            raise ValueError(
+                f"{where}: cannot write the run's results ({exc.strerror or exc})"
+            ) from exc
+    if isinstance(console.file, PipeGuard):
+        console.file.kept = f"the run's files are whole in {out}/"
+    if interrupts:
+        raise Interrupted(f"interrupted; the run was finished and its files are whole in {out}/")
+    try:
+        _print_run(args, console, result)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted; the run's files are whole in {out}/") from None
+    console.print(f"wrote {out}/: {', '.join(written)}", soft_wrap=True)
+    return 0
+
+
+def _write_files(args: argparse.Namespace, sim: Any, result: Result, folder: Path) -> list[str]:
+    """Write the run's files into ``folder``; their names, in order."""
+    from schedsim.workloads.swf import write_swf
+
+    only = args.only
+    written = result.files(None if only is None else set(only) - CLI_FILES)
+    result.save(folder, warmup=args.warmup, cooldown=args.cooldown, only=written)
+    if only is None or "schedule.swf" in only:
+        write_swf(
+            folder / "schedule.swf",
+            sim.jobs_submitted(),
+            schedule_frame(result),
+            note=f"policy: {sim.policy.name}",
+            preemption="Yes" if (result.jobs["suspensions"] > 0).any() else None,
+        )
+        written.append("schedule.swf")
+    if args.batsim:
+        from schedsim.app.batsim import write_batsim_jobs
+
+        write_batsim_jobs(result, folder / "batsim_jobs.csv", workload_name=sim.workload.name)
+        written.append("batsim_jobs.csv")
+    return written
+
+
+def _print_run(args: argparse.Namespace, console: Console, result: Result) -> None:
+    """The summary, ``--by``'s tables and the per-category table of a finished run."""
+    from schedsim.app.report.console import show, summary_table
+
     summary = result.summary(warmup=args.warmup, cooldown=args.cooldown)
     print_summary(console, result, summary)
     if args.by:
         groups = result.summary_by(args.by, warmup=args.warmup, cooldown=args.cooldown)
         show(console, summary_table({f"{args.by} {k}": r.to_dict() for k, r in groups.iterrows()}))
     print_categories(console, result, args.warmup, args.cooldown)
-    only = args.only
-    written = result.files(None if only is None else set(only) - CLI_FILES)
-    swf = only is None or "schedule.swf" in only
-    try:
-        result.save(out, warmup=args.warmup, cooldown=args.cooldown, only=written)
-        if swf:
-            write_swf(
-                out / "schedule.swf",
-                sim.jobs_submitted(),
-                schedule_frame(result),
-                note=f"policy: {sim.policy.name}",
-                preemption="Yes" if (result.jobs["suspensions"] > 0).any() else None,
-            )
-            written.append("schedule.swf")
-        if args.batsim:
-            from schedsim.app.batsim import write_batsim_jobs
-
-            write_batsim_jobs(result, out / "batsim_jobs.csv", workload_name=workload.name)
-            written.append("batsim_jobs.csv")
-    except OSError as exc:
-        # The probe passed, so the folder went away or the disk filled up meanwhile;
-        # pyarrow's and write()'s errors do not always name the file.
-        where = exc.filename or out
-        raise ValueError(
-            f"{where}: cannot write the run's results ({exc.strerror or exc})"
-        ) from exc
-    console.print(f"wrote {out}/: {', '.join(written)}", soft_wrap=True)
-    return 0
 
 
 def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
@@ -1066,24 +1113,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     console = make_console()
     try:
-        if args.command == "run":
-            return cmd_run(args, console)
-        if args.command == "sweep":
-            return cmd_sweep(args, console)
-        if args.command == "report":
-            return cmd_report(args, console)
-        if args.command == "compare":
-            return cmd_compare(args, console)
-        if args.command == "policies":
-            return cmd_policies(console)
-        return cmd_workloads(console)
+        code = _command(args, console)
+    except Interrupted as exc:  # Ctrl-C, with what was kept
+        if args.debug:
+            raise
+        _say(f"schedsim: {exc}")
+        code = INTERRUPTED
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        _say("schedsim: interrupted")
+        code = INTERRUPTED
     except reported_errors() as exc:
         # Bad input and the environment's faults (a folder that cannot be written, a full
         # disk, a study another sweep holds, too little memory): one line, no traceback.
         if args.debug:
             raise
-        print(f"schedsim: error: {error_line(exc)}", file=sys.stderr)
+        _say(f"schedsim: error: {error_line(exc)}")
         return 2
+    out = console.file
+    if isinstance(out, PipeGuard) and out.closed:
+        kept = f"; {out.kept}" if out.kept else ""
+        _say(f"schedsim: output cut short: its reader closed the pipe{kept}")
+    return code
+
+
+def _command(args: argparse.Namespace, console: Console) -> int:
+    if args.command == "run":
+        return cmd_run(args, console)
+    if args.command == "sweep":
+        return cmd_sweep(args, console)
+    if args.command == "report":
+        return cmd_report(args, console)
+    if args.command == "compare":
+        return cmd_compare(args, console)
+    if args.command == "policies":
+        return cmd_policies(console)
+    return cmd_workloads(console)
+
+
+def _say(line: str) -> None:
+    """One line on standard error, unless that is closed too."""
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)
 
 
 def console_main() -> int:
@@ -1096,9 +1168,14 @@ def console_main() -> int:
     closed inside the commands, and ``atexit`` handlers still run; what is skipped
     is finalizing objects left in reference cycles, which Python does not
     promise at exit anyway. Code that calls `main` in a process that goes on
-    (a notebook, the tests) collects as usual.
+    (a notebook, the tests) collects as usual. A Ctrl-C before a command has begun
+    (while the parser is built) is one line too, as inside `main`.
     """
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:
+        _say("schedsim: interrupted")
+        return INTERRUPTED
     gc.freeze()
     return code
 

@@ -12,13 +12,17 @@ policy's parameters, resolved by `schedsim.app.registry`::
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schedsim.app import registry
 from schedsim.model.policy import Policy
 from schedsim.model.results import Result
 from schedsim.model.simulation import Simulation as _ModelSimulation
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
 
 __all__ = ["Simulation"]
 
@@ -46,17 +50,28 @@ class Simulation(_ModelSimulation):
             raise ValueError("params= only applies when the policy is given by name")
         super().__init__(workload, policy, **options)
 
-    def run(self, until: float | None = None, progress: bool = False) -> Result:
-        """As the model's `run`; ``progress`` shows a progress bar on the console (rich).
+    def run(
+        self,
+        until: float | None = None,
+        progress: bool = False,
+        *,
+        delay: float = 0.0,
+        console: Console | None = None,
+    ) -> Result:
+        """As the model's `run`; ``progress`` shows a progress bar (rich) on ``console``,
+        standard error by default, so that it never mixes with what a command prints.
 
         The bar counts finished jobs for a trace, simulated time for a
-        closed-loop population (whose jobs are not known in advance).
+        closed-loop population (whose jobs are not known in advance). It shows
+        once the run has taken ``delay`` seconds (a short run shows none: the
+        command line waits 2 s) and goes when the run ends, or is stopped.
         """
         if progress and until is None and self._result is None:
-            self._show_progress()
+            self._show_progress(delay, console)
         return super().run(until)
 
-    def _show_progress(self, steps: int = 200) -> None:
+    def _show_progress(self, delay: float, console: Console | None, steps: int = 200) -> None:
+        from rich.console import Console
         from rich.progress import Progress
 
         pop = self.population
@@ -65,12 +80,20 @@ class Simulation(_ModelSimulation):
         else:
             first, last = self.workload[0].submit, self.workload[-1].submit
             total = len(self.workload)
-        with Progress(transient=True) as bar:
-            task = bar.add_task(f"{self.policy.name} on {self.workload.name}", total=total)
+        bar = Progress(transient=True, console=console or Console(stderr=True))
+        task = bar.add_task(f"{self.policy.name} on {self.workload.name}", total=total)
+        began, shown = time.monotonic(), False
+        try:
             for k in range(1, steps + 1):
                 until = first + (last - first) * k / steps
                 if until > self.now and self.env.peek() <= until:
                     self.advance(until)
                     done = k if pop is not None else len(self.scheduler.finished)
                     bar.update(task, completed=done)
-            bar.update(task, completed=total)
+                if not shown and time.monotonic() - began >= delay:
+                    bar.start()
+                    shown = True
+        finally:
+            if shown:
+                bar.update(task, completed=total)
+                bar.stop()
