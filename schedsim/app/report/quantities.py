@@ -35,6 +35,7 @@ __all__ = [
     "PREEMPTIVE_FCFS",
     "SELECTIVE_PREEMPTION",
     "SUMMARY_UNITS",
+    "UNITLESS_PARAMETERS",
     "Paper",
     "axis_label",
     "bounds_of",
@@ -45,6 +46,7 @@ __all__ = [
     "config_unit",
     "display_scale",
     "display_unit",
+    "parameter_unit",
     "unit_of",
 ]
 
@@ -184,7 +186,41 @@ CONFIG_AXES: dict[str, tuple[str, str]] = {
     "params.alpha": ("CREASY alpha", "min^2"),
     "params.speculate_above": ("speculation above an estimate of", "s"),
     "params.speculative_limit": ("speculative run limit", "s"),
+    "params.boundaries": ("queue boundaries (estimates)", "s"),
+    # Zeng & Sodan 2009, Table 6 and section 5.1 (ssp, glts and its variants, scojo)
+    "params.max_sl": ("coscheduling slowdown threshold MAX_SL", "ratio"),
+    "params.self_sl2": ("self slowdown limit SELF_SL2", "ratio"),
+    "params.f_slack": ("R_max slack F_slack", "ratio"),
+    "params.adjust": ("R_est adjustment", "ratio"),
+    "params.min_utilgain": ("least utilization gain of a group", "ratio"),
+    "params.block_size": ("block size", "jobs"),
+    "params.matched_larger": ("matched jobs' extra nodes, share of the primary's", "ratio"),
+    "params.running_prim_num": ("running primaries tried", "jobs"),
+    "params.matched_longer": ("matched job's longest extra run", "s"),
+    "params.n_high": ("high-load threshold N_H (waiting jobs)", "jobs"),
+    "params.short_max": ("longest short job (estimate)", "s"),
+    "params.medium_max": ("longest medium job (estimate)", "s"),
+    "params.short_slice": ("short slice", "s"),
+    "params.switch": ("slice switch overhead", "s"),
+    "params.medium_share": ("medium slices' share", "fraction"),
 }
+
+#: Policy parameters with no unit that are not numbers on an axis: choices, switches,
+#: files and seeds. With the ``params.*`` entries of `CONFIG_AXES` (numbers, with their
+#: units; ``ratio`` and ``count`` ones are pure numbers) they cover every parameter of
+#: every policy schedsim ships (tests/test_policy_listing.py), so that
+#: ``schedsim policies`` can give each its unit (`parameter_unit`).
+UNITLESS_PARAMETERS: frozenset[str] = frozenset(
+    {
+        "seed",  # a random seed
+        "order",  # easy, creasy: the queue order
+        "guard", "speculation",  # multiqueue, singlequeue
+        "width", "resumed", "hold", "prefer", "averages",  # ss, ss-plain, tss
+        "queue_in_cycle",  # pfcfs family
+        "inner", "non_type_backfill",  # scojo
+        "variant",  # glts family (not listed: `schedsim.app.registry.UNLISTED`)
+    }
+)  # fmt: skip
 
 #: Slowdown-like quantities: (wait + run) / run and its kin, never below 1.
 _AT_LEAST_ONE = ("bounded_slowdown", "slowdown", "xfactor")
@@ -250,6 +286,17 @@ def config_unit(column: str) -> str:
     if not unit or unit in ("ratio", "count") or unit in re.split(r"[._]", column):
         return ""
     return unit
+
+
+def parameter_unit(name: str) -> str | None:
+    """The unit to show beside a policy parameter's value (``s`` for ``interval``,
+    ``min^2`` for CREASY's ``alpha``, ``jobs`` for ``block_size``): as `config_unit`
+    gives it for ``params.NAME``; "" for a pure number, a choice or a switch; None for
+    a parameter this module does not know (a plug-in's)."""
+    column = f"params.{name}"
+    if column in CONFIG_AXES:
+        return config_unit(column)
+    return "" if name in UNITLESS_PARAMETERS else None
 
 
 def axis_label(name: str, unit: str) -> str:
