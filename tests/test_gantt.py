@@ -207,7 +207,8 @@ def test_the_figures_draw(result) -> None:
     assert legend[:3] == ["run", "suspended", "reserved"]
     fig.savefig(io.BytesIO(), format="png")
     stacked = gantt.schedule_figure(result, 0, 120)
-    assert [a.get_ylabel() for a in stacked.axes] == ["node", "busy (%)", "jobs"]
+    assert [a.get_ylabel() for a in stacked.axes] == ["node", "busy (fraction)", "jobs"]
+    assert stacked.axes[1].get_ylim() == (0.0, 1.0)  # utilization as a fraction, as stored
     stacked.savefig(io.BytesIO(), format="png")
 
 

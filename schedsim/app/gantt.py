@@ -665,7 +665,8 @@ def _series(result: Result, lo: float, hi: float) -> pd.DataFrame:
 def utilization(
     result: Result, start: float | None = None, end: float | None = None, *, ax: Axes | None = None
 ) -> Figure:
-    """Busy cores (and, on nodes of several cores, nodes with a busy core) in % over time."""
+    """The busy share of the cores (and, on nodes of several cores, of the nodes with a busy
+    core) over time, as a fraction (0-1), the unit of utilization everywhere."""
     from matplotlib.figure import Figure
 
     lo, hi = _window(result, start, end)
@@ -676,15 +677,15 @@ def utilization(
     axis = time_axis(float(result.meta.get("start", lo)), hi - lo)
     x = np.append(axis(s["time"]), axis(hi))
     total = float(result.meta.get("total_cores") or result.meta["nodes"])
-    busy = 100 * s["busy_cores"].to_numpy(dtype=float) / total
+    busy = s["busy_cores"].to_numpy(dtype=float) / total
     ax.stairs(busy, x, color=OKABE_ITO[4], label="busy cores", fill=True, alpha=0.35)
     if int(result.meta.get("cores_per_node", 1)) > 1:
-        nodes = 100 * s["busy_nodes"].to_numpy(dtype=float) / float(result.meta["nodes"])
+        nodes = s["busy_nodes"].to_numpy(dtype=float) / float(result.meta["nodes"])
         ax.stairs(nodes, x, color=OKABE_ITO[5], linestyle="dashed", label="nodes in use")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 1)
     ax.set_xlim(axis(lo), axis(hi))
-    ax.set_ylabel("busy (%)")
+    ax.set_ylabel("busy (fraction)")
     ax.set_xlabel(axis.label)
     figure = ax.get_figure()
     assert isinstance(figure, Figure)

@@ -8,11 +8,12 @@ Papers
     project's notes number them "seed 000" to "seed 004"; a reader sees
     the authors instead, since "seed 000" reads like a random seed.
 Units (`unit_of`, `axis_unit`)
-    The unit of the values as stored (summary.json, the DataFrames, the
-    CSV files): ``s`` (seconds), ``ratio`` (no dimension: slowdowns,
-    xfactors, load factors), ``fraction`` (utilization, between 0 and 1),
-    ``jobs``, ``jobs/day`` ... `display_unit` and `display_scale` say how a
-    reader sees them: a fraction as a percentage (``%``, x 100).
+    The unit of the values, one per quantity wherever they appear
+    (summary.json, the DataFrames, the CSV files, the console, the figures):
+    ``s`` (seconds), ``ratio`` (no dimension: slowdowns, xfactors, load
+    factors), ``fraction`` (utilization, between 0 and 1: never scaled to a
+    percentage, so that a number read off the screen is the number in the
+    files), ``jobs``, ``jobs/day`` ...
 Ranges (`bounds_of`, `comparison_bounds`)
     The values a quantity can take: a (bounded) slowdown or an xfactor is at
     least 1, a time or a count at least 0, a utilization between 0 and 1.
@@ -44,8 +45,6 @@ __all__ = [
     "comparison_unit",
     "config_axis",
     "config_unit",
-    "display_scale",
-    "display_unit",
     "parameter_unit",
     "unit_of",
 ]
@@ -261,16 +260,6 @@ def unit_of(metric: str) -> str:
     return JOB_UNITS.get(_base(metric), "")
 
 
-def display_unit(unit: str) -> str:
-    """The unit a reader sees: a fraction as a percentage."""
-    return "%" if unit == "fraction" else unit
-
-
-def display_scale(unit: str) -> float:
-    """What stored values are multiplied by to be read in `display_unit`."""
-    return 100.0 if unit == "fraction" else 1.0
-
-
 def config_axis(column: str) -> tuple[str, str]:
     """(name, unit) of a configuration column on an axis; an unknown one keeps its
     name (underscores as spaces) and has no unit."""
@@ -300,9 +289,8 @@ def parameter_unit(name: str) -> str | None:
 
 
 def axis_label(name: str, unit: str) -> str:
-    """``name (unit)`` in the unit a reader sees; the name alone without a unit."""
-    shown = display_unit(unit)
-    return f"{name} ({shown})" if shown else name
+    """``name (unit)``, ``utilization (fraction)``; the name alone without a unit."""
+    return f"{name} ({unit})" if unit else name
 
 
 # --------------------------------------------------------------------------- #
