@@ -141,7 +141,7 @@ def _work_now(job: JobView, now: float) -> float:
 @register("scojo")
 class ScojoPECT(Policy):
     """Scojo-PECT (Zeng & Sodan 2009, section 4.7): time slices per job type, a planner per
-    virtual machine, safe non-type slice backfilling (module docstring).
+    virtual machine, other types' jobs backfilled into a slice when that delays no one.
 
     Parameters: ``inner`` (the planner of each virtual machine: ``ssp``,
     the default, or a G-LOMARC-TS variant), ``seed`` (the slowdowns the

@@ -63,6 +63,16 @@ def readme_figures(out: Path) -> list[Path]:
     return [path]
 
 
+def shown(path: Path) -> str:
+    """``path`` as a message names it: from the checkout's root when it lies inside it,
+    else as given (a relative ``--notebooks`` is relative to the working directory, which
+    need not be the checkout's root, and a folder elsewhere has no path from it)."""
+    try:
+        return str(path.resolve().relative_to(REPO))
+    except ValueError:
+        return str(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "figures")
@@ -73,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         help="also write the README's figures into docs/images/",
     )
     args = parser.parse_args(argv)
+    if not args.notebooks.is_dir():
+        print(f"render_figures: --notebooks {args.notebooks}: no such folder", file=sys.stderr)
+        return 2
     failed = []
     for path in sorted(args.notebooks.rglob("*.ipynb")):
         if ".ipynb_checkpoints" in path.parts:
@@ -80,15 +93,15 @@ def main(argv: list[str] | None = None) -> int:
         name = path.relative_to(args.notebooks).with_suffix("")
         try:
             count = render_notebook(path, args.out / name)
-            print(f"{path.relative_to(REPO)}: {count} figures")
+            print(f"{shown(path)}: {count} figures")
         except Exception:  # report it and go on with the others
             failed.append(path)
-            print(f"{path.relative_to(REPO)}: FAILED\n{traceback.format_exc()}", file=sys.stderr)
+            print(f"{shown(path)}: FAILED\n{traceback.format_exc()}", file=sys.stderr)
     for path in readme_figures(args.out / "readme"):
         print(f"README: {path}")
     if args.update_readme:
         for path in readme_figures(REPO / "docs" / "images"):
-            print(f"README figure updated: {path.relative_to(REPO)}")
+            print(f"README figure updated: {shown(path)}")
     return 1 if failed else 0
 
 

@@ -10,7 +10,8 @@ the drift benchmark's parts of a small SS run account for the whole run, and
 that the closed-loop benchmark's two ways of a small run agree, that the
 core's profile of a small closed loop shares its time out among the parts, and
 that ``benchmarks/run_phases.py`` splits a small ``schedsim run`` process into
-phases that add up to it.
+phases that add up to it, and that ``benchmarks/summaries.py`` times the summaries of a
+small made-up result.
 """
 
 from __future__ import annotations
@@ -257,3 +258,17 @@ def test_the_process_benchmark_saves_each_rounds_timings(tmp_path) -> None:
     assert {"ss", "easy (W1)", "ssp (W1)"} <= set(figures) and doc["same_schedule"]
     ss = next(row for row in doc["rows"] if row["figure"] == "ss")
     assert ss["value"] == pytest.approx(min(doc["policies"]["ss"]) / min(doc["policies"]["easy"]))
+
+
+def test_the_summaries_benchmark_times_a_small_made_up_result(tmp_path) -> None:
+    import json
+
+    summaries = _load("summaries")
+    out = tmp_path / "summaries.json"
+    assert summaries.main(["--jobs", "2000", "--repeat", "1", "--json", str(out)]) in (0, 1)
+    doc = json.loads(out.read_text())
+    assert doc["jobs"] == 2000 and doc["jobs_summarized"] == 1800  # 5% cut at each end
+    assert doc["target_s"] == pytest.approx(summaries.TARGET * 2000 / summaries.JOBS)
+    for key in ("result_s", "summary_s", "category_table_s", "total_s"):
+        assert doc[key] > 0, key
+    assert doc["met"] == (doc["total_s"] <= doc["target_s"])  # reported, never asserted

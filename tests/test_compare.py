@@ -79,12 +79,13 @@ def test_compare_prints_summary_and_categories_side_by_side(folders, results, ca
         assert len(cells) == 2, metric
         for policy, cell in zip(POLICIES, cells, strict=True):
             want = summaries[policy][metric]
-            # the one format of the quantity (a utilization in %), and the right number
+            # the one format of the quantity, and the number summary.json holds (a
+            # utilization as a fraction, to 3 decimals: never scaled to a percentage)
             assert cell == format_value(want, metric), metric
-            scale = 100.0 if metric == "utilization" else 1.0
-            assert number(cell) == pytest.approx(scale * want, rel=5e-3, abs=0.5), metric
+            close = 5e-4 if metric == "utilization" else 0.5
+            assert number(cell) == pytest.approx(want, rel=5e-3, abs=close), metric
     assert table["mean_wait"][0] == "s" and table["makespan"][0] == "s"
-    assert table["mean_turnaround"][0] == "s" and table["utilization"][0] == "%"
+    assert table["mean_turnaround"][0] == "s" and table["utilization"][0] == "fraction"
     assert table["throughput_per_day"][0] == "jobs/day" and table["jobs"][0] == "jobs"
     assert table["mean_bounded_slowdown"][0] == "ratio"
     # One format per quantity: whole seconds, 3 significant digits for slowdowns.

@@ -207,7 +207,8 @@ def test_the_figures_draw(result) -> None:
     assert legend[:3] == ["run", "suspended", "reserved"]
     fig.savefig(io.BytesIO(), format="png")
     stacked = gantt.schedule_figure(result, 0, 120)
-    assert [a.get_ylabel() for a in stacked.axes] == ["node", "busy (%)", "jobs"]
+    assert [a.get_ylabel() for a in stacked.axes] == ["node", "busy (fraction)", "jobs"]
+    assert stacked.axes[1].get_ylim() == (0.0, 1.0)  # utilization as a fraction, as stored
     stacked.savefig(io.BytesIO(), format="png")
 
 
@@ -246,3 +247,93 @@ def test_reservations_are_logged_and_saved(tmp_path) -> None:
         "pass", "time", "job", "kind", "start", "end", "size", "nodes",
     ]  # fmt: skip
     assert len(saved) > 0 and (saved["start"] >= saved["time"]).all()
+
+
+# -- a long window: the heat map ----------------------------------------------------
+
+
+def test_busy_shares_by_hand(result) -> None:
+    # 5 bins of 24 s. Nodes 0-1: A [0, 10), C [10, 30), A [30, 120): busy throughout
+    # (A's suspended piece [10, 30) holds no cores: counted, nodes 0-1 would exceed 1).
+    # Nodes 2-3: B [0, 30): all of bin 0, 6 s of bin 1.
+    grid = gantt.busy_shares(result, 0, 120, bins=5)
+    assert grid.edges.tolist() == [0.0, 24.0, 48.0, 72.0, 96.0, 120.0]
+    assert grid.pieces == 5
+    np.testing.assert_allclose(
+        grid.shares,
+        [[1, 1, 1, 1, 1], [1, 1, 1, 1, 1], [1, 0.25, 0, 0, 0], [1, 0.25, 0, 0, 0]],
+        atol=1e-12,
+    )
+    # A window, bins of 20 s from 5 s: B's last 5 s in bin 1.
+    grid = gantt.busy_shares(result, 5, 65, bins=3)
+    np.testing.assert_allclose(grid.shares[2:], [[1, 0.25, 0], [1, 0.25, 0]], atol=1e-12)
+
+
+def test_busy_shares_on_grouped_selected_and_multicore_rows(result) -> None:
+    # Rows of 2 nodes: a row's share is over both nodes' cores.
+    grid = gantt.busy_shares(result, 0, 120, bins=5, max_rows=2)
+    assert grid.shares.shape == (2, 5) and grid.rows.group == 2
+    np.testing.assert_allclose(grid.shares[1], [1, 0.25, 0, 0, 0], atol=1e-12)
+    # Nodes 0-2 in rows of 2: the last row holds node 2 alone, and is over its cores only.
+    grid = gantt.busy_shares(result, 0, 120, range(3), bins=5, max_rows=2)
+    np.testing.assert_allclose(grid.shares, [[1] * 5, [1, 0.25, 0, 0, 0]], atol=1e-12)
+    # Nodes 3 and 0, scattered: in node order.
+    grid = gantt.busy_shares(result, 0, 120, [3, 0], bins=5)
+    assert grid.shown == [0, 3]
+    np.testing.assert_allclose(grid.shares, [[1] * 5, [1, 0.25, 0, 0, 0]], atol=1e-12)
+    # 2 nodes of 2 cores: a row per node, over its 2 cores (A and C hold both of node 0).
+    grid = gantt.busy_shares(run(cores_per_node=2, nodes=2), 0, 120, bins=5)
+    np.testing.assert_allclose(grid.shares, [[1] * 5, [1, 0.25, 0, 0, 0]], atol=1e-12)
+    with pytest.raises(ValueError, match="bins must be at least 1"):
+        gantt.busy_shares(result, bins=0)
+
+
+def test_busy_shares_add_up_to_the_series() -> None:
+    # On a real run (EASY, the first 400 KTH jobs on 64 nodes): the busy core-seconds of
+    # every cell add up to the series' busy cores integrated over the window.
+    from schedsim.workloads.catalog import load
+    from schedsim.workloads.transforms import first
+
+    r = Simulation(first(load("kth"), 400), EASY(), nodes=64, wide="drop").run()
+    lo = float(r.meta["start"])
+    hi = float(r.jobs["end"].max())
+    grid = gantt.busy_shares(r, lo, hi, bins=37)  # bins that cut pieces anywhere
+    assert grid.shares.min() >= 0 and grid.shares.max() <= 1 + 1e-9
+    busy = grid.shares.sum() * (hi - lo) / 37  # each row one core
+    s = r.series.drop_duplicates("time", keep="last")
+    times = np.clip(np.append(s["time"].to_numpy(), hi), lo, hi)
+    assert busy == pytest.approx(float(np.sum(s["busy_cores"].to_numpy() * np.diff(times))))
+
+
+def test_past_max_pieces_the_chart_is_a_heat_map(result) -> None:
+    from matplotlib.image import AxesImage
+
+    assert gantt.pieces_in(result, 0, 120) == 5 and gantt.pieces_in(result, 35, 120) == 1
+    fig = gantt.gantt(result, 0, 120, max_pieces=4, title="demo")
+    chart, bar = fig.axes  # the heat map and its colour bar
+    assert any(isinstance(a, AxesImage) for a in chart.get_images())
+    assert chart.get_title().startswith("demo\n5 pieces in the window (more than max_pieces=4)")
+    assert chart.get_title().endswith("every piece shows in a window of about 96 s")
+    assert bar.get_ylabel() == "busy share of the cell's core-seconds (fraction)"
+    assert chart.get_ylabel() == "node" and chart.get_xlabel().endswith("(s)")
+    fig.savefig(io.BytesIO(), format="png")
+    # At the threshold, and without one, the rectangles.
+    assert not gantt.gantt(result, 0, 120, max_pieces=5).axes[0].get_images()
+    assert not gantt.gantt(result, 0, 120, max_pieces=None).axes[0].get_images()
+    # schedule_figure passes it on; the panels below are the same.
+    stacked = gantt.schedule_figure(result, 0, 120, max_pieces=1)
+    assert stacked.axes[0].get_images()
+    assert [a.get_ylabel() for a in stacked.axes[1:3]] == ["busy (fraction)", "jobs"]
+    stacked.savefig(io.BytesIO(), format="png")
+
+
+def test_the_interactive_chart_past_max_pieces(result) -> None:
+    pytest.importorskip("plotly")
+    from schedsim.app.gantt_interactive import gantt_interactive
+
+    fig = gantt_interactive(result, 0, 120, max_pieces=4, bins=5)
+    (trace,) = fig.data
+    assert trace.type == "heatmap" and list(trace.y) == ["0", "1", "2", "3"]
+    np.testing.assert_allclose(np.asarray(trace.z)[2], [1, 0.25, 0, 0, 0], atol=1e-6)
+    assert trace.colorbar.title.text == "busy share (fraction)"
+    assert fig.layout.title.text.startswith("5 pieces in the window (more than max_pieces=4)")

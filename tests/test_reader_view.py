@@ -177,7 +177,9 @@ def test_one_number_format_per_quantity() -> None:
     assert format_value(4944.68, "bounded_slowdown", "mean") == "4,940"
     assert format_value(12345.6, "mean_wait") == "12,346"  # seconds, whole
     assert format_value(12345.6, "turnaround", "max") == "12,346"
-    assert format_value(0.6167, "utilization") == "61.7"  # a fraction in %
+    # A fraction, as summary.json holds it: never scaled to a percentage.
+    assert format_value(0.6167, "utilization") == "0.617"
+    assert format_value(1.0, "utilization") == "1.000"
     assert format_value(5.607, "mean_queue_length") == "5.61"  # a mean of counts
     assert format_value(2000, "jobs") == "2,000"
     assert format_value(7.0, "suspensions", "count") == "7"
@@ -340,7 +342,7 @@ def test_every_axis_of_a_study_report_has_a_unit(tmp_path: Path, monkeypatch) ->
         for label in fig.labels:
             assert UNIT.search(label), label
     ylabels = {fig.ylabel for fig in saved}
-    assert {"mean bounded slowdown (ratio)", "mean wait (s)", "utilization (%)"} <= ylabels
+    assert {"mean bounded slowdown (ratio)", "mean wait (s)", "utilization (fraction)"} <= ylabels
     assert "max turnaround (s)" in ylabels and "load factor (ratio)" in saved[0].labels
     bars = study.plot("mean_wait")  # a bar per group, no x column
     assert all(UNIT.search(label) for label in axis_labels(bars))

@@ -663,8 +663,8 @@ def test_plot_bars_without_x(demo: StudyResults) -> None:
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     heights = [p.get_height() for p in ax.patches]
-    assert heights == pytest.approx([10.0, 10.0, 10.0, 70.0])  # drawn in %
-    assert ax.get_ylabel() == "utilization (%)"
+    assert heights == pytest.approx([0.1, 0.1, 0.1, 0.7])  # a fraction, as stored
+    assert ax.get_ylabel() == "utilization (fraction)"
     assert legend_texts(fig) == ["fcfs", "easy-sjf"]
 
 
@@ -754,8 +754,8 @@ def test_print_report_mentions_everything(demo: StudyResults) -> None:
     assert "12 runs" in text and "9 done" in text and "1 failed" in text and "2 missing" in text
     # easy-sjf at 1.0: 4 ± t(0.975, 2) sqrt(7/3) = 4 ± 6.5724, cut at 1 below
     assert "4.00 [1.00, 10.6]" in text
-    assert "10.0 [10.0, 10.0]" in text  # zero spread; a utilization in %
-    assert "mean_bounded_slowdown (ratio)" in text and "utilization (%)" in text
+    assert "0.100 [0.100, 0.100]" in text  # zero spread; a utilization as a fraction
+    assert "mean_bounded_slowdown (ratio)" in text and "utilization (fraction)" in text
     # the ratio table (baseline fcfs from the study's defaults): R at load 1.2 = 2 ± 12.71,
     # unbounded
     assert "2.00 [-10.7, 14.7]" in text

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 
 import numpy as np
 import pandas as pd
@@ -564,42 +563,6 @@ def test_empty_run_summarizes() -> None:
     assert math.isnan(s["mean_wait"])
     assert math.isnan(s["makespan"])
     assert r.category_table(stat="count").to_numpy().sum() == 0
-
-
-# ---- speed --------------------------------------------------------------------------
-
-
-def test_large_result_summarizes_fast() -> None:
-    rng = np.random.default_rng(1)
-    n = 200_000
-    submit = np.sort(rng.uniform(0, 3e7, n))
-    run = rng.exponential(3000, n)
-    wait = rng.exponential(2000, n)
-    jobs = make_jobs(
-        submit=submit,
-        run=run,
-        wait=wait,
-        estimate=run * rng.uniform(1, 4, n),
-        size=rng.integers(1, 256, n),
-    )
-    t = np.sort(rng.uniform(0, 3e7, 2 * n))
-    series = pd.DataFrame(
-        {
-            "time": t,
-            "busy_cores": rng.integers(0, 430, 2 * n),
-            "busy_nodes": 0,
-            "queued": 0,
-            "running": 0,
-            "suspended": 0,
-        }
-    )
-    r = make_result(jobs, series, total_cores=430, end=float(jobs["end"].max()))
-    began = time.perf_counter()
-    s = r.summary(warmup=0.05, cooldown=0.05)
-    r.category_table()
-    elapsed = time.perf_counter() - began
-    assert s["jobs"] == 180_000
-    assert elapsed < 1.0
 
 
 @pytest.mark.parametrize("n", [1, 2, 3])

@@ -18,7 +18,6 @@ packages (plug-ins) are left out: the catalogue is schedsim's own.
 
 from __future__ import annotations
 
-import inspect
 import math
 import typing
 from dataclasses import dataclass, field
@@ -610,14 +609,18 @@ def _value(value: Any) -> str:
 
 def _parameters(name: str, cls: type) -> str:
     from schedsim.app import registry
+    from schedsim.app.report.quantities import parameter_unit
 
-    params = registry.parameters(name)
+    params = registry.listed_parameters(name)
     if not params:
         return f"None: `schedsim run --policy {name}` is all there is to it.\n"
     hints = typing.get_type_hints(cls.__init__)
-    rows = ["| parameter | type | default |", "|---|---|---|"]
+    rows = ["| parameter | type | default | unit |", "|---|---|---|---|"]
     for key, p in params.items():
-        rows.append(f"| `{key}` | {_type(hints.get(key, p.annotation))} | {_value(p.default)} |")
+        unit = f"`{unit}`" if (unit := parameter_unit(key)) else "-"  # a pure number, a choice
+        rows.append(
+            f"| `{key}` | {_type(hints.get(key, p.annotation))} | {_value(p.default)} | {unit} |"
+        )
     example = " ".join(f"--param {k}={_cli(p.default)}" for k, p in params.items())
     rows.append("")
     rows.append(
@@ -642,7 +645,9 @@ def _cite(key: str, where: str) -> str:
 
 def _page(name: str, cls: type, entry: Entry | None) -> str:
     module, qualname = cls.__module__, cls.__qualname__
-    summary = (inspect.getdoc(cls) or "").split("\n\n")[0].replace("\n", " ")
+    from schedsim.app.registry import description
+
+    summary = description(cls)
     title = f"`{name}`: {entry.title}" if entry is not None else f"`{name}`"
     out = [f"(policy-{name})=", f"# {title}", "", summary, ""]
     if entry is not None:
@@ -674,6 +679,8 @@ def _page(name: str, cls: type, entry: Entry | None) -> str:
 
 
 def _index(shipped: dict[str, type]) -> str:
+    from schedsim.app.registry import description
+
     out = [INDEX_INTRO]
     families = [*FAMILIES, "Other"]
     for family in families:
@@ -682,7 +689,7 @@ def _index(shipped: dict[str, type]) -> str:
             continue
         out += [f"## {family}", "", "| policy | what it does | from |", "|---|---|---|"]
         for n in names:
-            first = (inspect.getdoc(shipped[n]) or "").splitlines()[0] if shipped[n] else ""
+            first = description(shipped[n]) if shipped[n] else ""
             src = _cite(*POLICIES[n].source[0]) if n in POLICIES else ""
             out.append(f"| [`{n}`]({n}.md) | {first.replace('|', chr(92) + '|')} | {src} |")
         out.append("")

@@ -1035,27 +1035,21 @@ def cmd_compare(args: argparse.Namespace, console: Console, plot: bool = False) 
     return 0
 
 
-def _parameter_unit(name: str) -> str:
-    """`` s`` after a parameter in seconds (and the like); nothing for a pure number."""
-    from schedsim.app.report.quantities import config_unit
-
-    unit = config_unit(f"params.{name}")
-    return f" {unit}" if unit else ""
-
-
 def cmd_policies(console: Console) -> int:
     from rich.table import Table
 
     from schedsim.app import registry
     from schedsim.app.report.console import show
+    from schedsim.app.report.quantities import parameter_unit
 
     table = Table(title="Policies (schedsim run --policy NAME --param KEY=VALUE)")
     table.add_column("name", no_wrap=True)  # what a user copies: never broken
     table.add_column("description", overflow="fold")
-    table.add_column("parameters", overflow="fold")
+    table.add_column("parameters (default and unit)", overflow="fold")
     for name, doc in registry.describe():
         params = ", ".join(
-            f"{k}={p.default!r}" + _parameter_unit(k) for k, p in registry.parameters(name).items()
+            f"{k}={p.default!r}" + (f" {unit}" if (unit := parameter_unit(k)) else "")
+            for k, p in registry.listed_parameters(name).items()
         )
         table.add_row(name, doc, params or "-")
     show(console, table)

@@ -12,6 +12,11 @@ one horizontal bar each, the kinds told apart by pattern as there: run
 (filled), overhead (``/``), suspended (dotted, light), lost (``x``),
 reserved (outline). Hovering shows the job's row of the job table (id,
 submit, start, end, wait, run, size, outcome and the ``color_by`` column).
+Past ``max_pieces`` pieces in the window it draws the static chart's
+utilization heat map instead (`schedsim.app.gantt.busy_shares`; hovering
+shows a cell's time, row and busy share): tens of thousands of bars would
+make a file of tens of megabytes that a browser struggles to draw, and a
+smear.
 """
 
 from __future__ import annotations
@@ -21,7 +26,16 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from schedsim.app.gantt import KIND_STYLES, job_colors, layout
+from schedsim.app.gantt import (
+    KIND_STYLES,
+    MAX_PIECES,
+    busy_shares,
+    heatmap_note,
+    job_colors,
+    layout,
+    pieces_in,
+    time_axis,
+)
 from schedsim.model.policy import Reservation
 from schedsim.model.results import Result
 from schedsim.model.view import View
@@ -56,14 +70,23 @@ def gantt_interactive(
     view: View | None = None,
     max_rows: int = 600,
     title: str | None = None,
+    max_pieces: int | None = MAX_PIECES,
+    bins: int = 400,
 ) -> go.Figure:
-    """A plotly Gantt chart of ``result`` (arguments as `schedsim.app.gantt.gantt`)."""
+    """A plotly Gantt chart of ``result`` (arguments as `schedsim.app.gantt.gantt`); past
+    ``max_pieces`` pieces in the window, the utilization heat map, in ``bins`` time bins."""
     try:
         import plotly.graph_objects as go
     except ImportError:  # pragma: no cover - the message is the point
         raise ImportError(
             "the interactive Gantt chart needs plotly: pip install 'schedsim[interactive]'"
         ) from None
+
+    if max_pieces is not None:
+        count = pieces_in(result, start, end)
+        if count > max_pieces:
+            note = heatmap_note(result, start, end, count, max_pieces, title)
+            return _heatmap(result, start, end, nodes, bins, max_rows, note)
 
     plan = layout(
         result, start, end, nodes, reservations=reservations, view=view, max_rows=max_rows
@@ -125,6 +148,57 @@ def gantt_interactive(
             "ticktext": names,
         },
         legend={"title": "piece"},
+        template="simple_white",
+    )
+    return fig
+
+
+def _heatmap(
+    result: Result,
+    start: float | None,
+    end: float | None,
+    nodes: Iterable[int] | None,
+    bins: int,
+    max_rows: int,
+    title: str,
+) -> go.Figure:
+    """The busy share per row of nodes and time bin (`busy_shares`) as a plotly heat map."""
+    import plotly.graph_objects as go
+
+    grid = busy_shares(result, start, end, nodes, bins=bins, max_rows=max_rows)
+    lo, hi = float(grid.edges[0]), float(grid.edges[-1])
+    axis = time_axis(float(result.meta.get("start", lo)), hi - lo)
+    rows = grid.rows
+    # Each row named by its (first) node.
+    first = (
+        [str(grid.shown[r]) for r in range(rows.rows)]
+        if rows.row_of is not None
+        else [str(rows.first + r * rows.group) for r in range(rows.rows)]
+    )
+    fig = go.Figure(
+        go.Heatmap(
+            z=grid.shares.astype("float32"),  # 7 digits, half the file of float64
+            x=axis((grid.edges[:-1] + grid.edges[1:]) / 2),
+            y=first,
+            zmin=0.0,
+            zmax=1.0,
+            colorscale="Viridis",
+            colorbar={"title": {"text": "busy share (fraction)", "side": "right"}},
+            hovertemplate=(
+                f"time %{{x:.3g}} {axis.unit}<br>node %{{y}}"
+                + (f" (and the next {rows.group - 1})" if rows.group > 1 else "")
+                + "<br>busy share %{z:.3f}<extra></extra>"
+            ),
+        )
+    )
+    fig.update_layout(
+        title={"text": title.replace("\n", "<br>"), "font": {"size": 12}},
+        xaxis={"title": axis.label, "range": [axis(lo), axis(hi)]},
+        yaxis={
+            "title": "node" if rows.group == 1 else f"node (rows of {rows.group})",
+            "type": "category",  # one row per shown node or group, in order, node 0 on top
+            "autorange": "reversed",
+        },
         template="simple_white",
     )
     return fig

@@ -6,6 +6,8 @@ pyplot; ``fig.savefig(path)`` writes it) with units on its axes:
 * `gantt`, `utilization`, `queue` and `schedule_figure` (the three stacked):
   the schedule itself, from the piece log (`schedsim.app.gantt`; an
   interactive version is `schedsim.app.gantt_interactive.gantt_interactive`);
+  past ``max_pieces`` pieces in the window (5,000: a whole log) the chart is
+  `heatmap`, the busy share per node and time bin;
 * `plot_queue_by_time_of_day`: Feitelson & Shmueli (2009) Figure 5, the
   average queue length against the time of day, one line per run
   (closed-loop runs with a daily cycle show where the work goes);
@@ -25,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from schedsim.app.gantt import gantt, queue, schedule_figure, utilization
+from schedsim.app.gantt import gantt, heatmap, queue, schedule_figure, utilization
 from schedsim.app.report.quantities import DAILY_CYCLES
 from schedsim.model.results import Result
 from schedsim.model.sessions import (
@@ -41,6 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "gantt",
+    "heatmap",
     "plot_job_maps",
     "plot_queue_by_time_of_day",
     "queue",

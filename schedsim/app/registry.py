@@ -167,16 +167,46 @@ def get(name: str) -> type[Policy]:
         raise ValueError(f"unknown policy {name!r}; choose from {', '.join(names())}") from None
 
 
+def description(policy: type[Policy]) -> str:
+    """What a policy does, in a sentence or two: the first paragraph of its class
+    docstring, on one line ("" without a docstring).
+
+    The whole paragraph, not its first line, which can stop mid-sentence; the
+    policies keep that paragraph short so that listings can show it whole.
+    """
+    paragraph = (inspect.getdoc(policy) or "").split("\n\n")[0]
+    return " ".join(paragraph.split())
+
+
 def describe() -> list[tuple[str, str]]:
-    """(name, first docstring line) for every policy."""
-    return [(n, ((inspect.getdoc(REGISTRY[n]) or "").splitlines() or [""])[0]) for n in names()]
+    """(name, `description`) for every registered policy, sorted by name."""
+    return [(n, description(REGISTRY[n])) for n in names()]
 
 
 def parameters(name: str) -> dict[str, inspect.Parameter]:
-    """The keyword parameters a policy accepts."""
+    """The keyword parameters a policy accepts (`listed_parameters`: those a user sets)."""
     sig = inspect.signature(get(name).__init__)
     plain = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     return {k: p for k, p in sig.parameters.items() if k != "self" and p.kind in plain}
+
+
+#: Parameters a policy (and its subclasses) accepts but does not list for users, by
+#: (module, class). GLTS's ``variant`` says which of the G-LOMARC-TS variants an object
+#: is; each variant is a registered policy of its own (``--policy cst``, ``glts-fbo``...),
+#: whose class sets it, and Scojo-PECT sets it for its planners from ``inner``. It stays
+#: accepted, so that the configurations naming it, and the run ids of studies
+#: (`resolve_params` fills it in), stay what they were.
+UNLISTED: dict[tuple[str, str], tuple[str, ...]] = {
+    ("schedsim.policies.glts", "GLTS"): ("variant",),
+}
+
+
+def listed_parameters(name: str) -> dict[str, inspect.Parameter]:
+    """The parameters a user sets: `parameters` without the `UNLISTED` ones; what
+    ``schedsim policies`` and the policy catalogue show."""
+    cls = get(name)
+    hidden = {key for c in cls.__mro__ for key in UNLISTED.get((c.__module__, c.__qualname__), ())}
+    return {k: p for k, p in parameters(name).items() if k not in hidden}
 
 
 def _convert(value: Any, annotation: Any, key: str, policy: str) -> Any:

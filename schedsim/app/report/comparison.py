@@ -19,7 +19,7 @@ A run folder is what ``schedsim run --out DIR`` writes (`reading.read_run_folder
 ``unit`` column says which, and each run's column of the category table is
 named with its unit, ``easy (ratio)``), with the per-category bar chart
 ``compare-categories.png`` if asked. The console shows the same numbers in
-the units a reader sees (a utilization in %).
+the same units (a utilization as a fraction), rounded.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from rich.console import Console
 from schedsim.app.report import console as _console
 from schedsim.app.report import plots, reading, statistics
 from schedsim.app.report.formats import column_header
-from schedsim.app.report.quantities import category_table_name, display_unit, unit_of
+from schedsim.app.report.quantities import category_table_name, unit_of
 from schedsim.model.results import Result
 
 if TYPE_CHECKING:
@@ -138,8 +138,8 @@ class RunComparison:
         return "jobs" if self.stat in ("count", "size") else unit_of(self.metric)
 
     def category_title(self) -> str:
-        """What the per-category table holds, in words, with the unit a reader sees."""
-        unit = display_unit(self.category_unit)
+        """What the per-category table holds, in words, with its unit."""
+        unit = self.category_unit
         what = f"{self.stat} {self.metric}" + (f" ({unit})" if unit else "")
         if self.estimate is not None:
             what += f", {self.estimate}-estimated jobs"

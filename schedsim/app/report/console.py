@@ -43,7 +43,6 @@ from schedsim.app.report.quantities import (
     comparison_bounds,
     comparison_unit,
     config_unit,
-    display_unit,
 )
 from schedsim.app.report.statistics import was_cut
 
@@ -72,7 +71,7 @@ _SENSE: dict[str, str] = {
 #: Printed under a table one of whose intervals was cut at its quantity's range.
 CUT_NOTE = (
     "Intervals are Student t intervals cut at the range of their quantity (a slowdown "
-    "is at least 1, a time at least 0, a utilization within 0-100%, a percent change "
+    "is at least 1, a time at least 0, a utilization within 0-1, a percent change "
     "at least -100); a bound at the end of that range was cut there."
 )
 
@@ -219,7 +218,7 @@ def _print_ratios(
         _column(ratio, _config_header(c))
     _column(ratio, "n (pairs)", right=True)
     for m in metrics:
-        unit = display_unit(comparison_unit(kind, m))
+        unit = comparison_unit(kind, m)
         _column(ratio, f"{m} ({unit})" if unit else m, right=True)
     cut = False
     for i in range(len(first)):
@@ -241,8 +240,8 @@ def _print_ratios(
 
 def summary_table(summaries: Mapping[str, Mapping[str, Any]], title: str = "Summary") -> Table:
     """The summary metrics of one or several runs (run -> `Result.summary`), one column
-    per run: the metric, the unit a reader sees, and each run's value in the metric's
-    one format (a utilization in %). A metric a run lacks is "-"."""
+    per run: the metric, its unit, and each run's value in the metric's one format (a
+    utilization as a fraction, as summary.json holds it). A metric a run lacks is "-"."""
     runs = list(summaries)
     metrics = list(dict.fromkeys(m for s in summaries.values() for m in s))
     table = Table(title=title)

@@ -216,10 +216,11 @@ def claims(gain: pd.DataFrame, queue: pd.DataFrame, users: int) -> pd.DataFrame:
                                        "status"])  # fmt: skip
 
 
-#: The curves of Figures 2 and 4: run column -> (axis label, scale, file stem, figure panel).
-CURVES: dict[str, tuple[str, float, str, str]] = {
-    "throughput": ("daily throughput (jobs/day)", 1.0, "throughput", "(a)"),
-    "utilization": ("utilization (%)", 100.0, "utilization", "(b)"),
+#: The curves of Figures 2 and 4: run column -> (axis label, file stem, figure panel). The
+#: values are drawn as the runs hold them (a utilization as a fraction, as everywhere).
+CURVES: dict[str, tuple[str, str, str]] = {
+    "throughput": ("daily throughput (jobs/day)", "throughput", "(a)"),
+    "utilization": ("utilization (fraction)", "utilization", "(b)"),
 }
 
 
@@ -228,7 +229,7 @@ def curves_figure(runs: pd.DataFrame, column: str) -> Figure:
     a panel per daily-cycle setting (columns) and kind of estimate (rows)."""
     from matplotlib.figure import Figure
 
-    label, scale, _, panel = CURVES[column]
+    label, _, panel = CURVES[column]
     kinds = sorted(set(runs["estimates"]), reverse=True)  # the users' own first
     fig = Figure(figsize=(10, 3.4 * len(kinds)), layout="constrained")
     axes = fig.subplots(len(kinds), 2, squeeze=False, sharey=True)
@@ -243,7 +244,7 @@ def curves_figure(runs: pd.DataFrame, column: str) -> Figure:
                 line = sub[sub["alpha"] == alpha].sort_values("users")
                 name_ = "EASY (alpha 0)" if alpha == 0 else f"alpha {alpha:g}"
                 if len(line):
-                    ax.plot(line["users"], line[column] * scale, marker="o", color=color,
+                    ax.plot(line["users"], line[column], marker="o", color=color,
                             label=name_)  # fmt: skip
             ax.set_title(f"{name}, {kind} estimates", fontsize=10)
             ax.set_xlabel("closed-loop users (users)")
@@ -280,7 +281,7 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
     claimed.to_csv(path, index=False)
     tables.append(path)
     figures = (
-        [(f"feitelson2009-{CURVES[c][2]}", curves_figure(runs, c)) for c in CURVES]
+        [(f"feitelson2009-{CURVES[c][1]}", curves_figure(runs, c)) for c in CURVES]
         if len(runs) and runs["users"].nunique() > 1
         else []
     )

@@ -2,21 +2,22 @@
 
 One number format per quantity, wherever it is printed (``schedsim run``,
 ``schedsim compare``, ``schedsim report``): `format_value` writes a value of
-a metric in the style of its unit (`STYLES`), once converted to the unit a
-reader sees (`quantities.display_unit`):
+a metric in the style of its unit (`STYLES`), in the unit it is stored in
+(one unit per quantity: `quantities.unit_of`):
 
 * times in seconds, whole, with thousands separators: ``12,345``;
 * slowdowns, xfactors and other ratios with 3 significant digits:
   ``1.00``, ``9.72``, ``88.7``, ``4,940``;
-* utilizations and other fractions as percentages with one decimal:
-  ``61.7`` (%);
+* utilizations and other fractions with three decimals: ``0.617``
+  (fraction: the number summary.json and the CSV files hold, not a
+  percentage);
 * counts whole (``2,000`` jobs), means of counts with 3 significant digits
   (a mean queue length of ``5.61`` jobs), rates with one decimal
   (``83.5`` jobs/day), weighted sums in scientific notation.
 
 Configuration values and labels (a load factor, a policy's name) are
 written as they are (`fmt`). The CSV files keep full-precision numbers in
-the stored units (a utilization as a fraction) and carry the unit in their
+the same units (a utilization as a fraction) and carry the unit in their
 column names (`with_units`: ``mean_wait (s)``, ``utilization (fraction)``).
 """
 
@@ -34,8 +35,6 @@ import pandas as pd
 from schedsim.app.report.quantities import (
     JOB_UNITS,
     SUMMARY_UNITS,
-    display_scale,
-    display_unit,
     unit_of,
 )
 from schedsim.app.report.statistics import NA, STATS, key
@@ -52,7 +51,6 @@ __all__ = [
     "group_name",
     "metric_column_unit",
     "safe_name",
-    "scale",
     "shown_unit",
     "significant",
     "style_of",
@@ -99,11 +97,11 @@ def safe_name(name: str) -> str:
 # Number formats
 # --------------------------------------------------------------------------- #
 
-#: How the values of each unit are written (after `display_scale`).
+#: How the values of each unit are written.
 STYLES: dict[str, str] = {
     "s": "whole",
     "ratio": "sig3",
-    "fraction": "percent",
+    "fraction": "fixed3",
     "%": "fixed1",
     "jobs": "whole",
     "count": "whole",
@@ -134,8 +132,8 @@ def significant(value: float, digits: int = 3) -> str:
 
 def style_of(metric: str, stat: Any = None, unit: str | None = None) -> str:
     """The style of ``metric``'s values (of ``stat`` of a jobs column, when given; in
-    ``unit`` when given, else the metric's): ``whole``, ``sig3``, ``percent``,
-    ``fixed1``, ``sci3``, or ``sig4`` for an unknown unit."""
+    ``unit`` when given, else the metric's): ``whole``, ``sig3``, ``fixed1``,
+    ``fixed3``, ``sci3``, or ``sig4`` for an unknown unit."""
     if stat in ("count", "size"):
         return "whole"  # a number of jobs
     unit = unit_of(metric) if unit is None else unit
@@ -160,10 +158,10 @@ def format_styled(value: Any, style: str) -> str:
         return f"{v:,.0f}"
     if style == "sig3":
         return significant(v, 3)
-    if style == "percent":
-        return f"{100.0 * v:.1f}"
     if style == "fixed1":
         return f"{v:,.1f}"
+    if style == "fixed3":
+        return f"{v:,.3f}"
     if style == "sci3":
         return f"{v:.2e}"
     return significant(v, 4)
@@ -171,7 +169,7 @@ def format_styled(value: Any, style: str) -> str:
 
 def format_value(value: Any, metric: str, stat: Any = None) -> str:
     """A value of ``metric`` (of ``stat`` of a jobs column) as every table writes it, in
-    the unit a reader sees (`quantities.display_unit`: a fraction as a percentage)."""
+    its one unit (`quantities.unit_of`: a utilization as a fraction)."""
     return format_styled(value, style_of(metric, stat))
 
 
@@ -181,15 +179,9 @@ def format_in(value: Any, unit: str) -> str:
 
 
 def shown_unit(metric: str, stat: Any = None) -> str:
-    """The unit a reader sees for ``metric`` (``stat`` of a jobs column): ``%`` for a
-    fraction, ``jobs`` for a count."""
-    return display_unit("jobs" if stat in ("count", "size") else unit_of(metric))
-
-
-def scale(values: Any, unit: str) -> Any:
-    """Stored values in the unit a reader sees (a fraction x 100)."""
-    factor = display_scale(unit)
-    return values if factor == 1.0 else values * factor
+    """The unit of ``metric`` (of ``stat`` of a jobs column): ``fraction`` for a
+    utilization, ``jobs`` for a count."""
+    return "jobs" if stat in ("count", "size") else unit_of(metric)
 
 
 # --------------------------------------------------------------------------- #

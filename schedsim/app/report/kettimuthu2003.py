@@ -43,7 +43,7 @@ value over another's (a slowdown, a turnaround time, a utilization):
   against NS: r < 1 in both or in neither): no margin;
 * a value of the thesis is matched within `SLOWDOWN_FACTOR` (1.25) either
   way, a share of the jobs within `MIX_TOLERANCE` percentage points (3) and
-  the utilization within `UTILIZATION_TOLERANCE` (2 points): the tolerances
+  the utilization (a fraction) within `UTILIZATION_TOLERANCE` (0.02): the tolerances
   of `schedsim.app.report.kettimuthu2003_subset`, which chose the subset;
 * "at higher loads": the load factors above the median of the study's.
 
@@ -559,7 +559,7 @@ def _utilization(v: _View, r: Reading) -> Outcome | None:
     for scenario in ("accurate", "trace"):
         u = v.total(NS, scenario, "utilization")
         if math.isfinite(u):
-            cases.append((f"{scenario} estimates", f"{100 * u:.1f}%",
+            cases.append((f"{scenario} estimates", f"{u:.3f}",
                           abs(u - THESIS_UTILIZATION) <= UTILIZATION_TOLERANCE))  # fmt: skip
     return Outcome(cases, "all") if cases else None
 
@@ -758,7 +758,7 @@ def _utilization_vs_ns(test: Callable[[float], bool], who: str, higher: bool) ->
         for load in loads:
             a, b = v.total(label, load, "utilization"), v.total(NS, load, "utilization")
             if math.isfinite(a) and math.isfinite(b) and b > 0:
-                cases.append((f"load {load:g}", f"{100 * a:.1f}% vs {100 * b:.1f}%", test(a / b)))
+                cases.append((f"load {load:g}", f"{a:.3f} vs {b:.3f}", test(a / b)))
         return Outcome(cases, "all") if cases else None
 
     return score
@@ -772,7 +772,7 @@ def _saturation(v: _View, r: Reading) -> Outcome | None:
     for name, label in (("NS", NS), ("SS", r.ss)):
         a, b = v.total(label, hi, "utilization"), v.total(label, lo, "utilization")
         if math.isfinite(a) and math.isfinite(b) and b > 0:
-            cases.append((name, f"{100 * b:.1f}% -> {100 * a:.1f}%", a / b <= COMPARABLE))
+            cases.append((name, f"{b:.3f} -> {a:.3f}", a / b <= COMPARABLE))
     return Outcome(cases, "all", f"load {lo:g} -> {hi:g}") if len(cases) == 2 else None
 
 
@@ -837,7 +837,7 @@ def _is_low_utilization(v: _View, r: Reading) -> Outcome | None:
     if not is_ or not math.isfinite(ns):
         return None
     top = max(is_)
-    return Outcome([("IS highest", f"{100 * top:.1f}% vs NS {100 * ns:.1f}%", top < ns)], "all",
+    return Outcome([("IS highest", f"{top:.3f} vs NS {ns:.3f}", top < ns)], "all",
                    "IS at any load vs NS at normal load")  # fmt: skip
 
 
@@ -873,8 +873,8 @@ def _claims() -> list[Claim]:
               "", _table23),
         Claim("NS's overall slowdown is 3.58", "section 2.4",
               f"3.58 (within a factor {SLOWDOWN_FACTOR:g})", "", _overall_sld),
-        Claim("NS's utilization under normal load is 51%", "section 2.4",
-              f"51% (within {100 * UTILIZATION_TOLERANCE:.0f} pp); estimates not said",
+        Claim("NS's utilization under normal load is 0.51 (\"51 percent\")", "section 2.4",
+              f"0.51 (within {UTILIZATION_TOLERANCE:g}); estimates not said",
               "", _utilization),
         Claim("NS's highest category slowdowns are very short jobs' (as high as 34)",
               "section 2.4, Table 2.3", "the highest is VS VW, 34.07", "", _worst_is_vs),

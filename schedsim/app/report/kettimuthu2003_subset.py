@@ -135,7 +135,7 @@ THESIS_UTILIZATION = 0.51
 
 #: Percentage points: a share "matches" the thesis's within this.
 MIX_TOLERANCE = 3.0
-#: Fraction (2 percentage points): a utilization "matches" 51% within this.
+#: A utilization (a fraction) "matches" the thesis's 0.51 within this.
 UTILIZATION_TOLERANCE = 0.02
 #: A slowdown "matches" the thesis's within this factor either way.
 SLOWDOWN_FACTOR = 1.25
@@ -365,8 +365,8 @@ def claims(table: pd.DataFrame, per_category: pd.DataFrame) -> pd.DataFrame:
             int((off4 <= MIX_TOLERANCE).sum()), len(c4))  # fmt: skip
         util = float(best["utilization"])
         add(f"NS's utilization on {name}", "section 2.4",
-            f"{100 * THESIS_UTILIZATION:.0f}% (here: within "
-            f"{100 * UTILIZATION_TOLERANCE:.0f} pp)", f"{100 * util:.1f}%",
+            f"{THESIS_UTILIZATION:.2f} (\"51 percent\"; here: within "
+            f"{UTILIZATION_TOLERANCE:g})", f"{util:.3f}",
             int(abs(util - THESIS_UTILIZATION) <= UTILIZATION_TOLERANCE), 1)  # fmt: skip
         bsld = float(best["mean_bounded_slowdown"])
         add(f"NS's overall slowdown on {name}", "section 2.4, beside Table 2.3",
@@ -421,19 +421,19 @@ def search_figure(table: pd.DataFrame, per_category: pd.DataFrame) -> Figure:
     for i, month in enumerate(months):
         line = table[table["month"] == month].sort_values("load_factor")
         mine = best is not None and month == best["month"]
-        ax_a.plot(100 * line["utilization"], line["mean_bounded_slowdown"], "-", marker="o",
+        ax_a.plot(line["utilization"], line["mean_bounded_slowdown"], "-", marker="o",
                   ms=3, lw=2.2 if mine else 1.0, color=colors[i % len(colors)],
                   label=month)  # fmt: skip
-    thesis = f"thesis ({100 * THESIS_UTILIZATION:.0f}%, {THESIS_OVERALL_SLOWDOWN:g})"
-    ax_a.plot(100 * THESIS_UTILIZATION, THESIS_OVERALL_SLOWDOWN, "k*", ms=16, label=thesis)
+    thesis = f"thesis ({THESIS_UTILIZATION:g}, {THESIS_OVERALL_SLOWDOWN:g})"
+    ax_a.plot(THESIS_UTILIZATION, THESIS_OVERALL_SLOWDOWN, "k*", ms=16, label=thesis)
     if best is not None:
-        ax_a.plot(100 * best["utilization"], best["mean_bounded_slowdown"], "o", ms=14,
+        ax_a.plot(best["utilization"], best["mean_bounded_slowdown"], "o", ms=14,
                   mfc="none", mec="k", mew=1.5,
                   label=f"chosen: {best['month']} x {best['load_factor']:g}")  # fmt: skip
     ax_a.set_yscale("log")
     ax_a.set_ylim(1.3, 40.0)  # room above the lines for the legend
     _plain_log_axis(ax_a.yaxis, (1.5, 2, 3, 4, 6, 10, 15, 20, 30))
-    ax_a.set_xlabel("utilization (%)")
+    ax_a.set_xlabel("utilization (fraction)")
     ax_a.set_ylabel("mean bounded slowdown (ratio, log scale)")
     ax_a.set_title("(a) NS per month: load factors from 0.6 (left) to 1.0 (right)", fontsize=10)
     ax_a.grid(alpha=0.3, which="both")

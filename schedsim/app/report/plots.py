@@ -14,8 +14,8 @@ inline`` or once pyplot is imported).
     Plain runs side by side: per category a bar for each run.
 
 Every axis names its quantity and unit (`quantities.axis_label`; a
-category axis names its classification), values are drawn in the unit a
-reader sees (a utilization in %), and the confidence bands are the
+category axis names its classification), values are drawn in their one
+unit (a utilization as a fraction), and the confidence bands are the
 intervals of `statistics`, cut at the quantity's range (a slowdown's band
 never goes below 1). A ``note`` (the warning of a study with too few
 replications) is written into the figure's title.
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from schedsim.app.report.formats import fmt, group_name, scale
+from schedsim.app.report.formats import fmt, group_name
 from schedsim.app.report.quantities import (
     axis_label,
     bounds_of,
@@ -114,15 +114,11 @@ def metric_plot(
     else:
         fig = ax.figure  # type: ignore[assignment]  # a SubFigure is unwrapped below
         fig = getattr(fig, "figure", fig)  # a SubFigure's root Figure
-    # Drawn in the unit a reader sees: a fraction as a percentage.
     unit = unit_of(metric)
-    shown = table.copy()
-    for stat in ("mean", "ci_low", "ci_high"):
-        shown[f"{metric}_{stat}"] = scale(shown[f"{metric}_{stat}"].astype(float), unit)
     if x is None:
-        _bars(ax, shown, metric, columns)
+        _bars(ax, table, metric, columns)
     else:
-        _lines(ax, shown, metric, x, columns)
+        _lines(ax, table, metric, x, columns)
         if log:
             ax.set_yscale("log")
     ax.set_ylabel(axis_label(metric.replace("_", " "), unit))
@@ -233,9 +229,6 @@ def category_plot(
     palette = mpl.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
     colour = {label: palette[i % len(palette)] for i, label in enumerate(labels)}
     unit = "jobs" if stat in ("count", "size") else unit_of(metric)
-    table = table.copy()
-    for name in (column, f"{column}_ci_low", f"{column}_ci_high"):
-        table[name] = scale(table[name].astype(float), unit)  # a fraction in %
     scheme = "16" if len(categories) == 16 else "4"
     values = table[column].to_numpy(dtype=float)
     if log is None:
@@ -314,15 +307,15 @@ def comparison_plot(
     `statistics.category_comparison` gives them, ``all`` included) a bar for
     each run (its columns).
 
-    The y axis names ``stat``, ``metric`` and ``unit`` (the values' stored unit:
-    a fraction is drawn as a percentage); ``log`` None: a log axis when the
+    The y axis names ``stat``, ``metric`` and ``unit`` (the values' unit: a
+    utilization is a fraction); ``log`` None: a log axis when the
     positive values span more than two decades. An empty category has no bar.
     """
     from matplotlib.figure import Figure
 
     categories = [str(c) for c in table.index]
     runs = [str(c) for c in table.columns]
-    values = scale(table.to_numpy(dtype=float), unit)  # a fraction in %
+    values = table.to_numpy(dtype=float)
     if log is None:
         positive = values[np.isfinite(values) & (values > 0)]
         log = bool(len(positive)) and positive.max() > 100 * positive.min()

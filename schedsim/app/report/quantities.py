@@ -8,11 +8,12 @@ Papers
     project's notes number them "seed 000" to "seed 004"; a reader sees
     the authors instead, since "seed 000" reads like a random seed.
 Units (`unit_of`, `axis_unit`)
-    The unit of the values as stored (summary.json, the DataFrames, the
-    CSV files): ``s`` (seconds), ``ratio`` (no dimension: slowdowns,
-    xfactors, load factors), ``fraction`` (utilization, between 0 and 1),
-    ``jobs``, ``jobs/day`` ... `display_unit` and `display_scale` say how a
-    reader sees them: a fraction as a percentage (``%``, x 100).
+    The unit of the values, one per quantity wherever they appear
+    (summary.json, the DataFrames, the CSV files, the console, the figures):
+    ``s`` (seconds), ``ratio`` (no dimension: slowdowns, xfactors, load
+    factors), ``fraction`` (utilization, between 0 and 1: never scaled to a
+    percentage, so that a number read off the screen is the number in the
+    files), ``jobs``, ``jobs/day`` ...
 Ranges (`bounds_of`, `comparison_bounds`)
     The values a quantity can take: a (bounded) slowdown or an xfactor is at
     least 1, a time or a count at least 0, a utilization between 0 and 1.
@@ -35,6 +36,7 @@ __all__ = [
     "PREEMPTIVE_FCFS",
     "SELECTIVE_PREEMPTION",
     "SUMMARY_UNITS",
+    "UNITLESS_PARAMETERS",
     "Paper",
     "axis_label",
     "bounds_of",
@@ -43,8 +45,7 @@ __all__ = [
     "comparison_unit",
     "config_axis",
     "config_unit",
-    "display_scale",
-    "display_unit",
+    "parameter_unit",
     "unit_of",
 ]
 
@@ -184,7 +185,41 @@ CONFIG_AXES: dict[str, tuple[str, str]] = {
     "params.alpha": ("CREASY alpha", "min^2"),
     "params.speculate_above": ("speculation above an estimate of", "s"),
     "params.speculative_limit": ("speculative run limit", "s"),
+    "params.boundaries": ("queue boundaries (estimates)", "s"),
+    # Zeng & Sodan 2009, Table 6 and section 5.1 (ssp, glts and its variants, scojo)
+    "params.max_sl": ("coscheduling slowdown threshold MAX_SL", "ratio"),
+    "params.self_sl2": ("self slowdown limit SELF_SL2", "ratio"),
+    "params.f_slack": ("R_max slack F_slack", "ratio"),
+    "params.adjust": ("R_est adjustment", "ratio"),
+    "params.min_utilgain": ("least utilization gain of a group", "ratio"),
+    "params.block_size": ("block size", "jobs"),
+    "params.matched_larger": ("matched jobs' extra nodes, share of the primary's", "ratio"),
+    "params.running_prim_num": ("running primaries tried", "jobs"),
+    "params.matched_longer": ("matched job's longest extra run", "s"),
+    "params.n_high": ("high-load threshold N_H (waiting jobs)", "jobs"),
+    "params.short_max": ("longest short job (estimate)", "s"),
+    "params.medium_max": ("longest medium job (estimate)", "s"),
+    "params.short_slice": ("short slice", "s"),
+    "params.switch": ("slice switch overhead", "s"),
+    "params.medium_share": ("medium slices' share", "fraction"),
 }
+
+#: Policy parameters with no unit that are not numbers on an axis: choices, switches,
+#: files and seeds. With the ``params.*`` entries of `CONFIG_AXES` (numbers, with their
+#: units; ``ratio`` and ``count`` ones are pure numbers) they cover every parameter of
+#: every policy schedsim ships (tests/test_policy_listing.py), so that
+#: ``schedsim policies`` can give each its unit (`parameter_unit`).
+UNITLESS_PARAMETERS: frozenset[str] = frozenset(
+    {
+        "seed",  # a random seed
+        "order",  # easy, creasy: the queue order
+        "guard", "speculation",  # multiqueue, singlequeue
+        "width", "resumed", "hold", "prefer", "averages",  # ss, ss-plain, tss
+        "queue_in_cycle",  # pfcfs family
+        "inner", "non_type_backfill",  # scojo
+        "variant",  # glts family (not listed: `schedsim.app.registry.UNLISTED`)
+    }
+)  # fmt: skip
 
 #: Slowdown-like quantities: (wait + run) / run and its kin, never below 1.
 _AT_LEAST_ONE = ("bounded_slowdown", "slowdown", "xfactor")
@@ -225,16 +260,6 @@ def unit_of(metric: str) -> str:
     return JOB_UNITS.get(_base(metric), "")
 
 
-def display_unit(unit: str) -> str:
-    """The unit a reader sees: a fraction as a percentage."""
-    return "%" if unit == "fraction" else unit
-
-
-def display_scale(unit: str) -> float:
-    """What stored values are multiplied by to be read in `display_unit`."""
-    return 100.0 if unit == "fraction" else 1.0
-
-
 def config_axis(column: str) -> tuple[str, str]:
     """(name, unit) of a configuration column on an axis; an unknown one keeps its
     name (underscores as spaces) and has no unit."""
@@ -252,10 +277,20 @@ def config_unit(column: str) -> str:
     return unit
 
 
+def parameter_unit(name: str) -> str | None:
+    """The unit to show beside a policy parameter's value (``s`` for ``interval``,
+    ``min^2`` for CREASY's ``alpha``, ``jobs`` for ``block_size``): as `config_unit`
+    gives it for ``params.NAME``; "" for a pure number, a choice or a switch; None for
+    a parameter this module does not know (a plug-in's)."""
+    column = f"params.{name}"
+    if column in CONFIG_AXES:
+        return config_unit(column)
+    return "" if name in UNITLESS_PARAMETERS else None
+
+
 def axis_label(name: str, unit: str) -> str:
-    """``name (unit)`` in the unit a reader sees; the name alone without a unit."""
-    shown = display_unit(unit)
-    return f"{name} ({shown})" if shown else name
+    """``name (unit)``, ``utilization (fraction)``; the name alone without a unit."""
+    return f"{name} ({unit})" if unit else name
 
 
 # --------------------------------------------------------------------------- #
