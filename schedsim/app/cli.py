@@ -40,7 +40,6 @@ from schedsim.model.contention import CONTENTION
 from schedsim.workloads import catalog
 
 if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
     from rich.console import Console
 
     from schedsim.app.study import RunConfig
@@ -663,27 +662,6 @@ def print_categories(
     show(console, category_stats_table(stats))
 
 
-def schedule_frame(result: Result) -> pd.DataFrame:
-    """SWF view of the schedule: wait = first start - submit, run = end - first start,
-    status (SWF field 11) from the simulated outcome: ``completed`` 1, ``killed_at_limit``
-    0 (killed at its wall-clock limit: SWF's "failed"), ``killed`` 5 (ended by the
-    policy: SWF's "cancelled"), anything else (``unfinished``) -1 (missing)."""
-    import pandas as pd
-
-    jobs = result.jobs
-    swf_status = {"completed": 1, "killed_at_limit": 0, "killed": 5}
-    status = jobs["outcome"].astype(str).map(swf_status).fillna(-1).astype("int64")
-    return pd.DataFrame(
-        {
-            "id": jobs["id"],
-            "wait": jobs["start"] - jobs["submit"],
-            "run": jobs["end"] - jobs["start"],
-            "size": jobs["size"],
-            "status": status,
-        }
-    )
-
-
 def check_machine_options(args: argparse.Namespace) -> None:
     """``--nodes`` x ``--cores-per-node`` within the model's bound (`MAX_CORES`, 2**24
     cores: why there), checked before the trace is read; ValueError naming them beyond."""
@@ -797,7 +775,6 @@ def _run_and_write(
 ) -> int:
     from schedsim.app import registry
     from schedsim.app.report.console import show, summary_table
-    from schedsim.workloads.swf import write_swf
 
     for module in args.imports:
         registry.import_module(module)
@@ -831,13 +808,10 @@ def _run_and_write(
     try:
         result.save(out, warmup=args.warmup, cooldown=args.cooldown, only=written)
         if swf:
-            write_swf(
-                out / "schedule.swf",
-                sim.jobs_submitted(),
-                schedule_frame(result),
-                note=f"policy: {sim.policy.name}",
-                preemption="Yes" if (result.jobs["suspensions"] > 0).any() else None,
-            )
+            from schedsim.app.exports import write_schedule_swf
+
+            path = out / "schedule.swf"
+            write_schedule_swf(result, sim.jobs_submitted(), path, policy=sim.policy.name)
             written.append("schedule.swf")
         if args.batsim:
             from schedsim.app.batsim import write_batsim_jobs
