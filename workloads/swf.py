@@ -25,9 +25,10 @@ wrong number):
 - in the fields a run uses (job number, submit time, run time, allocated and
   requested processors, requested time), a negative value other than -1;
 - on a line that is loaded: a missing job number, a job number seen on an
-  earlier loaded line, a job number of 2**53 or more (values are read as
-  floats, which hold every whole number exactly only below 2**53, and the
-  simulation keeps ids in 64-bit integers); a submit, run or requested time of
+  earlier loaded line (a preempted job's partial executions aside: below), a
+  job number of 2**53 or more (values are read as floats, which hold every
+  whole number exactly only below 2**53, and the simulation keeps ids in
+  64-bit integers); a submit, run or requested time of
   2**43 s or more (8,796,093,022,208 s, about 279,000 years: below it a float
   still resolves a millisecond, beyond it ``1e18 + 300`` is no longer 300 s
   after ``1e18``), or a submit time plus the longer of run and requested time
@@ -76,6 +77,18 @@ wrong number):
   field's step reads, for example, ``unusual status, kept as read: 3 jobs
   (status -4 on lines 17218, 17219, 17220)``. Values on a dropped line are not
   looked at: the line is counted once, by its drop.
+
+**Partial executions** (SWF 2.2: a checkpointed or swapped job's parts, lines of
+status 2, "to be continued", 3, "last part, job completed" and 4, "last part,
+job failed", sharing the job's number) are read as one job each, in every mode:
+the partial lines of a job that also has a summary line (a line of another
+status: ``Preemption: Double``, as `write_swf` writes a simulated schedule) are
+skipped ("partial executions skipped: summary line used"), and those of a job
+that has none (``Preemption: Yes``) are merged into one job ("partial executions
+merged: one job each": the first line's fields, run = the sum of the runs, wait =
+the last line's end - submit - run, status 1 after a last 3, 0 after a 4, -1
+after a 2), each counted per job (`_partial_executions`). A negative run other
+than -1 on a line to merge is refused, naming that line.
 
 **Strict mode** (``read_swf(..., strict=True)``, ``schedsim run --strict``,
 ``strict = true`` in a study) refuses instead of cleaning what the default
@@ -908,7 +921,9 @@ def read_swf(
     when positive, else allocated processors (field 5); ``run_time`` = field 4;
     ``estimate`` = requested time (field 9) when positive, else the run time;
     ``swf`` = the 18 values as floats (as read, but for the unusual values set
-    to missing, see the module docstring).
+    to missing, see the module docstring). The partial executions of a preempted
+    job (status 2, 3, 4) make one job with it: skipped where the job has a
+    summary line, merged where it has none (module docstring).
 
     What is refused, cleaned and counted is in the module docstring. With
     ``clean=True`` (the default), lines with no size, with a missing run time or
@@ -1474,12 +1489,13 @@ def _partial_rows(
     bad[1:] |= same[1:] & (start[1:] < end[:-1])  # overlaps the one before
     if bad.any():
         i = int(np.argmax(bad))
+        given = partials["size"].to_numpy()[order[i]]
         raise ValueError(
-            f"job {_fmt(float(table[k[i], JOB]))}: partial execution from {start[i]!r} to "
-            f"{end[i]!r} on {partials['size'].to_numpy()[order[i]]!r} processors is no "
-            f"stretch of its life (submitted at {submit[i]!r}; finite times, start <= end, "
-            "after the submission and the job's previous partial execution, a whole "
-            "number of processors above 0)"
+            f"job {_fmt(float(table[k[i], JOB]))}: partial execution from {float(start[i])!r} "
+            f"to {float(end[i])!r} on {getattr(given, 'item', lambda: given)()!r} processors "
+            f"is no stretch of its life (submitted at {float(submit[i])!r}; finite times, "
+            "start <= end, after the submission and the job's previous partial execution, "
+            "a whole number of processors above 0)"
         )
     wait, run = table[k, WAIT], table[k, RUN]
     cap = np.where((wait >= 0) & (run >= 0), wait + run, np.inf)
