@@ -245,12 +245,13 @@ def holding(pieces: pd.DataFrame) -> pd.DataFrame:
     around a suspension are inside it; a suspension (a ``suspended`` piece, or a
     resumption on other cores at the same instant) or a requeue cuts it. ``start``,
     ``end``, ``nodes``, ``cores`` and ``size`` are the interval's (``size``: cores held);
-    ``ended_by`` (`ENDINGS`) says what ended it, from the piece that follows it:
-    none (the job's last interval: ``end``, also for a job killed while suspended or
-    still running at the end of a partial result), a piece of a later attempt
-    (``requeue``: the attempt was thrown away while the job held its cores or waited
-    for them), else a suspension (``suspension``; a job requeued while suspended
-    counts as suspended here, since that is what released its cores).
+    ``ended_by`` (`ENDINGS`) says what ended it, from the piece of the job that follows
+    it: none (``end``: the job ended while holding its cores, or a partial result
+    stopped while it did), a piece of a later attempt (``requeue``: the attempt was
+    thrown away while the job held its cores), else a suspension (``suspension``: a
+    suspended piece follows, or a resumption on other cores at the same instant). A
+    job killed or requeued while suspended released its cores by the suspension: its
+    interval says ``suspension``.
 
     This is what a format without pieces can show of a job that was preempted: SWF's
     partial executions and Batsim's resubmitted jobs (`schedsim.app.exports`,
