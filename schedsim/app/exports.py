@@ -20,14 +20,17 @@ executions. `write_schedule_swf` writes (`schedsim.workloads.swf.write_swf`):
   ``Preemption: Double`` and ``MaxRecords`` counts the lines, ``MaxJobs`` the jobs.
 
 Seconds are rounded half up to whole seconds: on a summary line wait and run
-each; on partial lines the start and end instants (after the submission), so
-that a job's partial lines never overlap, follow each other in time, lie inside
-[first start, end] of the job and never end after its summary line does. What
-holds exactly: the partial lines of a job hold what the piece log says it held,
-each instant within half a second; their runs add up to the summary run plus
-the job's overhead and lost run time (``overhead_time``, ``lost_run``), within a
-second per line (exactly when the schedule's times are whole seconds, as on the
-archive's logs under SS, IS or PFCFS).
+each; on partial lines the start and end instants (seconds after the
+submission), capped at the summary line's end (submit + wait + run as written),
+so that a job's partial lines never overlap, follow each other in time and lie
+inside its life as the file shows it, from its first start to that end. What
+holds exactly: each partial line's start and end are the holding interval's
+within half a second (an end pulled back to the summary's end: within a second
+and a half); the runs of a job's n partial lines add up to its summary run plus
+its overhead and lost run time (``overhead_time``, ``lost_run``: the holding that
+is not the run that counts) within n + 1 seconds; and when the schedule's times
+are whole seconds (the archive's logs under SS, IS, PFCFS or multiple queues)
+every one of these holds exactly.
 
 Without a piece log (``--no-pieces``) the holding intervals are unknown: every
 job has its summary line only; a run in which a job was suspended or requeued
