@@ -171,6 +171,12 @@ class Policy:
     """
 
     name: ClassVar[str] = "policy"
+    #: Whether the policy may stop a running job to go on later or again (suspend,
+    #: requeue, a penalty): then a job can hold its cores in several stretches, which
+    #: the exports draw from the piece log (`schedsim.model.pieces.holding`). A policy
+    #: that never does sets it False, and ``schedsim run --only schedule.swf`` keeps
+    #: no piece log for it. True by default: a policy that does not say is assumed to.
+    preempts: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

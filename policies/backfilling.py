@@ -78,6 +78,8 @@ class EASY(Policy):
     that got the guarantee, or None.
     """
 
+    preempts = False  # every job runs in one stretch, start to end
+
     def __init__(self, order: QueueOrder = "fcfs") -> None:
         order_queue((), order, 0.0)  # validate early
         self.order = order
@@ -181,6 +183,8 @@ class Conservative(Policy):
     While estimates hold (jobs killed at their estimate) a job never starts
     later than the first reservation it was given.
     """
+
+    preempts = False  # every job runs in one stretch, start to end
 
     def __init__(self) -> None:
         self.profile: Profile | None = None

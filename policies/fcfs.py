@@ -15,6 +15,8 @@ from schedsim.model.policy import Policy, Start, View, register
 class FCFS(Policy):
     """First come, first served, first fit, no backfilling."""
 
+    preempts = False  # every job runs in one stretch, start to end
+
     def schedule(self, view: View) -> list[Start]:
         free, starts = view.free_cores, []
         for job in view.queue:

@@ -31,21 +31,37 @@ def test_the_layout_and_the_values(tmp_path) -> None:
     assert tuple(table.columns) == COLUMNS and set(EVALYS) <= set(table.columns)
     result = Simulation(kth, "ss").run()
     jobs = result.jobs.set_index("id")
-    assert len(table) == len(jobs)
     origin = result.meta["start"]
-    for row in table.itertuples(index=False):
-        job = jobs.loc[int(row.job_id)]
-        procs = ProcSet.from_str(row.allocated_resources)
-        assert str(procs) == row.allocated_resources == job["nodes"]
-        assert len(procs) == row.requested_number_of_resources == job["size"]
-        assert row.submission_time == job["submit"] - origin
-        assert row.starting_time == job["start"] - origin
-        assert row.finish_time == job["end"] - origin
-        assert row.waiting_time == job["start"] - job["submit"]
-        assert row.turnaround_time == job["turnaround"]
-        assert row.execution_time == job["end"] - job["start"]
-        assert row.success == (job["outcome"] == "completed")
-    assert set(table["final_state"]) <= {"COMPLETED_SUCCESSFULLY", "COMPLETED_WALLTIME_REACHED"}
+    # One row per holding interval: a suspended job is killed and resubmitted (ID#k).
+    table["job"] = table["metadata"].str.extract(r"^job=(\d+) ")[0].astype(int)
+    assert sorted(set(table["job"])) == sorted(jobs.index)
+    assert len(table) > len(jobs)
+    for jid, rows in table.groupby("job", sort=False):
+        job = jobs.loc[jid]
+        assert rows["job_id"].tolist() == [str(jid)] + [f"{jid}#{k}" for k in range(1, len(rows))]
+        assert rows["submission_time"].iloc[0] == job["submit"] - origin
+        assert rows["starting_time"].iloc[0] == job["start"] - origin
+        assert rows["finish_time"].iloc[-1] == job["end"] - origin
+        # Resubmitted when the previous interval ended.
+        assert (rows["submission_time"].iloc[1:].to_numpy() == rows["finish_time"].iloc[:-1]).all()
+        for row in rows.itertuples(index=False):
+            procs = ProcSet.from_str(row.allocated_resources)
+            assert str(procs) == row.allocated_resources == job["nodes"]
+            assert len(procs) == row.requested_number_of_resources == job["size"]
+            assert row.waiting_time == row.starting_time - row.submission_time
+            assert row.execution_time == row.finish_time - row.starting_time
+            assert row.turnaround_time == row.finish_time - row.submission_time
+        # Under SS (no overhead, no requeue) the rows add up to the job's run and wait.
+        assert rows["execution_time"].sum() == job["run"]
+        assert rows["waiting_time"].sum() == job["wait"]
+        states = rows["final_state"].tolist()
+        assert states[:-1] == ["COMPLETED_KILLED"] * (len(rows) - 1)  # suspended
+        assert rows["metadata"].tolist()[:-1] == [f"job={jid} ended=suspension"] * (len(rows) - 1)
+        assert rows["success"].iloc[-1] == (job["outcome"] == "completed")
+        assert (rows["success"].iloc[:-1] == 0).all()
+    assert set(table["final_state"]) == {
+        "COMPLETED_SUCCESSFULLY", "COMPLETED_WALLTIME_REACHED", "COMPLETED_KILLED"
+    }  # fmt: skip
 
 
 def test_a_requeued_job_is_resubmitted_as_batsim_does() -> None:
@@ -54,6 +70,7 @@ def test_a_requeued_job_is_resubmitted_as_batsim_does() -> None:
     table = batsim_jobs(result).set_index("job_id")
     assert list(table.index) == ["1", "1#1", "2"]
     lost, again = table.loc["1"], table.loc["1#1"]
+    assert (lost["metadata"], again["metadata"]) == ("job=1 ended=requeue", "job=1 ended=end")
     assert (lost["starting_time"], lost["finish_time"], lost["success"]) == (0.0, 180.0, 0)
     assert lost["final_state"] == "COMPLETED_WALLTIME_REACHED"
     assert (again["submission_time"], again["starting_time"], again["finish_time"]) == (

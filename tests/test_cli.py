@@ -70,6 +70,33 @@ def test_only_without_pieces_keeps_no_piece_log(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize(
+    ("policy", "only", "kept"),
+    [
+        ("easy", "jobs.csv,schedule.swf", False),  # one stretch per job: no piece log needed
+        ("ss", "schedule.swf", True),  # a suspended job's partial executions come from it
+        ("easy", "batsim_jobs.csv", True),  # its rows are the cores each job held
+        ("ss", "jobs.csv", False),
+    ],
+)
+def test_only_keeps_the_piece_log_its_files_need(tmp_path, monkeypatch, capsys, policy, only, kept):
+    from schedsim.app import cli
+
+    seen = []
+    real = cli.run_config
+    monkeypatch.setattr(cli, "run_config", lambda args: seen.append(real(args)) or seen[-1])
+    extra = ["--batsim"] if "batsim" in only else []
+    argv = ["run", "--first", "400", "--nodes", "64", "--wide", "drop", "--policy", policy]
+    out = tmp_path / "o"
+    assert run(capsys, *argv, "--out", str(out), "--only", only, *extra)[0] == 0
+    assert (seen[-1].pieces is not False) is kept
+    if policy == "ss" and "schedule.swf" in only:  # the same file as a run writing everything
+        assert run(capsys, *argv, "--out", str(tmp_path / "all"))[0] == 0
+        swf = (out / "schedule.swf").read_text()
+        assert swf == (tmp_path / "all" / "schedule.swf").read_text()
+        assert "; Preemption: Double" in swf
+
+
+@pytest.mark.parametrize(
     ("names", "message"),
     [
         ("jobs.csv,foo.csv", "'foo.csv' is no file schedsim run writes; choose among jobs.parquet"),

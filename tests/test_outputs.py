@@ -13,7 +13,8 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from schedsim.app.cli import main, schedule_frame
+from schedsim.app.cli import main
+from schedsim.app.exports import schedule_frame
 from schedsim.workloads.catalog import load
 from schedsim.workloads.swf import read_swf, write_swf
 from schedsim.workloads.transforms import first
@@ -55,7 +56,9 @@ def test_status_is_the_simulated_outcome(ss_run):
     jobs = pd.read_csv(ss_run / "jobs.csv")
     outcomes = jobs["outcome"].value_counts()
     assert outcomes["killed_at_limit"] > 0 and outcomes["completed"] > 0
-    status = {int(row[0]): int(row[10]) for row in job_lines(ss_run / "schedule.swf")}
+    status: dict[int, int] = {}
+    for row in job_lines(ss_run / "schedule.swf"):  # a job's first line: its summary
+        status.setdefault(int(row[0]), int(row[10]))
     assert [status[i] for i in jobs["id"]] == [SWF_STATUS[o] for o in jobs["outcome"]]
     # Not the trace's: the KTH log says "failed" (0) for many jobs the simulation completed.
     trace = {j.id: int(j.swf[10]) for j in first(load("kth"), 300)}
@@ -69,6 +72,8 @@ def test_schedule_frame_maps_every_outcome():
             "submit": [0.0] * 4,
             "start": [1.0, 2.0, 3.0, 4.0],
             "end": [5.0, 6.0, 7.0, float("nan")],
+            "run": [4.0, 4.0, 4.0, 2.0],
+            "wait": [1.0, 2.0, 3.0, 7.0],
             "size": [1, 2, 3, 4],
             "outcome": ["completed", "killed_at_limit", "killed", "unfinished"],
         }
@@ -76,20 +81,24 @@ def test_schedule_frame_maps_every_outcome():
     frame = schedule_frame(SimpleNamespace(jobs=jobs))
     assert frame["status"].tolist() == [1, 0, 5, -1]
     assert frame["run"].tolist()[:3] == [4.0, 4.0, 4.0]
+    # An unfinished job's end, and so its wait and the run that counts, are unknown.
+    assert frame[["wait", "run"]].iloc[3].isna().all()
 
 
 def test_header_counts_the_jobs_written(ss_run):
     n = len(pd.read_csv(ss_run / "jobs.csv"))
-    assert len(job_lines(ss_run / "schedule.swf")) == n == 300
+    lines = job_lines(ss_run / "schedule.swf")
+    assert len({row[0] for row in lines}) == n == 300
+    assert len(lines) > n  # the suspended jobs' partial executions
     header = header_lines(ss_run / "schedule.swf")
-    assert f"; MaxJobs: {n}" in header and f"; MaxRecords: {n}" in header
+    assert f"; MaxJobs: {n}" in header and f"; MaxRecords: {len(lines)}" in header
     assert sum(ln.startswith(("; MaxJobs:", "; MaxRecords:")) for ln in header) == 2
 
 
 def test_preemption_says_whether_a_job_was_suspended(ss_run, tmp_path):
     assert (pd.read_csv(ss_run / "jobs.csv")["suspensions"] > 0).any()
     header = header_lines(ss_run / "schedule.swf")
-    assert [ln for ln in header if ln.startswith("; Preemption:")] == ["; Preemption: Yes"]
+    assert [ln for ln in header if ln.startswith("; Preemption:")] == ["; Preemption: Double"]
     # No suspension under EASY: the source header's value (the KTH log says No).
     out = tmp_path / "easy"
     run_with_umask(0o022, ["run", "--first", "300", "--out", str(out)])
@@ -112,10 +121,23 @@ def test_note_appears_once_also_when_written_again(ss_run, tmp_path):
             "status": [j.swf[10] for j in back],
         }
     )
+    # The partial executions, as the file gives them (the reader skips them).
+    parts = [row for row in job_lines(path) if row[10] in ("2", "3", "4")]
+    starts = [float(row[1]) + float(row[2]) for row in parts]
+    partials = pd.DataFrame(
+        {
+            "id": [int(row[0]) for row in parts],
+            "start": starts,
+            "end": [t + float(row[3]) for t, row in zip(starts, parts, strict=True)],
+            "size": [int(row[4]) for row in parts],
+        }
+    )
     again = tmp_path / "again.swf"
-    write_swf(again, back, schedule, note="policy: ss")
+    write_swf(again, back, schedule, note="policy: ss", partials=partials)
     assert again.read_bytes() == path.read_bytes()
-    write_swf(again, back, schedule, note="schedule simulated by schedsim (policy: x)")
+    write_swf(
+        again, back, schedule, note="schedule simulated by schedsim (policy: x)", partials=partials
+    )
     notes = [ln for ln in header_lines(again) if "simulated by schedsim" in ln]
     assert notes == ["; Note: schedule simulated by schedsim (policy: x)"]
     cleaning = [ln for ln in header_lines(again) if ln.startswith("; Note: schedsim cleaning")]

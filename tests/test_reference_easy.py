@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from schedsim import Simulation
-from schedsim.app.cli import schedule_frame
+from schedsim.app.exports import schedule_frame
 from schedsim.model.tablefile import write_csv
 from schedsim.workloads import catalog
 from schedsim.workloads.swf import read_swf, write_swf

@@ -185,7 +185,7 @@ def test_a_full_disk_keeps_the_earlier_run(tmp_path, capsys, monkeypatch):
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("schedsim.workloads.swf.write_swf", full)
+    monkeypatch.setattr("schedsim.app.exports.write_swf", full)
     code, _, err = run(capsys, "run", "--first", "50", "--out", str(out), "--force")
     assert code == 2 and len(err.splitlines()) == 1 and "No space left on device" in err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before

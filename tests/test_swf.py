@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import pickle
+import re
 import warnings
 from pathlib import Path
 
@@ -1024,12 +1025,13 @@ def test_header_describes_the_file_written(tmp_path):
     out = tmp_path / "out.swf"
     write_swf(out, src, schedule_for(src))
     header = header_of(out)
-    assert header[4:7] == ["; MaxJobs: 4", "; MaxRecords: 4", "; Preemption: Double"]
+    # The source said Double; the schedule written has no partial executions: No.
+    assert header[4:7] == ["; MaxJobs: 4", "; MaxRecords: 4", "; Preemption: No"]
     assert header[:4] + header[7:9] == list(src.header.lines[:4] + src.header.lines[7:])
     back = read_swf(out)
     assert back.header.fields["MaxJobs"] == back.header.fields["MaxRecords"] == "4"
-    write_swf(out, src, schedule_for(src), preemption="Yes")
-    assert "; Preemption: Yes" in header_of(out) and "; Preemption: Double" not in header_of(out)
+    write_swf(out, src, schedule_for(src), preemption="TS")
+    assert "; Preemption: TS" in header_of(out) and "; Preemption: Double" not in header_of(out)
 
 
 def test_missing_header_keys_go_in_the_archives_order(tmp_path):
@@ -1061,13 +1063,16 @@ def test_missing_header_keys_go_in_the_archives_order(tmp_path):
 def test_synthetic_header_counts_and_preemption(tmp_path):
     w = Workload.from_jobs([Job(1, 0.0, 60.0, 2, 120.0)], name="s", unix_start_time=0)
     out = tmp_path / "syn.swf"
-    write_swf(out, w, schedule_for(w, wait=0.0), preemption="Yes")
-    assert header_of(out)[:5] == [
+    partials = pd.DataFrame({"id": [1, 1], "start": [0.0, 50.0], "end": [20.0, 90.0], "size": 2})
+    write_swf(out, w, schedule_for(w, wait=30.0), partials=partials, max_nodes=2, max_procs=2)
+    assert header_of(out)[:7] == [
         "; Version: 2.2",
         "; MaxJobs: 1",
-        "; MaxRecords: 1",
-        "; Preemption: Yes",
+        "; MaxRecords: 3",
+        "; Preemption: Double",
         "; UnixStartTime: 0",
+        "; MaxNodes: 2",
+        "; MaxProcs: 2",
     ]
 
 
@@ -1126,34 +1131,284 @@ def test_note_appears_once_when_written_again(tmp_path):
     assert "; MaxJobs: 2" in header_of(again)
 
 
-# -- preemption in a written schedule -----------------------------------------------
+# -- preemption in a written schedule: partial executions ------------------------------
 
 
-def preemption_notes(path: Path) -> list[str]:
-    return [ln for ln in header_of(path) if ln.startswith("; Note: schedsim preemption:")]
+def partial_notes(path: Path) -> list[str]:
+    return [ln for ln in header_of(path) if ln.startswith("; Note: schedsim partial executions:")]
 
 
-def test_preemption_notes_say_what_swf_cannot_show_once(tmp_path):
-    src = read_swf(write(tmp_path, SOURCE_HEADER + dirty_body()))
-    out = tmp_path / "out.swf"
-    write_swf(out, src, schedule_for(src), preemption="Yes", note="policy: ss")
-    notes = preemption_notes(out)
-    assert len(notes) == 5
-    text = " ".join(n.removeprefix("; Note: schedsim preemption: ") for n in notes)
-    assert "one interval from its first start" in text and "pieces.parquet" in text
-    # Right after the note that says who wrote the file.
+def two_jobs() -> Workload:
+    """Job 1 (4 processors, submitted at 10.25) and job 2 (2 processors, at 20)."""
+    return Workload.from_jobs(
+        [
+            Job(1, 10.25, 100.0, 4, 200.0, swf=(1, 10.25, -1, 100, 4, -1, -1, 4, 200, -1, 1,
+                                                7, 3, -1, 1, -1, -1, -1)),
+            Job(2, 20.0, 50.0, 2, 60.0, swf=(2, 20, -1, 50, 2, -1, -1, 2, 60, -1, 1,
+                                             8, 3, -1, 1, -1, -1, -1)),
+        ],
+        name="two",
+        max_procs=8,
+    )  # fmt: skip
+
+
+def test_partial_executions_follow_their_summary_line(tmp_path):
+    """Job 1 held its processors three times (fractional instants), job 2 once."""
+    w = two_jobs()
+    # Job 1: submitted 10.25, ran [10.25, 40.6], [70.4, 100.7], [130.3, 170.2] (100.55 s
+    # of run in all), ended at 170.2: wait = 170.2 - 10.25 - 100.55 = 59.4.
+    schedule = pd.DataFrame(
+        {"id": [1, 2], "wait": [59.4, 5.0], "run": [100.55, 50.0], "status": [1, 0]}
+    )
+    partials = pd.DataFrame(
+        {
+            "id": [1, 1, 1],
+            "start": [70.4, 10.25, 130.3],  # any order: written in time order
+            "end": [100.7, 40.6, 170.2],
+            "size": [4, 4, 4],
+        }
+    )
+    out = tmp_path / "s.swf"
+    write_swf(out, w, schedule, partials=partials, note="policy: ss")
+    rows = job_rows(out)
+    assert [(r[0], r[2], r[3], r[4], r[10]) for r in rows] == [
+        ("1", "59", "101", "4", "1"),  # summary: wait 59.4 and run 100.55, each rounded
+        ("1", "0", "30", "4", "2"),  # instants after the submission, half up: 0 to 30.35
+        ("1", "60", "30", "4", "2"),  # 60.15 -> 60, 90.45 -> 90
+        ("1", "120", "40", "4", "3"),  # 120.05 -> 120, 159.95 -> 160 = the summary's end
+        ("2", "5", "50", "2", "0"),
+    ]
+    # Every other field is the summary line's.
+    for part in rows[1:4]:
+        assert [f for i, f in enumerate(part) if i not in (2, 3, 4, 10)] == [
+            f for i, f in enumerate(rows[0]) if i not in (2, 3, 4, 10)
+        ]
     header = header_of(out)
+    assert "; MaxJobs: 2" in header and "; MaxRecords: 5" in header
+    assert "; Preemption: Double" in header
     at = header.index("; Note: schedule simulated by schedsim (policy: ss)")
-    assert header[at + 1 : at + 6] == notes
-    # Read back and written again (the header says Yes): once, the same bytes.
+    assert header[at + 1 : at + 3] == partial_notes(out) and len(partial_notes(out)) == 2
+    # Read back: the summary lines are the jobs; the partial lines are skipped, counted.
+    back = read_swf(out)
+    assert [(j.id, j.run_time, j.swf[2], j.swf[10]) for j in back] == [
+        (1, 101.0, 59.0, 1.0), (2, 50.0, 5.0, 0.0)
+    ]  # fmt: skip
+    step = back.cleaning[0]
+    assert (step.name, step.count) == ("partial executions skipped: summary line used", 1)
+    line = len(header) + 2  # the first partial line
+    assert step.detail == f"status 2, 3 or 4 lines of jobs that have a summary line on line {line}"
+
+
+def test_partial_lines_stay_inside_the_summary_line(tmp_path):
+    """Instants are rounded, so a job's lines never overlap; the summary line's own end
+    (wait and run each rounded) caps them: 0.4 + 0.4 rounds to 0 where 0.8 rounds to 1."""
+    w = two_jobs()
+    schedule = pd.DataFrame({"id": [1, 2], "wait": [0.4, 0.0], "run": [0.4, 50.0]})
+    # Job 1 (submitted 10.25) held [10.25, 10.45] and [10.85, 11.05] ...
+    partials = pd.DataFrame({"id": [1, 1], "start": [10.25, 10.85], "end": [10.45, 11.05]})
+    write_swf(tmp_path / "s.swf", w, schedule, partials=partials.assign(size=4))
+    rows = job_rows(tmp_path / "s.swf")
+    # ... at offsets 0-0.2 and 0.6-0.8: 0-0 and 1-1, capped at the summary's end, 0.
+    assert [(r[2], r[3], r[10]) for r in rows[:3]] == [("0", "0", "1"), ("0", "0", "2"),
+                                                      ("0", "0", "3")]  # fmt: skip
+
+
+def test_the_last_partial_says_how_the_job_ended(tmp_path):
+    w = two_jobs()
+    partials = pd.DataFrame(
+        {"id": [1, 1, 2, 2], "start": [11, 50, 20, 40], "end": [30, 60, 30, 50], "size": 4}
+    )
+    for status, last in ((1, "3"), (0, "4"), (5, "4"), (-1, "2"), (float("nan"), "2")):
+        schedule = pd.DataFrame(
+            {"id": [1, 2], "wait": [1.0, 1.0], "run": [30.0, 30.0], "status": [status, 1]}
+        )
+        write_swf(tmp_path / "s.swf", w, schedule, partials=partials)
+        assert [r[10] for r in job_rows(tmp_path / "s.swf")][:3] == [
+            str(int(status)) if status == status else "-1", "2", last,
+        ]  # fmt: skip
+    # Without a status column, the trace's (1: completed).
+    write_swf(tmp_path / "s.swf", w, schedule.drop(columns="status"), partials=partials)
+    assert [r[10] for r in job_rows(tmp_path / "s.swf")] == ["1", "2", "3", "1", "2", "3"]
+
+
+@pytest.mark.parametrize(
+    ("partials", "message"),
+    [
+        ({"id": [9], "start": [30.0], "end": [40.0], "size": [4]},
+         "partial executions of 1 jobs that are not in workload 'two' (first: job 9)"),
+        ({"id": [1, 1], "start": [20.0, 30.0], "end": [35.0, 40.0], "size": [4, 4]},
+         "job 1: partial execution from 30.0 to 40.0 on 4 processors is no stretch"),
+        ({"id": [2], "start": [19.0], "end": [40.0], "size": [2]},
+         "job 2: partial execution from 19.0 to 40.0 on 2 processors is no stretch of its "
+         "life (submitted at 20.0"),
+        ({"id": [2], "start": [30.0], "end": [29.0], "size": [2]}, "job 2: partial execution"),
+        ({"id": [2], "start": [30.0], "end": [float("inf")], "size": [2]}, "job 2: partial"),
+        ({"id": [2], "start": [30.0], "end": [40.0], "size": [0]}, "on 0 processors"),
+    ],
+)  # fmt: skip
+def test_partial_executions_that_are_no_stretch_of_a_job_are_refused(
+    partials: dict, message: str, tmp_path: Path
+) -> None:
+    schedule = pd.DataFrame({"id": [1, 2], "wait": [0.0, 0.0], "run": [100.0, 50.0]})
+    with pytest.raises(ValueError, match=re.escape(message)):
+        write_swf(tmp_path / "s.swf", two_jobs(), schedule, partials=pd.DataFrame(partials))
+    assert not (tmp_path / "s.swf").exists()
+
+
+@pytest.mark.parametrize(
+    ("preemption", "with_partials", "message"),
+    [
+        ("Yes", True, "with partial executions the file says Double"),
+        ("No", True, "with partial executions the file says Double"),
+        ("Double", False, "without partial executions it says No, or TS"),
+        ("Yes", False, "without partial executions it says No, or TS"),
+        ("maybe", False, "preemption 'maybe'"),
+    ],
+)
+def test_preemption_must_say_what_the_lines_are(
+    preemption: str, with_partials: bool, message: str, tmp_path: Path
+) -> None:
+    schedule = pd.DataFrame({"id": [1, 2], "wait": [0.0, 0.0], "run": [100.0, 50.0]})
+    partials = pd.DataFrame({"id": [2], "start": [20.0], "end": [70.0], "size": [2]})
+    with pytest.raises(ValueError, match=re.escape(message)):
+        write_swf(
+            tmp_path / "s.swf", two_jobs(), schedule, preemption=preemption,
+            partials=partials if with_partials else None,
+        )  # fmt: skip
+
+
+def test_partial_notes_say_how_preempted_jobs_show_once(tmp_path):
+    src = read_swf(write(tmp_path, SOURCE_HEADER + dirty_body()))
+    schedule = schedule_for(src)
+    partials = pd.DataFrame({"id": [6, 6], "start": [5.0, 20.0], "end": [15.0, 113.4], "size": 4})
+    out = tmp_path / "out.swf"
+    write_swf(out, src, schedule, partials=partials, note="policy: ss")
+    notes = partial_notes(out)
+    assert len(notes) == 2
+    text = " ".join(n.removeprefix("; Note: schedsim partial executions: ") for n in notes)
+    assert "summary line" in text and "wait counts from the job's submission" in text
+    # Read back and written again with the same partial executions: the same bytes.
     back = read_swf(out)
     again = tmp_path / "again.swf"
-    write_swf(again, back, schedule_for(back), note="policy: ss")
+    write_swf(again, back, schedule_for(back), partials=partials, note="policy: ss")
     assert again.read_bytes() == out.read_bytes()
-    write_swf(again, back, schedule_for(back), preemption="Yes", note="policy: ss")
-    assert again.read_bytes() == out.read_bytes()
-    # Without preemption, no notes; a schedule that no longer says Yes loses them.
-    write_swf(again, src, schedule_for(src))
-    assert preemption_notes(again) == []
-    write_swf(again, back, schedule_for(back), preemption="No")
-    assert preemption_notes(again) == [] and "; Preemption: No" in header_of(again)
+    # Without partial executions, no notes and Preemption: No; TS has its own note.
+    write_swf(again, back, schedule_for(back))
+    assert partial_notes(again) == [] and "; Preemption: No" in header_of(again)
+    write_swf(again, back, schedule_for(back), preemption="TS")
+    assert "; Preemption: TS" in header_of(again)
+    assert [n.split(": ", 2)[2][:48] for n in partial_notes(again)] == [
+        "jobs were suspended or requeued, but their parti"
+    ]
+    # A schedule written before partial executions existed: its notes give way.
+    old = out.read_text().replace("; Preemption: Double", "; Preemption: Yes")
+    old_notes = "; Note: schedsim preemption: SWF has one line per job, so a job that was\n"
+    old = old.replace(notes[0] + "\n", old_notes).replace(notes[1] + "\n", "")
+    old = "\n".join(ln for ln in old.splitlines() if not ln.startswith(" 6 ") or " 2 " not in ln)
+    (tmp_path / "old.swf").write_text(old + "\n")
+    write_swf(again, read_swf(tmp_path / "old.swf"), schedule, partials=partials, note="x")
+    assert partial_notes(again) == notes
+    assert not any("schedsim preemption" in ln for ln in header_of(again))
+
+
+def test_the_header_says_the_machine_simulated(tmp_path):
+    src = read_swf(write(tmp_path, HEADER + swf_line(1) + "\n"))
+    out = tmp_path / "out.swf"
+    # The header's MaxNodes (400, with words) and MaxProcs (64): a machine of 64 nodes of
+    # one core differs in MaxNodes only: the line changes, a note names the log's values.
+    write_swf(out, src, schedule_for(src), max_nodes=64, max_procs=64)
+    header = header_of(out)
+    assert "; MaxNodes: 64" in header and "; MaxProcs: 64" in header
+    machine = [ln for ln in header if ln.startswith("; Note: schedsim machine:")]
+    assert machine == [
+        "; Note: schedsim machine: MaxNodes and MaxProcs are the simulated machine's; the "
+        "log's own header says MaxNodes: 400 (48 interactive, 352 batch, 6 service, 10 I/O)"
+    ]
+    # Read back and written again, on it or on another machine: the note stays, once.
+    back = read_swf(out)
+    for nodes, cores in ((64, 1), (16, 4), (8, 1)):
+        write_swf(tmp_path / "again.swf", back, schedule_for(back), max_nodes=nodes,
+                  max_procs=nodes * cores)  # fmt: skip
+        header = header_of(tmp_path / "again.swf")
+        assert [ln for ln in header if ln.startswith("; Note: schedsim machine:")] == machine
+        assert f"; MaxNodes: {nodes}" in header and f"; MaxProcs: {nodes * cores}" in header
+    # The machine the header says: its lines are kept as they are, words and all.
+    write_swf(out, src, schedule_for(src), max_nodes=400, max_procs=64)
+    assert set(HEADER.splitlines()[2:4]) <= set(header_of(out))
+    assert not [ln for ln in header_of(out) if ln.startswith("; Note: schedsim machine:")]
+
+
+# -- reading partial executions ----------------------------------------------------------
+
+
+def test_partial_lines_of_a_job_with_a_summary_line_are_skipped(tmp_path):
+    body = "\n".join(
+        [
+            swf_line(1, 0, wait=50, run=100, status=1),  # summary: ran 100 s, ended at 150
+            swf_line(1, 0, wait=0, run=60, status=2),
+            swf_line(1, 0, wait=110, run=40, status=3),
+            swf_line(2, 5, run=30, status=0),
+            swf_line(3, 9, wait=70, run=20, status=4),  # a summary line may come later
+            swf_line(3, 9, wait=10, run=30, status=0),
+        ]
+    )
+    w = read_swf(write(tmp_path, "; Preemption: Double\n" + body + "\n"))
+    assert [(j.id, j.run_time, j.swf[2], j.swf[10]) for j in w] == [
+        (1, 100.0, 50.0, 1.0), (2, 30.0, -1.0, 0.0), (3, 30.0, 10.0, 0.0)
+    ]  # fmt: skip
+    assert [str(s) for s in w.cleaning] == [
+        "partial executions skipped: summary line used: 2 jobs (status 2, 3 or 4 lines of "
+        "jobs that have a summary line on lines 3, 6)"
+    ]
+
+
+def test_a_job_given_only_by_partial_lines_becomes_one_job(tmp_path):
+    body = "\n".join(
+        [
+            swf_line(1, 0, wait=0, run=60, status=2, alloc=8, req=8),
+            swf_line(2, 5, run=30, status=1),
+            swf_line(1, 0, wait=110, run=40, status=3, alloc=4, user=9),
+            swf_line(4, 8, wait=2, run=7, status=2),
+            swf_line(4, 8, wait=20, run=3, status=4),
+            swf_line(5, 9, wait=1, run=10, status=2),  # the run goes on (the log ends)
+            swf_line(6, 10, wait=1, run=10, status=3),  # one line
+        ]
+    )
+    w = read_swf(write(tmp_path, "; Preemption: Yes\n" + body + "\n"))
+    jobs = {j.id: j for j in w}
+    # Job 1: the first line's fields, run 60 + 40, wait = (0 + 110 + 40) - 0 - 100.
+    one = jobs[1]
+    assert (one.run_time, one.swf[2], one.size, one.user, one.swf[10]) == (100, 50, 8, 7, 1)
+    assert (jobs[4].run_time, jobs[4].swf[2], jobs[4].swf[10]) == (10, 13, 0)  # 31 - 8 - 10
+    assert (jobs[5].run_time, jobs[5].swf[2], jobs[5].swf[10]) == (10, 1, -1)
+    assert (jobs[6].run_time, jobs[6].swf[10]) == (10, 1)
+    assert [str(s) for s in w.cleaning] == [
+        "partial executions merged: one job each: 4 jobs (status 2, 3 or 4 lines of jobs "
+        "that have no summary line on lines 2, 5, 7, ...)"
+    ]
+    # A missing run on one line: the job's run is missing (dropped, counted).
+    body = swf_line(1, 0, run=60, status=2) + "\n" + swf_line(1, 0, run=-1, status=3) + "\n"
+    body += swf_line(2, 0, status=1) + "\n"
+    w = read_swf(write(tmp_path, body))
+    assert [j.id for j in w] == [2]
+    assert [s.name for s in w.cleaning] == [
+        "partial executions merged: one job each",
+        "dropped: run time missing",
+    ]
+    # A negative run is refused on its own line.
+    body = swf_line(1, 0, run=60, status=2) + "\n" + swf_line(1, 0, run=-5, status=3) + "\n"
+    with pytest.raises(SWFError, match=r"t\.swf:2: field 4 \(run_time\): '-5' is negative"):
+        read_swf(write(tmp_path, body))
+
+
+def test_a_merged_workload_notes_its_merge_when_written(tmp_path):
+    body = swf_line(1, 0, wait=0, run=60, status=2) + "\n"
+    body += swf_line(1, 0, wait=110, run=40, status=3) + "\n"
+    w = read_swf(write(tmp_path, body))
+    out = tmp_path / "out.swf"
+    write_swf(out, w, schedule_for(w))
+    notes = [ln for ln in header_of(out) if ln.startswith("; Note: schedsim cleaning:")]
+    assert notes == [
+        "; Note: schedsim cleaning: partial executions merged: one job each: 1 jobs (status "
+        "2, 3 or 4 lines of jobs that have no summary line on line 1)"
+    ]

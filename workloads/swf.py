@@ -25,9 +25,10 @@ wrong number):
 - in the fields a run uses (job number, submit time, run time, allocated and
   requested processors, requested time), a negative value other than -1;
 - on a line that is loaded: a missing job number, a job number seen on an
-  earlier loaded line, a job number of 2**53 or more (values are read as
-  floats, which hold every whole number exactly only below 2**53, and the
-  simulation keeps ids in 64-bit integers); a submit, run or requested time of
+  earlier loaded line (a preempted job's partial executions aside: below), a
+  job number of 2**53 or more (values are read as floats, which hold every
+  whole number exactly only below 2**53, and the simulation keeps ids in
+  64-bit integers); a submit, run or requested time of
   2**43 s or more (8,796,093,022,208 s, about 279,000 years: below it a float
   still resolves a millisecond, beyond it ``1e18 + 300`` is no longer 300 s
   after ``1e18``), or a submit time plus the longer of run and requested time
@@ -76,6 +77,18 @@ wrong number):
   field's step reads, for example, ``unusual status, kept as read: 3 jobs
   (status -4 on lines 17218, 17219, 17220)``. Values on a dropped line are not
   looked at: the line is counted once, by its drop.
+
+**Partial executions** (SWF 2.2: a checkpointed or swapped job's parts, lines of
+status 2, "to be continued", 3, "last part, job completed" and 4, "last part,
+job failed", sharing the job's number) are read as one job each, in every mode:
+the partial lines of a job that also has a summary line (a line of another
+status: ``Preemption: Double``, as `write_swf` writes a simulated schedule) are
+skipped ("partial executions skipped: summary line used"), and those of a job
+that has none (``Preemption: Yes``) are merged into one job ("partial executions
+merged: one job each": the first line's fields, run = the sum of the runs, wait =
+the last line's end - submit - run, status 1 after a last 3, 0 after a 4, -1
+after a 2), each counted per job (`_partial_executions`). A negative run other
+than -1 on a line to merge is refused, naming that line.
 
 **Strict mode** (``read_swf(..., strict=True)``, ``schedsim run --strict``,
 ``strict = true`` in a study) refuses instead of cleaning what the default
@@ -215,6 +228,8 @@ STEP_NO_SIZE = "dropped: no size"
 STEP_NO_SUBMIT = "dropped: submit time missing"
 STEP_NO_RUN_TIME = "dropped: run time missing"
 STEP_NO_ESTIMATE = "estimate missing: used run time"
+STEP_PARTIAL_SKIPPED = "partial executions skipped: summary line used"
+STEP_PARTIAL_MERGED = "partial executions merged: one job each"
 
 
 class SWFError(ValueError):
@@ -832,6 +847,67 @@ def _members(
     )
 
 
+def _partial_executions(
+    path: Path, a: np.ndarray, line: Callable[[int], str], numbers: list[int]
+) -> tuple[np.ndarray, Callable[[int], str], list[int], list[CleaningStep]]:
+    """The job lines without SWF 2.2's partial executions, and the steps that count them.
+
+    A job that was checkpointed or swapped out may appear as its partial executions,
+    lines of status 2 ("to be continued"), 3 ("last part, job completed") or 4 ("last
+    part, job failed") that share its job number (``Preemption: Yes``), and also as a
+    summary line of another status (``Double``, as `write_swf` writes them). Partial
+    lines of a job that has a summary line are skipped: the summary is the job. The
+    partial lines of a job that has none become one job: the first line's fields
+    (in file order), run = the sum of their runs (missing when one is), wait = the
+    last line's end (submit + wait + run) - submit - run, status 1 if the last line
+    says 3, 0 if 4, -1 (missing) if 2. Each is counted as its own `CleaningStep`
+    (per job, at its first partial line); lines with a missing job number are left
+    to the checks. A negative run other than -1 on a line to be merged is refused
+    here, naming that line.
+    """
+    status, job = a[:, STATUS], a[:, JOB]
+    partial = ((status == 2) | (status == 3) | (status == 4)) & (job != -1)
+    if not partial.any():
+        return a, line, numbers, []
+    lines = np.asarray(numbers, dtype=np.int64)
+    keep = np.ones(len(a), dtype=bool)
+    steps: list[CleaningStep] = []
+    skipped = np.flatnonzero(partial & np.isin(job, job[~partial]))
+    if len(skipped):
+        keep[skipped] = False
+        _, first = np.unique(job[skipped], return_index=True)
+        what = "status 2, 3 or 4 lines of jobs that have a summary line"
+        members = _members(what, np.sort(skipped[first]), lines, ids=job)
+        steps.append(CleaningStep.of(STEP_PARTIAL_SKIPPED, members))
+    alone = np.flatnonzero(partial & ~np.isin(job, job[~partial]))
+    if len(alone):
+        bad = alone[(a[alone, RUN] < 0) & (a[alone, RUN] != -1)]
+        if len(bad):
+            token = line(int(bad[0])).split()[RUN]
+            raise SWFError(
+                path, numbers[bad[0]], SWF_FIELDS[RUN],
+                f"{token!r} is negative (only -1 means missing) on a partial execution",
+            )  # fmt: skip
+        order = alone[np.argsort(job[alone], kind="stable")]  # by job, then file order
+        starts = np.flatnonzero(np.diff(job[order], prepend=np.nan) != 0)
+        first, last = order[starts], order[np.append(starts[1:], len(order)) - 1]
+        runs = a[order, RUN]
+        missing = np.add.reduceat((runs == -1).astype(np.int64), starts) > 0
+        run = np.where(missing, -1.0, np.add.reduceat(runs, starts))
+        end = a[last, SUBMIT] + a[last, WAIT] + a[last, RUN]
+        known = ~missing & (a[last, WAIT] >= 0) & (a[last, SUBMIT] >= 0) & (a[first, SUBMIT] >= 0)
+        wait = np.where(known, end - a[first, SUBMIT] - run, -1.0)
+        a[first, RUN], a[first, WAIT] = run, wait
+        a[first, STATUS] = np.select([status[last] == 3, status[last] == 4], [1.0, 0.0], -1.0)
+        keep[order] = False
+        keep[first] = True
+        what = "status 2, 3 or 4 lines of jobs that have no summary line"
+        members = _members(what, np.sort(first), lines, ids=job)
+        steps.append(CleaningStep.of(STEP_PARTIAL_MERGED, members))
+    rows = np.flatnonzero(keep)
+    return a[rows], lambda r: line(int(rows[r])), lines[rows].tolist(), steps
+
+
 def read_swf(
     path: str | os.PathLike[str],
     *,
@@ -845,7 +921,9 @@ def read_swf(
     when positive, else allocated processors (field 5); ``run_time`` = field 4;
     ``estimate`` = requested time (field 9) when positive, else the run time;
     ``swf`` = the 18 values as floats (as read, but for the unusual values set
-    to missing, see the module docstring).
+    to missing, see the module docstring). The partial executions of a preempted
+    job (status 2, 3, 4) make one job with it: skipped where the job has a
+    summary line, merged where it has none (module docstring).
 
     What is refused, cleaned and counted is in the module docstring. With
     ``clean=True`` (the default), lines with no size, with a missing run time or
@@ -864,6 +942,7 @@ def read_swf(
     if parsed is None:
         parsed, format_error = _parse_slow(p, data)
     header, line, line_numbers, a = parsed
+    a, line, line_numbers, partial_steps = _partial_executions(p, a, line, line_numbers)
     checks = _Checks(p, a, line, line_numbers, strict=strict, clean=clean)
     # A value error lies above the first malformed line (only those lines are checked).
     error = checks.first_error() or format_error
@@ -877,7 +956,7 @@ def read_swf(
         raise error
 
     numbers = np.asarray(line_numbers, dtype=np.int64)
-    steps: list[CleaningStep] = []
+    steps: list[CleaningStep] = partial_steps
     places = _places(a)
     for step, what, mask in (
         (STEP_NO_SIZE, "requested and allocated processors missing or 0", checks.drop_size),
@@ -977,14 +1056,31 @@ def _status(value: float, job_id: int) -> float:
 
 #: The line that says who wrote the file (followed by `` (note)`` when given).
 _PRODUCED = "; Note: schedule simulated by schedsim"
-#: The lines that say, in a schedule with preemption, what SWF cannot show.
-_PREEMPTED = (
-    "; Note: schedsim preemption: SWF has one line per job, so a job that was suspended",
-    "; Note: schedsim preemption: shows as one interval from its first start (wait) to its",
-    "; Note: schedsim preemption: end (run), its suspended time counted as run time; when",
-    "; Note: schedsim preemption: it ran, was suspended or paid overheads, and on which",
-    "; Note: schedsim preemption: nodes, is in the piece log (pieces.parquet) of the run",
-)
+#: The prefix of the lines that say how the file shows preempted jobs (`_LAYOUT`).
+_PARTIAL = "; Note: schedsim partial executions: "
+#: Those lines, by ``; Preemption:`` value: ``Double`` (summary and partial lines, see
+#: `write_swf`) and ``TS`` (jobs were preempted, and the file has no details).
+_LAYOUT: dict[str, tuple[str, ...]] = {
+    "Double": (
+        _PARTIAL + "each job has a summary line (status 1, 0, 5 or -1; wait = end - "
+        "submit - run, run = the time the attempt that counts ran); a job suspended, "
+        "requeued or paying an overhead is followed by one line per stretch it held its "
+        "processors (status 2, the last 3 or 4)",
+        _PARTIAL + "on those lines wait counts from the job's submission (submit + wait "
+        "= the stretch's start) and run is the stretch's length, in whole seconds",
+    ),
+    "TS": (
+        _PARTIAL + "jobs were suspended or requeued, but their partial executions are "
+        "not known (no piece log): each job has its summary line only (wait = end - "
+        "submit - run)",
+    ),
+}
+#: The prefix of the lines the writer wrote before partial lines existed, replaced by
+#: `_LAYOUT`'s when a schedule written then is written again.
+_OLD_PREEMPTED = "; Note: schedsim preemption: "
+#: The prefix of the line that names the log's own machine when another one was
+#: simulated (``MaxNodes`` and ``MaxProcs`` then say the simulated machine).
+_MACHINE = "; Note: schedsim machine: "
 #: The prefix of the lines that list the cleaning steps behind the jobs written.
 _CLEANING = "; Note: schedsim cleaning: "
 #: Such a line as `CleaningStep.__str__` writes it: the step's name and count.
@@ -1001,7 +1097,16 @@ _KEY_ORDER = (
     "MaxJobs",
     "MaxRecords",
     "Preemption",
+    "UnixStartTime",
+    "TimeZone",
+    "TimeZoneString",
+    "StartTime",
+    "EndTime",
+    "MaxNodes",
+    "MaxProcs",
 )
+#: The values of ``; Preemption:`` (SWF 2.2) and whether each needs partial lines.
+_PREEMPTION: dict[str, bool] = {"No": False, "Yes": True, "Double": True, "TS": False}
 
 
 def _key(line: str) -> str | None:
@@ -1041,17 +1146,48 @@ def _is_continuation(line: str) -> bool:
     )
 
 
+def _machine_fields(
+    workload: Workload, max_nodes: int | None, max_procs: int | None
+) -> tuple[dict[str, str], str | None]:
+    """The ``MaxNodes``/``MaxProcs`` values to set for the machine simulated, and the note
+    naming the log's own values when it gave others (None when it gave none that differ).
+
+    A key whose header value already says the machine simulated keeps its line as it is
+    (``338 (batch partition; 512 total)`` stays)."""
+    header = workload.header
+    fields: dict[str, str] = {}
+    own: list[str] = []
+    for key, value, said in (
+        ("MaxNodes", max_nodes, header.max_nodes),
+        ("MaxProcs", max_procs, header.max_procs),
+    ):
+        if value is None or (said == value and key in header.fields):
+            continue
+        fields[key] = str(value)
+        if said is not None and said != value:
+            own.append(f"{key}: {header.fields.get(key, said)}".strip())
+    if not own:
+        return fields, None
+    said_own = ", ".join(own)
+    return fields, (
+        f"{_MACHINE}MaxNodes and MaxProcs are the simulated machine's; "
+        f"the log's own header says {said_own}"
+    )
+
+
 def _header_lines(
-    workload: Workload, records: int, preemption: str | None, note: str | None
+    workload: Workload,
+    records: int,
+    preemption: str,
+    note: str | None,
+    max_nodes: int | None = None,
+    max_procs: int | None = None,
 ) -> list[str]:
     """The header of a written schedule (see `write_swf`)."""
     source = list(workload.header.lines) or _synthetic_header(workload)
-    fields = {"MaxJobs": str(len(workload)), "MaxRecords": str(records)}
-    if preemption is not None:
-        fields["Preemption"] = preemption
-    elif not any(_key(ln) == "Preemption" for ln in source):
-        fields["Preemption"] = "No"
-    lines = _set_fields(source, fields)
+    fields = {"MaxJobs": str(len(workload)), "MaxRecords": str(records), "Preemption": preemption}
+    machine, machine_note = _machine_fields(workload, max_nodes, max_procs)
+    lines = _set_fields(source, {**fields, **machine})
 
     produced = _PRODUCED
     if note:
@@ -1068,21 +1204,23 @@ def _header_lines(
         lines = [ln for i, ln in enumerate(lines) if i not in old[1:]]
     else:
         lines.append(produced)
-    # With preemption, say once (also when written again) what the one line per job
-    # hides: an external checker would count a suspended job's nodes busy throughout.
-    preempted = _preempted(lines)
-    if not (preempted and {ln.strip() for ln in lines} >= set(_PREEMPTED)):
-        # None yet, a partial copy, or a file that no longer says Yes: (re)placed whole.
-        lines = [ln for ln in lines if ln.strip() not in _PREEMPTED]
-        if preempted:
-            at = next(i for i, ln in enumerate(lines) if ln.strip().startswith(_PRODUCED)) + 1
-            lines[at:at] = list(_PREEMPTED)
+    # How the lines show preempted jobs, said once right after that line, also when
+    # written again (the old notes, and those of the writer before partial lines, go).
+    lines = [ln for ln in lines if not ln.strip().startswith((_PARTIAL, _OLD_PREEMPTED))]
+    at = next(i for i, ln in enumerate(lines) if ln.strip().startswith(_PRODUCED)) + 1
+    lines[at:at] = list(_LAYOUT.get(preemption, ()))
+    # The log's own machine, named once: a schedule written again keeps the first note,
+    # which still names the values of the log it came from.
+    if machine_note is not None and not any(ln.strip().startswith(_MACHINE) for ln in lines):
+        at += len(_LAYOUT.get(preemption, ()))
+        lines.insert(at, machine_note)
     # A step the header already notes with the same name and count is not noted again:
     # reading a written schedule back finds its missing estimates anew, on the line
-    # numbers of that file, and they are the ones the old note counted.
+    # numbers of that file, and they are the ones the old note counted. Skipped partial
+    # lines changed no job: that step is the file's layout, not a cleaning of its jobs.
     said = {_said(ln) for ln in lines if ln.strip().startswith(_CLEANING)}
     for step in workload.cleaning:
-        if (step.name, step.count) not in said:
+        if step.name != STEP_PARTIAL_SKIPPED and (step.name, step.count) not in said:
             lines.append(f"{_CLEANING}{step}")
             said.add((step.name, step.count))
     return lines
@@ -1092,15 +1230,6 @@ def _said(line: str) -> tuple[str, int] | None:
     """(name, count) of a ``; Note: schedsim cleaning: NAME: COUNT jobs (...)`` line."""
     m = _CLEANING_RE.match(line.strip())
     return (m.group(1), int(m.group(2))) if m else None
-
-
-def _preempted(lines: list[str]) -> bool:
-    """Whether the header's (first) ``; Preemption:`` says ``Yes``."""
-    for ln in lines:
-        m = _KEY_RE.match(ln.lstrip())
-        if m and m.group(1) == "Preemption":
-            return m.group(2).strip().lower() == "yes"
-    return False
 
 
 def _synthetic_header(workload: Workload) -> list[str]:
@@ -1321,6 +1450,66 @@ def _rounded(values: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(values), -1.0, np.floor(values + 0.5))
 
 
+def _partial_rows(
+    workload: Workload, table: np.ndarray, partials: pd.DataFrame
+) -> tuple[np.ndarray, np.ndarray]:
+    """The partial-execution lines of ``partials`` (`write_swf`) as rows of 18 values, in
+    job order then time order, and for each the row of its job's summary line in
+    ``table``; ValueError naming the first job whose partial executions cannot be written.
+
+    Each is its summary line's 18 values but for field 3 (wait = start - submit), 4
+    (run = end - start), 5 (size) and 11 (status: 2, the last one of a job 3 when the
+    summary says completed (1), 2 when it says unfinished (-1), else 4). Instants are
+    rounded, not lengths: start and end, as seconds after the job's submission, half
+    up to whole seconds, which keeps their order (a job's lines do not overlap and
+    follow each other in time) and, capped at the summary line's own end (submit + wait
+    + run as written), keeps every line inside the job's life as the file shows it.
+    """
+    job_ids = table[:, JOB]
+    by_id = np.argsort(job_ids, kind="stable")
+    pid = partials["id"].to_numpy(dtype=np.float64)
+    at = np.minimum(np.searchsorted(job_ids[by_id], pid), len(by_id) - 1)
+    k = by_id[at]
+    unknown = np.flatnonzero(job_ids[k] != pid)
+    if len(unknown):
+        raise ValueError(
+            f"partial executions of {len(np.unique(pid[unknown]))} jobs that are not in "
+            f"workload {workload.name!r} (first: job {_fmt(float(pid[unknown[0]]))})"
+        )
+    start = partials["start"].to_numpy(dtype=np.float64)
+    end = partials["end"].to_numpy(dtype=np.float64)
+    size, size_ok = _whole(partials["size"].to_numpy())
+    order = np.lexsort((end, start, k))
+    k, start, end, size, size_ok = k[order], start[order], end[order], size[order], size_ok[order]
+    submit = table[k, SUBMIT]
+    same = np.zeros(len(k), dtype=bool)
+    same[1:] = k[1:] == k[:-1]
+    bad = ~(np.isfinite(start) & np.isfinite(end) & (start <= end) & size_ok & (size > 0))
+    bad |= start - submit < -0.5  # before the submission, once rounded
+    bad[1:] |= same[1:] & (start[1:] < end[:-1])  # overlaps the one before
+    if bad.any():
+        i = int(np.argmax(bad))
+        given = partials["size"].to_numpy()[order[i]]
+        raise ValueError(
+            f"job {_fmt(float(table[k[i], JOB]))}: partial execution from {float(start[i])!r} "
+            f"to {float(end[i])!r} on {getattr(given, 'item', lambda: given)()!r} processors "
+            f"is no stretch of its life (submitted at {float(submit[i])!r}; finite times, "
+            "start <= end, after the submission and the job's previous partial execution, "
+            "a whole number of processors above 0)"
+        )
+    wait, run = table[k, WAIT], table[k, RUN]
+    cap = np.where((wait >= 0) & (run >= 0), wait + run, np.inf)
+    first = np.minimum(np.floor(start - submit + 0.5), cap)
+    last = np.minimum(np.floor(end - submit + 0.5), cap)
+    rows = table[k]
+    rows[:, WAIT], rows[:, RUN], rows[:, ALLOC] = first, last - first, size
+    final = np.ones(len(k), dtype=bool)
+    final[:-1] = ~same[1:]
+    status = table[k, STATUS]
+    rows[:, STATUS] = np.where(final, np.select([status == 1, status == -1], [3, 2], 4), 2)
+    return rows, k
+
+
 def write_swf(
     path: str | os.PathLike[str],
     workload: Workload,
@@ -1328,40 +1517,68 @@ def write_swf(
     *,
     note: str | None = None,
     preemption: str | None = None,
+    partials: pd.DataFrame | None = None,
+    max_nodes: int | None = None,
+    max_procs: int | None = None,
 ) -> None:
     """Write a simulated schedule as an SWF log (gzip when ``path`` ends in .gz).
 
     ``schedule`` has one row per simulated job with columns ``id``, ``wait``
     and ``run`` (seconds) and optionally ``size`` and ``status`` (SWF field
-    11: 1 completed, 0 failed, 5 cancelled...; NaN or -1 for missing). The
-    output keeps the workload's header lines except those that describe the
-    file written: ``; MaxJobs:`` and ``; MaxRecords:`` count the jobs written
-    (one line each) and ``; Preemption:`` is ``preemption`` when given, else
-    the source header's (``No`` when it has none); a key the header lacks is
-    added in the archive's order. Then comes ``; Note: schedule simulated by
-    schedsim`` (followed by `` (note)`` when given; a ``note`` that starts
-    with "schedule simulated by schedsim" is the whole line) and one
-    ``; Note: schedsim cleaning:`` per cleaning step. When ``; Preemption:``
-    says ``Yes``, lines ``; Note: schedsim preemption: ...`` follow the note:
-    SWF has one line per job, so a suspended job shows as one interval from its
-    first start to its end, suspended time included, and the run's piece log
-    (``pieces.parquet``) has its pieces. Writing a schedule that was read from
-    such a file replaces its note line in place and keeps its preemption and
-    cleaning lines, so each appears once (the preemption lines go when the file
-    written says other than ``Yes``; a cleaning step whose name and count a
-    cleaning line already gives is not written again, whatever line numbers its
-    detail names). Then one line per job in submit
-    order: the original 18 fields with wait (field 3) and run time (field 4)
-    from the schedule, rounded half up to whole seconds (NaN, e.g. a job that
-    never finished, is written as -1), allocated processors (field 5) = size
-    (the schedule's, else the job's) and status (field 11) from the schedule
-    when it has that column (else the trace's). Jobs without SWF fields
-    (synthetic) get -1 in the fields they do not know. Every workload job
-    must be in the schedule exactly once, and the schedule must not name
-    other jobs (`ValueError` otherwise): a partial file would be mistaken for
-    a full run. An infinite wait or run time, one negative once rounded, or a
-    status other than a whole number >= 0 or -1 is a `ValueError` naming the
-    first such job in submit order.
+    11: 1 completed, 0 failed, 5 cancelled...; NaN or -1 for missing): each
+    job's **summary line**. ``partials`` (optional) has one row per **partial
+    execution** (SWF 2.2's checkpointed or swapped jobs) with columns ``id``,
+    ``start``, ``end`` (seconds, on the clock of the submit times) and ``size``
+    (processors): a job that has some gets, right after its summary line, one
+    line per partial execution in time order, the summary line's 18 values but
+    for wait (field 3: start - submit, so that every line keeps the job's
+    submit time and submit + wait is that part's start), run (field 4: its
+    length), allocated processors (field 5: its size) and status (field 11: 2,
+    "to be continued", for all but the last, which is 3, "last part, job
+    completed", when the summary line says 1, 2 when it says -1 (unfinished),
+    else 4, "last part, job failed"). Their start and end are rounded as
+    instants after the submission (`_partial_rows`), so they never overlap and
+    never end after the summary line does (submit + wait + run as written);
+    each part's run is then within a second of its length.
+
+    The output keeps the workload's header lines except those that describe the
+    file written: ``; MaxJobs:`` counts the jobs (summary lines) and
+    ``; MaxRecords:`` the lines; ``; Preemption:`` is ``preemption`` when given,
+    else ``Double`` (summary lines and partial executions) when there are
+    partial executions and ``No`` otherwise; given, it must say what the lines
+    are: ``Double`` with partial executions, ``No`` or ``TS`` (jobs were
+    preempted, no details are given) without (``Yes``, partial executions
+    without summary lines, is a layout this writer does not write). With
+    ``max_nodes`` and ``max_procs`` (the machine simulated), ``; MaxNodes:`` and
+    ``; MaxProcs:`` say it; a header value that already does keeps its line.
+    A key the header lacks is added in the archive's order. Then comes
+    ``; Note: schedule simulated by schedsim`` (followed by `` (note)`` when
+    given; a ``note`` that starts with "schedule simulated by schedsim" is the
+    whole line), for ``Double`` and ``TS`` the lines ``; Note: schedsim partial
+    executions: ...`` that say how the file shows preempted jobs, when the log's
+    own header gave another machine a line ``; Note: schedsim machine: ...``
+    naming its values, and one ``; Note: schedsim cleaning:`` per cleaning step
+    but the reader's skipped partial lines (which changed no job). Writing a
+    schedule that was read from such a file replaces its note line in place,
+    places the partial-execution lines anew (those the writer wrote before it
+    wrote partial executions too) and keeps its machine and cleaning lines, so
+    each appears once (a cleaning step whose name and count a cleaning line
+    already gives is not written again, whatever line numbers its detail
+    names): written, read back and written again with the same schedule, a file
+    keeps its bytes.
+
+    Summary lines come in submit order: the original 18 fields with wait (field
+    3) and run time (field 4) from the schedule, each rounded half up to whole
+    seconds (NaN, e.g. a job that never finished, is written as -1), allocated
+    processors (field 5) = size (the schedule's, else the job's) and status
+    (field 11) from the schedule when it has that column (else the trace's).
+    Jobs without SWF fields (synthetic) get -1 in the fields they do not know.
+    Every workload job must be in the schedule exactly once, and the schedule
+    must not name other jobs (`ValueError` otherwise): a partial file would be
+    mistaken for a full run. An infinite wait or run time, one negative once
+    rounded, or a status other than a whole number >= 0 or -1 is a
+    `ValueError` naming the first such job in submit order; so is a partial
+    execution of no workload job, or one that is no stretch of its job's life.
     """
     column = schedule["id"].to_numpy()
     # int() of each id (a float id truncates); tolist() gives the same ints at once.
@@ -1370,6 +1587,16 @@ def write_swf(
     runs = schedule["run"].to_numpy(dtype=float)
     sizes = schedule["size"].to_numpy() if "size" in schedule.columns else None
     statuses = schedule["status"].to_numpy(dtype=float) if "status" in schedule.columns else None
+    has_partials = partials is not None and len(partials) > 0
+    if preemption is None:
+        preemption = "Double" if has_partials else "No"
+    elif _PREEMPTION.get(preemption, not has_partials) != has_partials or preemption == "Yes":
+        says = (
+            "with partial executions the file says Double (summary and partial lines)"
+            if has_partials
+            else "without partial executions it says No, or TS (preempted, no details)"
+        )
+        raise ValueError(f"preemption {preemption!r}: {says}")
     rows = _schedule_rows(workload, ids)
     size, size_ok = _whole(sizes[rows]) if sizes is not None else (None, None)
     _check_values(workload, rows, sizes, size_ok, waits, runs, statuses)
@@ -1377,7 +1604,13 @@ def write_swf(
     if status is not None:
         status[np.isnan(status)] = -1.0  # missing
     table = _job_fields(workload, _rounded(waits[rows]), _rounded(runs[rows]), size, status)
-    header = _header_lines(workload, len(table), preemption, note)
+    if has_partials:
+        assert partials is not None
+        parts, of = _partial_rows(workload, table, partials)
+        # Each job's summary line, then its partial executions in time order.
+        key = np.concatenate((2 * np.arange(len(table)), 2 * of + 1))
+        table = np.concatenate((table, parts))[np.argsort(key, kind="stable")]
+    header = _header_lines(workload, len(table), preemption, note, max_nodes, max_procs)
     data = ("\n".join(header) + "\n").encode("utf-8") + _format_rows(table)
     p = Path(path)
     if p.name.endswith(".gz"):

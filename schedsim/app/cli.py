@@ -46,7 +46,6 @@ from schedsim.model.contention import CONTENTION
 from schedsim.workloads import catalog
 
 if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
     from rich.console import Console
 
     from schedsim.app.study import RunConfig
@@ -439,8 +438,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="write only these of the run's files (comma-separated: jobs.parquet, jobs.csv, "
         "series.parquet, pieces.parquet, schedule.swf, summary.json; decisions.parquet, "
         "reservations.parquet, sessions.parquet and batsim_jobs.csv with the options that "
-        "make them; policy-*.parquet for the policy's own tables). Without pieces.parquet the "
-        "run keeps no piece log. The summary is printed all the same",
+        "make them; policy-*.parquet for the policy's own tables). Without pieces.parquet, "
+        "batsim_jobs.csv or (for a policy that may preempt) schedule.swf among them the run "
+        "keeps no piece log. The summary is printed all the same",
     )
     run.add_argument(
         "--no-progress",
@@ -606,6 +606,26 @@ def overhead_config(args: argparse.Namespace) -> dict[str, object] | None:
     return given if args.overhead or given else None
 
 
+def keeps_pieces(args: argparse.Namespace) -> bool:
+    """Whether the run keeps its piece log: unless ``--no-pieces``, or ``--only`` names
+    no file made from it: ``pieces.parquet``, ``batsim_jobs.csv`` (its rows are the
+    cores each job held, stretch by stretch) or ``schedule.swf`` for a policy that
+    may preempt (`Policy.preempts`: a preempted job's partial executions)."""
+    only = args.only
+    if args.no_pieces:
+        return False
+    if only is None or "pieces.parquet" in only or "batsim_jobs.csv" in only:
+        return True
+    if "schedule.swf" not in only:
+        return False
+    from schedsim.app import registry
+
+    try:
+        return registry.get(args.policy).preempts
+    except ValueError:  # an unknown policy: the configuration says so, in its words
+        return True
+
+
 def run_config(args: argparse.Namespace) -> RunConfig:
     """The configuration ``schedsim run``'s options describe."""
     from schedsim.app.study import RunConfig
@@ -638,7 +658,7 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "jobs": args.jobs,
             "lublin_alpha": args.lublin_alpha,
             "limit_in": args.limit_in,
-            "pieces": not args.no_pieces and (args.only is None or "pieces.parquet" in args.only),
+            "pieces": keeps_pieces(args),
             "log_decisions": args.log_decisions,
             "log_reservations": args.log_reservations,
             "priorities": args.priorities,
@@ -675,27 +695,6 @@ def print_categories(
 
     stats = result.category_stats(warmup=warmup, cooldown=cooldown)
     show(console, category_stats_table(stats))
-
-
-def schedule_frame(result: Result) -> pd.DataFrame:
-    """SWF view of the schedule: wait = first start - submit, run = end - first start,
-    status (SWF field 11) from the simulated outcome: ``completed`` 1, ``killed_at_limit``
-    0 (killed at its wall-clock limit: SWF's "failed"), ``killed`` 5 (ended by the
-    policy: SWF's "cancelled"), anything else (``unfinished``) -1 (missing)."""
-    import pandas as pd
-
-    jobs = result.jobs
-    swf_status = {"completed": 1, "killed_at_limit": 0, "killed": 5}
-    status = jobs["outcome"].astype(str).map(swf_status).fillna(-1).astype("int64")
-    return pd.DataFrame(
-        {
-            "id": jobs["id"],
-            "wait": jobs["start"] - jobs["submit"],
-            "run": jobs["end"] - jobs["start"],
-            "size": jobs["size"],
-            "status": status,
-        }
-    )
 
 
 def check_machine_options(args: argparse.Namespace) -> None:
@@ -868,19 +867,14 @@ def _run_and_write(
 
 def _write_files(args: argparse.Namespace, sim: Any, result: Result, folder: Path) -> list[str]:
     """Write the run's files into ``folder``; their names, in order."""
-    from schedsim.workloads.swf import write_swf
-
     only = args.only
     written = result.files(None if only is None else set(only) - CLI_FILES)
     result.save(folder, warmup=args.warmup, cooldown=args.cooldown, only=written)
     if only is None or "schedule.swf" in only:
-        write_swf(
-            folder / "schedule.swf",
-            sim.jobs_submitted(),
-            schedule_frame(result),
-            note=f"policy: {sim.policy.name}",
-            preemption="Yes" if (result.jobs["suspensions"] > 0).any() else None,
-        )
+        from schedsim.app.exports import write_schedule_swf
+
+        path = folder / "schedule.swf"
+        write_schedule_swf(result, sim.jobs_submitted(), path, policy=sim.policy.name)
         written.append("schedule.swf")
     if args.batsim:
         from schedsim.app.batsim import write_batsim_jobs
