@@ -33,7 +33,9 @@ __all__ = [
     "MULTIPLE_QUEUES",
     "PAPERS",
     "PREEMPTIVE_FCFS",
+    "RUN_UNITS",
     "SELECTIVE_PREEMPTION",
+    "SUMMARY_METRICS",
     "SUMMARY_UNITS",
     "Paper",
     "axis_label",
@@ -136,9 +138,13 @@ SUMMARY_UNITS: dict[str, str] = {
     "aborts_by_response": "sessions",
     "abort_share": "fraction",
     "jobs_after_horizon": "jobs",
-    # a study's runs.csv
-    "wall_time": "s",
 }
+#: The metrics a run's summary has (`SUMMARY_UNITS`' entries): all a study's report can
+#: name (``[report] metrics``; `schedsim.app.report.reading.known_metrics`).
+SUMMARY_METRICS: tuple[str, ...] = tuple(SUMMARY_UNITS)
+
+#: Columns of a study's runs.csv beside the configuration and the summary: their unit.
+RUN_UNITS: dict[str, str] = {"wall_time": "s"}
 
 #: Columns of `Result.jobs` a per-category table aggregates: their unit.
 JOB_UNITS: dict[str, str] = {
@@ -222,6 +228,8 @@ def unit_of(metric: str) -> str:
     """
     if metric in SUMMARY_UNITS:
         return SUMMARY_UNITS[metric]
+    if metric in RUN_UNITS:
+        return RUN_UNITS[metric]
     return JOB_UNITS.get(_base(metric), "")
 
 
