@@ -380,7 +380,7 @@ NAMES = {
     [
         ({"nodes": 0}, "--nodes: expected a positive integer"),
         ({"kill_at_estimate": "no"}, "--keep-run-times: expected true or false"),
-        ({"overhead": {"rate_mb_s": 0}}, "--overhead-rate: expected a number of MB/s"),
+        ({"overhead": {"rate_mb_s": 0}}, "--overhead-rate: expected a positive number of MB/s"),
         ({**LUBLIN, "workload_params": {"start_hour": 30}}, "--workload-param start_hour: "),
         ({**CLOSED, "days": 1e9}, "--days: expected a positive number of days"),
         ({"first": 0}, "first: expected"),  # not in the mapping: the key itself

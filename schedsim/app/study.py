@@ -15,7 +15,9 @@ partial configurations), times a number of replications::
 A variant or grid point overrides the base; setting one key in both a
 variant and the grid is an error (it would be ambiguous). Policy
 parameters are the ``params`` table, and a grid may vary one with a dotted
-key (``params.order = ["fcfs", "sjf"]``).
+key (``params.order = ["fcfs", "sjf"]``); so may it one of the tables of
+parameters below (``workload_params.rounding = ["pow2", "nodes"]``). A
+variant's tables merge over the base's, entry by entry.
 
 Seeds: replication ``r`` runs with the seed derived from the study seed and
 ``r`` (`replication_seed`), the same for every variant and grid point, so
@@ -33,7 +35,10 @@ between machines); shipped traces are named by their short name. The
 added later is left out of the identity while it has its "off" value
 (``overhead``), so the runs stored before it existed keep their ids; so is
 a policy parameter added later that its class lists, with the value that
-behaves as before, in ``LATER_PARAMS``.
+behaves as before, in ``LATER_PARAMS``; and so is an entry of a table of
+parameters while it holds its default (a table with none is left out).
+`RunConfig.record` (the id and the normalized configuration) goes into every
+result's ``meta``, so each ``summary.json`` says which run it is.
 
 Suspension overhead (seed 000, section 4.1; `schedsim.model.overhead.MemoryOverhead`)::
 
@@ -79,6 +84,44 @@ Multi-core nodes with contention (seed 003, Zeng & Sodan 2009)::
 ``cores_per_node`` needs no saying for a ``zeng-`` workload (the default, 1,
 is taken as 4) and ``nodes`` defaults to 128 (`RunConfig`).
 
+Tables of parameters (`schedsim.app.param_tables`): the keyword parameters of
+the generators and models a run uses that are no key of their own, named as in
+their signatures, each table checked against the callable's signature, its
+values converted by type and bounded::
+
+    workload_params = { alpha_means = "shape", rounding = "nodes" }
+        # zeng-w1/zeng-w2 (schedsim.workloads.multicore.paper_workload):
+        #   alpha_means "aarr" (default) | "shape": how Table 5's alpha is read
+        #   rounding "pow2" (default) | "nodes" | "processes": Equation 7's rounding
+        #   max_sl (1.25), self_sl2 (1.12): Equation 7's thresholds, in [0.5, 4]
+        # lublin (schedsim.workloads.lublin.generate):
+        #   job_types (true: batch + interactive; false: typeless)
+        #   start_hour (0): the time of day (UTC) at trace time 0, in hours [0, 24)
+    contention_params = { mates = "product" }
+        # with contention = "statistical" (schedsim.model.slowdowns.StatisticalContention):
+        #   cpus_per_node (2; a divisor of cores_per_node), mates "max" | "product",
+        #   self_and_cos "product" | "max", pair "directed" | "symmetric"
+    user_params = { session_gap = 600, day_start = 7 }
+        # with users (schedsim.workloads.users.fit_users, DailyCycle;
+        # schedsim.model.sources.Population):
+        #   session_gap (1200 s), max_break (28800 s): think times / breaks, at most a week
+        #   min_jobs (5): usable jobs a trace user needs to be imitated
+        #   day_start (8), day_end (18), arrive_until (10): the daily cycle's hours
+        #   (only with the cycle on), day_start <= arrive_until <= day_end
+        #   unix_start_time (1704067200, a Monday): the clock origin, a UTC midnight
+
+A table that does not apply (``workload_params`` for a trace file,
+``contention_params`` without contention, ``user_params`` without ``users``)
+is an error naming it, as is a parameter another key sets
+(``workload_params.alpha``: ``lublin_alpha``).
+
+Bounds (`schedsim.app.limits`, each with its reason): ``users`` at most
+100,000, ``days`` 36,525, ``jobs`` and ``first`` 10,000,000, ``load_factor``
+from 0.001 to 1000 (and no stretched time past 2**43 s), ``reservation_lead``
+and a finite ``max_runtime`` a year, ``lublin_alpha`` from 5.23 to 20.92, the
+machine 2**24 cores, ``estimates`` f:F up to 1000 and tsafrir:MAX up to a year,
+the overhead's memory a terabyte and its rate at least 0.1 MB/s.
+
 A study is written in Python or as a TOML file (`load_study`)::
 
     [study]
@@ -105,7 +148,14 @@ A study is written in Python or as a TOML file (`load_study`)::
     baseline = "easy"
     categories = { schemes = ["16"], estimates = ["all", "well", "poor"] }  # or true
 
-Errors name the file and the key (``study.toml: grid.load_factor: ...``).
+A study needs a ``[base]``, a ``[grid]`` or ``[[variants]]`` (an empty file is
+refused rather than run as the default configuration), and ``[report]
+metrics`` must name entries of a run's summary
+(`schedsim.app.report.reading.known_metrics`: ``summary.jobs`` and
+``summary.days``, as the report names them beside the keys ``jobs`` and
+``days``). Errors name the file and the key (``study.toml: grid.load_factor:
+...``); `RunConfig.from_dict`'s ``names`` spells the keys as a command line
+wrote them (``--nodes: ...``).
 """
 
 from __future__ import annotations
@@ -1124,7 +1174,7 @@ def _overhead_problems(table: Mapping[str, Any]) -> list[tuple[str, str]]:
         (
             "rate_mb_s",
             number("rate_mb_s", limits.OVERHEAD_MIN_RATE, strict=False),
-            f"a number of MB/s, at least {limits.OVERHEAD_MIN_RATE:g}",
+            f"a positive number of MB/s, at least {limits.OVERHEAD_MIN_RATE:g}",
         ),
         ("per", values["per"] in ("job", "processor"), "'job' or 'processor'"),
     ]
