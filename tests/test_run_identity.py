@@ -467,3 +467,12 @@ def test_meta_given_to_a_simulation_is_merged_and_may_not_replace_the_models():
     pd.testing.assert_frame_equal(
         Simulation(w, "fcfs", meta={"study": "mine"}).run().jobs, Simulation(w, "fcfs").run().jobs
     )
+
+
+def test_every_numeric_table_parameter_has_an_axis_with_its_unit():
+    from schedsim.app.report.quantities import CONFIG_AXES
+
+    for (key, _), table in TABLES.items():
+        for name, param in table.params.items():
+            if param.hint in (int, float):
+                assert CONFIG_AXES.get(f"{key}.{name}", ("", ""))[1], (key, name)

@@ -1132,7 +1132,8 @@ BEYOND = [
     ({"estimates": "tsafrir:1e9+crash"}, "estimates", "f:F with F at most 1000, tsafrir:MAX"),
     ({"overhead": {"high_mb": 1e7}}, "overhead.high_mb", "a number of MB >= 0, at most 1e+06"),
     ({"overhead": {"low_mb": 2e6, "high_mb": 3e6}}, "overhead.low_mb", "a number of MB >= 0"),
-    ({"overhead": {"rate_mb_s": 1e-300}}, "overhead.rate_mb_s", "a positive number of MB/s, at least 0.1"),
+    ({"overhead": {"rate_mb_s": 1e-300}}, "overhead.rate_mb_s",
+     "a positive number of MB/s, at least 0.1"),
 ]  # fmt: skip
 
 

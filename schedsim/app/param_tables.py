@@ -92,7 +92,7 @@ def _hints(source: Callable[..., Any]) -> dict[str, Any]:
     if dataclasses.is_dataclass(source):
         return typing.get_type_hints(source)
     if isinstance(source, type):
-        return typing.get_type_hints(source.__init__)
+        return typing.get_type_hints(source.__init__)  # type: ignore[misc]  # the class's own
     return typing.get_type_hints(source)
 
 

@@ -384,8 +384,8 @@ class RunConfig:
             object.__setattr__(self, key, table.convert(getattr(self, key))[0] if table else {})
         object.__setattr__(self, "overhead", _canonical_overhead(self.overhead))
         if self.contention is not None:
-            spelled = self.contention.lower()
-            object.__setattr__(self, "contention", None if spelled == "none" else spelled)
+            named = self.contention.lower()
+            object.__setattr__(self, "contention", None if named == "none" else named)
         if self.multicore:
             # The zeng- workloads' machine (docstring): what is left unsaid is the paper's.
             if self.cores_per_node == 1:
@@ -492,7 +492,7 @@ class RunConfig:
         except ValueError as exc:
             key = "policy" if str(exc).startswith("unknown policy") else "params"
             raise self._error(key, str(exc)) from None
-        tables = {key: self.table_values(key) for key in TABLE_KEYS}
+        tables: dict[str, Any] = {key: self.table_values(key) for key in TABLE_KEYS}
         out = dataclasses.replace(self, params=params, **tables)
         out._keep_names(getattr(self, "_names", None))
         return out
@@ -1464,12 +1464,12 @@ class Study:
         if isinstance(self.report.get("metrics"), list):
             from schedsim.app.report.reading import known_metrics
 
-            known = known_metrics()
-            unknown = [m for m in self.report["metrics"] if m not in known]
+            metrics = known_metrics()
+            unknown = [m for m in self.report["metrics"] if m not in metrics]
             if unknown:
                 raise StudyError(
                     f"{src}: report.metrics: unknown metric {unknown[0]!r} (known: "
-                    f"{', '.join(known)})"
+                    f"{', '.join(metrics)})"
                 )
 
     @classmethod

@@ -190,6 +190,18 @@ CONFIG_AXES: dict[str, tuple[str, str]] = {
     "params.alpha": ("CREASY alpha", "min^2"),
     "params.speculate_above": ("speculation above an estimate of", "s"),
     "params.speculative_limit": ("speculative run limit", "s"),
+    # The tables of parameters (schedsim.app.param_tables).
+    "workload_params.start_hour": ("trace start, time of day (UTC)", "h"),
+    "workload_params.max_sl": ("Equation 7's MAX_SL", "ratio"),
+    "workload_params.self_sl2": ("Equation 7's SELF_SL.2", "ratio"),
+    "contention_params.cpus_per_node": ("CPUs per node", "CPUs"),
+    "user_params.session_gap": ("longest think time", "s"),
+    "user_params.max_break": ("longest break", "s"),
+    "user_params.min_jobs": ("jobs a trace user needs", "jobs"),
+    "user_params.day_start": ("working day starts", "h"),
+    "user_params.day_end": ("working day ends", "h"),
+    "user_params.arrive_until": ("latest daily arrival", "h"),
+    "user_params.unix_start_time": ("clock origin (Unix time)", "s"),
 }
 
 #: Slowdown-like quantities: (wait + run) / run and its kin, never below 1.
