@@ -271,8 +271,8 @@ def test_overhead_reaches_the_simulation(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["--overhead-rate", "0"], "overhead.rate_mb_s: expected a positive number"),
-        (["--overhead-low-mb", "500", "--overhead-high-mb", "200"], "overhead.high_mb"),
+        (["--overhead-rate", "0"], "--overhead-rate: expected a positive number"),
+        (["--overhead-low-mb", "500", "--overhead-high-mb", "200"], "--overhead-high-mb"),
     ],
 )
 def test_bad_overhead_exits_2_naming_the_key(capsys, tmp_path, argv, needle):
@@ -355,7 +355,7 @@ def test_closed_loop_users_from_the_command_line(tmp_path, capsys):
     ("argv", "needle"),
     [
         (["--days", "3"], "users"),
-        (["--users", "5", "--load-factor", "2"], "load_factor"),
+        (["--users", "5", "--load-factor", "2"], "--load-factor"),
         (["--estimates", "f:-1", "--first", "5"], "estimates"),
         (["--jobs", "10"], "lublin"),
     ],
@@ -492,3 +492,34 @@ def test_only_names_every_file_a_result_saves():
     saved = {"jobs.parquet", "jobs.csv", "series.parquet", "summary.json", POLICY_FILES}
     saved |= {f"{name}.parquet" for name in OPTIONAL_TABLES}
     assert set(RUN_FILES) == saved | CLI_FILES
+
+
+def test_every_configuration_key_has_its_option_name():
+    """An error about a key names the option its user typed: every key is spelled."""
+    from schedsim.app.cli import OPTION_NAMES, build_parser
+    from schedsim.app.study import CONFIG_KEYS
+
+    assert set(CONFIG_KEYS) <= set(OPTION_NAMES)
+    options = {a for action in build_parser()._subparsers._group_actions[0].choices["run"]._actions
+               for a in action.option_strings}  # fmt: skip
+    assert set(OPTION_NAMES.values()) <= options
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["--users", "10", "--days", "1e9"], "--days: expected a positive number of days"),
+        (["--load-factor", "1e-300"], "--load-factor: expected a positive number"),
+        (["--first", "-3"], "--first: "),
+        (["--jobs", "100000000000", "--workload", "lublin"], "--jobs: "),
+        (["--workload", "zeng-w1", "--workload-param", "rounding=x"], "--workload-param rounding:"),
+        (["--overhead-rate", "0"], "--overhead-rate: "),
+        (["--policy", "nosuch"], "--policy: unknown policy 'nosuch'"),
+        (["--param", "nosuch=1"], "--param"),
+    ],
+)
+def test_errors_name_the_option_as_typed(capsys, tmp_path, argv, error):
+    code, _, err = run(capsys, "run", *argv, "--out", str(tmp_path / "o"))
+    assert code == 2 and len(err.splitlines()) == 1
+    assert err.startswith(f"schedsim: error: {error}"), err
+    assert not (tmp_path / "o").exists()

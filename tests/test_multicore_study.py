@@ -143,7 +143,7 @@ def test_the_command_line_refuses_bad_values(tmp_path, capsys):
     out = str(tmp_path / "o")
     code = main(["run", "--workload", "zeng-w2", "--cores-per-node", "2", "--out", out])
     err = capsys.readouterr().err
-    assert code == 2 and err.startswith("schedsim: error: cores_per_node:")
+    assert code == 2 and err.startswith("schedsim: error: --cores-per-node:")
     assert len(err.strip().splitlines()) == 1
     with pytest.raises(SystemExit) as stop:
         main(["run", "--contention", "bogus"])

@@ -372,56 +372,6 @@ def test_spellings_of_one_configuration_have_one_id(a, b):
     assert RunConfig(first=N, **a).run_id() == RunConfig(first=N, **b).run_id()
 
 
-CHANGES = {
-    "workload": "ctc",
-    "month": "1996-10",
-    "first": N + 1,
-    "exact_estimates": True,
-    "load_factor": 1.2,
-    "policy": "fcfs",
-    "params": {"order": "sjf"},
-    "nodes": 64,
-    "cores_per_node": 2,
-    "kill_at_estimate": False,
-    "wide": "drop",
-    "overhead": "memory",
-    "warmup": 10,
-    "cooldown": 0.1,
-    "seed": 7,
-    "estimates": "f:1",
-    "users": 10,
-    "limit_in": "work",
-    "pieces": False,
-    "log_decisions": True,
-    "strict": True,
-    "log_reservations": True,
-    "priorities": 0.75,
-    "reservations": 0.05,
-    "contention": "statistical",
-}
-#: Keys that apply only to a closed-loop run (``users`` set).
-CLOSED_LOOP_CHANGES = {
-    "days": 3,
-    "daily_cycle": False,
-    "weekdays": [0, 1, 2, 3, 4],
-    "max_runtime": 7200,
-    "max_runtime_as": "cap",
-}
-
-
-#: Keys that apply only to a generated workload.
-SYNTHETIC_CHANGES = {"jobs": 500, "lublin_alpha": 9.83}
-
-
-#: Keys that apply only with requested reservations.
-RESERVATION_CHANGES = {"reservation_lead": 600.0}
-
-
-def test_every_field_is_covered_by_the_change_table():
-    tables = (CHANGES, CLOSED_LOOP_CHANGES, SYNTHETIC_CHANGES, RESERVATION_CHANGES)
-    assert set().union(*tables) == set(CONFIG_KEYS)
-
-
 def test_the_reservation_lead_needs_reservations_and_changes_the_id():
     base = RunConfig(workload="kth", first=N, reservations=0.05)
     assert dataclasses.replace(base, reservation_lead=600.0).run_id() != base.run_id()
@@ -429,14 +379,6 @@ def test_the_reservation_lead_needs_reservations_and_changes_the_id():
         RunConfig(workload="kth", reservation_lead=600.0)
     with pytest.raises(StudyError, match=r"priorities: .*users"):
         RunConfig(workload="kth", users=10, priorities=0.75)
-
-
-@pytest.mark.parametrize(("key", "value"), SYNTHETIC_CHANGES.items(), ids=list(SYNTHETIC_CHANGES))
-def test_changing_a_generator_field_changes_the_id(key, value):
-    base = RunConfig(workload="lublin", jobs=300)
-    assert dataclasses.replace(base, **{key: value}).run_id() != base.run_id()
-    with pytest.raises(StudyError, match=f"{key}: .*lublin"):
-        RunConfig(workload="kth", **{key: value})
 
 
 def test_a_lublin_workload_is_generated_for_the_machine():
@@ -448,28 +390,6 @@ def test_a_lublin_workload_is_generated_for_the_machine():
     assert again.jobs == w.jobs
     result = config.simulation().run()
     assert len(result.jobs) == 300 and result.meta["nodes"] == 64
-
-
-@pytest.mark.parametrize(("key", "value"), CHANGES.items(), ids=list(CHANGES))
-def test_changing_any_field_changes_the_id(key, value):
-    base = RunConfig(workload="kth", first=N)
-    changed = dataclasses.replace(base, **{key: value})
-    assert changed.run_id() != base.run_id()
-
-
-@pytest.mark.parametrize(
-    ("key", "value"), CLOSED_LOOP_CHANGES.items(), ids=list(CLOSED_LOOP_CHANGES)
-)
-def test_changing_a_closed_loop_field_changes_the_id(key, value):
-    base = RunConfig(workload="kth", users=10)
-    changed = dataclasses.replace(base, **{key: value})
-    assert changed.run_id() != base.run_id()
-
-
-@pytest.mark.parametrize("key", list(CLOSED_LOOP_CHANGES))
-def test_closed_loop_keys_need_users(key):
-    with pytest.raises(StudyError, match=f"{key}: .*users"):
-        RunConfig(workload="kth", **{key: CLOSED_LOOP_CHANGES[key]})
 
 
 def test_a_population_sets_its_own_load():
@@ -573,9 +493,12 @@ INVALID = {
     "unknown-policy": ("[base]\npolicy = 'nosuch'\n", "nosuch"),
     "unknown-policy-param": ("[base]\nparams = { bogus = 1 }\n", "bogus"),
     "bad-policy-param-value": ("[base]\nparams = { order = 'random' }\n", "order"),
-    "replications-zero": ("[study]\nreplications = 0\n", "study.replications"),
-    "seed-negative": ("[study]\nseed = -1\n", "study.seed"),
-    "missing-import": ("[study]\nimports = ['no_such_module_xyz']\n", "no_such_module_xyz"),
+    "replications-zero": ("[study]\nreplications = 0\n[base]\nfirst = 9\n", "study.replications"),
+    "seed-negative": ("[study]\nseed = -1\n[base]\nfirst = 9\n", "study.seed"),
+    "missing-import": (
+        "[study]\nimports = ['no_such_module_xyz']\n[base]\nfirst = 9\n",
+        "no_such_module_xyz",
+    ),
 }
 
 
@@ -594,7 +517,9 @@ def test_invalid_python_study_names_key(text, key):
 
 
 def test_missing_import_names_the_key(tmp_path):
-    path = write_toml(tmp_path / "s.toml", "[study]\nimports = ['no_such_module_xyz']\n")
+    path = write_toml(
+        tmp_path / "s.toml", "[study]\nimports = ['no_such_module_xyz']\n[base]\nfirst = 9\n"
+    )
     assert "study.imports" in runs_error(path)
 
 
@@ -1178,3 +1103,139 @@ def test_seed004_study_is_the_papers_grid():
         "x": "none",
         "paper": "schwiegelshohn1998",
     }
+
+
+# ---- bounds on size-like and time-scaling values ------------------------------------
+
+#: (configuration, key the error names, what it says it expects): one value past each
+#: bound of schedsim.app.limits.
+BEYOND = [
+    ({"users": 10, "days": 1e9}, "days", "a positive number of days, at most 36,525"),
+    ({"users": 10, "days": float("inf")}, "days", "a positive number of days"),
+    ({"users": 10**6}, "users", "a positive number of users, at most 100,000"),
+    ({"workload": "lublin", "jobs": 10**8}, "jobs", "a positive number of jobs, at most"),
+    ({"first": 10**8}, "first", "a positive number of jobs, at most 10,000,000"),
+    ({"load_factor": 1e-300}, "load_factor", "a positive number from 0.001 to 1000"),
+    ({"load_factor": 1e4}, "load_factor", "a positive number from 0.001 to 1000"),
+    ({"reservations": 0.1, "reservation_lead": 1e9}, "reservation_lead",
+     "a number of seconds from 0 to 3.1536e+07 (a year)"),
+    ({"users": 10, "max_runtime": 1e9}, "max_runtime", "a positive number of seconds, at most"),
+    ({"workload": "lublin", "lublin_alpha": 1.0}, "lublin_alpha", "a number from 5.23 to 20.92"),
+    ({"workload": "lublin", "lublin_alpha": 100}, "lublin_alpha", "a number from 5.23"),
+    ({"nodes": 2**25}, "nodes", "33,554,432 nodes x 1 cores per node = 33,554,432 cores: more "
+     "than the 16,777,216 (2**24)"),
+    ({"nodes": 2**12, "cores_per_node": 2**13}, "nodes", "4,096 nodes x 8,192 cores per node"),
+    ({"cores_per_node": 2**25}, "cores_per_node", "33,554,432 cores per node: more than"),
+    ({"workload": "lublin", "cores_per_node": 2**18}, "cores_per_node",
+     "128 nodes x 262,144 cores per node"),
+    ({"estimates": "f:5000"}, "estimates", "f:F with F at most 1000"),
+    ({"estimates": "tsafrir:1e9+crash"}, "estimates", "f:F with F at most 1000, tsafrir:MAX"),
+    ({"overhead": {"high_mb": 1e7}}, "overhead.high_mb", "a number of MB >= 0, at most 1e+06"),
+    ({"overhead": {"low_mb": 2e6, "high_mb": 3e6}}, "overhead.low_mb", "a number of MB >= 0"),
+    ({"overhead": {"rate_mb_s": 1e-300}}, "overhead.rate_mb_s",
+     "a positive number of MB/s, at least 0.1"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("values", "key", "what"), BEYOND, ids=[f"{k}-{i}" for i, (_, k, _) in
+                         enumerate(BEYOND)])  # fmt: skip
+def test_a_value_beyond_its_bound_is_a_one_line_error_naming_the_key(values, key, what):
+    with pytest.raises(StudyError) as info:
+        RunConfig.from_dict(values, "here")
+    message = str(info.value)
+    assert message.startswith(f"here: {key}: expected {what}") or message.startswith(
+        f"here: {key}: {what}"
+    ), message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"users": 100_000, "days": 36_525},
+        {"workload": "lublin", "jobs": 10_000_000, "lublin_alpha": 20.92},
+        {"load_factor": 0.001},
+        {"load_factor": 1000},
+        {"reservations": 0.1, "reservation_lead": 365 * 86400},
+        {"users": 10, "max_runtime": float("inf")},
+        {"nodes": 2**12, "cores_per_node": 2**12},
+        {"estimates": "f:1000"},
+        {"estimates": "tsafrir:8760h"},
+        {"overhead": {"low_mb": 1e6, "high_mb": 1e6, "rate_mb_s": 0.1}},
+    ],
+)
+def test_values_at_their_bounds_are_accepted(values):
+    RunConfig.from_dict(values)
+
+
+def test_a_load_factor_that_stretches_times_past_2_43_s_names_the_key(tmp_path):
+    trace = tmp_path / "late.swf"
+    trace.write_text(
+        "; MaxProcs: 4\n"
+        "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"
+        "2 20000000000 -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"
+    )
+    config = RunConfig(workload=str(trace), load_factor=0.001)
+    with pytest.raises(StudyError, match=r"^load_factor: 0.001 stretches the workload's times "):
+        config.build_workload()
+    assert len(RunConfig(workload=str(trace), load_factor=0.01).build_workload()) == 2
+
+
+def test_the_command_line_refuses_days_without_end(tmp_path, capsys):
+    from schedsim.app.cli import main
+
+    code = main(["run", "--users", "10", "--days", "1e9", "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "days" in err and "36,525" in err
+    assert not (tmp_path / "o" / "summary.json").exists()
+
+
+# ---- study files: empty, and the report's metrics -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "\n# nothing\n", "[study]\nname = 'x'\n", "[report]\nmetrics = ['utilization']\n",
+     "[base]\n"],
+)  # fmt: skip
+def test_a_study_that_describes_no_run_is_refused(tmp_path, text):
+    path = write_toml(tmp_path / "empty.toml", text)
+    with pytest.raises(StudyError, match=r"empty\.toml: the study describes no run"):
+        load_study(path)
+
+
+def test_an_unknown_report_metric_is_refused_when_the_study_loads(tmp_path):
+    path = write_toml(
+        tmp_path / "s.toml", "[base]\nfirst = 9\n[report]\nmetrics = ['utilization', 'slowdwon']\n"
+    )
+    with pytest.raises(StudyError) as info:
+        load_study(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: report.metrics: unknown metric 'slowdwon' (known: ")
+    assert "mean_bounded_slowdown" in message and "daily_throughput" in message
+    assert "\n" not in message
+
+
+def test_report_metrics_are_named_as_the_report_names_their_columns(tmp_path):
+    # ``jobs`` and ``days`` are configuration keys too: their summary entries are the
+    # runs table's ``summary.jobs`` and ``summary.days`` (schedsim.app.report.reading).
+    ok = Study(base={"first": 9}, report={"metrics": ["summary.jobs", "abort_share"]})
+    assert ok.report["metrics"] == ["summary.jobs", "abort_share"]
+    with pytest.raises(StudyError, match=r"report\.metrics: unknown metric 'jobs'"):
+        Study(base={"first": 9}, report={"metrics": ["jobs"]})
+
+
+def test_the_known_metrics_are_every_entry_of_a_summary():
+    from schedsim.app.report.quantities import SUMMARY_METRICS
+
+    config = RunConfig(first=50)
+    keys = set(config.simulation().run().summary())
+    closed = set(RunConfig(users=3, days=1).simulation().run().summary())
+    partial = config.simulation().run(until=config.build_workload()[25].submit).summary()
+    assert "unfinished" in partial
+    assert set(SUMMARY_METRICS) == keys | closed | set(partial)
+
+
+def test_shipped_studies_pass_the_report_check():
+    for path in sorted(STUDIES.glob("*.toml")):
+        load_study(path)

@@ -457,6 +457,8 @@ def paper_workload(
     nodes: int = NODES,
     alpha_means: AlphaMeans = "aarr",
     rounding: Rounding = "pow2",
+    max_sl: float = MAX_SL,
+    self_sl2: float = SELF_SL2,
 ) -> Workload:
     """A workload of section 4.8: Lublin-Feitelson (typeless) jobs on ``nodes`` nodes,
     sizes adapted by `adapt_sizes`.
@@ -466,12 +468,14 @@ def paper_workload(
     docstring). The jobs come from the named stream ``"lublin"`` of ``seed``, the
     slowdowns from ``"slowdowns"``. Typeless, as Table 5's 24% serial jobs say
     (the typeless SERIAL_PROB is 0.244; batch and interactive mixed give ~17%).
+    ``rounding``, ``max_sl`` and ``self_sl2`` are Equation 7's (`adapt_sizes`):
+    Table 6's MAX_SL and SELF_SL.2 by default.
     """
     if alpha_means not in ("aarr", "shape"):
         raise ValueError(f"alpha_means must be 'aarr' or 'shape', got {alpha_means!r}")
     shape = alpha * lublin.TYPELESS.arar if alpha_means == "aarr" else alpha
     base = lublin.generate(n_jobs, nodes, stream(seed, "lublin"), job_types=False, alpha=shape)
-    out = adapt_sizes(base, seed, nodes=nodes, rounding=rounding)
+    out = adapt_sizes(base, seed, nodes=nodes, rounding=rounding, max_sl=max_sl, self_sl2=self_sl2)
     name = f"zeng-sodan-{nodes}x{CORES_PER_NODE}"
     return dataclasses.replace(out, name=name, source=f"{base.source}; seed 003 section 4.8")
 

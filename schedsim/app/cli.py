@@ -124,9 +124,10 @@ def _files(value: str) -> tuple[str, ...]:
 
 
 def _param(value: str) -> tuple[str, str]:
+    """``--param`` and the other ``KEY=VALUE`` options: (key, value)."""
     key, sep, val = value.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"--param wants key=value, got {value!r}")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {value!r}")
     return key.strip(), val.strip()
 
 
@@ -280,6 +281,24 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="policy parameter, repeatable (see `schedsim policies`)",
     )
+    for option, key, what in (
+        ("--workload-param", "workload_params", "the generated workload's (--workload lublin, "
+         "zeng-w1, zeng-w2): e.g. rounding=nodes, alpha_means=shape"),
+        ("--contention-param", "contention_params", "the contention model's (--contention "
+         "statistical): e.g. mates=product"),
+        ("--user-param", "user_params", "the closed-loop users' (--users): e.g. "
+         "session_gap=1800, day_start=9"),
+    ):  # fmt: skip
+        run.add_argument(
+            option,
+            dest=key,
+            type=_param,
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help=f"a parameter of {what}; repeatable (schedsim.app.study, the "
+            f"{key} table: its keys, units and defaults)",
+        )
     run.add_argument(
         "--priorities",
         type=float,
@@ -606,6 +625,52 @@ def overhead_config(args: argparse.Namespace) -> dict[str, object] | None:
     return given if args.overhead or given else None
 
 
+#: How ``schedsim run`` spells each configuration key (`RunConfig.from_dict`'s ``names``),
+#: so that an error names the option its user typed (``--days``, not ``days``).
+OPTION_NAMES: dict[str, str] = {
+    "workload": "--workload",
+    "month": "--month",
+    "first": "--first",
+    "strict": "--strict",
+    "exact_estimates": "--exact-estimates",
+    "load_factor": "--load-factor",
+    "policy": "--policy",
+    "params": "--param",
+    "nodes": "--nodes",
+    "cores_per_node": "--cores-per-node",
+    "kill_at_estimate": "--keep-run-times",
+    "wide": "--wide",
+    "overhead": "--overhead",
+    "overhead.low_mb": "--overhead-low-mb",
+    "overhead.high_mb": "--overhead-high-mb",
+    "overhead.rate_mb_s": "--overhead-rate",
+    "overhead.per": "--overhead-per",
+    "warmup": "--warmup",
+    "cooldown": "--cooldown",
+    "seed": "--seed",
+    "estimates": "--estimates",
+    "users": "--users",
+    "days": "--days",
+    "daily_cycle": "--no-daily-cycle",
+    "weekdays": "--weekly-cycle",
+    "max_runtime": "--max-runtime",
+    "max_runtime_as": "--max-runtime-as",
+    "jobs": "--jobs",
+    "lublin_alpha": "--lublin-alpha",
+    "limit_in": "--limit-in",
+    "pieces": "--no-pieces",
+    "log_decisions": "--log-decisions",
+    "log_reservations": "--log-reservations",
+    "priorities": "--priorities",
+    "reservations": "--reservations",
+    "reservation_lead": "--reservation-lead",
+    "contention": "--contention",
+    "workload_params": "--workload-param",
+    "contention_params": "--contention-param",
+    "user_params": "--user-param",
+}
+
+
 def keeps_pieces(args: argparse.Namespace) -> bool:
     """Whether the run keeps its piece log: unless ``--no-pieces``, or ``--only`` names
     no file made from it: ``pieces.parquet``, ``batsim_jobs.csv`` (its rows are the
@@ -665,7 +730,11 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             "reservations": args.reservations,
             "reservation_lead": args.reservation_lead,
             "contention": args.contention,
-        }
+            "workload_params": dict(args.workload_params),
+            "contention_params": dict(args.contention_params),
+            "user_params": dict(args.user_params),
+        },
+        names=OPTION_NAMES,
     )
 
 
@@ -841,7 +910,6 @@ def _run_and_write(
         result = sim.run(progress=progress, delay=PROGRESS_DELAY)
     except KeyboardInterrupt:
         raise Interrupted("interrupted during the simulation; nothing was written") from None
-    result.meta.setdefault("run_id", run_id)
     # From here the run is done: its files come first, whole, a Ctrl-C held until they are.
     with deferred_interrupts() as interrupts:
         try:

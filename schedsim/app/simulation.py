@@ -33,6 +33,11 @@ class Simulation(_ModelSimulation):
     ``policy`` is a `Policy` instance or a name `schedsim.app.registry.make`
     resolves (a registered name or a ``module:Class`` spec), built with
     ``params`` (strings are converted by the constructor's type hints).
+    ``meta`` is merged into the result's ``meta`` (so written into
+    ``summary.json``): what the caller knows of the run that the model does not,
+    such as the run id and configuration of a `schedsim.app.study.RunConfig`
+    (`RunConfig.record`). Its keys may not be ones the model writes (a ValueError
+    when the result is made; a key's value must be JSON-ready for ``summary.json``).
     Every other argument is the model's (`schedsim.model.simulation.Simulation`).
     """
 
@@ -42,13 +47,27 @@ class Simulation(_ModelSimulation):
         policy: Policy | str = "easy",
         *,
         params: Mapping[str, Any] | None = None,
+        meta: Mapping[str, Any] | None = None,
         **options: Any,
     ) -> None:
+        if meta is not None and not (
+            isinstance(meta, Mapping) and all(isinstance(k, str) for k in meta)
+        ):
+            raise TypeError(f"meta must be a mapping with string keys, got {meta!r}")
         if isinstance(policy, str):
             policy = registry.make(policy, params)
         elif params:
             raise ValueError("params= only applies when the policy is given by name")
         super().__init__(workload, policy, **options)
+        self.extra_meta: dict[str, Any] = dict(meta or {})
+
+    def _collect(self, partial: bool) -> Result:
+        result = super()._collect(partial)
+        clash = sorted(set(self.extra_meta) & set(result.meta))
+        if clash:
+            raise ValueError(f"meta= would replace the model's own meta keys {clash}")
+        result.meta.update(self.extra_meta)
+        return result
 
     def run(
         self,

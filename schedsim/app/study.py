@@ -15,7 +15,9 @@ partial configurations), times a number of replications::
 A variant or grid point overrides the base; setting one key in both a
 variant and the grid is an error (it would be ambiguous). Policy
 parameters are the ``params`` table, and a grid may vary one with a dotted
-key (``params.order = ["fcfs", "sjf"]``).
+key (``params.order = ["fcfs", "sjf"]``); so may it one of the tables of
+parameters below (``workload_params.rounding = ["pow2", "nodes"]``). A
+variant's tables merge over the base's, entry by entry.
 
 Seeds: replication ``r`` runs with the seed derived from the study seed and
 ``r`` (`replication_seed`), the same for every variant and grid point, so
@@ -33,7 +35,10 @@ between machines); shipped traces are named by their short name. The
 added later is left out of the identity while it has its "off" value
 (``overhead``), so the runs stored before it existed keep their ids; so is
 a policy parameter added later that its class lists, with the value that
-behaves as before, in ``LATER_PARAMS``.
+behaves as before, in ``LATER_PARAMS``; and so is an entry of a table of
+parameters while it holds its default (a table with none is left out).
+`RunConfig.record` (the id and the normalized configuration) goes into every
+result's ``meta``, so each ``summary.json`` says which run it is.
 
 Suspension overhead (seed 000, section 4.1; `schedsim.model.overhead.MemoryOverhead`)::
 
@@ -79,6 +84,44 @@ Multi-core nodes with contention (seed 003, Zeng & Sodan 2009)::
 ``cores_per_node`` needs no saying for a ``zeng-`` workload (the default, 1,
 is taken as 4) and ``nodes`` defaults to 128 (`RunConfig`).
 
+Tables of parameters (`schedsim.app.param_tables`): the keyword parameters of
+the generators and models a run uses that are no key of their own, named as in
+their signatures, each table checked against the callable's signature, its
+values converted by type and bounded::
+
+    workload_params = { alpha_means = "shape", rounding = "nodes" }
+        # zeng-w1/zeng-w2 (schedsim.workloads.multicore.paper_workload):
+        #   alpha_means "aarr" (default) | "shape": how Table 5's alpha is read
+        #   rounding "pow2" (default) | "nodes" | "processes": Equation 7's rounding
+        #   max_sl (1.25), self_sl2 (1.12): Equation 7's thresholds, in [0.5, 4]
+        # lublin (schedsim.workloads.lublin.generate):
+        #   job_types (true: batch + interactive; false: typeless)
+        #   start_hour (0): the time of day (UTC) at trace time 0, in hours [0, 24)
+    contention_params = { mates = "product" }
+        # with contention = "statistical" (schedsim.model.slowdowns.StatisticalContention):
+        #   cpus_per_node (2; a divisor of cores_per_node), mates "max" | "product",
+        #   self_and_cos "product" | "max", pair "directed" | "symmetric"
+    user_params = { session_gap = 600, day_start = 7 }
+        # with users (schedsim.workloads.users.fit_users, DailyCycle;
+        # schedsim.model.sources.Population):
+        #   session_gap (1200 s), max_break (28800 s): think times / breaks, at most a week
+        #   min_jobs (5): usable jobs a trace user needs to be imitated
+        #   day_start (8), day_end (18), arrive_until (10): the daily cycle's hours
+        #   (only with the cycle on), day_start <= arrive_until <= day_end
+        #   unix_start_time (1704067200, a Monday): the clock origin, a UTC midnight
+
+A table that does not apply (``workload_params`` for a trace file,
+``contention_params`` without contention, ``user_params`` without ``users``)
+is an error naming it, as is a parameter another key sets
+(``workload_params.alpha``: ``lublin_alpha``).
+
+Bounds (`schedsim.app.limits`, each with its reason): ``users`` at most
+100,000, ``days`` 36,525, ``jobs`` and ``first`` 10,000,000, ``load_factor``
+from 0.001 to 1000 (and no stretched time past 2**43 s), ``reservation_lead``
+and a finite ``max_runtime`` a year, ``lublin_alpha`` from 5.23 to 20.92, the
+machine 2**24 cores, ``estimates`` f:F up to 1000 and tsafrir:MAX up to a year,
+the overhead's memory a terabyte and its rate at least 0.1 MB/s.
+
 A study is written in Python or as a TOML file (`load_study`)::
 
     [study]
@@ -105,7 +148,14 @@ A study is written in Python or as a TOML file (`load_study`)::
     baseline = "easy"
     categories = { schemes = ["16"], estimates = ["all", "well", "poor"] }  # or true
 
-Errors name the file and the key (``study.toml: grid.load_factor: ...``).
+A study needs a ``[base]``, a ``[grid]`` or ``[[variants]]`` (an empty file is
+refused rather than run as the default configuration), and ``[report]
+metrics`` must name entries of a run's summary
+(`schedsim.app.report.reading.known_metrics`: ``summary.jobs`` and
+``summary.days``, as the report names them beside the keys ``jobs`` and
+``days``). Errors name the file and the key (``study.toml: grid.load_factor:
+...``); `RunConfig.from_dict`'s ``names`` spells the keys as a command line
+wrote them (``--nodes: ...``).
 """
 
 from __future__ import annotations
@@ -127,8 +177,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from schedsim.app import limits
+from schedsim.app.param_tables import (
+    CONTENTION_PARAMS,
+    TABLE_KEYS,
+    USER_PARAMS,
+    WORKLOAD_PARAMS,
+    ParamTable,
+)
+from schedsim.model.cluster import MAX_CORES
 from schedsim.model.contention import CONTENTION
 from schedsim.model.overhead import MemoryOverhead
+from schedsim.model.slowdowns import StatisticalContention
 from schedsim.model.sources import Population
 from schedsim.workloads import catalog, lublin, multicore
 from schedsim.workloads.estimates import apply_estimates, parse_estimates
@@ -170,7 +230,43 @@ ID_FORMAT = 1
 
 
 class StudyError(ValueError):
-    """A study definition is malformed; the message names the file and key."""
+    """A study definition is malformed; the message names the file and key.
+
+    An error about one configuration key also carries it: ``key`` (as the
+    configuration names it: ``nodes``, ``overhead.rate_mb_s``) and ``why`` (the
+    message after it), so that a caller can name the key as its user wrote it
+    (`spelled`; `RunConfig.from_dict`'s ``names``).
+    """
+
+    def __init__(self, message: str, key: str | None = None, why: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.why = why
+
+    @classmethod
+    def about(cls, key: str, why: str, names: Mapping[str, str] | None = None) -> StudyError:
+        """The error ``KEY: why``, with the key spelled by ``names`` (`spelled`)."""
+        return cls(f"{spelled(key, names)}: {why}", key, why)
+
+    def respelled(self, names: Mapping[str, str] | None) -> str:
+        """The message with its key spelled by ``names`` (unchanged without a key)."""
+        if self.key is None or self.why is None:
+            return str(self)
+        return f"{spelled(self.key, names)}: {self.why}"
+
+
+def spelled(key: str, names: Mapping[str, str] | None) -> str:
+    """A configuration key as its user wrote it: ``names[key]``; for a key of a table
+    (``TABLE.NAME``) without an entry of its own, ``names[TABLE]`` and the name
+    (``--workload-param rounding``); else the key itself."""
+    if not names:
+        return key
+    if key in names:
+        return names[key]
+    table, dot, name = key.partition(".")
+    if dot and table in names:
+        return f"{names[table]} {name}"
+    return key
 
 
 def replication_seed(study_seed: int, replication: int) -> int:
@@ -273,16 +369,23 @@ class RunConfig:
     reservation_lead: float | None = None
     contention: str | None = None
     max_runtime_as: str | None = None
+    workload_params: Mapping[str, Any] = field(default_factory=dict)
+    contention_params: Mapping[str, Any] = field(default_factory=dict)
+    user_params: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         problems = _field_problems(self)
         if problems:
             key, why = problems[0]
-            raise StudyError(f"{key}: {why}")
+            raise StudyError.about(key, why)
+        for key in TABLE_KEYS:
+            # Converted by type (``"2"`` and 2 are one value); completed in `normalized`.
+            table = _param_table(self, key)
+            object.__setattr__(self, key, table.convert(getattr(self, key))[0] if table else {})
         object.__setattr__(self, "overhead", _canonical_overhead(self.overhead))
         if self.contention is not None:
-            spelled = self.contention.lower()
-            object.__setattr__(self, "contention", None if spelled == "none" else spelled)
+            named = self.contention.lower()
+            object.__setattr__(self, "contention", None if named == "none" else named)
         if self.multicore:
             # The zeng- workloads' machine (docstring): what is left unsaid is the paper's.
             if self.cores_per_node == 1:
@@ -323,21 +426,49 @@ class RunConfig:
                 object.__setattr__(self, key, 0)
 
     @classmethod
-    def from_dict(cls, values: Mapping[str, Any], where: str = "") -> RunConfig:
-        """Build from a mapping; an unknown key or a bad value names ``where`` and the key."""
+    def from_dict(
+        cls, values: Mapping[str, Any], where: str = "", names: Mapping[str, str] | None = None
+    ) -> RunConfig:
+        """Build from a mapping; an unknown key or a bad value names ``where`` and the key.
+
+        ``names`` maps a key to the way its user wrote it (``{"nodes": "--nodes",
+        "kill_at_estimate": "--keep-run-times"}``; a table's keys may be named one
+        by one, ``"overhead.rate_mb_s"``, or by the table, ``"workload_params"``:
+        `spelled`): every error about a key then starts with that spelling, those of
+        this construction and those the configuration raises later (`normalized`,
+        `identity`, `build_workload`, `population`, `simulation`), which it keeps
+        the names for.
+        """
         prefix = f"{where}: " if where else ""
         unknown = [k for k in values if k not in CONFIG_KEYS]
         if unknown:
-            raise StudyError(f"{prefix}{unknown[0]}: unknown key (known: {', '.join(CONFIG_KEYS)})")
+            known = ", ".join(CONFIG_KEYS)
+            raise StudyError(
+                f"{prefix}{spelled(unknown[0], names)}: unknown key (known: {known})",
+                unknown[0],
+                f"unknown key (known: {known})",
+            )
         try:
-            return cls(**values)
+            config = cls(**values)
         except StudyError as exc:
-            raise StudyError(f"{prefix}{exc}") from None
+            raise StudyError(f"{prefix}{exc.respelled(names)}", exc.key, exc.why) from None
+        config._keep_names(names)
+        return config
+
+    def _keep_names(self, names: Mapping[str, str] | None) -> None:
+        # Not a field: the spelling of the keys is no part of the run (equality, id, dict).
+        if names:
+            object.__setattr__(self, "_names", dict(names))
+
+    def _error(self, key: str, why: str) -> StudyError:
+        """The error about ``key``, spelled as `from_dict`'s ``names`` say."""
+        return StudyError.about(key, why, getattr(self, "_names", None))
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain JSON-ready values."""
         out = dataclasses.asdict(self)
-        out["params"] = dict(self.params)
+        for key in ("params", *TABLE_KEYS):
+            out[key] = dict(getattr(self, key))
         if self.weekdays is not None:
             out["weekdays"] = list(self.weekdays)
         if isinstance(self.overhead, Mapping):
@@ -350,7 +481,9 @@ class RunConfig:
         With ``contention = "statistical"`` a policy ``seed`` left unset is the
         run's ``seed`` (class docstring), so a configuration whose ``seed``
         changes must be normalized again, not copied from a normalized one.
-        Raises `StudyError` for an unknown policy or parameter.
+        The tables of parameters (``workload_params``, ``contention_params``,
+        ``user_params``) are completed with the defaults of the parameters the run
+        uses (`table_values`). Raises `StudyError` for an unknown policy or parameter.
         """
         from schedsim.app import registry
 
@@ -358,8 +491,35 @@ class RunConfig:
             params = registry.resolve_params(self.policy, self.policy_params())
         except ValueError as exc:
             key = "policy" if str(exc).startswith("unknown policy") else "params"
-            raise StudyError(f"{key}: {exc}") from None
-        return dataclasses.replace(self, params=params)
+            raise self._error(key, str(exc)) from None
+        tables: dict[str, Any] = {key: self.table_values(key) for key in TABLE_KEYS}
+        out = dataclasses.replace(self, params=params, **tables)
+        out._keep_names(getattr(self, "_names", None))
+        return out
+
+    def table_values(self, key: str) -> dict[str, Any]:
+        """The parameters of table ``key`` (``workload_params``, ``contention_params``,
+        ``user_params``: `schedsim.app.param_tables`) this run uses: those it gives,
+        the defaults of the others; none where the table does not apply (a workload
+        read from a file, no contention, an open-loop run). The daily cycle's
+        (``day_start``, ``day_end``, ``arrive_until``) apply only with the cycle on."""
+        table = _param_table(self, key)
+        if table is None:
+            return {}
+        values = {
+            name: p.default
+            for name, p in table.params.items()
+            if not (p.source is DailyCycle and self.daily_cycle is False)
+        }
+        values.update(getattr(self, key))
+        return values
+
+    def _values_for(self, key: str, source: Callable[..., Any]) -> dict[str, Any]:
+        """The `table_values` of ``key`` that go to the callable ``source``."""
+        table = _param_table(self, key)
+        if table is None:
+            return {}
+        return {k: v for k, v in self.table_values(key).items() if table.params[k].source is source}
 
     def policy_params(self) -> dict[str, Any]:
         """``params`` as given, with the run's seed as the policy's ``seed`` when the
@@ -379,14 +539,31 @@ class RunConfig:
         return params
 
     def identity(self) -> dict[str, Any]:
-        """What `run_id` hashes: the normalized configuration, the workload by content."""
+        """What `run_id` hashes: the normalized configuration, the workload by content.
+
+        The tables of parameters keep only the values away from their defaults, and
+        a table with none is left out: the runs from before the tables existed ran
+        with those defaults, and keep their ids.
+        """
         values = self.normalized().to_dict()
-        values["workload"] = workload_identity(self.workload)
+        try:
+            values["workload"] = workload_identity(self.workload)
+        except StudyError as exc:
+            raise self._error(exc.key or "workload", exc.why or str(exc)) from None
         if values["load_factor"] is None:
             values["load_factor"] = 1.0  # the trace's own load, however it is spelled
         for key in _LATER_KEYS:
             if values[key] is None:
                 del values[key]  # as before the key existed: old run ids stay valid
+        for key in TABLE_KEYS:
+            table = _param_table(self, key)
+            changed = {
+                name: value
+                for name, value in values.pop(key).items()
+                if table is not None and value != table.params[name].default
+            }
+            if changed:
+                values[key] = changed
         params = values["params"]
         if params:  # a policy parameter added later, likewise (only params can hold one)
             for key, before in _later_params(self.policy).items():
@@ -422,14 +599,22 @@ class RunConfig:
         `schedsim.workloads.multicore.paper_workload` with the table's α,
         which on the paper's 128 nodes is ``w1(seed, n_jobs=jobs)`` or
         ``w2(...)``. Their sizes come from the same keyed slowdown draws as
-        the ``"statistical"`` contention of that seed applies.
+        the ``"statistical"`` contention of that seed applies. Both generators
+        take the keyword parameters of ``workload_params``
+        (`schedsim.app.param_tables`).
+
+        A load factor that stretches the trace's times to 2**43 s or beyond (where
+        a float no longer resolves a millisecond: `schedsim.workloads.swf.MAX_TIME`)
+        is a `StudyError` naming ``load_factor``.
         """
+        generator = self.table_values("workload_params")
         if self.multicore:
             w = multicore.paper_workload(
                 MULTICORE[self.workload.strip().lower()],
                 self.seed,
                 n_jobs=10_000 if self.jobs is None else self.jobs,
                 nodes=multicore.NODES if self.nodes is None else self.nodes,
+                **generator,
             )
         elif self.synthetic:
             from schedsim.workloads.streams import stream_seed
@@ -439,6 +624,7 @@ class RunConfig:
                 (self.nodes or lublin.REFERENCE_NODES) * self.cores_per_node,
                 np.random.default_rng(stream_seed(self.seed, "lublin")),
                 alpha=self.lublin_alpha,
+                **generator,
             )
         else:
             w = _read_workload(*_workload_key(self.workload), strict=bool(self.strict))
@@ -455,6 +641,8 @@ class RunConfig:
             w = apply_estimates(w, self.estimates, rng)
         if self.load_factor is not None:
             w = scale_load(w, self.load_factor)
+            if self.load_factor < 1 and w.jobs:
+                self._check_stretched(w)
         # After the load factor: a requested reservation is its (scaled) submit plus a lead.
         if self.priorities is not None:
             w = with_priorities(w, self.priorities, self.seed)
@@ -462,6 +650,16 @@ class RunConfig:
             lead = 7200.0 if self.reservation_lead is None else self.reservation_lead
             w = with_reservations(w, self.reservations, self.seed, max_lead=lead)
         return w
+
+    def _check_stretched(self, w: Workload) -> None:
+        """`StudyError` naming ``load_factor`` when a job of ``w`` ends at 2**43 s or later."""
+        last = max(j.submit + max(j.run_time, j.estimate) for j in w.jobs)
+        if last >= limits.MAX_TIME:
+            raise self._error(
+                "load_factor",
+                f"{self.load_factor!r} stretches the workload's times to {last:.4g} s, past "
+                "2**43 s (8.8e12 s), where a float no longer resolves a millisecond",
+            )
 
     @property
     def closed_loop(self) -> bool:
@@ -473,17 +671,26 @@ class RunConfig:
 
         ``days`` defaults to the paper's 180, ``daily_cycle`` to on,
         ``weekdays`` to every day (no weekly cycle), ``max_runtime`` to the
-        paper's one hour (``inf``: no limit).
+        paper's one hour (``inf``: no limit). ``user_params`` gives the other
+        parameters of the user model (`fit_users`), the daily cycle (`DailyCycle`)
+        and the population (`Population`).
         """
         if self.users is None:
-            raise StudyError("users: not a closed-loop configuration")
+            raise self._error("users", "not a closed-loop configuration")
         limit = 3600.0 if self.max_runtime is None else self.max_runtime
         model = fit_users(
             self.build_workload(),
             max_runtime=None if math.isinf(limit) else limit,
             max_runtime_as=self.max_runtime_as or "filter",  # type: ignore[arg-type]
+            **self._values_for("user_params", fit_users),
         )
-        return Population(model, self.users, self._days(), self._cycle())
+        return Population(
+            model,
+            self.users,
+            self._days(),
+            self._cycle(),
+            **self._values_for("user_params", Population),
+        )
 
     def _days(self) -> float:
         return 180.0 if self.days is None else self.days
@@ -492,7 +699,7 @@ class RunConfig:
         options: dict[str, Any] = {"enabled": self.daily_cycle is not False}
         if self.weekdays is not None:
             options["weekdays"] = self.weekdays
-        return DailyCycle(**options)
+        return DailyCycle(**options, **self._values_for("user_params", DailyCycle))
 
     def size_hint(self) -> float:
         """A number that grows with the jobs this run will simulate, as far as its
@@ -522,23 +729,33 @@ class RunConfig:
         return MemoryOverhead(**self.overhead)  # type: ignore[arg-type]
 
     def contention_model(self) -> ContentionModel | None:
-        """The `ContentionModel` that ``contention`` names, or None."""
+        """The `ContentionModel` that ``contention`` names, with ``contention_params``,
+        or None."""
         if self.contention is None:
             return None
-        from schedsim.model.slowdowns import StatisticalContention  # only runs that use it
+        return StatisticalContention(self.seed, **self.table_values("contention_params"))
 
-        return StatisticalContention(self.seed)
+    def record(self) -> dict[str, Any]:
+        """What a run's result records of its configuration: ``{"run_id": ...,
+        "config": ...}``, its `run_id` and its normalized configuration as plain
+        JSON values (`to_dict`), which `simulation` puts into the result's ``meta``
+        (so into ``summary.json``)."""
+        normalized = self.normalized()
+        return {"run_id": normalized.run_id(), "config": normalized.to_dict()}
 
     def simulation(self) -> Any:
         """A ready-to-run `schedsim.model.simulation.Simulation` of this configuration.
 
         The policy gets `policy_params`: ``schedsim run`` builds its configuration
-        without normalizing it, and its policy seed must follow the run's too.
+        without normalizing it, and its policy seed must follow the run's too. The
+        result's ``meta`` holds `record` (``run_id``, ``config``).
         """
         from schedsim.app.simulation import Simulation
 
+        # The workload first: a trace that cannot be read is the first thing to say.
+        workload = self.population() if self.closed_loop else self.build_workload()
         return Simulation(
-            self.population() if self.closed_loop else self.build_workload(),
+            workload,
             self.policy,
             nodes=self.nodes,
             cores_per_node=self.cores_per_node,
@@ -552,6 +769,7 @@ class RunConfig:
             log_decisions=bool(self.log_decisions),
             log_reservations=bool(self.log_reservations),
             params=self.policy_params(),
+            meta=self.record(),
         )
 
 
@@ -577,6 +795,27 @@ def _estimates_ok(spec: Any) -> bool:
         parse_estimates(spec)
     except ValueError:
         return False
+    return True
+
+
+_ESTIMATES_BOUNDS = (
+    f"f:F with F at most {limits.MAX_ESTIMATE_FACTOR:g}, tsafrir:MAX with MAX at most "
+    f"{limits.MAX_DURATION:g} s (a year)"
+)
+
+
+def _estimates_bounded(spec: Any) -> bool:
+    """Whether a spec `_estimates_ok` accepts keeps its numbers within `schedsim.app.limits`
+    (a spec that does not parse is named by that check)."""
+    if not _estimates_ok(spec):
+        return True
+    for step in parse_estimates(spec).steps:
+        if step.value is None:
+            continue
+        if step.name == "f" and step.value > limits.MAX_ESTIMATE_FACTOR:
+            return False
+        if step.name == "tsafrir" and step.value > limits.MAX_DURATION:
+            return False
     return True
 
 
@@ -617,6 +856,122 @@ def _share(value: Any) -> bool:
     return _is_number(value) and 0 <= value <= 1
 
 
+def _within(value: Any, low: float, high: float) -> bool:
+    """Whether ``value`` is a number in [low, high] (NaN is not)."""
+    return _is_number(value) and low <= value <= high
+
+
+def _machine_problems(c: RunConfig) -> list[tuple[str, str]]:
+    """The machine's cores within `MAX_CORES` (as ``schedsim run --nodes`` checks them):
+    ``nodes`` left out is the workload's (the trace's header, unknown until it is read;
+    a generator's 128 nodes)."""
+    if not (_is_int(c.cores_per_node) and c.cores_per_node > 0):
+        return []  # named by the field checks
+    if c.nodes is not None and not (_is_int(c.nodes) and c.nodes > 0):
+        return []
+    cores = c.cores_per_node
+    if c.multicore and cores == 1:
+        cores = multicore.CORES_PER_NODE
+    nodes = c.nodes if c.nodes is not None else (lublin.REFERENCE_NODES if c.synthetic else 1)
+    total = nodes * cores
+    if total <= MAX_CORES:
+        return []
+    bound = f"more than the {MAX_CORES:,} (2**24) a simulated machine may have"
+    if c.nodes is None and not c.synthetic:
+        return [("cores_per_node", f"{cores:,} cores per node: {bound}")]
+    key = "nodes" if c.nodes is not None else "cores_per_node"
+    return [(key, f"{nodes:,} nodes x {cores:,} cores per node = {total:,} cores: {bound}")]
+
+
+def _param_table(c: RunConfig, key: str) -> ParamTable | None:
+    """The table of parameters ``key`` takes in this configuration; None where it does
+    not apply (`RunConfig.table_values`)."""
+    if key == "workload_params":
+        if not isinstance(c.workload, str):
+            return None
+        return WORKLOAD_PARAMS.get(c.workload.strip().lower())
+    if key == "contention_params":
+        named = c.contention.lower() if isinstance(c.contention, str) else None
+        return CONTENTION_PARAMS if named == "statistical" else None
+    if key == "user_params":
+        return USER_PARAMS if c.users is not None else None
+    raise KeyError(key)
+
+
+#: Where a table of parameters applies, for the error that says it does not.
+_TABLE_NEEDS = {
+    "workload_params": "applies only to a generated workload: workload = "
+    + ", ".join(f'"{name}"' for name in WORKLOAD_PARAMS),
+    "contention_params": 'applies only with contention = "statistical"',
+    "user_params": "applies only to a closed-loop run: set users = N",
+}
+
+
+def _table_problems(c: RunConfig) -> list[tuple[str, str]]:
+    """(key, why) for the tables of parameters: a table that does not apply, an unknown
+    parameter, a bad value (`schedsim.app.param_tables.ParamTable.convert`), and the
+    rules between parameters (and with other keys) that no one value breaks."""
+    problems: list[tuple[str, str]] = []
+    for key in TABLE_KEYS:
+        given = getattr(c, key)
+        table = _param_table(c, key)
+        if table is None:
+            if not isinstance(given, Mapping) or given:
+                problems.append((key, _TABLE_NEEDS[key]))
+            continue
+        values, wrong = table.convert(given)
+        problems += wrong
+        if wrong:
+            continue
+        cycle_off = key == "user_params" and c.daily_cycle is False
+        if cycle_off:
+            problems += [
+                (f"{key}.{name}", "applies only with the daily cycle on (daily_cycle = false)")
+                for name in values
+                if table.params[name].source is DailyCycle
+            ]
+        done = {**table.defaults(), **values}
+        if key == "user_params":
+            if not done["session_gap"] < done["max_break"]:
+                name = "max_break" if "max_break" in values else "session_gap"
+                problems.append(
+                    (
+                        f"{key}.{name}",
+                        f"expected session_gap < max_break, got {done['session_gap']:g} and "
+                        f"{done['max_break']:g} s",
+                    )
+                )
+            hours = [done[k] for k in ("day_start", "arrive_until", "day_end")]
+            if not cycle_off and not (hours[0] <= hours[1] <= hours[2] and hours[0] < hours[2]):
+                name = next(k for k in ("day_start", "arrive_until", "day_end") if k in values)
+                problems.append(
+                    (
+                        f"{key}.{name}",
+                        "expected day_start <= arrive_until <= day_end and day_start < day_end "
+                        "(hours), got {:g}, {:g}, {:g}".format(*hours),
+                    )
+                )
+        # Away from the default only: with the default 2 CPUs a configuration means what it
+        # did before the key (a study's base, without its workload, on 1 core included).
+        if (
+            key == "contention_params"
+            and done["cpus_per_node"] != table.params["cpus_per_node"].default
+            and _is_int(c.cores_per_node)
+        ):
+            cores = c.cores_per_node
+            if c.multicore and cores == 1:
+                cores = multicore.CORES_PER_NODE
+            if cores % done["cpus_per_node"]:
+                problems.append(
+                    (
+                        f"{key}.cpus_per_node",
+                        f"{done['cpus_per_node']} CPUs cannot share the {cores} cores of a "
+                        "node equally: expected a divisor of cores_per_node",
+                    )
+                )
+    return problems
+
+
 def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
     """(key, why) for every field with a bad type or value, in field order."""
     checks: list[tuple[str, bool, str]] = [
@@ -626,13 +981,16 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             c.month is None or (isinstance(c.month, str) and bool(_MONTH.fullmatch(c.month))),
             "a 'YYYY-MM' string",
         ),
-        ("first", c.first is None or (_is_int(c.first) and c.first > 0), "a positive integer"),
+        (
+            "first",
+            c.first is None or (_is_int(c.first) and 0 < c.first <= limits.MAX_JOBS),
+            f"a positive number of jobs, at most {limits.MAX_JOBS:,}",
+        ),
         ("exact_estimates", isinstance(c.exact_estimates, bool), "true or false"),
         (
             "load_factor",
-            c.load_factor is None
-            or (_is_number(c.load_factor) and math.isfinite(c.load_factor) and c.load_factor > 0),
-            "a positive number",
+            c.load_factor is None or _within(c.load_factor, *limits.LOAD_FACTOR_RANGE),
+            "a positive number from {:g} to {:g}".format(*limits.LOAD_FACTOR_RANGE),
         ),
         ("policy", isinstance(c.policy, str) and bool(c.policy), "a policy name"),
         (
@@ -659,11 +1017,16 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
         ("cooldown", _trim_ok(c.cooldown), "a job count or a fraction in [0, 1)"),
         ("seed", _is_int(c.seed) and c.seed >= 0, "a non-negative integer"),
         ("estimates", c.estimates is None or _estimates_ok(c.estimates), _ESTIMATES_WHAT),
-        ("users", c.users is None or (_is_int(c.users) and c.users > 0), "a positive integer"),
+        ("estimates", c.estimates is None or _estimates_bounded(c.estimates), _ESTIMATES_BOUNDS),
+        (
+            "users",
+            c.users is None or (_is_int(c.users) and 0 < c.users <= limits.MAX_USERS),
+            f"a positive number of users, at most {limits.MAX_USERS:,}",
+        ),
         (
             "days",
-            c.days is None or (_is_number(c.days) and math.isfinite(c.days) and c.days > 0),
-            "a positive number of days",
+            c.days is None or (_is_number(c.days) and 0 < c.days <= limits.MAX_DAYS),
+            f"a positive number of days, at most {limits.MAX_DAYS:,.0f} (a century)",
         ),
         ("daily_cycle", c.daily_cycle is None or isinstance(c.daily_cycle, bool), "true or false"),
         (
@@ -676,19 +1039,25 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             ),
             "a non-empty list of weekdays 0 (Monday) to 6",
         ),
-        ("jobs", c.jobs is None or (_is_int(c.jobs) and c.jobs > 0), "a positive integer"),
+        (
+            "jobs",
+            c.jobs is None or (_is_int(c.jobs) and 0 < c.jobs <= limits.MAX_JOBS),
+            f"a positive number of jobs, at most {limits.MAX_JOBS:,}",
+        ),
         (
             "lublin_alpha",
-            c.lublin_alpha is None
-            or (
-                _is_number(c.lublin_alpha) and math.isfinite(c.lublin_alpha) and c.lublin_alpha > 0
+            c.lublin_alpha is None or _within(c.lublin_alpha, *limits.LUBLIN_ALPHA_RANGE),
+            "a number from {:.4g} to {:.4g} (half to twice the published 10.46)".format(
+                *limits.LUBLIN_ALPHA_RANGE
             ),
-            "a positive number",
         ),
         (
             "max_runtime",
-            c.max_runtime is None or (_is_number(c.max_runtime) and c.max_runtime > 0),
-            "a positive number of seconds (inf: no limit)",
+            c.max_runtime is None
+            or c.max_runtime == math.inf
+            or (_is_number(c.max_runtime) and 0 < c.max_runtime <= limits.MAX_DURATION),
+            f"a positive number of seconds, at most {limits.MAX_DURATION:g} (a year), "
+            "or inf (no limit)",
         ),
         ("limit_in", c.limit_in in (None, "run", "work"), "'run' or 'work'"),
         ("pieces", c.pieces is None or isinstance(c.pieces, bool), "true or false"),
@@ -707,9 +1076,8 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
         ("reservations", c.reservations is None or _share(c.reservations), "a share in [0, 1]"),
         (
             "reservation_lead",
-            c.reservation_lead is None
-            or (_is_number(c.reservation_lead) and 0 <= c.reservation_lead < math.inf),
-            "a number of seconds >= 0",
+            c.reservation_lead is None or _within(c.reservation_lead, 0.0, limits.MAX_DURATION),
+            f"a number of seconds from 0 to {limits.MAX_DURATION:g} (a year)",
         ),
         (
             "max_runtime_as",
@@ -727,10 +1095,12 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
     for key, ok, what in checks:
         if key == "overhead" and isinstance(c.overhead, Mapping):
             problems += _overhead_problems(c.overhead)  # named by the table's own key
-        elif not ok:
+        elif not ok and not any(k == key for k, _ in problems):
             problems.append((key, f"expected {what}, got {getattr(c, key)!r}"))
     if not isinstance(c.workload, str):
         return problems  # named above; what follows reads the workload's name
+    problems += _machine_problems(c)
+    problems += _table_problems(c)
     generated = ", ".join(f'"{name}"' for name in SYNTHETIC)
     if not c.synthetic:
         if c.jobs is not None:
@@ -789,10 +1159,23 @@ def _overhead_problems(table: Mapping[str, Any]) -> list[tuple[str, str]]:
         v = values[key]
         return _is_number(v) and math.isfinite(v) and (v > low if strict else v >= low)
 
+    most = f"at most {limits.OVERHEAD_MAX_MB:g} (a terabyte)"
     checks: list[tuple[str, bool, str]] = [
-        ("low_mb", number("low_mb", 0.0, strict=False), "a number of MB >= 0"),
-        ("high_mb", number("high_mb", 0.0, strict=False), "a number of MB >= 0"),
-        ("rate_mb_s", number("rate_mb_s", 0.0, strict=True), "a positive number of MB/s"),
+        (
+            "low_mb",
+            number("low_mb", 0.0, strict=False) and values["low_mb"] <= limits.OVERHEAD_MAX_MB,
+            f"a number of MB >= 0, {most}",
+        ),
+        (
+            "high_mb",
+            number("high_mb", 0.0, strict=False) and values["high_mb"] <= limits.OVERHEAD_MAX_MB,
+            f"a number of MB >= 0, {most}",
+        ),
+        (
+            "rate_mb_s",
+            number("rate_mb_s", limits.OVERHEAD_MIN_RATE, strict=False),
+            f"a positive number of MB/s, at least {limits.OVERHEAD_MIN_RATE:g}",
+        ),
         ("per", values["per"] in ("job", "processor"), "'job' or 'processor'"),
     ]
     problems = [
@@ -862,7 +1245,7 @@ def workload_identity(name_or_path: str) -> str:
     try:
         return _digest(*_workload_key(name_or_path))
     except ValueError as exc:
-        raise StudyError(f"workload: {exc}") from None
+        raise StudyError.about("workload", str(exc)) from None
 
 
 # ---- a study -------------------------------------------------------------------
@@ -878,27 +1261,33 @@ class Run:
     id: str
 
 
+#: The keys holding tables of parameters, whose entries a grid varies one by one
+#: (``params.order = [...]``, ``workload_params.rounding = [...]``).
+_TABLES: tuple[str, ...] = ("params", *TABLE_KEYS)
+
+
 def _flatten(table: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """Grid keys: nested ``params`` tables become dotted ``params.KEY`` keys."""
+    """Grid keys: nested tables of parameters (`_TABLES`) become dotted ``TABLE.KEY`` keys."""
     flat: dict[str, Any] = {}
     for key, value in table.items():
-        if key == "params" and isinstance(value, Mapping):
+        if key in _TABLES and isinstance(value, Mapping):
             for pkey, pvalue in value.items():
-                flat[f"params.{pkey}"] = pvalue
+                flat[f"{key}.{pkey}"] = pvalue
         else:
             flat[key] = value
     for key in flat:
         base = key.split(".", 1)[0]
-        if base not in CONFIG_KEYS or (base != "params" and "." in key):
+        if base not in CONFIG_KEYS or (base not in _TABLES and "." in key):
             raise StudyError(f"{where}.{key}: unknown key (known: {', '.join(CONFIG_KEYS)})")
-        if base == "params" and "." not in key:
-            raise StudyError(f"{where}.params: give one list per parameter (params.NAME = [...])")
+        if base in _TABLES and "." not in key:
+            raise StudyError(f"{where}.{base}: give one list per parameter ({base}.NAME = [...])")
     return flat
 
 
 def _apply(values: dict[str, Any], key: str, value: Any) -> None:
-    if key.startswith("params."):
-        values["params"] = {**values.get("params", {}), key.split(".", 1)[1]: value}
+    table, dot, name = key.partition(".")
+    if dot:
+        values[table] = {**values.get(table, {}), name: value}
     else:
         values[key] = value
 
@@ -1032,8 +1421,9 @@ class Study:
             raise StudyError(f"{src}: study.imports: expected a list of module names")
         if not isinstance(self.base, Mapping):
             raise StudyError(f"{src}: base: expected a table")
-        if not isinstance(self.base.get("params", {}), Mapping):
-            raise StudyError(f"{src}: base.params: expected a table of policy parameters")
+        for table in _TABLES:
+            if not isinstance(self.base.get(table, {}), Mapping):
+                raise StudyError(f"{src}: base.{table}: expected a table of parameters")
         for key in self.base:
             if key not in CONFIG_KEYS:
                 raise StudyError(
@@ -1057,8 +1447,9 @@ class Study:
         for i, variant in enumerate(self.variants, 1):
             if not isinstance(variant, Mapping):
                 raise StudyError(f"{src}: variants[{i}]: expected a table")
-            if not isinstance(variant.get("params", {}), Mapping):
-                raise StudyError(f"{src}: variants[{i}].params: expected a table")
+            for table in _TABLES:
+                if not isinstance(variant.get(table, {}), Mapping):
+                    raise StudyError(f"{src}: variants[{i}].{table}: expected a table")
             if "seed" in variant:
                 raise StudyError(f"{src}: variants[{i}].seed: seeds come from study.seed")
         if not isinstance(self.report, Mapping):
@@ -1070,6 +1461,16 @@ class Study:
             ok, what = REPORT_KEYS[key](value)
             if not ok:
                 raise StudyError(f"{src}: report.{key}: expected {what}, got {value!r}")
+        if isinstance(self.report.get("metrics"), list):
+            from schedsim.app.report.reading import known_metrics
+
+            metrics = known_metrics()
+            unknown = [m for m in self.report["metrics"] if m not in metrics]
+            if unknown:
+                raise StudyError(
+                    f"{src}: report.metrics: unknown metric {unknown[0]!r} (known: "
+                    f"{', '.join(metrics)})"
+                )
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any], source: str = "study") -> Study:
@@ -1087,7 +1488,7 @@ class Study:
                 raise StudyError(
                     f"{source}: study.{key}: unknown key (known: {', '.join(head_keys)})"
                 )
-        return cls(
+        study = cls(
             base=doc.get("base", {}),
             grid=doc.get("grid", {}),
             variants=doc.get("variants", ()),
@@ -1095,6 +1496,14 @@ class Study:
             source=source,
             **head,
         )
+        if not (study.base or study.grid or study.variants):
+            # An empty file (or one of [study] and [report] only) would run the default
+            # configuration, which no one means by it.
+            raise StudyError(
+                f"{source}: the study describes no run: give a [base] table, a [grid] "
+                "or [[variants]]"
+            )
+        return study
 
     def import_modules(self) -> None:
         """Import the study's ``imports`` (modules that register policies)."""
@@ -1127,6 +1536,9 @@ class Study:
             for point in itertools.product(*(grid[k] for k in keys)):
                 values: dict[str, Any] = {**self.base, **variant}
                 values["params"] = {**self.base.get("params", {}), **variant.get("params", {})}
+                for table in TABLE_KEYS:
+                    if table in self.base or table in variant:
+                        values[table] = {**self.base.get(table, {}), **variant.get(table, {})}
                 for key, value in zip(keys, point, strict=True):
                     _apply(values, key, value)
                 at = ", ".join(f"{k}={val!r}" for k, val in zip(keys, point, strict=True))

@@ -34,7 +34,9 @@ __all__ = [
     "MULTIPLE_QUEUES",
     "PAPERS",
     "PREEMPTIVE_FCFS",
+    "RUN_UNITS",
     "SELECTIVE_PREEMPTION",
+    "SUMMARY_METRICS",
     "SUMMARY_UNITS",
     "UNITLESS_PARAMETERS",
     "Paper",
@@ -137,9 +139,13 @@ SUMMARY_UNITS: dict[str, str] = {
     "aborts_by_response": "sessions",
     "abort_share": "fraction",
     "jobs_after_horizon": "jobs",
-    # a study's runs.csv
-    "wall_time": "s",
 }
+#: The metrics a run's summary has (`SUMMARY_UNITS`' entries): all a study's report can
+#: name (``[report] metrics``; `schedsim.app.report.reading.known_metrics`).
+SUMMARY_METRICS: tuple[str, ...] = tuple(SUMMARY_UNITS)
+
+#: Columns of a study's runs.csv beside the configuration and the summary: their unit.
+RUN_UNITS: dict[str, str] = {"wall_time": "s"}
 
 #: Columns of `Result.jobs` a per-category table aggregates: their unit.
 JOB_UNITS: dict[str, str] = {
@@ -202,6 +208,18 @@ CONFIG_AXES: dict[str, tuple[str, str]] = {
     "params.short_slice": ("short slice", "s"),
     "params.switch": ("slice switch overhead", "s"),
     "params.medium_share": ("medium slices' share", "fraction"),
+    # The tables of parameters (schedsim.app.param_tables).
+    "workload_params.start_hour": ("trace start, time of day (UTC)", "h"),
+    "workload_params.max_sl": ("Equation 7's MAX_SL", "ratio"),
+    "workload_params.self_sl2": ("Equation 7's SELF_SL.2", "ratio"),
+    "contention_params.cpus_per_node": ("CPUs per node", "CPUs"),
+    "user_params.session_gap": ("longest think time", "s"),
+    "user_params.max_break": ("longest break", "s"),
+    "user_params.min_jobs": ("jobs a trace user needs", "jobs"),
+    "user_params.day_start": ("working day starts", "h"),
+    "user_params.day_end": ("working day ends", "h"),
+    "user_params.arrive_until": ("latest daily arrival", "h"),
+    "user_params.unix_start_time": ("clock origin (Unix time)", "s"),
 }
 
 #: Policy parameters with no unit that are not numbers on an axis: choices, switches,
@@ -257,6 +275,8 @@ def unit_of(metric: str) -> str:
     """
     if metric in SUMMARY_UNITS:
         return SUMMARY_UNITS[metric]
+    if metric in RUN_UNITS:
+        return RUN_UNITS[metric]
     return JOB_UNITS.get(_base(metric), "")
 
 

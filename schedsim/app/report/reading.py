@@ -36,7 +36,7 @@ import math
 import numbers
 import re
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeGuard
@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from schedsim.app.report import statistics
+from schedsim.app.report.quantities import SUMMARY_METRICS
 from schedsim.app.study import CONFIG_KEYS
 from schedsim.model.results import LOADED_FILES, Result
 
@@ -56,7 +57,9 @@ __all__ = [
     "StudyData",
     "as_list",
     "folder_kind",
+    "known_metrics",
     "load_study_run",
+    "metric_column",
     "read_run_folder",
     "read_run_folders",
     "read_study",
@@ -104,6 +107,21 @@ def _flatten(config: Mapping[str, Any]) -> dict[str, Any]:
     if "load_factor" in flat and statistics.key(flat["load_factor"]) is statistics.NA:
         flat["load_factor"] = 1.0  # null: the trace's own load
     return flat
+
+
+def metric_column(metric: str, config_columns: Collection[str]) -> str:
+    """The column of a study's runs table (`read_study`) that holds summary entry ``metric``:
+    its own name, or ``summary.<metric>`` where a run or configuration column has that
+    name already (``jobs`` and ``days`` are configuration keys too)."""
+    taken = metric in RUN_COLUMNS or metric in config_columns or metric == "wall_time"
+    return f"summary.{metric}" if taken else metric
+
+
+def known_metrics(config_columns: Collection[str] = CONFIG_KEYS) -> list[str]:
+    """Every metric a study's report can name (``[report] metrics``): the entries of a
+    run's summary (`schedsim.model.results.Result.summary`, with those of closed-loop
+    runs: `quantities.SUMMARY_METRICS`), by the names of their columns (`metric_column`)."""
+    return [metric_column(m, config_columns) for m in SUMMARY_METRICS]
 
 
 def _is_number(value: Any) -> TypeGuard[float]:
@@ -280,8 +298,7 @@ def read_study(directory: Path, study: Mapping[str, Any]) -> StudyData:
         for key, value in doc["summary"].items():
             numeric = value is None or _is_number(value)
             candidates[key] = candidates.get(key, True) and numeric
-    taken = {*RUN_COLUMNS, *config_columns, "wall_time"}
-    metric_names = {k: (f"summary.{k}" if k in taken else k) for k, ok in candidates.items() if ok}
+    metric_names = {k: metric_column(k, config_columns) for k, ok in candidates.items() if ok}
     metrics = list(metric_names.values())
     for row, doc in zip(rows, summaries, strict=True):
         summary = doc["summary"] if doc is not None else {}
