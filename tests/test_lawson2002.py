@@ -8,6 +8,7 @@ this process.
 
 from __future__ import annotations
 
+import csv
 import math
 
 import pandas as pd
@@ -78,7 +79,7 @@ def test_claims_count_the_cases_that_hold() -> None:
     assert long_jobs["status"] == "reproduced"
     batches_claim = claims.loc["R > 0 for a majority of the batches of 1000 submissions"]
     assert (
-        batches_claim["schedsim"] == "CTC 67% of batches"
+        batches_claim["schedsim"] == "CTC 0.667 of the batches"  # a share: a fraction
         and batches_claim["status"] == "reproduced"
     )
     missed = claims.loc["single and multiple queues miss roughly as many reservations"]
@@ -122,12 +123,26 @@ def test_the_report_of_a_small_study(study_dir, tmp_path) -> None:
     res, delays = paper.reservations(found)
     assert len(res) == 1 and res["requested"].iloc[0] > 0
     assert (delays["delay"] >= 0).all()
+    # The shares of the reservations missed are fractions (0-1), as every share.
+    one = res.iloc[0]
+    assert one["single missed share"] == one["single missed"] / one["requested"]
+    assert 0.0 <= one["multiple missed share"] <= 1.0
+    assert not [c for c in res.columns if "%" in c]
     tables, plots, claims = paper.write(results, tmp_path)
     assert {p.name for p in tables} >= {"claims.csv", "lawson2002-slowdown-ratios.csv"}
     assert all(p.exists() and p.stat().st_size > 0 for p in plots)
     assert set(claims["status"]) <= {"reproduced", "partly", "not reproduced", "not run"}
     written = pd.read_csv(tmp_path / "claims.csv")
     assert list(written.columns) == ["claim", "where", "paper", "schedsim", "holds", "status"]
+    # Read back with the standard library: the shares named "(fraction)", the same numbers.
+    with (tmp_path / "lawson2002-missed-reservations.csv").open(newline="") as f:
+        (row,) = list(csv.DictReader(f))
+    assert float(row["single missed share (fraction)"]) == pytest.approx(one["single missed share"])
+    assert {"multiple missed share (fraction)", "paper single missed share (fraction)"} <= set(row)
+    # Figure 11: the share of the reservations delayed longer than x, 0-1.
+    ax = paper._delay_figure(delays).axes[0]
+    assert ax.get_ylabel() == "reservations delayed longer (fraction)"
+    assert max(max(line.get_ydata()) for line in ax.get_lines()) <= 1.0
 
 
 def test_schedsim_report_prints_the_claims(study_dir, tmp_path, capsys) -> None:

@@ -11,6 +11,7 @@ hand-made table of averaged metrics, and the whole report on a small study
 
 from __future__ import annotations
 
+import csv
 import math
 from pathlib import Path
 
@@ -149,20 +150,22 @@ def test_utilization_by_hand_from_the_piece_log() -> None:
     # 4 40, 5 5, 6 4, 7 2: 211 core seconds over 100 s x 4 cores.
     # Nodes: node 0 used [0, 100]; node 1 [40, 80] + [85, 95] + [96, 100] = 54 s:
     # 154 node seconds over 100 s x 2 nodes.
+    # Fractions (0-1), as every utilization in schedsim: no key in percent.
     u = paper.utilization(result, n_high=2)
-    assert u["u_core_pct"] == pytest.approx(52.75)
-    assert u["u_node_pct"] == pytest.approx(77.0)
+    assert u["u_core"] == pytest.approx(211 / 400)
+    assert u["u_node"] == pytest.approx(154 / 200)
+    assert not [k for k in u if k.endswith("_pct")]
     # Phases [20, 50] and [81, 96], 45 s. Cores: 30 (job 1) + 10 (4, from 40) in the
     # first; 15 (1) + 9 (2, to 90) + 3 (3's overhead) + 7 (3, [88, 95]) in the second:
     # 74 / (45 x 4). Nodes: 30 + 10, then 15 (node 0) + 10 (node 1, [85, 95]): 65 / 90.
-    assert u["u_core_high_pct"] == pytest.approx(100 * 74 / 180)
-    assert u["u_node_high_pct"] == pytest.approx(100 * 65 / 90)
+    assert u["u_core_high"] == pytest.approx(74 / 180)
+    assert u["u_node_high"] == pytest.approx(65 / 90)
     assert (u["high_load_phases"], u["high_load_s"]) == (2.0, 45.0)
     # N_H = 3: [30, 40], job 1 alone: 1 core of 4, 1 node of 2.
     u3 = paper.utilization(result, n_high=3)
-    assert (u3["u_core_high_pct"], u3["u_node_high_pct"]) == (25.0, 50.0)
+    assert (u3["u_core_high"], u3["u_node_high"]) == (0.25, 0.5)
     # Without a phase there is nothing to average over.
-    assert math.isnan(paper.utilization(result)["u_core_high_pct"])
+    assert math.isnan(paper.utilization(result)["u_core_high"])
     assert paper.makespan(result.jobs) == 100.0
 
 
@@ -187,7 +190,7 @@ def test_groups_from_the_groups_table_or_the_job_column() -> None:
     assert paper.group_stats(result) == {
         "groups": 2.0,
         "group_size_jobs": 2.5,
-        "grouped_pct": 80.0,
+        "grouped_share": 0.8,
     }
     # Without the table, the job column: job 2 last in group 1 (with 5), 3 and 4 in 0.
     del result.tables["groups"]
@@ -195,12 +198,12 @@ def test_groups_from_the_groups_table_or_the_job_column() -> None:
     assert paper.group_stats(result) == {
         "groups": 2.0,
         "group_size_jobs": 2.0,
-        "grouped_pct": 80.0,
+        "grouped_share": 0.8,
     }
     # Neither (SSP): no group, none grouped, no size.
     result.jobs = result.jobs.drop(columns="group")
     stats = paper.group_stats(result)
-    assert (stats["groups"], stats["grouped_pct"]) == (0.0, 0.0)
+    assert (stats["groups"], stats["grouped_share"]) == (0.0, 0.0)
     assert math.isnan(stats["group_size_jobs"])
 
 
@@ -249,15 +252,15 @@ def test_an_ssp_run_by_hand() -> None:
     m = paper.metrics(result, bound=10.0, n_high=2)
     # Over 200 s: 800 + 400 + 1600 + 10 core seconds of 16 cores, 200 + 100 + 400 + 10
     # node seconds of 4 nodes. The phase [20, 50]: 1 and 2 use all of it.
-    assert m["u_core_pct"] == pytest.approx(100 * 2810 / 3200)
-    assert m["u_node_pct"] == pytest.approx(100 * 710 / 800)
-    assert (m["u_core_high_pct"], m["u_node_high_pct"], m["high_load_s"]) == (100.0, 100.0, 30.0)
+    assert m["u_core"] == pytest.approx(2810 / 3200)
+    assert m["u_node"] == pytest.approx(710 / 800)
+    assert (m["u_core_high"], m["u_node_high"], m["high_load_s"]) == (1.0, 1.0, 30.0)
     # RR: 1, 1, 190 / 100, 40 / 10 (all short). A bound of 20 s: 4's is 40 / 20.
     assert m["rr_short"] == m["rr_all"] == pytest.approx((1 + 1 + 1.9 + 4) / 4)
     assert paper.metrics(result, bound=20.0)["rr_all"] == pytest.approx((1 + 1 + 1.9 + 2) / 4)
     assert math.isnan(m["rr_medium"]) and m["makespan_s"] == 200.0
     # SSP forms no group; no job is eligible for one (all short).
-    assert m["groups"] == 0.0 and math.isnan(m["grouped_pct"])
+    assert m["groups"] == 0.0 and math.isnan(m["grouped_share"])
     # R_est of 3: 0.75 x its planned response at arrival, 190: it ends as planned.
     assert table.loc[3, "r_est"] == 142.5
     assert paper.delay_factors(result.jobs).iloc[2] == pytest.approx(1 / 0.75)
@@ -281,12 +284,12 @@ def test_a_glts_group_by_hand() -> None:
     m = paper.metrics(result)
     # One group of 2; eligible 1, 2, 3 (medium): 2 of 3 grouped.
     assert (m["groups"], m["group_size_jobs"]) == (1.0, 2.0)
-    assert m["grouped_pct"] == pytest.approx(200 / 3)
+    assert m["grouped_share"] == pytest.approx(2 / 3)
     # Nodes shared by the group count once: both nodes used [0, 2125], then [5000, 5700],
     # node 0 [6000, 6100]: 5750 node seconds of 2 x 6100. Cores: 4 x 1125 + 4 x 2125 +
     # 4 x 700 + 100 = 15,900 of 8 x 6100.
-    assert m["u_node_pct"] == pytest.approx(100 * 5750 / 12_200)
-    assert m["u_core_pct"] == pytest.approx(100 * 15_900 / 48_800)
+    assert m["u_node"] == pytest.approx(5750 / 12_200)
+    assert m["u_core"] == pytest.approx(15_900 / 48_800)
     # The pure runtime is the run as slowed in the group: 1's RR is 1125 / 1125.
     assert m["rr_medium"] == 1.0
     # Delay factors: R_est = 0.75 x the planned response at arrival (1000, 3000, 700):
@@ -311,24 +314,25 @@ def test_w1_metrics_are_finite_and_in_range(w1_runs: dict[str, Result], name: st
     assert m["jobs"] == 400
     for key in ("rr_short", "rr_medium", "rr_long", "rr_all"):
         assert math.isfinite(m[key]) and m[key] >= 1.0, key
-    for key in ("u_node_pct", "u_core_pct", "u_node_high_pct", "u_core_high_pct"):
-        assert 0.0 <= m[key] <= 100.0, key
+    for key in ("u_node", "u_core", "u_node_high", "u_core_high"):
+        assert 0.0 <= m[key] <= 1.0, key
     # A job uses at most all the cores of its nodes: core utilization <= node utilization.
-    assert m["u_core_pct"] <= m["u_node_pct"] and m["u_core_high_pct"] <= m["u_node_high_pct"]
+    assert m["u_core"] <= m["u_node"] and m["u_core_high"] <= m["u_node_high"]
     assert m["high_load_phases"] >= 1 and m["high_load_s"] > 0
     assert math.isfinite(m["makespan_s"]) and m["makespan_s"] > 0
-    assert 0.0 <= m["grouped_pct"] <= 100.0
+    assert 0.0 <= m["grouped_share"] <= 1.0
     for key in ("delay_mean", "delay_p75", "delay_p95"):
         assert math.isfinite(m[key]) and m[key] > 0, key
     assert m["delay_p75"] <= m["delay_p95"]
     if name == "ssp":
-        assert (m["groups"], m["grouped_pct"]) == (0.0, 0.0)
+        assert (m["groups"], m["grouped_share"]) == (0.0, 0.0)
     else:
         assert m["groups"] >= 1 and m["group_size_jobs"] >= 2
-    # Over the makespan, the piece log gives what the run's own series gives.
-    assert m["u_core_pct"] == pytest.approx(100 * result.utilization())
+    # Over the makespan, the piece log gives what the run's own series gives, in the
+    # same unit (summary.json's utilization is a fraction too).
+    assert m["u_core"] == pytest.approx(result.utilization())
     busy_nodes = result.time_average("busy_nodes") / result.meta["nodes"]
-    assert m["u_node_pct"] == pytest.approx(100 * busy_nodes)
+    assert m["u_node"] == pytest.approx(busy_nodes)
 
 
 # -- part 2: the claims -------------------------------------------------------------
@@ -352,13 +356,13 @@ def test_claims_by_hand() -> None:
     w1_rows = [
         # GLTS against SSP: medium 2 vs 3 (-33%), long 1.5 vs 3 (-50%), all 4 vs 6 (-33%).
         {"workload": "W1", "scheduler": "SSP", "rr_medium": 3.0, "rr_long": 3.0,
-         "rr_all": 6.0, "u_core_high_pct": 50.0},
+         "rr_all": 6.0, "u_core_high": 0.5},
         # Against CST: GLTS worse for medium (+11%): 2 of 3 cases hold: partly.
         {"workload": "W1", "scheduler": "CST", "rr_medium": 1.8, "rr_long": 1.8,
-         "rr_all": 4.6, "u_core_high_pct": 60.0},
+         "rr_all": 4.6, "u_core_high": 0.6},
         {"workload": "W1", "scheduler": "GLTS", "rr_medium": 2.0, "rr_long": 1.5,
-         "rr_all": 4.0, "u_core_high_pct": 63.0, "group_size_jobs": 2.4,
-         "groups_per_10k_jobs": 1400.0, "grouped_pct": 35.0, "delay_mean": 1.05,
+         "rr_all": 4.0, "u_core_high": 0.63, "group_size_jobs": 2.4,
+         "groups_per_10k_jobs": 1400.0, "grouped_share": 0.35, "delay_mean": 1.05,
          "delay_p75_medium": 1.3, "delay_p75_long": 1.35, "delay_p95_medium": 1.45,
          "delay_p95_long": 1.9},
         # A variant 5% off GLTS, one 30% off.
@@ -402,10 +406,15 @@ def test_claims_by_hand() -> None:
     assert util["status"] == "reproduced"
     groups = found.loc["groups of about 2.5 jobs, about 1,500 of them (W1)"]
     assert groups["status"] == "reproduced"
+    # The paper's 41.7% is a share of jobs: a fraction here, as every share and
+    # utilization, compared with the paper's converted to 0.417.
     share = found.loc[
-        "41.7% of the jobs eligible for coscheduling (medium and long) run in a group (W1)"
+        '0.417 ("41.7%") of the jobs eligible for coscheduling (medium and long) run in a '
+        "group (W1)"
     ]
-    assert share["status"] == "reproduced"  # 35% is within 10 points
+    assert share["schedsim"] == "GLTS 0.350"
+    assert share["paper"].startswith("0.417 (the paper's 41.7% as a fraction;")
+    assert share["status"] == "reproduced"  # 0.35 is within 0.10
     delays = found.loc[
         "delay factors: 75th percentile 1.3, 95th 1.4, for medium and long jobs (W1)"
     ]
@@ -436,6 +445,19 @@ def test_claims_by_hand() -> None:
     assert set(found["status"]) <= {"reproduced", "partly", "not reproduced"}
     # An empty table: no claim at all.
     assert paper.claims(paper.aggregate(pd.DataFrame())).empty
+
+
+def test_figure_7_draws_the_utilizations_as_fractions() -> None:
+    table = _table(
+        [
+            {"workload": "W1", "scheduler": "SSP", "u_core_high": 0.5, "u_node_high": 0.9},
+            {"workload": "W1", "scheduler": "GLTS", "u_core_high": 0.63, "u_node_high": 0.95},
+        ]
+    )
+    ax = paper._utilization_figure(table).axes[0]
+    assert ax.get_ylabel() == "utilization in high-load\nphases (fraction)"
+    assert ax.get_ylim() == (0.0, 1.0)
+    assert sorted(bar.get_height() for bar in ax.patches) == [0.5, 0.63, 0.9, 0.95]
 
 
 def test_scojo_runs_are_the_papers_setting_and_never_mixed_with_bare_ones() -> None:
@@ -496,7 +518,7 @@ def test_the_report_of_a_small_study(study_dir: Path, tmp_path: Path) -> None:
     # The metrics of a run are those of its result.
     first = runs.iloc[0]
     again = paper.metrics(results.result(first["id"]))
-    assert first["rr_all"] == again["rr_all"] and first["u_core_pct"] == again["u_core_pct"]
+    assert first["rr_all"] == again["rr_all"] and first["u_core"] == again["u_core"]
     table = paper.aggregate(runs)
     assert table["scheduler"].tolist() == ["SSP", "GLTS"] and (table["runs"] == 1).all()
     tables, plots, claims = paper.write(results, tmp_path)
@@ -510,6 +532,21 @@ def test_the_report_of_a_small_study(study_dir: Path, tmp_path: Path) -> None:
     assert set(claims["status"]) <= {"reproduced", "partly", "not reproduced"}
     rr = pd.read_csv(tmp_path / "zeng2009-rr.csv")
     assert "rr (ratio)" in rr.columns and set(rr["type"]) == {"short", "medium", "long", "all"}
+    # Utilizations and the grouped share are fractions, named so (read back with the
+    # standard library's reader, not the writer's pandas).
+    with (tmp_path / "zeng2009-utilization.csv").open(newline="") as f:
+        util = list(csv.DictReader(f))
+    names = [f"u_{w}{h} (fraction)" for w in ("node", "core") for h in ("", "_high")]
+    assert set(names) <= set(util[0]) and not [c for c in util[0] if "%" in c or "pct" in c]
+    values = [float(row[c]) for row in util for c in names if row[c] != ""]
+    assert values and all(0.0 <= v <= 1.0 for v in values)
+    assert [float(row["u_core (fraction)"]) for row in util] == pytest.approx(
+        table["u_core"].tolist()
+    )
+    with (tmp_path / "zeng2009-groups.csv").open(newline="") as f:
+        groups = list(csv.DictReader(f))
+    shares = {row["scheduler"]: row["grouped_share (fraction)"] for row in groups}
+    assert float(shares["SSP"]) == 0.0 and 0.0 < float(shares["GLTS"]) <= 1.0
 
 
 def test_schedsim_report_prints_the_claims(

@@ -18,7 +18,8 @@ A study of ``multiqueue`` against ``singlequeue`` (`schedsim.policies.multiqueue
 * R per batch of 1000 submissions over time (Figures 4, 7, 9): `transient`;
 * missed reservations (granted later than requested) beside the paper's
   Table 2, and the tail of the reservation delays (Figure 11):
-  `reservations`;
+  `reservations`; the shares of the reservations missed are fractions (0-1),
+  as every share and utilization in schedsim;
 * a table of the paper's claims, each with the paper's statement, what the
   runs give and whether it is reproduced (`claims`), computed from the
   tables above so that a change that breaks a reproduction shows.
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from schedsim.app.report.formats import format_in
 from schedsim.app.report.plots import save_figures
 from schedsim.model.results import Result
 
@@ -211,7 +213,9 @@ def reservations(
     pairs_: Sequence[tuple[dict[str, Any], Result, Result]],
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Missed reservations per trace and share beside the paper's Table 2, and every
-    reservation's delay (granted - requested, s) for Figure 11."""
+    reservation's delay (granted - requested, s) for Figure 11. The counts (``single
+    missed``...) come with the share of the requested reservations they make
+    (``single missed share``...: fractions, 0-1)."""
     rows, delays = [], []
     for config, single, multi in pairs_:
         share = config.get("reservations")
@@ -235,12 +239,12 @@ def reservations(
                 "requested": counts[SINGLE][0],
                 "single missed": counts[SINGLE][1],
                 "multiple missed": counts[MULTI][1],
-                "single missed (%)": 100 * counts[SINGLE][1] / max(counts[SINGLE][0], 1),
-                "multiple missed (%)": 100 * counts[MULTI][1] / max(counts[MULTI][0], 1),
+                "single missed share": counts[SINGLE][1] / max(counts[SINGLE][0], 1),
+                "multiple missed share": counts[MULTI][1] / max(counts[MULTI][0], 1),
                 "paper requested": paper[0] if paper else math.nan,
                 "paper single missed": paper[1] if paper else math.nan,
                 "paper multiple missed": paper[2] if paper else math.nan,
-                "paper single missed (%)": 100 * paper[1] / paper[0] if paper else math.nan,
+                "paper single missed share": paper[1] / paper[0] if paper else math.nan,
             }
         )
     return pd.DataFrame(rows), pd.DataFrame(delays)
@@ -322,7 +326,9 @@ def claims(table: pd.DataFrame, batches: pd.DataFrame, res: pd.DataFrame) -> pd.
             "claim": "R > 0 for a majority of the batches of 1000 submissions",
             "where": "Figure 4",
             "paper": "a majority of the batches on every trace",
-            "schedsim": ", ".join(f"{t} {100 * v:.0f}% of batches" for t, v in majority.items())
+            "schedsim": ", ".join(
+                f"{t} {format_in(v, 'fraction')} of the batches" for t, v in majority.items()
+            )
             or "-",
             "holds": f"{sum(v > 0.5 for v in majority.values())} of {len(majority)}",
             "status": _status(
@@ -460,7 +466,7 @@ def _transient_figure(batches: pd.DataFrame, scenario_: str, title: str) -> Figu
 
 def _delay_figure(delays: pd.DataFrame) -> Figure:
     """The tail of the reservation delays, per trace: the share of reservations granted
-    more than x after their request (Figure 11)."""
+    more than x after their request (Figure 11), a fraction (0-1) on a log axis."""
     from matplotlib.figure import Figure
 
     traces = sorted(set(delays["trace"]))
@@ -472,11 +478,11 @@ def _delay_figure(delays: pd.DataFrame) -> Figure:
             if not len(d):
                 continue
             tail = 1.0 - np.arange(1, len(d) + 1) / len(d)
-            ax.step(d / 3600.0, 100 * tail, style, color=color, where="post", label=policy)
+            ax.step(d / 3600.0, tail, style, color=color, where="post", label=policy)
         ax.set_title(t, fontsize=9)
         ax.set_xlabel("delay of the reservation (h)")
         ax.set_yscale("log")
-    axes[0].set_ylabel("reservations delayed longer (%)")
+    axes[0].set_ylabel("reservations delayed longer (fraction)")
     axes[-1].legend(fontsize=7)
     return fig
 
@@ -493,7 +499,9 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
     tables: list[Path] = []
     plots: list[Path] = []
     units = {"s1": "ratio", "sm": "ratio", "R": "ratio", "jobs": "jobs", "day": "days",
-             "share": "fraction", "delay": "s"}  # fmt: skip
+             "share": "fraction", "delay": "s", "single missed share": "fraction",
+             "multiple missed share": "fraction",
+             "paper single missed share": "fraction"}  # fmt: skip
     for frame, name in (
         (table, "lawson2002-slowdown-ratios.csv"),
         (batches, "lawson2002-transient.csv"),

@@ -36,6 +36,10 @@ paper's set-up (`paper_setting`). Changes are relative (GLTS's RR or
 utilization against another scheduler's, in percent of the other's: the
 paper's "improves utilization by 26.8%" read as relative, not as percentage
 points), and counts of groups are scaled to the paper's 10,000 jobs.
+Utilizations and shares of jobs are fractions (0-1), as everywhere in
+schedsim (`schedsim.app.report.quantities`); where the paper gives one in
+percent (41.7% of the eligible jobs in a group), its claim converts the
+paper's value to a fraction (0.417) and says so.
 """
 
 from __future__ import annotations
@@ -317,7 +321,8 @@ def makespan(jobs: pd.DataFrame) -> float:
 
 def utilization(result: Result, n_high: int = N_HIGH) -> dict[str, float]:
     """Node and core utilization (Equations 2 and 3) over the makespan and over the
-    high-load phases (Equation 1), in percent, with the phases' number and time.
+    high-load phases (Equation 1), as fractions (0-1: the unit of utilization
+    everywhere, `Result.utilization` too), with the phases' number and time.
 
     U_node = sum(tp_i x un_i) / (T x M) and U_core = sum(tp_i x uc_i) / (T x M x
     N_core), un_i and uc_i from the piece log (`usage`), M the nodes and N_core
@@ -328,7 +333,7 @@ def utilization(result: Result, n_high: int = N_HIGH) -> dict[str, float]:
     length, where a mean of the phases' own percentages would let a phase of a
     second count as much as one of a day). NaN without a phase.
 
-    Keys: ``u_node_pct``, ``u_core_pct``, ``u_node_high_pct``, ``u_core_high_pct``,
+    Keys: ``u_node``, ``u_core``, ``u_node_high``, ``u_core_high``,
     ``high_load_phases``, ``high_load_s``.
     """
     if result.pieces is None:
@@ -351,10 +356,10 @@ def utilization(result: Result, n_high: int = N_HIGH) -> dict[str, float]:
     for name, windows in (("", span), ("_high", phases)):
         length = float(np.sum(windows[:, 1] - windows[:, 0])) if windows.size else 0.0
         if length > 0:
-            out[f"u_node{name}_pct"] = 100 * _integral(t, un, windows) / (length * nodes_total)
-            out[f"u_core{name}_pct"] = 100 * _integral(t, uc, windows) / (length * cores_total)
+            out[f"u_node{name}"] = _integral(t, un, windows) / (length * nodes_total)
+            out[f"u_core{name}"] = _integral(t, uc, windows) / (length * cores_total)
         else:
-            out[f"u_node{name}_pct"] = out[f"u_core{name}_pct"] = math.nan
+            out[f"u_node{name}"] = out[f"u_core{name}"] = math.nan
     out["high_load_phases"] = float(len(phases))
     out["high_load_s"] = float(np.sum(phases[:, 1] - phases[:, 0])) if len(phases) else 0.0
     return out
@@ -362,13 +367,14 @@ def utilization(result: Result, n_high: int = N_HIGH) -> dict[str, float]:
 
 def group_stats(result: Result) -> dict[str, float]:
     """The groups (section 5.2): ``groups`` (how many formed), ``group_size_jobs``
-    (mean jobs per group, primary and matched) and ``grouped_pct`` (the share of
-    the jobs eligible for coscheduling, medium and long, that ran in a group).
+    (mean jobs per group, primary and matched) and ``grouped_share`` (the share of
+    the jobs eligible for coscheduling, medium and long, that ran in a group: a
+    fraction, 0-1).
 
     From the policy's ``groups`` table (`schedsim.policies.glts.GLTS.tables`),
     else from the job column ``group``. A job counts as grouped if it was primary
     or matched in any group (a running job can be in several, one after the
-    other). A run without either formed no group (SSP): 0 groups, 0%, and no
+    other). A run without either formed no group (SSP): 0 groups, a share 0, and no
     mean size (NaN). Jobs in groups are taken as they come: GLTS keeps short jobs
     (by their estimate) out of groups, and with exact estimates no short job is in
     one; one that is would count as grouped but not as eligible.
@@ -389,11 +395,11 @@ def group_stats(result: Result) -> dict[str, float]:
     else:
         sizes, members, n = [], set(), 0
     in_group = jobs["id"].isin(members).to_numpy()
-    share = 100 * float(np.mean(in_group[eligible])) if eligible.any() else math.nan
+    share = float(np.mean(in_group[eligible])) if eligible.any() else math.nan
     return {
         "groups": float(n),
         "group_size_jobs": float(np.mean(sizes)) if sizes else math.nan,
-        "grouped_pct": share,
+        "grouped_share": share,
     }
 
 
@@ -445,9 +451,9 @@ def delay_stats(jobs: pd.DataFrame) -> dict[str, float]:
 def metrics(result: Result, bound: float = RR_BOUND, n_high: int = N_HIGH) -> dict[str, float]:
     """Every measure of section 5.1 for one run, named with its unit: ``jobs``,
     ``rr_short``, ``rr_medium``, ``rr_long``, ``rr_all`` (ratios, `rr`),
-    ``u_node_pct``, ``u_core_pct``, ``u_node_high_pct``, ``u_core_high_pct``,
+    ``u_node``, ``u_core``, ``u_node_high``, ``u_core_high`` (fractions),
     ``high_load_phases``, ``high_load_s`` (`utilization`), ``groups``,
-    ``group_size_jobs``, ``grouped_pct`` (`group_stats`), ``delay_mean``,
+    ``group_size_jobs``, ``grouped_share`` (a fraction; `group_stats`), ``delay_mean``,
     ``delay_p75``, ``delay_p95`` and per type (ratios, `delay_stats`), and
     ``makespan_s``."""
     jobs = result.jobs
@@ -465,13 +471,13 @@ UNITS: dict[str, str] = {
     "jobs": "jobs",
     **{f"rr_{t}": "ratio" for t in (*TYPES, "all")},
     "rr": "ratio",
-    **{f"u_{w}{h}_pct": "%" for w in ("node", "core") for h in ("", "_high")},
+    **{f"u_{w}{h}": "fraction" for w in ("node", "core") for h in ("", "_high")},
     "high_load_phases": "phases",
     "high_load_s": "s",
     "groups": "groups",
     "groups_per_10k_jobs": "groups",
     "group_size_jobs": "jobs",
-    "grouped_pct": "%",
+    "grouped_share": "fraction",
     "delay_mean": "ratio",
     **{f"delay_p{q}{s}": "ratio" for q in (75, 95) for s in ("", "_medium", "_long")},
     "makespan_s": "s",
@@ -598,6 +604,9 @@ PAPER_RR_GAIN: dict[str, dict[str, float]] = {
 }
 #: Section 5.2, Figure 7: change of the high-load core utilization of GLTS (%) (W1).
 PAPER_UCORE_GAIN: dict[str, float] = {"SSP": 26.8, "CST": 6.0, "CSTWS": 10.1}
+#: Section 5.2: the share of the jobs eligible for coscheduling that ran in a group (W1),
+#: the paper's 41.7% as a fraction (0-1), the unit of shares here.
+PAPER_GROUPED = 0.417
 #: Section 5.3: SSP's RR on W2.
 PAPER_SSP_W2: dict[str, float] = {"medium": 17.5, "long": 36.74, "all": 10.65}
 
@@ -730,7 +739,7 @@ def claims(table: pd.DataFrame) -> pd.DataFrame:
         within2 + " (relative changes, not percentage points)",
         {
             f"vs {k}": (
-                _change(value("W1", "GLTS", "u_core_high_pct"), value("W1", k, "u_core_high_pct")),
+                _change(value("W1", "GLTS", "u_core_high"), value("W1", k, "u_core_high")),
                 _like(p),
             )
             for k, p in PAPER_UCORE_GAIN.items()
@@ -775,13 +784,15 @@ def claims(table: pd.DataFrame) -> pd.DataFrame:
         },
     )
     add(
-        "41.7% of the jobs eligible for coscheduling (medium and long) run in a group (W1)",
+        f'{PAPER_GROUPED:.3f} ("41.7%") of the jobs eligible for coscheduling (medium and long) '
+        "run in a group (W1)",
         "section 5.2",
-        "41.7% (note: 41.7% of 3,600 eligible jobs is 1,500 jobs, the paper's count of "
-        "groups; 1,500 groups of 2.5 would be 3,750 jobs)",
-        "holds within 10 percentage points, weaker within 20",
-        {"GLTS": (value("W1", "GLTS", "grouped_pct"), _near(41.7, 10.0, 20.0))},
-        fmt="{:.1f}%",
+        f"{PAPER_GROUPED:.3f} (the paper's 41.7% as a fraction; note: 41.7% of 3,600 eligible "
+        "jobs is 1,500 jobs, the paper's count of groups; 1,500 groups of 2.5 would be 3,750 "
+        "jobs)",
+        "holds within 0.10 (10 percentage points), weaker within 0.20",
+        {"GLTS": (value("W1", "GLTS", "grouped_share"), _near(PAPER_GROUPED, 0.10, 0.20))},
+        fmt="{:.3f}",
     )
     add(
         "on average, medium and long jobs finish at their predicted response time (W1)",
@@ -1043,13 +1054,13 @@ def _utilization_figure(table: pd.DataFrame) -> Figure:
     fig = Figure(figsize=(6.4, 3.2), layout="constrained")
     ax = fig.subplots()
     x = np.arange(len(names))
-    ax.bar(x - 0.2, part["u_core_high_pct"], 0.4, label="cores (Equation 3)", color="#0072B2")
-    ax.bar(x + 0.2, part["u_node_high_pct"], 0.4, label="nodes (Equation 2)", color="#E69F00",
+    ax.bar(x - 0.2, part["u_core_high"], 0.4, label="cores (Equation 3)", color="#0072B2")
+    ax.bar(x + 0.2, part["u_node_high"], 0.4, label="nodes (Equation 2)", color="#E69F00",
            hatch="//", edgecolor="#333333", linewidth=0.5)  # fmt: skip
     ax.set_xticks(x, names)
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 1)
     ax.set_xlabel("scheduler")
-    ax.set_ylabel("utilization in high-load phases (%)")
+    ax.set_ylabel("utilization in high-load\nphases (fraction)")  # one line overflows 3.2 in
     fig.legend(fontsize=7, loc="outside lower center", ncols=2)
     fig.suptitle(f"Utilization in high-load phases, W1 {_setting_note(part)} (Figure 7)",
                  fontsize=10)  # fmt: skip
@@ -1139,11 +1150,11 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
         long_rr["type"] = long_rr["type"].str.removeprefix("rr_")
         frames += [
             (long_rr, "zeng2009-rr.csv"),
-            (table[[*keys, "u_node_pct", "u_core_pct", "u_node_high_pct", "u_core_high_pct",
+            (table[[*keys, "u_node", "u_core", "u_node_high", "u_core_high",
                     "high_load_phases", "high_load_s", "makespan_s"]],
              "zeng2009-utilization.csv"),
             (table[[*keys, "jobs", "groups", "groups_per_10k_jobs", "group_size_jobs",
-                    "grouped_pct"]], "zeng2009-groups.csv"),
+                    "grouped_share"]], "zeng2009-groups.csv"),
             (table[[*keys, *(c for c in table.columns if c.startswith("delay_"))]],
              "zeng2009-fairness.csv"),
         ]  # fmt: skip
