@@ -1,4 +1,4 @@
-"""Standard output that a reader may close early: ``schedsim run ... | head -3``.
+"""Standard output that a reader may close early, as ``head -3`` does in a pipe.
 
 When the reader of a pipe goes away, the next write raises BrokenPipeError,
 and Python raises it again when it flushes standard output at exit ("Exception
