@@ -326,7 +326,19 @@ class Simulation:
                 said = header_machine(workload, cores_per_node)
             self.workload = fit_machine(workload, cores, mode=wide, origin=said)
             if len(self.workload) == 0:
-                raise ValueError(f"workload {workload.name!r} has no jobs to simulate")
+                where = f"{workload.source}: " if workload.source else ""
+                why = ""
+                if len(workload):
+                    why = (
+                        f": all {len(workload)} are wider than the machine's {cores} cores, and "
+                        "wide='drop' (--wide drop) dropped them"
+                    )
+                    if len(workload) == 1:
+                        why = (
+                            f": its one job is wider than the machine's {cores} cores, and "
+                            "wide='drop' (--wide drop) dropped it"
+                        )
+                raise ValueError(f"{where}workload {workload.name!r} has no jobs to simulate{why}")
             clash = sorted(self.workload.attribute_names() & reserved_columns())
             if clash:
                 raise ValueError(
