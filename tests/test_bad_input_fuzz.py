@@ -200,6 +200,28 @@ def parquet_workload(*, compress: bool = False, cut: bool = False) -> Callable[[
     return make
 
 
+def parquet_with(
+    column: str, values: list[Any] | None = None, *, meta: bytes | None = None
+) -> Callable[[Path, Path], None]:
+    """The Parquet workload of GOOD with ``column`` holding ``values`` (or its metadata
+    replaced by ``meta``), written as schedsim would otherwise write it."""
+
+    def make(path: Path, outputs: Path) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(outputs / "workload.parquet")
+        metadata = dict(table.schema.metadata)
+        if values is not None:
+            at = table.column_names.index(column)
+            table = table.set_column(at, column, pa.array(values))
+        if meta is not None:
+            metadata[b"schedsim.workload"] = meta
+        pq.write_table(table.replace_schema_metadata(metadata), path)
+
+    return make
+
+
 def directory(path: Path, outputs: Path) -> None:
     path.mkdir()
 
@@ -301,6 +323,27 @@ def file_cases() -> list[Any]:
     add("parquet cut short", cut)
     add("parquet magic only", FileCase(b"PAR1", "w.parquet", says=("not a Parquet file that",)))
     add("parquet gzip", FileCase(parquet_workload(compress=True), says=(f"{LOOKS} a Parquet",)))
+    # A Parquet workload whose values no job can have: row and column named.
+    ten = list(range(1, 11))
+    for column, values, says in (
+        ("submit", [0.0, None, *map(float, ten[2:])], "row 2, column 'submit': empty (null)"),
+        ("submit", [0.0, float("nan"), *map(float, ten[2:])], "is not a finite number"),
+        ("run_time", [100.0] * 9 + [-5.0], "row 10, column 'run_time': -5.0 is negative"),
+        ("run_time", [100.0] * 9 + [2.0**43], "is too large: times must stay below 2**43"),
+        ("size", [4] * 9 + [0], "row 10, column 'size': 0 is no job size"),
+        ("size", [4.5] * 10, "row 1, column 'size': 4.5 is not a whole number"),
+        ("id", [1, 2, 3, 4, 5, 6, 7, 8, 9, 3], "row 10, column 'id': 3 is the id of an earlier"),
+        ("id", ["a"] * 10, "column 'id' holds string, not numbers"),
+        ("estimate", [0.0] * 10, "row 1, column 'estimate': 0.0 is 0 for a job that runs"),
+        ("swf", [[1.0] * 17] * 10, "row 1, column 'swf': 17 values, SWF has 18"),
+        ("swf", [[float("inf")] * 18] * 10, "row 1, column 'swf': a value is not a finite"),
+    ):
+        name = f"parquet {column} {says.split(': ')[-1][:30]}"
+        add(name, FileCase(parquet_with(column, values), "w.parquet", says=(says,)))
+    meta = "its schedsim.workload metadata is not what write_workload writes"
+    add("parquet metadata not json", FileCase(parquet_with("id", meta=b"{x"), says=(meta,)))
+    header = b'{"header": {"max_procs": "many"}}'
+    add("parquet header of a word", FileCase(parquet_with("id", meta=header), says=(meta,)))
     add("parquet named swf", FileCase(parquet_workload(), "w.swf", runs=True))
     add("parquet named csv", FileCase(parquet_workload(), "w.csv", runs=True))
     add("parquet named parquet", FileCase(parquet_workload(), "w.parquet", runs=True))

@@ -35,9 +35,23 @@ wrong number):
   become 64-bit integers and are multiplied by run times);
 - a header value the reader interprets that cannot be what it says: ``MaxNodes``
   or ``MaxProcs`` above 2**31 (no machine size), ``TimeZone`` of a day or more
-  (no UTC offset), a non-integer ``UnixStartTime``, ``TimeZone``, ``MaxNodes`` or
-  ``MaxProcs`` (those two may be followed by words: ``338 (batch partition)``);
-- an empty file, or one whose every line is dropped.
+  (no UTC offset), a ``UnixStartTime`` that is no date (years 1 to 9999), a
+  non-integer ``UnixStartTime``, ``TimeZone``, ``MaxNodes`` or ``MaxProcs`` (those
+  two may be followed by words after a blank or a parenthesis: ``338 (batch
+  partition)``; ``1,024``, ``1e3`` and ``64.5`` are refused, not read as 1, 1 and
+  64); one of these keys repeated with another value (``; MaxProcs: 64``, then
+  ``; MaxProcs: 128``: the reader would have to choose in silence);
+- an empty file, one whose every line is dropped, and a file that plainly is not
+  SWF text, told by its content (`schedsim.workloads.formats`): CSV (a ``jobs.csv``
+  a run wrote), JSON, HTML, Parquet, binary data, bzip2/xz/zstd/zip/tar, UTF-16;
+  the one line says what it looks like and which formats schedsim reads.
+
+A processor count is named by its field. A job's size is field 8 (requested
+processors) when above 0, else field 5 (allocated), so a size too large is
+reported at the field it comes from, whichever comes first on the line, and a
+wrong field 5 on a line whose size is field 8's says so. Where the messages of
+other modules need the file's lines (a job wider than the machine, a machine
+size the header gives), `source_lines` finds them.
 
 **Cleaned, counted and reported** by default (each as its own `CleaningStep`):
 
@@ -108,7 +122,8 @@ Other choices made here (the format leaves them open):
   job number), as the simulator's FCFS order requires.
 - Comment lines anywhere in the file go to ``Header.lines``; those of the form
   ``; Key: value`` (a word right after the ``;``) also go to ``Header.fields``
-  (first value of a repeated key). Indented continuation lines such as
+  (first value of a repeated key; one the reader interprets must repeat the same
+  value, see above). Indented continuation lines such as
   ``;              http://...`` are kept as plain lines.
 - When several lines are wrong, the first one in the file is reported (a
   header line or a job line); within a line, its format comes first (field
