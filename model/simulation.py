@@ -139,7 +139,7 @@ def young_collections_only() -> Iterator[None]:
                 gc.set_threshold(*_before)
 
 
-def header_machine(workload: Workload, cores_per_node: int = 1) -> str:
+def _header_machine(workload: Workload, cores_per_node: int = 1) -> str:
     """Where a machine's size comes from when it is ``workload``'s header's, for errors
     that may be the header's fault (a job wider than it; too many cores), completing
     "the machine's N cores, which ...": ``"come from the header's MaxProcs: 64
@@ -165,7 +165,7 @@ def header_machine(workload: Workload, cores_per_node: int = 1) -> str:
     return text
 
 
-def no_machine_size(workload: Workload) -> ValueError:
+def _no_machine_size(workload: Workload) -> ValueError:
     """The error for a trace whose header gives no machine size (no ``nodes`` given)."""
     h = workload.header
     keys = [k for k in ("MaxProcs", "MaxNodes") if k in h.fields]
@@ -267,7 +267,7 @@ class Simulation:
         self.population = workload if isinstance(workload, Population) else None
         pop = self.population
         # Whether the machine's size is a trace header's: the errors it leads to may be
-        # the header's fault, and name its lines (`header_machine`).
+        # the header's fault, and name its lines (`_header_machine`).
         from_header = nodes is None and isinstance(workload, Workload)
         if nodes is None:
             if isinstance(workload, Population):
@@ -279,12 +279,12 @@ class Simulation:
             else:
                 size = workload.header.machine_size
                 if not size:
-                    raise no_machine_size(workload)
+                    raise _no_machine_size(workload)
             if cores_per_node > size:
                 # Also keeps a huge cores_per_node from reaching Cluster as 0 nodes.
                 which = ""
                 if isinstance(workload, Workload):
-                    which = f", which {header_machine(workload, cores_per_node)}"
+                    which = f", which {_header_machine(workload, cores_per_node)}"
                 raise ValueError(
                     f"cores_per_node = {cores_per_node:,} is more than the {size:,} cores of "
                     f"workload {workload.name!r}'s machine{which}: give the number of nodes as "
@@ -294,7 +294,7 @@ class Simulation:
             nodes = size // cores_per_node if cores_per_node > 0 else 0
             if from_header and cores_per_node > 0 and nodes * cores_per_node > MAX_CORES:
                 assert isinstance(workload, Workload)
-                origin = header_machine(workload, cores_per_node)
+                origin = _header_machine(workload, cores_per_node)
                 raise ValueError(
                     f"the machine's {nodes * cores_per_node:,} cores, which {origin}, are more "
                     f"than the {MAX_CORES:,} (2**24) a simulated machine may have: give nodes= "
@@ -323,7 +323,7 @@ class Simulation:
             said = None
             # The header's lines are looked up only when a job is too wide for it.
             if from_header and wide == "error" and any(j.size > cores for j in workload.jobs):
-                said = header_machine(workload, cores_per_node)
+                said = _header_machine(workload, cores_per_node)
             self.workload = fit_machine(workload, cores, mode=wide, origin=said)
             if len(self.workload) == 0:
                 where = f"{workload.source}: " if workload.source else ""

@@ -195,7 +195,7 @@ def parquet_workload(*, compress: bool = False, cut: bool = False) -> Callable[[
         data = (outputs / "workload.parquet").read_bytes()
         if cut:
             data = data[: len(data) // 2]
-        path.write_bytes(gzip.compress(data) if compress else data)
+        path.write_bytes(gz(data) if compress else data)
 
     return make
 
@@ -228,7 +228,7 @@ def directory(path: Path, outputs: Path) -> None:
 
 def zipped(path: Path, outputs: Path) -> None:
     with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("w.swf", GOOD)
+        archive.writestr(zipfile.ZipInfo("w.swf", date_time=(1996, 1, 1, 0, 0, 0)), GOOD)
 
 
 def tarred(path: Path, outputs: Path) -> None:
@@ -237,7 +237,12 @@ def tarred(path: Path, outputs: Path) -> None:
         info = tarfile.TarInfo("w.swf")
         info.size = len(GOOD)
         archive.addfile(info, io.BytesIO(GOOD))
-    path.write_bytes(gzip.compress(buffer.getvalue(), mtime=0))
+    path.write_bytes(gz(buffer.getvalue()))
+
+
+def gz(data: bytes) -> bytes:
+    """``data`` gzip-compressed, the same bytes every time (no time stamp)."""
+    return gzip.compress(data, mtime=0)
 
 
 def random_bytes(seed: int, n: int) -> bytes:
@@ -246,7 +251,7 @@ def random_bytes(seed: int, n: int) -> bytes:
 
 READS = "schedsim reads SWF (.swf, or gzip-compressed .swf.gz) and Parquet"
 LOOKS = "this looks like"
-GOOD_GZ = gzip.compress(GOOD, mtime=0)
+GOOD_GZ = gz(GOOD)
 TOO_LATE = "times must stay below 2**43 s"
 
 
@@ -261,13 +266,13 @@ def file_cases() -> list[Any]:
     add("empty", FileCase(b"", says=("an empty file (0 bytes), no jobs", READS)))
     add("blank lines only", FileCase(b"\n \n\t\n\r\n", says=("no job lines", "only blank lines")))
     add("header only", FileCase(HEADER.encode(), says=("no job lines", "only 4 comment lines")))
-    add("header only gzip", FileCase(gzip.compress(HEADER.encode()), says=("no job lines",)))
-    add("empty gzip", FileCase(gzip.compress(b""), name="w.swf.gz", says=("gzip data of 0",)))
+    add("header only gzip", FileCase(gz(HEADER.encode()), says=("no job lines",)))
+    add("empty gzip", FileCase(gz(b""), name="w.swf.gz", says=("gzip data of 0",)))
     csv = "this looks like CSV (commas between the values), not SWF text"
     add("csv", FileCase(b"id,submit,run_time\n1,0,100\n", line=1, says=(csv, READS)))
     add("csv numbers", FileCase(b"1,0,100,4\n2,10,100,4\n", line=1, says=(csv,)))
     add("csv after a header", FileCase(HEADER.encode() + b"1,0,100\n", line=FIRST, says=(csv,)))
-    add("csv gzip", FileCase(gzip.compress(b"a,b\n1,2\n"), name="w.csv.gz", line=1, says=(csv,)))
+    add("csv gzip", FileCase(gz(b"a,b\n1,2\n"), name="w.csv.gz", line=1, says=(csv,)))
     add("csv spaced", FileCase(b"1, 0, 0, 100, 4\n", line=1, says=(csv,)))
     add("csv semicolons", FileCase(b"id;submit\n1;0\n", line=1, says=("CSV (semicolons",)))
     add("a run's jobs.csv", FileCase(copy_of("run/jobs.csv"), "jobs.csv", line=1, says=(csv,)))
@@ -277,7 +282,7 @@ def file_cases() -> list[Any]:
     add("json", FileCase(b'{"jobs": []}\n', "w.json", line=1, says=(json, READS)))
     add("json array", FileCase(b"[[1, 0, 100]]\n", line=1, says=(json,)))
     add("json lines", FileCase(b'\n{"id": 1}\n{"id": 2}\n', line=2, says=(json,)))
-    add("json gzip", FileCase(gzip.compress(b'{"a": 1}'), line=1, says=(json,)))
+    add("json gzip", FileCase(gz(b'{"a": 1}'), line=1, says=(json,)))
     summary = FileCase(copy_of("run/summary.json"), "summary.json", line=1, says=(json,))
     add("a run's summary.json", summary)
     html = b"<!DOCTYPE html>\n<html><body>404 Not Found</body></html>\n"
@@ -298,7 +303,7 @@ def file_cases() -> list[Any]:
     add("empty zip", FileCase(b"PK\x05\x06" + bytes(18), says=("an empty zip archive",)))
     add("7z", FileCase(b"7z\xbc\xaf\x27\x1c" + bytes(32), says=("a 7-Zip archive",)))
     add("tar.gz", FileCase(tarred, "w.tar.gz", says=(f"{LOOKS} a tar archive",)))
-    twice = FileCase(gzip.compress(GOOD_GZ), "w.swf.gz.gz", says=("gzip data inside gzip",))
+    twice = FileCase(gz(GOOD_GZ), "w.swf.gz.gz", says=("gzip data inside gzip",))
     add("gzip of gzip", twice)
     corrupt = "corrupt gzip data"
     add("truncated gzip", FileCase(GOOD_GZ[: len(GOOD_GZ) // 2], "w.swf.gz", says=(corrupt,)))
@@ -307,9 +312,7 @@ def file_cases() -> list[Any]:
     add("gzip with a wrong checksum", FileCase(crc, "w.swf.gz", says=(corrupt,)))
     deflate = GOOD_GZ[:10] + b"\xff" * 40 + GOOD_GZ[50:]
     add("gzip with garbled data", FileCase(deflate, "w.swf.gz", says=(corrupt,)))
-    add(
-        "gzip of a header only, cut", FileCase(gzip.compress(HEADER.encode())[:-4], says=(corrupt,))
-    )
+    add("gzip of a header only, cut", FileCase(gz(HEADER.encode())[:-4], says=(corrupt,)))
     utf16 = f"{LOOKS} UTF-16 text"
     add("utf-16 le", FileCase(GOOD.decode().encode("utf-16"), says=(utf16,)))
     add("utf-16 be", FileCase(b"\xfe\xff" + GOOD.decode().encode("utf-16-be"), says=(utf16,)))
