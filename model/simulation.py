@@ -43,7 +43,7 @@ import pandas as pd
 import simpy
 
 from schedsim._version import __version__
-from schedsim.model.cluster import Cluster, ranges
+from schedsim.model.cluster import MAX_CORES, Cluster, ranges
 from schedsim.model.contention import ContentionModel
 from schedsim.model.job import JobRun
 from schedsim.model.overhead import MemoryOverhead
@@ -56,6 +56,7 @@ from schedsim.model.sources import Population, SessionLog, population, replay
 from schedsim.model.view import OverheadModel, State, View
 from schedsim.workloads.job import Job
 from schedsim.workloads.streams import stream_seed
+from schedsim.workloads.swf import source_lines
 from schedsim.workloads.transforms import fit_machine
 from schedsim.workloads.workload import Header, Workload
 
@@ -138,6 +139,57 @@ def young_collections_only() -> Iterator[None]:
                 gc.set_threshold(*_before)
 
 
+def _header_machine(workload: Workload, cores_per_node: int = 1) -> str:
+    """Where a machine's size comes from when it is ``workload``'s header's, for errors
+    that may be the header's fault (a job wider than it; too many cores), completing
+    "the machine's N cores, which ...": ``"come from the header's MaxProcs: 64
+    (log.swf:2)"``. Names the line of each key it speaks of when the file still holds
+    it (`schedsim.workloads.swf.source_lines`), and says when the header contradicts
+    itself (MaxProcs below MaxNodes: a node has at least one processor) or when
+    MaxNodes stands in for a MaxProcs that is missing or not above 0."""
+    h = workload.header
+    _, lines = source_lines(workload.source, keys=("MaxProcs", "MaxNodes"), header=h)
+    where = _place(workload, lines)
+    key = "MaxProcs" if h.max_procs else "MaxNodes"
+    text = f"come from the header's {key}: {h.fields.get(key, h.machine_size)}{where(key)}"
+    if key == "MaxProcs" and h.max_nodes and h.max_nodes > (h.max_procs or 0):
+        text += f", fewer than its MaxNodes: {h.fields['MaxNodes']}{where('MaxNodes')}"
+    elif key == "MaxNodes":
+        if "MaxProcs" in h.fields:
+            text += f", as its MaxProcs: {h.fields['MaxProcs']}{where('MaxProcs')} gives no size"
+        else:
+            text += ", as it has no MaxProcs"
+    size = h.machine_size or 0
+    if 1 < cores_per_node <= size:
+        text += f", in {size // cores_per_node:,} nodes of {cores_per_node} cores"
+    return text
+
+
+def _no_machine_size(workload: Workload) -> ValueError:
+    """The error for a trace whose header gives no machine size (no ``nodes`` given)."""
+    h = workload.header
+    keys = [k for k in ("MaxProcs", "MaxNodes") if k in h.fields]
+    _, lines = source_lines(workload.source, keys=tuple(keys), header=h)
+    where = _place(workload, lines)
+    said = "; ".join(f"{k}: {h.fields[k]}{where(k)}" for k in keys)
+    return ValueError(
+        f"{workload.source or f'workload {workload.name!r}'}: the header gives no machine size "
+        f"(MaxProcs, else MaxNodes, above 0{'; it has ' + said if said else ''}): give nodes= "
+        "(on the command line --nodes)"
+    )
+
+
+def _place(workload: Workload, lines: dict[str, int]) -> Callable[[str], str]:
+    """A header key's place for a message: `` (log.swf:2)``, or nothing when unknown."""
+
+    def where(key: str) -> str:
+        if workload.source is None or key not in lines:
+            return ""
+        return f" ({workload.source}:{lines[key]})"
+
+    return where
+
+
 class Simulation:
     """One run: a workload replayed on a machine under a policy.
 
@@ -214,23 +266,40 @@ class Simulation:
     ) -> None:
         self.population = workload if isinstance(workload, Population) else None
         pop = self.population
+        # Whether the machine's size is a trace header's: the errors it leads to may be
+        # the header's fault, and name its lines (`_header_machine`).
+        from_header = nodes is None and isinstance(workload, Workload)
         if nodes is None:
             if isinstance(workload, Population):
                 size: int | None = workload.model.machine
+                if not size:
+                    raise ValueError(
+                        f"workload {workload.name!r} has no MaxProcs/MaxNodes header: give nodes="
+                    )
             else:
                 size = workload.header.machine_size
-            if not size:
-                raise ValueError(
-                    f"workload {workload.name!r} has no MaxProcs/MaxNodes header: give nodes="
-                )
+                if not size:
+                    raise _no_machine_size(workload)
             if cores_per_node > size:
                 # Also keeps a huge cores_per_node from reaching Cluster as 0 nodes.
+                which = ""
+                if isinstance(workload, Workload):
+                    which = f", which {_header_machine(workload, cores_per_node)}"
                 raise ValueError(
                     f"cores_per_node = {cores_per_node:,} is more than the {size:,} cores of "
-                    f"workload {workload.name!r}'s machine: give the number of nodes as well"
+                    f"workload {workload.name!r}'s machine{which}: give the number of nodes as "
+                    "well"
                 )
             # cores_per_node <= 0: Cluster says what is wrong (not a ZeroDivisionError).
             nodes = size // cores_per_node if cores_per_node > 0 else 0
+            if from_header and cores_per_node > 0 and nodes * cores_per_node > MAX_CORES:
+                assert isinstance(workload, Workload)
+                origin = _header_machine(workload, cores_per_node)
+                raise ValueError(
+                    f"the machine's {nodes * cores_per_node:,} cores, which {origin}, are more "
+                    f"than the {MAX_CORES:,} (2**24) a simulated machine may have: give nodes= "
+                    "(on the command line --nodes) if the header is wrong"
+                )
         self.cluster = Cluster(nodes, cores_per_node)
         if pop is not None:
             if overhead is not None and not isinstance(overhead, MemoryOverhead):
@@ -250,9 +319,26 @@ class Simulation:
             )
         else:
             assert isinstance(workload, Workload)
-            self.workload = fit_machine(workload, self.cluster.total_cores, mode=wide)
+            cores = self.cluster.total_cores
+            said = None
+            # The header's lines are looked up only when a job is too wide for it.
+            if from_header and wide == "error" and any(j.size > cores for j in workload.jobs):
+                said = _header_machine(workload, cores_per_node)
+            self.workload = fit_machine(workload, cores, mode=wide, origin=said)
             if len(self.workload) == 0:
-                raise ValueError(f"workload {workload.name!r} has no jobs to simulate")
+                where = f"{workload.source}: " if workload.source else ""
+                why = ""
+                if len(workload):
+                    why = (
+                        f": all {len(workload)} are wider than the machine's {cores} cores, and "
+                        "wide='drop' (--wide drop) dropped them"
+                    )
+                    if len(workload) == 1:
+                        why = (
+                            f": its one job is wider than the machine's {cores} cores, and "
+                            "wide='drop' (--wide drop) dropped it"
+                        )
+                raise ValueError(f"{where}workload {workload.name!r} has no jobs to simulate{why}")
             clash = sorted(self.workload.attribute_names() & reserved_columns())
             if clash:
                 raise ValueError(

@@ -506,15 +506,221 @@ def test_header_value_that_is_not_an_integer(tmp_path):
 
 
 def test_empty_file_names_the_file(tmp_path):
-    for body in ("", "; Version: 2.2\n;\n\n   \n"):
+    for body, says in (
+        ("", "an empty file (0 bytes), no jobs; schedsim reads SWF"),
+        ("; Version: 2.2\n;\n\n   \n", "no job lines (empty SWF file: only 2 comment lines)"),
+        ("\n  \n\t\n", "no job lines (empty SWF file: only blank lines)"),
+    ):
         err = read_error(tmp_path, body)
         assert err.line is None and err.field is None
-        assert str(err).startswith(f"{tmp_path / 'bad.swf'}: no job lines")
+        assert str(err).startswith(f"{tmp_path / 'bad.swf'}: {says}")
 
 
 def test_all_jobs_dropped_is_an_error(tmp_path):
     err = read_error(tmp_path, swf_line(1, run=-1) + "\n" + swf_line(2, req=0, alloc=0) + "\n")
     assert "all 2 were dropped" in str(err)
+
+
+# -- the field a size comes from (DESIGN.md "Job size") -----------------------------
+
+
+def test_a_size_too_large_is_named_by_the_field_it_comes_from(tmp_path):
+    # Both counts too large: the job's size is field 8's (above 0), so field 8 is named,
+    # not field 5, which comes first on the line. Was: field 5 (allocated_processors).
+    err = read_error(tmp_path, swf_line(1, alloc=2**32, req=2**33) + "\n")
+    assert (err.line, err.field) == (1, "requested_processors")
+    assert f"'{2**33}' is too large: a job's size (here its requested processors" in str(err)
+    # Field 8 not above 0: the size is field 5's, and field 5 is named.
+    err = read_error(tmp_path, swf_line(1, alloc=2**32, req=-1) + "\n")
+    assert (err.line, err.field) == (1, "allocated_processors")
+    assert "here its allocated processors, field 5, as field 8 is not above 0" in str(err)
+
+
+def test_a_wrong_allocated_count_says_where_the_size_comes_from(tmp_path):
+    # The job's size (field 8) is fine; the value at fault is field 5's, and the message
+    # says that the size is not what is wrong.
+    for alloc, what in (("-5", "is negative (only -1 means missing)"), (2**32, "is too large")):
+        err = read_error(tmp_path, swf_line(1, alloc=alloc, req=16) + "\n")
+        assert (err.line, err.field) == (1, "allocated_processors")
+        assert what in str(err)
+        assert "the job's size, 16, comes from field 8, requested processors" in str(err)
+    # A size from field 5 itself gets no such note.
+    err = read_error(tmp_path, swf_line(1, alloc="-5", req=-1) + "\n")
+    assert err.field == "allocated_processors" and "comes from" not in str(err)
+
+
+def test_no_size_names_both_fields(tmp_path):
+    err = read_error(tmp_path, swf_line(1, alloc=0, req=-1) + "\n", clean=False)
+    assert (err.line, err.field) == (1, "requested_processors")
+    assert (
+        "no size: neither field 8 (requested processors, -1) nor field 5 (allocated "
+        "processors, 0) is above 0" in str(err)
+    )
+
+
+# -- headers that cannot be what they say --------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["1,024", "1e3", "64.5", "64abc", "0x40"])
+def test_a_machine_size_is_a_whole_number_not_its_first_digits(tmp_path, value):
+    # Was: '1,024' and '1e3' read as a machine of 1 processor, '64.5' as 64, in silence.
+    err = read_error(tmp_path, f"; Version: 2.2\n; MaxProcs: {value}\n{swf_line(1)}\n")
+    assert (err.line, err.field) == (2, None)
+    assert f"header MaxProcs: '{value}' is not an integer" in str(err)
+
+
+@pytest.mark.parametrize(
+    ("value", "size"),
+    [("338 (batch partition; 512 total)", 338), ("128 nodes", 128), ("64(x4)", 64), ("+8", 8)],
+)
+def test_a_machine_size_may_be_followed_by_words(tmp_path, value, size):
+    w = read_swf(write(tmp_path, f"; MaxNodes: {value}\n{swf_line(1)}\n"))
+    assert w.header.machine_size == size
+
+
+def test_a_repeated_header_key_must_not_contradict_itself(tmp_path):
+    body = f"; MaxProcs: 64\n; Note: x\n; MaxProcs: 128\n{swf_line(1)}\n"
+    err = read_error(tmp_path, body)
+    assert (err.line, err.field) == (3, None)
+    assert "header MaxProcs: '128' contradicts '64' on line 1" in str(err)
+    # The same value again (other words after it) is no contradiction.
+    w = read_swf(write(tmp_path, f"; MaxProcs: 64\n; MaxProcs: 64 (all)\n{swf_line(1)}\n"))
+    assert w.header.max_procs == 64
+    err = read_error(tmp_path, f"; TimeZoneString: UTC\n; TimeZoneString: CET\n{swf_line(1)}\n")
+    assert err.line == 2 and "contradicts 'UTC' on line 1" in str(err)
+    # Keys the reader does not interpret may repeat as they like.
+    read_swf(write(tmp_path, f"; Note: a\n; Note: b\n{swf_line(1)}\n"))
+
+
+@pytest.mark.parametrize("value", ["99999999999999999", "-99999999999999", str(253402300800)])
+def test_a_start_time_is_a_date(tmp_path, value):
+    err = read_error(tmp_path, f"; UnixStartTime: {value}\n{swf_line(1)}\n")
+    assert err.line == 1 and "is no date (seconds since 1970 of a day in the years 1 to" in str(err)
+    read_swf(write(tmp_path, f"; UnixStartTime: 253402300799\n{swf_line(1)}\n"))
+
+
+# -- files that are not SWF ----------------------------------------------------------
+
+READS = (
+    "schedsim reads SWF (.swf, or gzip-compressed .swf.gz) and Parquet "
+    "(.parquet, as schedsim.workloads.parquet writes it)"
+)
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "looks"),
+    [
+        (b"id,submit,run\n1,0,100\n", 1, "CSV (commas between the values)"),
+        (b"; a comment\n\n1,0,100,4\n", 3, "CSV (commas between the values)"),
+        (b"1, 0, 0, 100, 4\n", 1, "CSV (commas between the values)"),
+        (b"id;submit;run\n1;0;100\n", 1, "CSV (semicolons between the values)"),
+        (b'{"jobs": [1, 2]}\n', 1, "JSON"),
+        (b"\n  [1, 2, 3]\n", 2, "JSON"),
+        (b"<!DOCTYPE html>\n<html><body>Not Found</body></html>\n", 1, "HTML or XML"),
+        (b"; MaxProcs: 4\n1 0 0 1\x00 4 -1\n", 2, "binary data (a NUL byte)"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", 3, "binary data (a NUL byte)"),
+        (b"PAR1\x15\x04", None, "a Parquet file (schedsim.workloads.catalog.load reads it)"),
+        (b"BZh91AY&SY", None, "bzip2-compressed data"),
+        (b"\xfd7zXZ\x00\x00", None, "xz-compressed data"),
+        (b"\x28\xb5\x2f\xfd\x00", None, "zstd-compressed data"),
+        (b"PK\x03\x04\x14\x00", None, "a zip archive"),
+        ("; MaxProcs: 4\n".encode("utf-16"), None, "UTF-16 text"),
+        (gzip.compress(gzip.compress(b"1 0 0")), None, "gzip data inside gzip data (compressed"),
+        (b"x" * 257 + b"ustar\x0000" + b"\x00" * 100, None, "a tar archive"),
+    ],
+    ids=[
+        "csv",
+        "csv after a header",
+        "csv with blanks",
+        "csv with semicolons",
+        "json",
+        "json array",
+        "html",
+        "nul",
+        "png",
+        "parquet",
+        "bzip2",
+        "xz",
+        "zstd",
+        "zip",
+        "utf-16",
+        "gzip twice",
+        "tar",
+    ],
+)
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])
+def test_a_file_that_is_not_swf_is_told_for_what_it_is(tmp_path, data, line, looks, gz):
+    # Was: "field 2 (submit_time): missing: the line has 1 fields, SWF needs 18" and such.
+    path = tmp_path / "bad.swf"
+    path.write_bytes(gzip.compress(data) if gz else data)
+    with pytest.raises(SWFError) as info:
+        read_swf(path)
+    err = info.value
+    assert (err.line, err.field) == (line, None)
+    where = str(path) if line is None else f"{path}:{line}"
+    assert str(err).startswith(f"{where}: this looks like {looks}")
+    assert str(err).endswith(f", not SWF text; {READS}")
+
+
+def test_what_only_looks_odd_further_down_is_the_line_readers(tmp_path):
+    # A comma or a NUL byte on a later line (past the first 8 KiB for the NUL) is a
+    # malformed line: its line and field are named, as for any other.
+    body = swf_line(1) + "\n" + swf_line(2, run="1,5") + "\n"
+    err = read_error(tmp_path, body)
+    assert (err.line, err.field) == (2, "run_time") and "'1,5' is not a number" in str(err)
+    many = "".join(swf_line(i) + "\n" for i in range(1, 300))
+    err = read_error(tmp_path, many + swf_line(300, status="1\x00") + "\n")
+    assert (err.line, err.field) == (300, "status")
+    # A comment after the values of a job line is no CSV either.
+    err = read_error(tmp_path, swf_line(1) + " ; a note\n")
+    assert err.line == 1 and "the line has 21 fields" in str(err)
+
+
+def test_empty_gzip_data_is_told_apart_from_an_empty_file(tmp_path):
+    err = read_error(tmp_path, "")
+    path = write(tmp_path, "", "e.swf.gz", gz=True)
+    with pytest.raises(SWFError, match=r"e\.swf\.gz: gzip data of 0 bytes, no jobs"):
+        read_swf(path)
+    assert "an empty file (0 bytes)" in str(err)
+
+
+def test_a_long_token_is_shown_cut_short(tmp_path):
+    err = read_error(tmp_path, swf_line(1, status="x" * 100_000) + "\n")
+    assert err.field == "status"
+    assert "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100,000 characters) is not a number" in (
+        str(err)
+    )
+    assert len(str(err)) < 300
+
+
+def test_a_hash_comment_gets_a_hint(tmp_path):
+    err = read_error(tmp_path, "# id submit wait\n" + swf_line(1) + "\n")
+    assert (err.line, err.field) == (1, "allocated_processors")  # the first one missing
+    assert "the line has 4 fields, SWF needs 18 (SWF comment lines start with ';')" in str(err)
+    err = read_error(tmp_path, "#" + swf_line(1) + "\n")
+    assert (err.line, err.field) == (1, "job_number")
+    assert "'#1' is not a number (SWF comment lines start with ';')" in str(err)
+
+
+# -- where a job and header keys are, for later messages ---------------------------
+
+
+def test_source_lines_finds_a_job_and_header_keys(tmp_path):
+    from schedsim.workloads.swf import source_lines
+
+    body = "; MaxNodes: 8\n\n; MaxProcs: 16\n" + swf_line(1) + "\n" + swf_line(2, req=12) + "\n"
+    path = write(tmp_path, body, "s.swf.gz", gz=True)
+    w = read_swf(path)
+    job = next(j for j in w if j.id == 2)
+    keys = ("MaxProcs", "MaxNodes", "TimeZone")
+    assert source_lines(path, job=job, keys=keys) == (5, {"MaxNodes": 1, "MaxProcs": 3})
+    assert source_lines(path, keys=("MaxProcs",), header=w.header) == (None, {"MaxProcs": 3})
+    # A file that no longer holds the job or the value: nothing is named.
+    path.write_bytes(gzip.compress(body.replace("16", "32").replace(" 12 ", " 13 ").encode()))
+    assert source_lines(path, job=job, keys=("MaxProcs",), header=w.header) == (None, {})
+    path.unlink()
+    assert source_lines(path, job=job, keys=keys) == (None, {})
+    assert source_lines(None, job=job) == (None, {})
 
 
 def test_swferror_is_a_valueerror_and_pickles():
@@ -740,10 +946,31 @@ TOO_LARGE = "times must stay below 2**43 s (8796093022208 s, about 279,000 years
             "run_time",
             "submit time 8796093022108 + run time 300 = 8796093022408 s",
         ),
-        ({"req": 2**31 + 1}, "requested_processors", "is too large: at most 2**31 (2147483648)"),
+        (
+            {"req": 2**31 + 1},
+            "requested_processors",
+            "is too large: a job's size (here its requested processors, field 8, when above 0) "
+            "is at most 2**31 (2147483648) processors",
+        ),
         ({"alloc": 10**12}, "allocated_processors", "'1000000000000' is too large: at most 2**31"),
+        (
+            {"alloc": 2**31 + 1, "req": -1},
+            "allocated_processors",
+            "is too large: a job's size (here its allocated processors, field 5, as field 8 is "
+            "not above 0) is at most 2**31",
+        ),
     ],
-    ids=["submit", "run", "estimate", "run 1e300", "end by estimate", "end by run", "req", "alloc"],
+    ids=[
+        "submit",
+        "run",
+        "estimate",
+        "run 1e300",
+        "end by estimate",
+        "end by run",
+        "req",
+        "alloc",
+        "size from alloc",
+    ],
 )
 @pytest.mark.parametrize("strict", [False, True], ids=["default", "strict"])
 def test_values_whose_arithmetic_loses_precision_are_refused(tmp_path, kwargs, field, text, strict):

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from schedsim.workloads import archive
+from schedsim.workloads.formats import READABLE, is_parquet
 
 if TYPE_CHECKING:  # pragma: no cover
     from schedsim.workloads.workload import Workload
@@ -89,6 +90,8 @@ def resolve(name_or_path: str | os.PathLike[str]) -> Path:
     path = Path(name_or_path).expanduser()
     if path.is_file():
         return path
+    if path.is_dir():
+        raise ValueError(f"{path}: a directory, not a workload file; {READABLE}")
     others = [name for name in archive.LOGS if name not in SHIPPED]
     raise ValueError(
         f"unknown workload {str(name_or_path)!r}: not a shipped trace "
@@ -99,9 +102,14 @@ def resolve(name_or_path: str | os.PathLike[str]) -> Path:
 
 def load(name_or_path: str | os.PathLike[str], **read_kwargs: Any) -> Workload:
     """Read a shipped trace, an SWF file (``read_kwargs`` go to `read_swf`), or a
-    workload saved as Parquet (``.parquet``, `schedsim.workloads.parquet`)."""
+    workload saved as Parquet (`schedsim.workloads.parquet`).
+
+    The format is told by the file's content, not its name (`schedsim.workloads.formats`):
+    a file that begins with Parquet's magic bytes is read as Parquet, anything else
+    as SWF, whose reader refuses on one line a file that plainly is something else
+    (CSV, JSON, an empty file, binary data...), saying what it looks like."""
     path = resolve(name_or_path)
-    if path.suffix == ".parquet":
+    if is_parquet(path):
         from schedsim.workloads.parquet import read_workload
 
         if read_kwargs:

@@ -36,9 +36,23 @@ wrong number):
   become 64-bit integers and are multiplied by run times);
 - a header value the reader interprets that cannot be what it says: ``MaxNodes``
   or ``MaxProcs`` above 2**31 (no machine size), ``TimeZone`` of a day or more
-  (no UTC offset), a non-integer ``UnixStartTime``, ``TimeZone``, ``MaxNodes`` or
-  ``MaxProcs`` (those two may be followed by words: ``338 (batch partition)``);
-- an empty file, or one whose every line is dropped.
+  (no UTC offset), a ``UnixStartTime`` that is no date (years 1 to 9999), a
+  non-integer ``UnixStartTime``, ``TimeZone``, ``MaxNodes`` or ``MaxProcs`` (those
+  two may be followed by words after a blank or a parenthesis: ``338 (batch
+  partition)``; ``1,024``, ``1e3`` and ``64.5`` are refused, not read as 1, 1 and
+  64); one of these keys repeated with another value (``; MaxProcs: 64``, then
+  ``; MaxProcs: 128``: the reader would have to choose in silence);
+- an empty file, one whose every line is dropped, and a file that plainly is not
+  SWF text, told by its content (`schedsim.workloads.formats`): CSV (a ``jobs.csv``
+  a run wrote), JSON, HTML, Parquet, binary data, bzip2/xz/zstd/zip/tar, UTF-16;
+  the one line says what it looks like and which formats schedsim reads.
+
+A processor count is named by its field. A job's size is field 8 (requested
+processors) when above 0, else field 5 (allocated), so a size too large is
+reported at the field it comes from, whichever comes first on the line, and a
+wrong field 5 on a line whose size is field 8's says so. Where the messages of
+other modules need the file's lines (a job wider than the machine, a machine
+size the header gives), `source_lines` finds them.
 
 **Cleaned, counted and reported** by default (each as its own `CleaningStep`):
 
@@ -121,7 +135,8 @@ Other choices made here (the format leaves them open):
   job number), as the simulator's FCFS order requires.
 - Comment lines anywhere in the file go to ``Header.lines``; those of the form
   ``; Key: value`` (a word right after the ``;``) also go to ``Header.fields``
-  (first value of a repeated key). Indented continuation lines such as
+  (first value of a repeated key; one the reader interprets must repeat the same
+  value, see above). Indented continuation lines such as
   ``;              http://...`` are kept as plain lines.
 - When several lines are wrong, the first one in the file is reported (a
   header line or a job line); within a line, its format comes first (field
@@ -146,7 +161,8 @@ from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
-from schedsim.workloads.job import SWF_FIELDS, _trusted_jobs
+from schedsim.workloads.formats import READABLE, not_swf
+from schedsim.workloads.job import SWF_FIELDS, Job, _trusted_jobs
 from schedsim.workloads.workload import CleaningStep, Header, Members, Workload
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -159,6 +175,7 @@ __all__ = [
     "SWFError",
     "read_header",
     "read_swf",
+    "source_lines",
     "write_swf",
 ]
 
@@ -220,7 +237,7 @@ _GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
 #: ``; Key: value`` with the key right after the semicolon (at most one blank),
 #: so indented continuation lines like ``;    http://x`` are not mistaken for keys.
 _KEY_RE = re.compile(r";[ \t]?([A-Za-z][A-Za-z0-9_]*)[ \t]*:(.*)")
-_LEADING_INT_RE = re.compile(r"[+-]?\d+")
+_LEADING_INT_RE = re.compile(r"([+-]?\d+)(?:[ \t(]|$)")
 _NOT_A_NUMBER_RE = re.compile(r"[+-]?(nan|inf|infinity)", re.IGNORECASE)
 
 # Cleaning step names (also used by the tests and the run summary).
@@ -281,9 +298,27 @@ def _read_data(path: Path) -> bytes:
         try:
             data = gzip.decompress(data)
         except _GZIP_ERRORS as exc:
-            raise SWFError(path, None, None, f"corrupt gzip data: {exc}") from None
+            raise SWFError(path, None, None, f"corrupt gzip data: {_one_line(exc)}") from None
     # A byte order mark is no part of the first line (editors on Windows add one).
     return data.removeprefix(_BOM)
+
+
+def _refuse_other_formats(path: Path, data: bytes) -> None:
+    """`SWFError` when ``data`` (`_read_data` of ``path``) holds nothing, or plainly is
+    not SWF text (`formats.not_swf`: CSV, JSON, Parquet, binary data...): one line
+    that says what the file looks like and which formats schedsim reads."""
+    if not data:
+        empty = "an empty file (0 bytes)" if path.stat().st_size == 0 else "gzip data of 0 bytes"
+        raise SWFError(path, None, None, f"{empty}, no jobs; {READABLE}")
+    found = not_swf(data)
+    if found is not None:
+        line, what = found
+        raise SWFError(path, line, None, f"this looks like {what}, not SWF text; {READABLE}")
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception's message on one line (some libraries' messages span several)."""
+    return " ".join(str(exc).split())
 
 
 def _encoding(data: bytes) -> str:
@@ -304,9 +339,17 @@ def _decode(data: bytes) -> str:
 
 
 def _leading_int(value: str) -> int | None:
-    """The integer a header value starts with: ``'338 (batch ...)'`` -> 338."""
+    """The integer a header value starts with, when a blank, a parenthesis or the end
+    follows it: ``'338 (batch ...)'`` -> 338; None for ``'1,024'``, ``'1e3'`` or
+    ``'64.5'``, which are not 1, 1 and 64 processors."""
     m = _LEADING_INT_RE.match(value.strip())
-    return int(m.group()) if m else None
+    return int(m.group(1)) if m else None
+
+
+#: The header keys the reader interprets (`Header`): a repeated one must say the same.
+_INTERPRETED = ("MaxNodes", "MaxProcs", "UnixStartTime", "TimeZone", "TimeZoneString")
+#: The range of a ``UnixStartTime`` that is a date (`datetime` holds years 1 to 9999).
+_UNIX_RANGE = (-62_135_596_800, 253_402_300_800)
 
 
 class _HeaderBuilder:
@@ -317,6 +360,8 @@ class _HeaderBuilder:
         self.lines: list[str] = []
         self.fields: dict[str, str] = {}
         self.where: dict[str, int] = {}
+        #: The later values of the keys the reader interprets, with their lines.
+        self.again: list[tuple[str, str, int]] = []
 
     def add(self, raw: str, lineno: int) -> None:
         self.lines.append(raw)
@@ -326,6 +371,8 @@ class _HeaderBuilder:
             if key not in self.fields:
                 self.fields[key] = value
                 self.where[key] = lineno
+            elif key in _INTERPRETED:
+                self.again.append((key, value, lineno))
 
     def _error(self, key: str, reason: str) -> SWFError:
         return SWFError(self.path, self.where[key], None, f"header {key}: {reason}")
@@ -336,7 +383,8 @@ class _HeaderBuilder:
             return None
         number = _leading_int(value) if leading else _strict_int(value)
         if number is None:
-            raise self._error(key, f"{value!r} is not an integer")
+            words = " (words may follow it after a blank)" if leading else ""
+            raise self._error(key, f"{_shown(value)} is not an integer{words}")
         return number
 
     def _size(self, key: str) -> int | None:
@@ -345,27 +393,61 @@ class _HeaderBuilder:
         if number is not None and number > MAX_PROCS:
             # numpy would fail later with "Maximum allowed dimension exceeded" and no file.
             raise self._error(
-                key, f"{self.fields[key]!r} cannot be a machine size ({_PROCS_BOUND} processors)"
+                key,
+                f"{_shown(self.fields[key])} cannot be a machine size ({_PROCS_BOUND} processors)",
             )
         return number if number is not None and number > 0 else None
+
+    def _contradiction(self) -> SWFError | None:
+        """The first later line that gives a key the reader interprets another value
+        than its first line does (``; MaxProcs: 64`` then ``; MaxProcs: 128``): the
+        reader would have to choose one in silence."""
+        for key, value, lineno in self.again:
+            first = self.fields[key]
+            if key in ("MaxNodes", "MaxProcs"):
+                same = _leading_int(value) == _leading_int(first)
+            elif key == "TimeZoneString":
+                same = value == first
+            else:
+                same = _strict_int(value) == _strict_int(first)
+            if not same:
+                return SWFError(
+                    self.path,
+                    lineno,
+                    None,
+                    f"header {key}: {_shown(value)} contradicts {_shown(first)} on line "
+                    f"{self.where[key]}",
+                )
+        return None
 
     def build(self) -> Header:
         time_zone = self._int("TimeZone", leading=False)
         if time_zone is not None and abs(time_zone) >= _MAX_TZ:
             raise self._error(
                 "TimeZone",
-                f"{self.fields['TimeZone']!r} is no UTC offset in seconds "
+                f"{_shown(self.fields['TimeZone'])} is no UTC offset in seconds "
                 "(less than a day either way)",
             )
-        return Header(
+        start = self._int("UnixStartTime", leading=False)
+        if start is not None and not _UNIX_RANGE[0] <= start < _UNIX_RANGE[1]:
+            raise self._error(
+                "UnixStartTime",
+                f"{_shown(self.fields['UnixStartTime'])} is no date (seconds since 1970 of a "
+                "day in the years 1 to 9999)",
+            )
+        header = Header(
             max_nodes=self._size("MaxNodes"),
             max_procs=self._size("MaxProcs"),
-            unix_start_time=self._int("UnixStartTime", leading=False),
+            unix_start_time=start,
             time_zone=time_zone,
             time_zone_string=self.fields.get("TimeZoneString") or None,
             fields=dict(self.fields),
             lines=tuple(self.lines),
         )
+        contradiction = self._contradiction()
+        if contradiction is not None:
+            raise contradiction
+        return header
 
 
 def _strict_int(value: str) -> int | None:
@@ -383,10 +465,24 @@ def _text_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
+#: How much of a token or header value a message shows.
+_SHOWN = 40
+
+
+def _shown(text: str) -> str:
+    """``repr(text)`` for a message, cut short: a token of a megabyte (a file of one
+    long line) must not make the one error line a megabyte long."""
+    if len(text) <= _SHOWN:
+        return repr(text)
+    return f"{text[:_SHOWN]!r}... ({len(text):,} characters)"
+
+
 def _bad_value(path: Path, lineno: int, index: int, token: str) -> SWFError:
     if _NOT_A_NUMBER_RE.fullmatch(token) or not _looks_numeric(token):
-        return SWFError(path, lineno, SWF_FIELDS[index], f"{token!r} is not a number")
-    return SWFError(path, lineno, SWF_FIELDS[index], f"{token!r} is beyond a float's range")
+        # '#' starts comments in many formats, ';' in SWF.
+        hint = " (SWF comment lines start with ';')" if token.startswith("#") else ""
+        return SWFError(path, lineno, SWF_FIELDS[index], f"{_shown(token)} is not a number{hint}")
+    return SWFError(path, lineno, SWF_FIELDS[index], f"{_shown(token)} is beyond a float's range")
 
 
 def _looks_numeric(token: str) -> bool:
@@ -410,16 +506,18 @@ def _parse_line(path: Path, lineno: int, line: str) -> list[float]:
     """
     parts = line.split()
     if len(parts) != _N_FIELDS:
+        # '#' starts comments in many formats, ';' in SWF.
+        hint = " (SWF comment lines start with ';')" if line.startswith("#") else ""
         if len(parts) < _N_FIELDS:
             missing = len(parts)
             raise SWFError(
                 path,
                 lineno,
                 SWF_FIELDS[missing],
-                f"missing: the line has {len(parts)} fields, SWF needs {_N_FIELDS}",
+                f"missing: the line has {len(parts)} fields, SWF needs {_N_FIELDS}{hint}",
             )
         raise SWFError(
-            path, lineno, None, f"the line has {len(parts)} fields, SWF needs {_N_FIELDS}"
+            path, lineno, None, f"the line has {len(parts)} fields, SWF needs {_N_FIELDS}{hint}"
         )
     values: list[float] = []
     for i, p in enumerate(parts):
@@ -435,7 +533,7 @@ def _parse_line(path: Path, lineno: int, line: str) -> list[float]:
         values.append(v)
     for i in _INT_FIELDS:
         if not values[i].is_integer():
-            raise SWFError(path, lineno, SWF_FIELDS[i], f"{parts[i]!r} is not a whole number")
+            raise SWFError(path, lineno, SWF_FIELDS[i], f"{_shown(parts[i])} is not a whole number")
     return values
 
 
@@ -468,6 +566,61 @@ def read_header(path: str | os.PathLike[str]) -> Header:
         except _GZIP_ERRORS as exc:
             raise SWFError(p, None, None, f"corrupt gzip data: {exc}") from None
     return builder.build()
+
+
+def source_lines(
+    path: str | os.PathLike[str] | None,
+    *,
+    job: Job | None = None,
+    keys: tuple[str, ...] = (),
+    header: Header | None = None,
+) -> tuple[int | None, dict[str, int]]:
+    """Where, in the SWF file ``path`` a workload was read from, ``job``'s line is and
+    the lines of the header ``keys`` (their first occurrence), for a message about the
+    workload that should name them: a job wider than the machine, a header whose
+    machine size a run used (`schedsim.workloads.transforms.fit_machine`,
+    `schedsim.model.simulation.Simulation`).
+
+    The file is read again, so this is for error paths only. A line is named only when
+    it still says what the workload holds: the job's line has its job number, run time
+    and processor fields (``job.swf``), a key's line the value of ``header.fields``
+    when ``header`` is given. Anything else (no path, a file gone, changed, or not
+    SWF) leaves it out: None for the job, no entry for a key.
+    """
+    if path is None:
+        return None, {}
+    try:
+        text = _decode(_read_data(Path(path)))
+    except (OSError, SWFError):
+        return None, {}
+    job_line: int | None = None
+    found: dict[str, int] = {}
+    want = None if job is None or job.swf is None else job.swf
+    for lineno, line in enumerate(_text_lines(text), start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped[0] == ";":
+            m = _KEY_RE.match(stripped)
+            if m and m.group(1) in keys and m.group(1) not in found:
+                key = m.group(1)
+                if header is None or header.fields.get(key) == m.group(2).strip():
+                    found[key] = lineno
+        elif want is not None and job_line is None and _is_line_of(stripped, want):
+            job_line = lineno
+    return job_line, found
+
+
+def _is_line_of(line: str, swf: tuple[float, ...]) -> bool:
+    """Whether a job line holds ``swf``'s job number, run time and processor fields
+    (which the reader keeps as read)."""
+    parts = line.split()
+    if len(parts) != _N_FIELDS:
+        return False
+    try:
+        return all(float(parts[i]) == swf[i] for i in (JOB, RUN, ALLOC, REQ_PROCS))
+    except ValueError:
+        return False
 
 
 def _default_name(path: Path) -> str:
@@ -622,7 +775,8 @@ def _parse_slow(path: Path, data: bytes) -> tuple[_Parsed, SWFError | None]:
     lines up to the first malformed one, and its error."""
     header, lines, numbers = _split(path, _decode(data))
     if not lines:
-        raise SWFError(path, None, None, "no job lines (empty SWF file)")
+        what = f"{len(header.lines)} comment lines" if header.lines else "blank lines"
+        raise SWFError(path, None, None, f"no job lines (empty SWF file: only {what})")
     a, error = _parse_all(path, lines, numbers)
     return (header, lines.__getitem__, numbers, a), error
 
@@ -732,7 +886,8 @@ class _Checks:
     def _first_negative(self, fields: tuple[int, ...] | range) -> Callable[[int], tuple[int, str]]:
         def why(row: int) -> tuple[int, str]:
             i = next(i for i in fields if self.negative[row, i])
-            return i, f"{self._token(row, i)!r} is negative (only -1 means missing)"
+            reason = f"{_shown(self._token(row, i))} is negative (only -1 means missing)"
+            return i, reason + self._size_note(row, i)
 
         return why
 
@@ -751,11 +906,23 @@ class _Checks:
 
         return again, why
 
+    def _size_note(self, row: int, i: int) -> str:
+        """For a wrong value in field 5 (allocated processors) on a line whose size comes
+        from field 8 (requested processors, when above 0): say so, since the job's size
+        is not the value at fault (DESIGN.md, "Job size")."""
+        requested = self.a[row, REQ_PROCS]
+        if i != ALLOC or not requested > 0:
+            return ""
+        return (
+            f" (the job's size, {_fmt(requested)}, comes from field 8, requested processors, "
+            "but field 5 must hold a count too)"
+        )
+
     def _no_size(self, row: int) -> tuple[int, str]:
         requested, allocated = self.a[row, REQ_PROCS], self.a[row, ALLOC]
         return REQ_PROCS, (
-            f"no size: requested {_fmt(requested)} and allocated {_fmt(allocated)} "
-            "processors (clean=True drops such jobs)"
+            f"no size: neither field 8 (requested processors, {_fmt(requested)}) nor field 5 "
+            f"(allocated processors, {_fmt(allocated)}) is above 0 (clean=True drops such jobs)"
         )
 
     def _bounds(self, strict: bool) -> None:
@@ -765,7 +932,7 @@ class _Checks:
 
         def refuse(i: int, mask: np.ndarray, bound: str) -> None:
             why = f"is too large: {bound}"
-            self._add(loaded & mask, lambda r: (i, f"{self._token(r, i)!r} {why}"))
+            self._add(loaded & mask, lambda r: (i, f"{_shown(self._token(r, i))} {why}"))
 
         # In field order, so that a line is diagnosed at its first wrong field.
         refuse(JOB, a[:, JOB] >= MAX_ID, f"job numbers {_ID_BOUND}")
@@ -773,8 +940,11 @@ class _Checks:
         if strict:
             refuse(WAIT, a[:, WAIT] >= MAX_TIME, _TIME_BOUND)
         refuse(RUN, a[:, RUN] >= MAX_TIME, _TIME_BOUND)
+        # The job's size first, named by the field it comes from (8 when above 0, else
+        # 5); then a count in the other field that is too large all the same.
+        self._add(loaded & (self.size > MAX_PROCS), self._too_wide)
         for i in (ALLOC, REQ_PROCS):
-            refuse(i, a[:, i] > MAX_PROCS, f"{_PROCS_BOUND} processors")
+            self._add(loaded & (a[:, i] > MAX_PROCS), self._too_many(i))
         refuse(REQ_TIME, a[:, REQ_TIME] >= MAX_TIME, _TIME_BOUND)
         if strict:
             for i in _IDS:
@@ -783,6 +953,32 @@ class _Checks:
         with np.errstate(invalid="ignore", over="ignore"):
             end = a[:, SUBMIT] + np.maximum(a[:, RUN], self.estimate)
         self._add(loaded & ~(end < MAX_TIME), self._late_end)
+
+    def _size_field(self, row: int) -> int:
+        """The field a line's size comes from: 8 (requested processors) when above 0,
+        else 5 (allocated processors)."""
+        return REQ_PROCS if self.a[row, REQ_PROCS] > 0 else ALLOC
+
+    def _too_wide(self, row: int) -> tuple[int, str]:
+        i = self._size_field(row)
+        where = (
+            "requested processors, field 8, when above 0"
+            if i == REQ_PROCS
+            else ("allocated processors, field 5, as field 8 is not above 0")
+        )
+        return i, (
+            f"{_shown(self._token(row, i))} is too large: a job's size (here its {where}) is "
+            f"{_PROCS_BOUND} processors"
+        )
+
+    def _too_many(self, i: int) -> Callable[[int], tuple[int, str]]:
+        def why(row: int) -> tuple[int, str]:
+            return i, (
+                f"{_shown(self._token(row, i))} is too large: {_PROCS_BOUND} processors"
+                + self._size_note(row, i)
+            )
+
+        return why
 
     def _late_end(self, row: int) -> tuple[int, str]:
         a = self.a
@@ -938,6 +1134,7 @@ def read_swf(
     """
     p = Path(path)
     data = _read_data(p)
+    _refuse_other_formats(p, data)
     parsed, format_error = _parse_fast(p, data), None
     if parsed is None:
         parsed, format_error = _parse_slow(p, data)

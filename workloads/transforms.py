@@ -36,7 +36,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from schedsim.workloads.job import Job
+from schedsim.workloads.job import SWF_FIELDS, Job
 from schedsim.workloads.streams import stream
 from schedsim.workloads.workload import CleaningStep, Members, Workload
 
@@ -103,13 +103,24 @@ def scale_load(w: Workload, factor: float) -> Workload:
     return dataclasses.replace(w, jobs=tuple(jobs), cleaning=cleaning)
 
 
-def fit_machine(w: Workload, cores: int, mode: FitMode = "error") -> Workload:
+def fit_machine(
+    w: Workload, cores: int, mode: FitMode = "error", *, origin: str | None = None
+) -> Workload:
     """Deal with jobs wider than a machine of ``cores`` cores.
 
     Such a job can never start, so by default (``mode="error"``) it is a
-    `ValueError` naming how many there are and the first one; the user must
-    choose explicitly to ``"drop"`` them or to ``"clamp"`` their size to
-    ``cores`` (run time unchanged), and either choice is counted.
+    `ValueError` naming how many there are and the first one (in submit order);
+    the user must choose explicitly to ``"drop"`` them or to ``"clamp"`` their
+    size to ``cores`` (run time unchanged), and either choice is counted.
+
+    The error names the first wide job's line in the file the workload was read
+    from, and the SWF field its size comes from (8, requested processors, when
+    above 0, else 5, allocated processors: DESIGN.md "Job size"), when the file
+    still holds it (`schedsim.workloads.swf.source_lines`): ``log.swf:3: field 8
+    (requested_processors): 1 job of workload 'log' is wider than ...``.
+    ``origin`` says where the machine's size comes from when it is the workload's
+    own (``"come from the header's MaxProcs: 64 (log.swf:2)"``): the header may be
+    what is wrong, and the error then says so and how to give the real size.
     """
     cores = _count(cores, "cores")
     if cores == 0:
@@ -120,12 +131,7 @@ def fit_machine(w: Workload, cores: int, mode: FitMode = "error") -> Workload:
     if not wide:
         return w
     if mode == "error":
-        first_wide = wide[0]
-        raise ValueError(
-            f"{len(wide)} jobs of workload {w.name!r} are wider than the machine's "
-            f"{cores} cores (first: job {first_wide.id} with size {first_wide.size}); "
-            "drop or clamp them (mode='drop' or 'clamp'; on the command line --wide drop|clamp)"
-        )
+        raise _too_wide(w, wide, cores, origin)
     detail = f"size > {cores} cores"
     if mode == "drop":
         jobs = [j for j in w.jobs if j.size <= cores]
@@ -133,6 +139,43 @@ def fit_machine(w: Workload, cores: int, mode: FitMode = "error") -> Workload:
         return w.select(jobs, CleaningStep("dropped: wider than machine", len(wide), detail))
     jobs = [dataclasses.replace(j, size=cores) if j.size > cores else j for j in w.jobs]
     return w.with_jobs(jobs, _step(f"clamped: size to {cores}", [j.id for j in wide], detail))
+
+
+#: SWF fields (0-based) a job's size comes from: requested processors when above 0, else
+#: allocated processors (DESIGN.md "Job size").
+_REQ_PROCS, _ALLOC = 7, 4
+
+
+def _too_wide(w: Workload, wide: list[Job], cores: int, origin: str | None) -> ValueError:
+    """The error of `fit_machine` for the jobs ``wide`` (see there)."""
+    from schedsim.workloads.swf import SWFError, source_lines
+
+    job = wide[0]
+    field = None
+    if job.swf is not None:
+        field = _REQ_PROCS if job.swf[_REQ_PROCS] > 0 else _ALLOC
+        if job.swf[field] != job.size:
+            field = None  # a transform set the size: no field holds it
+    line, _ = source_lines(w.source, job=job) if field is not None else (None, {})
+    these = f"{len(wide)} jobs of workload {w.name!r} are"
+    if len(wide) == 1:
+        these = f"1 job of workload {w.name!r} is"
+    size = f"size {job.size}"
+    if field is not None and w.source is None:
+        # No file to name before the message: the field goes inside it.
+        name = "requested" if field == _REQ_PROCS else "allocated"
+        size += f" from SWF field {field + 1}, {name} processors"
+    where = f", which {origin}" if origin else ""
+    reason = (
+        f"{these} wider than the machine's {cores} cores (first: job {job.id} with {size})"
+        f"{where}; drop or clamp them (mode='drop' or 'clamp'; on the command line "
+        "--wide drop|clamp)"
+    )
+    if origin:
+        reason += ", or give the machine's real size (nodes=; --nodes) if the header is wrong"
+    if field is None or w.source is None:
+        return ValueError(reason)
+    return SWFError(w.source, line, SWF_FIELDS[field], reason)
 
 
 def _window(w: Workload, start: float | None, end: float | None, name: str) -> Workload:
