@@ -26,10 +26,8 @@ sweep and the workload generators are replaced here by stand-ins that raise `Sta
 (a BaseException, which `main` does not catch), so a case that is not refused fails at
 once instead of starting a run that would not end (``--users 10 --days 1e9``).
 
-Cases that fail because of code outside the workload reader (the command line in
-schedsim/app/cli.py, study validation in schedsim/app/study.py) are marked
-``xfail(strict=True)`` with a reason that starts ``cli:`` or ``study:``; they turn into
-failures (XPASS) when that code is fixed, for the mark to go.
+A ``--by`` column is known only once the run is over (a policy adds columns of its
+own): it is refused after the run, its files written (tests/test_run_folder.py).
 """
 
 from __future__ import annotations
@@ -673,39 +671,24 @@ class Command:
     mentions: tuple[str, ...]
 
 
-def cli(reason: str) -> Any:
-    return pytest.mark.xfail(strict=True, reason=f"cli: {reason}")
-
-
-def study(reason: str) -> Any:
-    return pytest.mark.xfail(strict=True, reason=f"study: {reason}")
-
-
-#: Why cases fail today, for the marks (see the module docstring).
-ARGPARSE = cli("argparse refuses in several lines (the usage, then the error)")
-NO_BOUND = study("no upper bound: the run starts")
-
-
 def option_cases() -> list[Any]:
     cases: list[Any] = []
 
-    def add(name: str, *args: str, mentions: tuple[str, ...] = (), marks: Any = ()) -> None:
+    def add(name: str, *args: str, mentions: tuple[str, ...] = ()) -> None:
         option = next((a for a in args if a.startswith("--")), "")
         command = Command(tuple(args), mentions or (option,))
-        cases.append(pytest.param(command, id=name, marks=marks))
+        cases.append(pytest.param(command, id=name))
 
     def values(
         option: str,
         *bad: str,
         before: tuple[str, ...] = (),
         unparsed: tuple[str, ...] = (),
-        marks: dict[str, Any] | None = None,
     ) -> None:
-        """A case per value of ``bad``; those in ``unparsed`` are argparse's to refuse
-        (not of the option's type or choices), ``marks`` mark others."""
+        """A case per value of ``bad`` and of ``unparsed`` (argparse's to refuse: not of
+        the option's type or choices, one line all the same)."""
         for value in (*bad, *unparsed):
-            mark = ARGPARSE if value in unparsed else (marks or {}).get(value, ())
-            add(f"{option} {value!r}", *before, option, value, mentions=(option,), marks=mark)
+            add(f"{option} {value!r}", *before, option, value, mentions=(option,))
 
     add("--workload empty", "--workload", "", mentions=("workload", "''"))
     add("--workload blanks", "--workload", "   ", mentions=("workload",))
@@ -719,7 +702,6 @@ def option_cases() -> list[Any]:
         "10000000000",
         before=lublin,
         unparsed=("nan", "x", "", "1e300"),
-        marks={"10000000000": NO_BOUND},
     )
     values(
         "--lublin-alpha",
@@ -731,10 +713,6 @@ def option_cases() -> list[Any]:
         "1e300",
         before=lublin,
         unparsed=("-inf", "x", ""),
-        marks={
-            "1e-300": NO_BOUND,
-            "1e300": study("refused by the model's sampler without naming the option"),
-        },
     )
     add("--jobs for a trace", "--jobs", "5")
     add("--lublin-alpha for a trace", "--lublin-alpha", "9.8")
@@ -744,7 +722,6 @@ def option_cases() -> list[Any]:
         "--import",
         "",
         mentions=("--import",),
-        marks=cli("--import '' gives Python's 'Empty module name' (schedsim/app/registry.py)"),
     )
     add("--import unknown", "--import", "no_such_module_xyz", mentions=("no_such_module_xyz",))
     add("--import no file", "--import", "/no/such/file.py", mentions=("/no/such/file.py",))
@@ -760,9 +737,7 @@ def option_cases() -> list[Any]:
         "1e-300",
         "1e300",
         unparsed=("-inf", "x", ""),
-        marks={"1e-300": NO_BOUND, "1e300": NO_BOUND},
     )
-    year = study("a month of year 0 or 10000 passes the check; datetime refuses it, unnamed")
     values(
         "--month",
         "",
@@ -772,7 +747,6 @@ def option_cases() -> list[Any]:
         "x",
         "0000-01",
         "9999-12",
-        marks={"0000-01": year, "9999-12": year},
     )
     values("--first", "-1", "0", unparsed=("x", "1e3", "1.5", ""))
     values("--seed", "-1", unparsed=("x", "1.5", ""))
@@ -789,12 +763,10 @@ def option_cases() -> list[Any]:
         "1e300",
         before=("--reservations", "0.1"),
         unparsed=("x",),
-        marks={"1e300": NO_BOUND},
     )
     add("--reservation-lead alone", "--reservation-lead", "60")
     values("--limit-in", unparsed=("bogus",))
     values("--wide", unparsed=("bogus",))
-    key = study("names the study key (overhead.low_mb), not the option")
     values(
         "--overhead-low-mb",
         "-1",
@@ -802,9 +774,8 @@ def option_cases() -> list[Any]:
         "inf",
         "1e300",
         unparsed=("x",),
-        marks={"-1": key, "nan": key, "inf": key, "1e300": key},
     )
-    values("--overhead-high-mb", "-1", "nan", "0", marks=dict.fromkeys(("-1", "nan", "0"), key))
+    values("--overhead-high-mb", "-1", "nan", "0")
     add(
         "--overhead-low-mb above --overhead-high-mb",
         "--overhead-low-mb",
@@ -812,7 +783,6 @@ def option_cases() -> list[Any]:
         "--overhead-high-mb",
         "100",
         mentions=("--overhead-low-mb", "--overhead-high-mb"),
-        marks=key,
     )
     values(
         "--overhead-rate",
@@ -821,13 +791,10 @@ def option_cases() -> list[Any]:
         "nan",
         "inf",
         "1e-300",
-        marks={**dict.fromkeys(("0", "-1", "nan", "inf"), key), "1e-300": NO_BOUND},
     )
     values("--overhead-per", unparsed=("bogus",))
     values("--estimates", "", "bogus", "f:-1", "f:nan", "f:inf", "f:x", "tsafrir:-5")
-    values(
-        "--users", "-1", "0", "1000000000", unparsed=("1e9", "x"), marks={"1000000000": NO_BOUND}
-    )
+    values("--users", "-1", "0", "1000000000", unparsed=("1e9", "x"))
     users = ("--users", "10")
     values(
         "--days",
@@ -839,7 +806,6 @@ def option_cases() -> list[Any]:
         "1e-300",
         before=users,
         unparsed=("x",),
-        marks={"1e9": NO_BOUND, "1e-300": study("no lower bound on days: the run starts")},
     )
     add("--days alone", "--days", "5")
     values("--max-runtime", "-1", "0", "nan", before=users, unparsed=("x",))
@@ -862,12 +828,6 @@ def option_cases() -> list[Any]:
         "--cooldown",
         "0.6",
         mentions=("--warmup", "--cooldown"),
-        marks=study("warmup and cooldown that together trim every job pass: the run starts"),
-    )
-    values(
-        "--by",
-        "nosuchcolumn",
-        marks={"nosuchcolumn": cli("--by is checked after the run, not before it")},
     )
     values("--only", unparsed=("nosuch.file", ""))
     add(
@@ -921,20 +881,18 @@ def spellings(option: str) -> tuple[str, ...]:
 def study_cases() -> list[Any]:
     cases: list[Any] = []
 
-    def add(name: str, text: str | bytes, *mentions: str, marks: Any = ()) -> None:
-        cases.append(pytest.param(text, mentions, id=name, marks=marks))
+    def add(name: str, text: str | bytes, *mentions: str) -> None:
+        cases.append(pytest.param(text, mentions, id=name))
 
     head = '[study]\nname = "s"\nseed = 1\nreplications = 1\n'
     base = head + "[base]\nworkload = 'GOOD'\n"
-    empty = study("an empty study file is a study of one run of the defaults")
-    add("empty file", "", "study.toml", marks=empty)
-    add("blanks only", "\n  \n\t\n", "study.toml", marks=empty)
+    add("empty file", "", "study.toml")
+    add("blanks only", "\n  \n\t\n", "study.toml")
     add("not toml", "this is not toml\n", "not valid TOML")
     add(
         "binary",
         b"\x00\x01\x02\xff\xfe",
         "study.toml",
-        marks=study("a study file that is not UTF-8 gives the codec's message, without the file"),
     )
     add("empty name", base.replace('"s"', '""'), "name")
     add("name a number", base.replace('"s"', "5"), "name")
@@ -946,7 +904,6 @@ def study_cases() -> list[Any]:
             f"replications {value}",
             base.replace("replications = 1", f"replications = {value}"),
             "replications",
-            marks=study("no upper bound on replications") if value == "1000000000" else (),
         )
     for value in ('"x"', "-1", "1.5"):
         add(f"seed {value}", base.replace("seed = 1", f"seed = {value}"), "seed")
@@ -965,22 +922,19 @@ def study_cases() -> list[Any]:
         "workload missing",
         base.replace("'GOOD'", "'missing.swf'"),
         "missing.swf",
-        marks=study("an unknown workload is named with its key but not the study file"),
     )
     add("workload empty", base.replace("'GOOD'", "''"), "workload")
     add(
         "workload a csv",
         base.replace("'GOOD'", "'CSV'"),
         "looks like CSV",
-        marks=study("the workload is first read in the runs: the sweep starts"),
     )
-    add("a billion days", base + "users = 10\ndays = 1e9\n", "days", marks=NO_BOUND)
+    add("a billion days", base + "users = 10\ndays = 1e9\n", "days")
     add("no users", base + "users = 0\n", "users")
     add(
         "a trillion jobs",
         head + "[base]\nworkload = 'lublin'\njobs = 1000000000000\n",
         "jobs",
-        marks=NO_BOUND,
     )
     add("days without users", base + "days = 5\n", "days")
     add("grid of an empty list", base + "[grid]\npolicy = []\n", "policy")
@@ -990,22 +944,19 @@ def study_cases() -> list[Any]:
     clash = base + "[grid]\npolicy = ['easy']\n[[variants]]\nlabel = 'v'\npolicy = 'fcfs'\n"
     add("grid and variant set one key", clash, "policy")
     add("variant unknown key", base + "[[variants]]\nlabel = 'v'\nnods = 3\n", "nods")
-    unchecked = study("[report] values are checked for their type only: the sweep starts")
     add(
         "a metric that does not exist",
         base + "[report]\nmetrics = ['nosuch']\n",
         "nosuch",
-        marks=unchecked,
     )
     add("metrics not a list", base + "[report]\nmetrics = 'mean_wait'\n", "metrics")
     add(
         "baseline not a policy",
         base + "[report]\nbaseline = 'nosuchpolicy'\n",
         "nosuchpolicy",
-        marks=unchecked,
     )
     add("kind unknown", base + "[report]\nkind = 'bogus'\n", "bogus")
-    add("x unknown", base + "[report]\nx = 'nosuchkey'\n", "nosuchkey", marks=unchecked)
+    add("x unknown", base + "[report]\nx = 'nosuchkey'\n", "nosuchkey")
     add("report unknown key", base + "[report]\nbogus = 1\n", "bogus")
     add(
         "imports unknown",
@@ -1042,10 +993,10 @@ def test_a_bad_study_file_is_refused_on_one_line_before_it_runs(
 @pytest.mark.parametrize(
     ("args", "mentions"),
     [
-        pytest.param(("--workers", "-1"), "--workers", marks=cli("--workers -1 is not refused")),
-        pytest.param(("--workers", "x"), "--workers", marks=ARGPARSE),
-        pytest.param(("--workers", "1e300"), "--workers", marks=ARGPARSE),
-        pytest.param(("--cluster", ""), "--cluster", marks=cli("--cluster '' is not refused")),
+        (("--workers", "-1"), "--workers"),
+        (("--workers", "x"), "--workers"),
+        (("--workers", "1e300"), "--workers"),
+        (("--cluster", ""), "--cluster"),
         (("--out", ""), "--out"),
     ],
     ids=["workers negative", "workers a word", "workers 1e300", "cluster empty", "out empty"],

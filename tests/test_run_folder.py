@@ -297,11 +297,11 @@ def test_the_guard_passes_writes_until_the_reader_goes():
     [
         (
             ["run", "--nodes", "abc"],
-            "schedsim run: error: argument --nodes: invalid int value: 'abc'",
+            "schedsim: error: argument --nodes: invalid int value: 'abc'",
         ),
-        (["run", "--policy"], "schedsim run: error: argument --policy: expected one argument"),
+        (["run", "--policy"], "schedsim: error: argument --policy: expected one argument"),
         (["nosuch"], "schedsim: error: argument COMMAND: invalid choice: 'nosuch'"),
-        (["compare"], "schedsim compare: error: the following arguments are required: DIR"),
+        (["compare"], "schedsim: error: the following arguments are required: DIR"),
     ],
 )
 def test_a_command_line_mistake_is_one_line(capsys, argv, error):
@@ -310,7 +310,8 @@ def test_a_command_line_mistake_is_one_line(capsys, argv, error):
     assert stop.value.code == 2
     out, err = capsys.readouterr()
     assert not out and len(err.splitlines()) == 1 and err.startswith(error)
-    assert err.rstrip().endswith("--help`)")
+    command = "schedsim" if argv == ["nosuch"] else f"schedsim {argv[0]}"
+    assert err.rstrip().endswith(f"(see `{command} --help`)")
 
 
 def test_the_progress_bar_follows_standard_error(tmp_path, capsys, monkeypatch):
@@ -354,3 +355,18 @@ def test_a_bar_shows_only_once_a_run_has_taken_its_delay():
         shown[delay] = screen.getvalue()
         pd.testing.assert_frame_equal(jobs, Simulation(kth, "easy").run().jobs)
     assert "easy on KTH" in shown[0.0] and shown[1e9] == ""
+
+
+def test_a_by_column_no_job_table_has_is_refused_after_the_files(tmp_path, capsys):
+    """``--by``'s column is known only once the run is over (policies add their own), so
+    it is checked then: one line, and the run's files written first."""
+    out = tmp_path / "o"
+    code, text, err = run(capsys, "run", "--first", "40", "--by", "nosuch", "--out", str(out))
+    assert code == 2 and not text and len(err.splitlines()) == 1
+    assert err.startswith("schedsim: error: --by nosuch: the job table has no such column")
+    assert err.rstrip().endswith(f"the run's files are whole in {out}/")
+    assert len(whole(out).jobs) == 40
+    # A policy's own column is one: multiqueue's queue_class.
+    argv = ["run", "--first", "40", "--policy", "multiqueue", "--by", "queue_class"]
+    code, text, _ = run(capsys, *argv, "--out", str(tmp_path / "m"))
+    assert code == 0 and "queue_class" in text

@@ -382,7 +382,10 @@ NAMES = {
         ({"kill_at_estimate": "no"}, "--keep-run-times: expected true or false"),
         ({"overhead": {"rate_mb_s": 0}}, "--overhead-rate: expected a positive number of MB/s"),
         ({**LUBLIN, "workload_params": {"start_hour": 30}}, "--workload-param start_hour: "),
-        ({**CLOSED, "days": 1e9}, "--days: expected a positive number of days"),
+        (
+            {**CLOSED, "days": 1e9},
+            "--days: expected a number of days from 0.0417 (an hour) to 36,525",
+        ),
         ({"first": 0}, "first: expected"),  # not in the mapping: the key itself
         ({"bogus": 1}, "bogus: unknown key"),
     ],

@@ -1110,8 +1110,9 @@ def test_seed004_study_is_the_papers_grid():
 #: (configuration, key the error names, what it says it expects): one value past each
 #: bound of schedsim.app.limits.
 BEYOND = [
-    ({"users": 10, "days": 1e9}, "days", "a positive number of days, at most 36,525"),
-    ({"users": 10, "days": float("inf")}, "days", "a positive number of days"),
+    ({"users": 10, "days": 1e9}, "days", "a number of days from 0.0417 (an hour) to 36,525"),
+    ({"users": 10, "days": float("inf")}, "days", "a number of days from 0.0417"),
+    ({"users": 10, "days": 1e-300}, "days", "a number of days from 0.0417 (an hour)"),
     ({"users": 10**6}, "users", "a positive number of users, at most 100,000"),
     ({"workload": "lublin", "jobs": 10**8}, "jobs", "a positive number of jobs, at most"),
     ({"first": 10**8}, "first", "a positive number of jobs, at most 10,000,000"),

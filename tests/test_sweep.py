@@ -306,7 +306,8 @@ def test_execute_returns_a_failure_instead_of_raising():
     task = ({**document, "config": {**BASE, "policy": "easy", "nodes": 2}}, ())
     outcome = execute(task)
     assert not outcome.ok and outcome.id == "abc"
-    assert outcome.error.startswith("ValueError:") and "wider than the machine" in outcome.error
+    # The workload's error (an SWFError is a ValueError), with the file and line it names.
+    assert outcome.error.startswith("SWFError:") and "wider than the machine" in outcome.error
     assert "Traceback" in outcome.traceback and not outcome.files
 
 

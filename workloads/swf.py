@@ -173,6 +173,7 @@ __all__ = [
     "MAX_PROCS",
     "MAX_TIME",
     "SWFError",
+    "check_swf_text",
     "read_header",
     "read_swf",
     "source_lines",
@@ -233,6 +234,8 @@ _NUMBER_BYTES = b" \t\n0123456789.eE+-"
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
+#: What `check_swf_text` looks at: as much as `formats.not_swf` ever reads.
+_HEAD_BYTES = 1 << 16
 _GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
 #: ``; Key: value`` with the key right after the semicolon (at most one blank),
 #: so indented continuation lines like ``;    http://x`` are not mistaken for keys.
@@ -314,6 +317,23 @@ def _refuse_other_formats(path: Path, data: bytes) -> None:
     if found is not None:
         line, what = found
         raise SWFError(path, line, None, f"this looks like {what}, not SWF text; {READABLE}")
+
+
+def check_swf_text(path: str | os.PathLike[str]) -> None:
+    """Refuse, as `read_swf` would, a file that plainly is not SWF text (CSV, JSON,
+    binary data...: `formats.not_swf`), from its first 64 KiB only, so that a study
+    can check every file it names when it loads rather than when its runs start."""
+    p = Path(path)
+    with p.open("rb") as fh:
+        head = fh.read(_HEAD_BYTES + 1)
+    if len(head) <= _HEAD_BYTES:  # the whole file: read it as read_swf does
+        head = _read_data(p)
+    elif head[:2] == _GZIP_MAGIC:
+        try:
+            head = zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(head, _HEAD_BYTES)
+        except zlib.error as exc:
+            raise SWFError(p, None, None, f"corrupt gzip data: {_one_line(exc)}") from None
+    _refuse_other_formats(p, head.removeprefix(_BOM))
 
 
 def _one_line(exc: BaseException) -> str:

@@ -77,7 +77,8 @@ class Parser(argparse.ArgumentParser):
     where to read the options, not the whole usage (17 lines for ``schedsim run``)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+        # The prefix of every error schedsim prints, so that one pattern finds them all.
+        self.exit(2, f"schedsim: error: {message} (see `{self.prog} --help`)\n")
 
 
 def make_console() -> Console:
@@ -885,7 +886,10 @@ def _run_and_write(
     from schedsim.app.run_folder import check_folder, deferred_interrupts, write_run
 
     for module in args.imports:
-        registry.import_module(module)
+        try:
+            registry.import_module(module)
+        except ValueError as exc:  # the module, and why
+            raise ValueError(f"--import {exc}") from None
     config = run_config(args)
     run_id = config.run_id()
     if out is not None:  # checked before the trace is read
@@ -925,6 +929,12 @@ def _run_and_write(
         console.file.kept = f"the run's files are whole in {out}/"
     if interrupts:
         raise Interrupted(f"interrupted; the run was finished and its files are whole in {out}/")
+    if args.by and args.by not in result.jobs.columns:
+        # Known only now: a policy adds columns of its own (multiqueue's queue_class).
+        raise ValueError(
+            f"--by {args.by}: the job table has no such column (it has "
+            f"{', '.join(map(str, result.jobs.columns))}); the run's files are whole in {out}/"
+        )
     try:
         _print_run(args, console, result)
     except KeyboardInterrupt:
@@ -969,6 +979,10 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
     from schedsim.app.study import load_study
     from schedsim.app.sweep import sweep
 
+    if args.workers is not None and args.workers < 0:
+        raise ValueError(f"--workers {args.workers}: expected 0 (run in this process) or more")
+    if args.cluster is not None and not args.cluster.strip():
+        raise ValueError(f"--cluster {args.cluster!r}: an empty address (e.g. tcp://host:8786)")
     study = load_study(args.study)
     out = output_directory(args.out) or Path("results") / study.name
     runs = study.runs()

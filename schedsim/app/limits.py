@@ -25,10 +25,12 @@ __all__ = [
     "MAX_DURATION",
     "MAX_ESTIMATE_FACTOR",
     "MAX_JOBS",
+    "MAX_REPLICATIONS",
     "MAX_TIME",
     "MAX_UNIX_START",
     "MAX_USERS",
     "MAX_USER_GAP",
+    "MIN_DAYS",
     "OVERHEAD_MAX_MB",
     "OVERHEAD_MIN_RATE",
     "SLOWDOWN_THRESHOLD_RANGE",
@@ -50,6 +52,15 @@ MAX_USERS = 100_000
 #: Most simulated days of a closed-loop run (``days``): a century, 200 times the
 #: paper's 180 days; its horizon (3.2e9 s) stays far below 2**43 s.
 MAX_DAYS = 36_525.0
+
+#: Fewest simulated days of a closed-loop run (``days``): an hour. Users submit only
+#: in their working hours and think for minutes between jobs, so a shorter run has
+#: next to no jobs to measure; a value below it (``--days 1e-300``) is a slip.
+MIN_DAYS = 1 / 24
+
+#: Most replications of a study (``[study] replications``): a hundred times the
+#: largest the project runs (30 for a tight interval); every run is one process's work.
+MAX_REPLICATIONS = 1000
 
 #: (lowest, highest) load factor (``load_factor``): a thousandfold either way, far
 #: beyond any study's (0.6-1.6); stretching a ten-year log a thousandfold keeps its

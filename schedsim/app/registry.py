@@ -108,6 +108,8 @@ def import_module(spec: str) -> ModuleType:
     Its `register` decorators add its policies. A file is imported once per
     path (as ``schedsim_plugin_<stem>``). ValueError names the module and why.
     """
+    if not spec.strip():
+        raise ValueError(f"{spec!r}: an empty module name")
     path = Path(spec)
     if spec.endswith(".py"):
         if not path.is_file():

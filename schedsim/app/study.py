@@ -978,8 +978,8 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
         ("workload", isinstance(c.workload, str) and bool(c.workload), "a non-empty string"),
         (
             "month",
-            c.month is None or (isinstance(c.month, str) and bool(_MONTH.fullmatch(c.month))),
-            "a 'YYYY-MM' string",
+            c.month is None or (isinstance(c.month, str) and _month_ok(c.month)),
+            "a 'YYYY-MM' string from 0001-01 to 9999-11 (a month the calendar holds whole)",
         ),
         (
             "first",
@@ -1025,8 +1025,9 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
         ),
         (
             "days",
-            c.days is None or (_is_number(c.days) and 0 < c.days <= limits.MAX_DAYS),
-            f"a positive number of days, at most {limits.MAX_DAYS:,.0f} (a century)",
+            c.days is None or (_is_number(c.days) and limits.MIN_DAYS <= c.days <= limits.MAX_DAYS),
+            f"a number of days from {limits.MIN_DAYS:.3g} (an hour) to "
+            f"{limits.MAX_DAYS:,.0f} (a century)",
         ),
         ("daily_cycle", c.daily_cycle is None or isinstance(c.daily_cycle, bool), "true or false"),
         (
@@ -1122,6 +1123,12 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
                 f"(or leave it out: 1, the default, is taken as {cores}), got {c.cores_per_node!r}",
             )
         )
+    fractions = [getattr(c, k) for k in ("warmup", "cooldown") if isinstance(getattr(c, k), float)]
+    if len(fractions) == 2 and _trim_ok(c.warmup) and _trim_ok(c.cooldown) and sum(fractions) >= 1:
+        problems.append(
+            ("cooldown", f"with warmup {c.warmup} leaves no job in the summaries: "
+             "the two fractions must add up to less than 1")
+        )  # fmt: skip
     if c.reservation_lead is not None and c.reservations is None:
         problems.append(("reservation_lead", "applies only with reservations = SHARE"))
     if c.users is not None:
@@ -1208,6 +1215,12 @@ def _canonical_overhead(value: str | Mapping[str, Any] | None) -> str | dict[str
 _MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
 
+def _month_ok(value: str) -> bool:
+    """A 'YYYY-MM' month that Python's calendar holds with the month after it (the
+    window's end): from 0001-01 to 9999-11."""
+    return bool(_MONTH.fullmatch(value)) and "0001-01" <= value <= "9999-11"
+
+
 def _trim_ok(value: Any) -> bool:
     if _is_int(value):
         return value >= 0
@@ -1243,9 +1256,22 @@ def workload_identity(name_or_path: str) -> str:
     if key in catalog.SHIPPED or key in SYNTHETIC:
         return key
     try:
-        return _digest(*_workload_key(name_or_path))
+        key = _workload_key(name_or_path)
+        _check_format(*key)
+        return _digest(*key)
     except ValueError as exc:
         raise StudyError.about("workload", str(exc)) from None
+
+
+@functools.lru_cache(maxsize=64)
+def _check_format(path: str, mtime_ns: int, size: int) -> None:
+    """A workload file that is plainly no workload (a CSV, a JSON...) is refused when its
+    configuration is made, not when a run reads it (`schedsim.workloads.swf.check_swf_text`)."""
+    from schedsim.workloads.formats import is_parquet
+    from schedsim.workloads.swf import check_swf_text
+
+    if not is_parquet(path):
+        check_swf_text(path)
 
 
 # ---- a study -------------------------------------------------------------------
@@ -1411,8 +1437,11 @@ class Study:
 
     def __post_init__(self) -> None:
         src = self.source
-        if not _is_int(self.replications) or self.replications < 1:
-            raise StudyError(f"{src}: study.replications: expected a positive integer")
+        if not _is_int(self.replications) or not 1 <= self.replications <= limits.MAX_REPLICATIONS:
+            raise StudyError(
+                f"{src}: study.replications: expected a positive integer, at most "
+                f"{limits.MAX_REPLICATIONS:,}, got {self.replications!r}"
+            )
         if not _is_int(self.seed) or self.seed < 0:
             raise StudyError(f"{src}: study.seed: expected a non-negative integer")
         if not isinstance(self.name, str) or not self.name:
@@ -1557,14 +1586,45 @@ class Study:
                     seeded = dataclasses.replace(
                         config, seed=replication_seed(self.seed, r)
                     ).normalized()
-                    run_id = seeded.run_id()
+                    try:
+                        run_id = seeded.run_id()
+                    except StudyError as exc:
+                        raise StudyError(f"{here}: {exc}") from None
                     if run_id in seen:
                         raise StudyError(
                             f"{here}: the same run as {seen[run_id]} (identical configuration)"
                         )
                     seen[run_id] = f"{run_label} replication {r}"
                     out.append(Run(seeded, run_label, r, run_id))
+        self._check_report(out)
         return out
+
+    def _check_report(self, runs: Sequence[Run]) -> None:
+        """The ``[report]`` values that name runs or columns name ones the study has:
+        ``baseline`` a run's label, ``x`` a configuration column (``params.NAME`` and
+        ``TABLE.NAME`` for a table's entries) or ``none``; known before any run starts."""
+        src = self.source
+        baseline = self.report.get("baseline")
+        labels = sorted({run.label for run in runs})
+        if baseline is not None and str(baseline) not in labels:
+            raise StudyError(
+                f"{src}: report.baseline: {baseline!r} is no run's label "
+                f"(labels: {', '.join(labels)})"
+            )
+        x = self.report.get("x")
+        if x is not None and x != "none":
+            columns: set[str] = set()
+            for run in runs:
+                for key, value in run.config.to_dict().items():
+                    columns.add(key)
+                    if isinstance(value, Mapping):
+                        columns.update(f"{key}.{sub}" for sub in value)
+            if x not in columns:
+                raise StudyError(
+                    f"{src}: report.x: {x!r} is no configuration column "
+                    f"(e.g. {', '.join(sorted(c for c in columns if '.' not in c)[:8])}, "
+                    "params.NAME; or none)"
+                )
 
     def to_dict(self) -> dict[str, Any]:
         """The definition as the TOML document's tables (JSON-ready)."""
@@ -1610,9 +1670,14 @@ def load_study(path: str | os.PathLike[str]) -> Study:
     """
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise StudyError(f"{path}: cannot read the study file ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise StudyError(
+            f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
+            f"{exc.start}): a study is a TOML file"
+        ) from None
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
