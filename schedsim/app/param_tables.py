@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from schedsim.app import limits
-from schedsim.app.registry import _convert
+from schedsim.app.registry import convert_value
 from schedsim.model.slowdowns import StatisticalContention
 from schedsim.model.sources import Population
 from schedsim.workloads import lublin, multicore
@@ -199,7 +199,7 @@ class ParamTable:
                 problems.append((where, why))
                 continue
             try:
-                converted = _convert(value, param.hint, name, self.key)
+                converted = convert_value(value, param.hint, name, self.key)
             except ValueError:
                 problems.append((where, f"expected {describe(param.hint)}, got {value!r}"))
                 continue

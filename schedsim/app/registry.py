@@ -211,7 +211,7 @@ def listed_parameters(name: str) -> dict[str, inspect.Parameter]:
     return {k: p for k, p in parameters(name).items() if k not in hidden}
 
 
-def _convert(value: Any, annotation: Any, key: str, policy: str) -> Any:
+def convert_value(value: Any, annotation: Any, key: str, policy: str) -> Any:
     """``value`` as the parameter's type hint wants it: from a string (the command
     line) or from a TOML/JSON value, where an int may stand for a float."""
     target = annotation
@@ -265,7 +265,7 @@ def resolve_params(name: str, params: Mapping[str, Any] | None = None) -> dict[s
             known = ", ".join(accepted) or "none"
             raise ValueError(f"policy {name} has no parameter {key!r} (parameters: {known})")
         # No type hint: the value is taken as given (a string from the command line).
-        resolved[key] = _convert(value, hints.get(key, Any), key, name)
+        resolved[key] = convert_value(value, hints.get(key, Any), key, name)
     return resolved
 
 
