@@ -29,7 +29,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from schedsim.workloads.job import SWF_FIELDS, Job
-from schedsim.workloads.swf import _ID_BOUND, _TIME_BOUND, MAX_ID, MAX_PROCS, MAX_TIME
+from schedsim.workloads.swf import _ID_BOUND, _TIME_BOUND, MAX_ID, MAX_PROCS, MAX_TIME, _one_line
 from schedsim.workloads.workload import CleaningStep, Header, Workload
 
 __all__ = ["read_workload", "write_workload"]
@@ -134,11 +134,6 @@ def read_workload(path: str | os.PathLike[str]) -> Workload:
         source=None if source is None else str(source),
         cleaning=cleaning,
     )
-
-
-def _one_line(exc: BaseException) -> str:
-    """An exception's message on one line (pyarrow's may span several)."""
-    return " ".join(str(exc).split())
 
 
 def _header(values: dict[str, Any]) -> Header:

@@ -152,7 +152,7 @@ import math
 import os
 import re
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain
 from operator import attrgetter, itemgetter
@@ -176,6 +176,7 @@ __all__ = [
     "check_swf_text",
     "read_header",
     "read_swf",
+    "size_field",
     "source_lines",
     "write_swf",
 ]
@@ -497,10 +498,22 @@ def _shown(text: str) -> str:
     return f"{text[:_SHOWN]!r}... ({len(text):,} characters)"
 
 
+def _comment_hint(text: str) -> str:
+    """What a message adds for a line or token that starts with ``#``: comments start
+    with ``#`` in many formats, with ``;`` in SWF."""
+    return " (SWF comment lines start with ';')" if text.startswith("#") else ""
+
+
+def size_field(fields: Sequence[float]) -> int:
+    """The 0-based SWF field a job's size comes from, given its 18 values: requested
+    processors (field 8) when above 0, else allocated processors (field 5); DESIGN.md
+    "Job size"."""
+    return REQ_PROCS if fields[REQ_PROCS] > 0 else ALLOC
+
+
 def _bad_value(path: Path, lineno: int, index: int, token: str) -> SWFError:
     if _NOT_A_NUMBER_RE.fullmatch(token) or not _looks_numeric(token):
-        # '#' starts comments in many formats, ';' in SWF.
-        hint = " (SWF comment lines start with ';')" if token.startswith("#") else ""
+        hint = _comment_hint(token)
         return SWFError(path, lineno, SWF_FIELDS[index], f"{_shown(token)} is not a number{hint}")
     return SWFError(path, lineno, SWF_FIELDS[index], f"{_shown(token)} is beyond a float's range")
 
@@ -526,8 +539,7 @@ def _parse_line(path: Path, lineno: int, line: str) -> list[float]:
     """
     parts = line.split()
     if len(parts) != _N_FIELDS:
-        # '#' starts comments in many formats, ';' in SWF.
-        hint = " (SWF comment lines start with ';')" if line.startswith("#") else ""
+        hint = _comment_hint(line)
         if len(parts) < _N_FIELDS:
             missing = len(parts)
             raise SWFError(
@@ -974,13 +986,8 @@ class _Checks:
             end = a[:, SUBMIT] + np.maximum(a[:, RUN], self.estimate)
         self._add(loaded & ~(end < MAX_TIME), self._late_end)
 
-    def _size_field(self, row: int) -> int:
-        """The field a line's size comes from: 8 (requested processors) when above 0,
-        else 5 (allocated processors)."""
-        return REQ_PROCS if self.a[row, REQ_PROCS] > 0 else ALLOC
-
     def _too_wide(self, row: int) -> tuple[int, str]:
-        i = self._size_field(row)
+        i = size_field(self.a[row])
         where = (
             "requested processors, field 8, when above 0"
             if i == REQ_PROCS

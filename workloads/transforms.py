@@ -141,19 +141,14 @@ def fit_machine(
     return w.with_jobs(jobs, _step(f"clamped: size to {cores}", [j.id for j in wide], detail))
 
 
-#: SWF fields (0-based) a job's size comes from: requested processors when above 0, else
-#: allocated processors (DESIGN.md "Job size").
-_REQ_PROCS, _ALLOC = 7, 4
-
-
 def _too_wide(w: Workload, wide: list[Job], cores: int, origin: str | None) -> ValueError:
     """The error of `fit_machine` for the jobs ``wide`` (see there)."""
-    from schedsim.workloads.swf import SWFError, source_lines
+    from schedsim.workloads.swf import REQ_PROCS, SWFError, size_field, source_lines
 
     job = wide[0]
     field = None
     if job.swf is not None:
-        field = _REQ_PROCS if job.swf[_REQ_PROCS] > 0 else _ALLOC
+        field = size_field(job.swf)
         if job.swf[field] != job.size:
             field = None  # a transform set the size: no field holds it
     line, _ = source_lines(w.source, job=job) if field is not None else (None, {})
@@ -163,7 +158,7 @@ def _too_wide(w: Workload, wide: list[Job], cores: int, origin: str | None) -> V
     size = f"size {job.size}"
     if field is not None and w.source is None:
         # No file to name before the message: the field goes inside it.
-        name = "requested" if field == _REQ_PROCS else "allocated"
+        name = "requested" if field == REQ_PROCS else "allocated"
         size += f" from SWF field {field + 1}, {name} processors"
     where = f", which {origin}" if origin else ""
     reason = (

@@ -59,6 +59,7 @@ import numpy as np
 import pandas as pd
 
 from schedsim.model.cluster import ranges
+from schedsim.model.pieces import HELD
 from schedsim.model.policy import Reservation
 from schedsim.model.results import Result
 from schedsim.model.view import State, View
@@ -117,9 +118,6 @@ MAX_CATEGORIES = 12
 #: at 5,000 (three weeks of the CTC log) rectangles are already a few pixels wide on a
 #: page-wide chart, and a whole log's 77,000 fill it as a smear.
 MAX_PIECES = 5000
-
-#: The piece kinds that hold cores (a suspended job holds none: its piece names its home).
-HOLDING = ("run", "overhead", "lost")
 
 
 # -- time ------------------------------------------------------------------------
@@ -737,7 +735,7 @@ def heatmap_note(
 class BusyShares:
     """The busy share of each row of nodes in each time bin (`busy_shares`).
 
-    ``shares[r, k]``: the core-seconds the pieces that hold cores (`HOLDING`:
+    ``shares[r, k]``: the core-seconds the pieces that hold cores (`schedsim.model.pieces.HELD`:
     run, overhead, lost attempts) spend on row ``r``'s cores during bin ``k``,
     over the row's cores times the bin's length: a fraction, 0 (idle) to 1
     (every core busy throughout). ``edges``: the bins' bounds, clock times
@@ -771,7 +769,7 @@ def busy_shares(
     lo, hi = _window(result, start, end)
     rows, shown = _rows(result, nodes, max_rows)
     visible = pieces[(pieces["end"] > lo) & (pieces["start"] < hi)]
-    held = visible[visible["kind"].astype(str).isin(HOLDING)]
+    held = visible[visible["kind"].astype(str).isin(HELD)]
     cpn = rows.cores_per_node
     edges = np.linspace(lo, hi, bins + 1)
     width = (hi - lo) / bins
