@@ -116,11 +116,13 @@ is an error naming it, as is a parameter another key sets
 (``workload_params.alpha``: ``lublin_alpha``).
 
 Bounds (`schedsim.app.limits`, each with its reason): ``users`` at most
-100,000, ``days`` 36,525, ``jobs`` and ``first`` 10,000,000, ``load_factor``
+100,000, ``days`` an hour to 36,525, ``jobs`` and ``first`` 10,000,000, ``load_factor``
 from 0.001 to 1000 (and no stretched time past 2**43 s), ``reservation_lead``
 and a finite ``max_runtime`` a year, ``lublin_alpha`` from 5.23 to 20.92, the
 machine 2**24 cores, ``estimates`` f:F up to 1000 and tsafrir:MAX up to a year,
-the overhead's memory a terabyte and its rate at least 0.1 MB/s.
+the overhead's memory a terabyte and its rate at least 0.1 MB/s, a study's
+``replications`` 1,000; ``month`` lies in 0001-01 to 9999-11, and fractions of
+``warmup`` and ``cooldown`` add up to less than 1.
 
 A study is written in Python or as a TOML file (`load_study`)::
 
