@@ -1,4 +1,4 @@
-"""The README's Python examples run as written."""
+"""The Python examples of the README and the documentation's guides run as written."""
 
 from __future__ import annotations
 
@@ -12,15 +12,26 @@ from schedsim.model import policy as base
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import first
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+#: Where the examples are: the README, the guides and design pages, each paper's page.
+PAGES = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs" / "guide").glob("*.md")),
+    *sorted((ROOT / "docs" / "design").glob("*.md")),
+    *sorted((ROOT / "papers").glob("*/README.md")),
+]
 
 
 def python_blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
+    return [
+        block
+        for page in PAGES
+        for block in re.findall(r"```python\n(.*?)```", page.read_text(), flags=re.DOTALL)
+    ]
 
 
 def test_readme_has_the_tour_and_the_policy_example():
-    blocks = python_blocks()
+    blocks = re.findall(r"```python\n(.*?)```", PAGES[0].read_text(), flags=re.DOTALL)
     assert any("compare(" in b for b in blocks)
     assert any('@register("sjf")' in b for b in blocks)
 
