@@ -438,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="benchmarks/run.py",
         description=(
-            "Time FCFS, EASY and conservative backfilling on whole real traces, "
+            "Time FCFS, EASY, conservative, SS and PFCFS1 on whole real traces, "
             "relative to a reference run (EASY, first 5000 jobs of the shipped KTH trace)."
         ),
     )
