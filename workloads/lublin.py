@@ -653,7 +653,7 @@ LUBLIN_ALPHA = models.Declared(
     "the gamma shape of log interarrival times, the load knob (lower = more load; "
     "Zeng & Sodan 2009 use 10.33 and 9.83)",
     "a number from {:.4g} to {:.4g} (half to twice the published 10.46)".format(*ALPHA_RANGE),
-    default_text=f"{ALPHA:g}",
+    default_text="10.46",
     check=lambda v: ALPHA_RANGE[0] <= v <= ALPHA_RANGE[1],
     metavar="A",
 )

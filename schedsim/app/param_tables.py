@@ -239,9 +239,7 @@ def workload_table(name: str) -> ParamTable | None:
 #: ``workload_params`` by built-in workload name: the generator's table (`workload_table`
 #: for any registered model, a plug-in's too).
 WORKLOAD_PARAMS: dict[str, ParamTable] = {
-    name: table
-    for name in models.registered()
-    if (table := workload_table(name)) is not None
+    name: table for name in models.registered() if (table := workload_table(name)) is not None
 }
 
 #: ``contention_params``: `StatisticalContention`'s (with ``contention = "statistical"``).
