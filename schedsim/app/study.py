@@ -1498,6 +1498,9 @@ class Study:
             raise StudyError(f"{src}: study.name: expected a non-empty string")
         if isinstance(self.imports, str) or not all(isinstance(m, str) for m in self.imports):
             raise StudyError(f"{src}: study.imports: expected a list of module names")
+        # Before the keys are checked: a module may register a workload model, whose
+        # declared parameters are keys (`schedsim.workloads.models`).
+        self.import_modules()
         if not isinstance(self.base, Mapping):
             raise StudyError(f"{src}: base: expected a table")
         for table in _TABLES:
@@ -1585,11 +1588,17 @@ class Study:
         return study
 
     def import_modules(self) -> None:
-        """Import the study's ``imports`` (modules that register policies)."""
+        """Import the study's ``imports``: modules (dotted names, or ``.py`` files as
+        ``schedsim run --import`` takes them) that register policies or workload models."""
+        from schedsim.app import registry
+
         for module in self.imports:
             try:
-                importlib.import_module(module)
-            except ImportError as exc:
+                if module.endswith(".py"):
+                    registry.import_module(module)
+                else:
+                    importlib.import_module(module)
+            except (ImportError, ValueError) as exc:
                 raise StudyError(f"{self.source}: study.imports: {exc}") from None
 
     def runs(self) -> list[Run]:
