@@ -40,13 +40,13 @@ def test_the_toy_models_keys_are_checked_from_their_declarations():
     with pytest.raises(StudyError, match=r"^toy_jobs: expected a number of jobs from 1 to 100, "):
         RunConfig(workload="toy", toy_jobs=0)
     with pytest.raises(
-        StudyError, match='^toy_gap: applies only to the toy model: workload = "toy"'
+        StudyError, match=r'^toy_gap: applies only to the toy model: workload = "toy"'
     ):
         RunConfig(workload="kth", toy_gap=5)
     with pytest.raises(
         StudyError,
-        match="^jobs: applies only to a generated workload: workload = "
-        '"lublin", "zeng-w1", "zeng-w2"$',
+        match=r"^jobs: applies only to a generated workload: workload = "
+        r'"lublin", "zeng-w1", "zeng-w2"$',
     ):
         RunConfig(workload="toy", jobs=5)
     # Left out of the identity while unset: no other run's id moves.

@@ -55,9 +55,9 @@ __all__ = [
     "USER_PARAMS",
     "WORKLOAD_PARAMS",
     "Param",
-    "workload_table",
     "ParamTable",
     "describe",
+    "workload_table",
 ]
 
 _PLAIN_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)

@@ -674,8 +674,8 @@ class RunConfig:
         if last >= limits.MAX_TIME:
             raise self._error(
                 "load_factor",
-                f"{self.workload.load_factor!r} stretches the workload's times to {last:.4g} s, past "
-                "2**43 s (8.8e12 s), where a float no longer resolves a millisecond",
+                f"{self.workload.load_factor!r} stretches the workload's times to {last:.4g} s, "
+                "past 2**43 s (8.8e12 s), where a float no longer resolves a millisecond",
             )
 
     @property
