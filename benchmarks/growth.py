@@ -183,7 +183,7 @@ def simulate(config: RunConfig, workload: Workload, observer: Any = None) -> Any
     told of every pass by ``observer`` if given (`benchmarks/drift.py`)."""
     return Simulation(
         workload,
-        config.policy,
+        config.policy.name,
         nodes=config.nodes,
         seed=config.seed,
         params=config.params,

@@ -372,9 +372,13 @@ def test_bad_issue_5_options_exit_2(capsys, tmp_path, argv, needle):
 @pytest.mark.parametrize(
     ("argv", "needles"),
     [
-        (["--nodes", "1000000000"], ["--nodes 1,000,000,000", "16,777,216"]),
-        (["--nodes", "2", "--cores-per-node", "1000000000000"], ["--cores-per-node", "16,777,216"]),
-        (["--cores-per-node", "1000000000"], ["--cores-per-node 1,000,000,000", "16,777,216"]),
+        # One check for the command line and the study file (the study's _machine_problems).
+        (["--nodes", "1000000000"], ["--nodes: 1,000,000,000 nodes", "16,777,216"]),
+        (
+            ["--nodes", "2", "--cores-per-node", "1000000000000"],
+            ["--nodes: 2 nodes x 1,000,000,000,000 cores per node", "16,777,216"],
+        ),
+        (["--cores-per-node", "1000000000"], ["--cores-per-node: 1,000,000,000", "16,777,216"]),
         (["--nodes", "4097", "--cores-per-node", "4096"], ["4,097", "16,777,216"]),
     ],
 )

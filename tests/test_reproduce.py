@@ -66,7 +66,7 @@ def test_reduce_study_cuts_the_shipped_studies() -> None:
     )
     assert small.name == "seed001-multiqueue" + REDUCED_SUFFIX
     assert small.base["first"] == 500 and small.base["kill_at_estimate"] is True
-    assert [r.config.workload for r in small.runs()] == ["kth", "kth"]
+    assert [r.config.workload.name for r in small.runs()] == ["kth", "kth"]
     assert [r.config.load_factor for r in small.runs()] == [1.5, 1.5]
     assert small.report == lawson.report  # the same report reads it
 
@@ -77,7 +77,7 @@ def test_reduce_study_cuts_the_shipped_studies() -> None:
     zeng = load_study(STUDIES / "seed003.toml")
     small = reduce_study(zeng, keep=lambda v: v["label"] == "SSP W1", each_variant={"jobs": 40})
     (run,) = small.runs()
-    assert run.config.jobs == 40 and run.config.workload == "zeng-w1" and run.label == "SSP W1"
+    assert run.config.jobs == 40 and run.config.workload.name == "zeng-w1" and run.label == "SSP W1"
 
 
 def test_reduce_study_refuses_what_would_not_cut_it() -> None:

@@ -65,7 +65,7 @@ def runs_error_from_dict(doc: dict) -> str:
 
 def summary(runs: list[Run]) -> list[tuple]:
     return [
-        (r.label, r.config.policy, r.config.load_factor, r.config.params, r.replication)
+        (r.label, r.config.policy.name, r.config.load_factor, r.config.params, r.replication)
         for r in runs
     ]
 
@@ -120,7 +120,7 @@ def test_grid_only_is_the_cartesian_product_in_key_order():
     runs = Study(
         base={"first": N}, grid={"policy": ["easy", "fcfs"], "load_factor": [1.0, 1.2, 1.5]}
     ).runs()
-    assert [(r.config.policy, r.config.load_factor) for r in runs] == [
+    assert [(r.config.policy.name, r.config.load_factor) for r in runs] == [
         ("easy", 1.0),
         ("easy", 1.2),
         ("easy", 1.5),
@@ -136,7 +136,7 @@ def test_variants_only_keep_their_order():
         base={"first": N},
         variants=[{"policy": "fcfs"}, {"policy": "conservative"}, {"policy": "easy"}],
     ).runs()
-    assert [r.config.policy for r in runs] == ["fcfs", "conservative", "easy"]
+    assert [r.config.policy.name for r in runs] == ["fcfs", "conservative", "easy"]
     assert [r.label for r in runs] == ["fcfs", "conservative", "easy"]
 
 
@@ -155,8 +155,8 @@ def test_variants_times_grid_times_replications_in_order():
         for factor in (1.0, 1.2)
         for r in range(3)
     ]
-    assert [(r.config.policy, r.config.load_factor, r.replication) for r in runs] == expected
-    assert all(r.config.params == {"order": "sjf"} for r in runs if r.config.policy == "easy")
+    assert [(r.config.policy.name, r.config.load_factor, r.replication) for r in runs] == expected
+    assert all(r.config.params == {"order": "sjf"} for r in runs if r.config.policy.name == "easy")
     assert all(r.id == r.config.run_id() for r in runs)
     assert len({r.id for r in runs}) == len(runs)
 
@@ -433,7 +433,7 @@ def test_the_label_is_not_part_of_the_id():
 
 def test_normalized_fills_in_defaults_and_identity_hashes_it():
     config = RunConfig(policy="EASY", load_factor=2)
-    assert config.policy == "easy" and config.load_factor == 2.0
+    assert config.policy.name == "easy" and config.load_factor == 2.0
     assert isinstance(config.load_factor, float)
     assert config.params == {}
     assert config.normalized().params == {"order": "fcfs"}
@@ -658,7 +658,7 @@ def test_relative_workload_paths_resolve_against_the_study_folder(tmp_path, monk
     assert study.grid["workload"] == [str((data / "mine.swf.gz").resolve()), "kth"]
     study.variants[0].pop("workload")  # a variant may not set a key the grid sets
     runs = study.runs()
-    assert [r.config.workload for r in runs] == [str((data / "mine.swf.gz").resolve()), "kth"]
+    assert [r.config.workload.name for r in runs] == [str((data / "mine.swf.gz").resolve()), "kth"]
     assert runs[0].config.build_workload().jobs == runs[1].config.build_workload().jobs
 
 
@@ -669,8 +669,8 @@ def test_relative_study_path_from_another_cwd(tmp_path, monkeypatch):
     write_toml(folder / "study.toml", "[base]\nworkload = 'mine.swf.gz'\nfirst = 300\n")
     monkeypatch.chdir(tmp_path)
     runs = load_study("studies/study.toml").runs()
-    assert Path(runs[0].config.workload) == (folder / "mine.swf.gz").resolve()
-    assert Path(runs[0].config.workload).is_absolute()
+    assert Path(runs[0].config.workload.name) == (folder / "mine.swf.gz").resolve()
+    assert Path(runs[0].config.workload.name).is_absolute()
 
 
 def test_shipped_names_are_left_alone(tmp_path, monkeypatch):
@@ -1044,7 +1044,7 @@ def test_seed000_study_covers_the_thesis_scenarios():
     study = load_study(STUDIES / "seed000.toml")
     runs = study.runs()
     assert len(runs) == 43
-    assert {r.config.workload for r in runs} == {"ctc"}
+    assert {r.config.workload.name for r in runs} == {"ctc"}
     assert {r.config.month for r in runs} == {"1996-07"}
     labels = ["NS", "SS sf=1.5", "SS sf=2", "SS sf=5", "TSS", "IS"]
     readings = ["SS sf=2 hold=top", "SS sf=2 prefer=width", "SS sf=2 resumed=start"]
@@ -1068,7 +1068,7 @@ def test_seed000_study_covers_the_thesis_scenarios():
         if r.label in readings:
             key, value = r.label.split()[-1].split("=")
             assert r.config.params[key] == value
-    policies = {r.label: (r.config.policy, r.config.params.get("sf")) for r in runs}
+    policies = {r.label: (r.config.policy.name, r.config.params.get("sf")) for r in runs}
     assert policies["NS"] == ("easy", None) and policies["IS"] == ("is", None)
     assert policies["SS sf=1.5"] == ("ss", 1.5) and policies["TSS"] == ("tss", 2.0)
     assert runs[0].config.params == {"order": "fcfs"}  # NS: FCFS priority

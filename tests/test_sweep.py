@@ -214,7 +214,7 @@ def test_size_hint_grows_with_the_jobs_a_run_will_make():
 
 def test_runs_are_handed_out_largest_first_ties_in_the_studys_order(tmp_path, monkeypatch):
     study = small_study(grid={"first": [40, 120, 80], "policy": ["fcfs", "easy"]})
-    order = [(r.config.first, r.config.policy) for r in largest_first(study.runs())]
+    order = [(r.config.first, r.config.policy.name) for r in largest_first(study.runs())]
     assert order == [(120, "fcfs"), (120, "easy"), (80, "fcfs"), (80, "easy"),
                      (40, "fcfs"), (40, "easy")]  # fmt: skip
     # And a sweep runs them so (one worker, in this process).

@@ -164,6 +164,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+from schedsim.workloads import models
 from schedsim.workloads.checks import finite_real
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Header, Workload
@@ -620,3 +621,74 @@ def generate(
         name=f"lublin-{nodes}",
         source=f"Lublin-Feitelson 2003 model ({what}, {knob}, start {hour:g} h UTC)",
     )
+
+
+# ---- the model a run names (schedsim.workloads.models) ------------------------------
+
+#: (lowest, highest) load knob a run may give (``lublin_alpha``): half to twice the
+#: published all-day shape (`ALPHA`, 10.46; the studies use 9.83-10.56, 95 jobs a
+#: day). At half, 2,600 jobs arrive a day (a 128-node machine is loaded many times
+#: over); at twice, 1.6 a day, and the generator already redraws one interarrival in
+#: nine (beyond, its redraw loop nears never ending).
+ALPHA_RANGE = (ALPHA / 2, ALPHA * 2)
+#: Jobs a generated workload has when the run does not say (``jobs``).
+DEFAULT_JOBS = 10_000
+
+
+#: ``jobs``: the jobs a generator makes; declared once, shared by the zeng- models.
+JOBS = models.Declared(
+    "jobs",
+    int,
+    "jobs to generate",
+    f"a positive number of jobs, at most {models.MAX_JOBS:,}",
+    default=DEFAULT_JOBS,
+    unit="jobs",
+    check=lambda v: 0 < v <= models.MAX_JOBS,
+    metavar="N",
+)
+#: ``lublin_alpha``: `generate`'s ``alpha``, bounded by `ALPHA_RANGE`.
+LUBLIN_ALPHA = models.Declared(
+    "lublin_alpha",
+    float,
+    "the gamma shape of log interarrival times, the load knob (lower = more load; "
+    "Zeng & Sodan 2009 use 10.33 and 9.83)",
+    "a number from {:.4g} to {:.4g} (half to twice the published 10.46)".format(*ALPHA_RANGE),
+    default_text="10.46",
+    check=lambda v: ALPHA_RANGE[0] <= v <= ALPHA_RANGE[1],
+    metavar="A",
+)
+
+
+def _build(inputs: models.Inputs) -> Workload:
+    """``workload = "lublin"``: `generate` ``jobs`` jobs for the machine's cores (nodes
+    left out: `REFERENCE_NODES`) from the seed's ``"lublin"`` stream, with
+    ``lublin_alpha`` as the load knob and ``workload_params`` as keywords."""
+    from schedsim.workloads.streams import stream_seed
+
+    jobs = inputs.values.get("jobs")
+    return generate(
+        DEFAULT_JOBS if jobs is None else jobs,
+        (inputs.nodes or REFERENCE_NODES) * inputs.cores_per_node,
+        np.random.default_rng(stream_seed(inputs.seed, "lublin")),
+        alpha=inputs.values.get("lublin_alpha"),
+        **inputs.generator,
+    )
+
+
+models.register(
+    models.WorkloadModel(
+        "lublin",
+        "the Lublin-Feitelson model",
+        _build,
+        params=(JOBS, LUBLIN_ALPHA),
+        machine=models.Machine(nodes=REFERENCE_NODES),
+        generator=generate,
+        withheld={
+            "n_jobs": "the configuration key jobs sets it",
+            "nodes": "the configuration key nodes sets it",
+            "alpha": "the configuration key lublin_alpha sets it",
+        },
+        help="generate the Lublin-Feitelson model (Lublin and Feitelson 2003) for the "
+        "machine's nodes x cores, from the seed's 'lublin' stream",
+    )
+)

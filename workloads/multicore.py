@@ -81,13 +81,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
-from schedsim.workloads import lublin
+from schedsim.workloads import lublin, models
 from schedsim.workloads.job import Job
 from schedsim.workloads.streams import stream, stream_seed
 from schedsim.workloads.transforms import with_attribute
@@ -571,3 +571,44 @@ def _node_time(j: Job) -> float:
     sl_scr, sl_sno = float(j.attrs["sl_scr"]), float(j.attrs["sl_sno"])
     ppn = processes_per_node(j.size, sl_scr, sl_sno)
     return math.ceil(j.size / ppn) * j.run_time * self_slowdown(ppn, sl_scr, sl_sno)
+
+
+# ---- the models a run names (schedsim.workloads.models) -----------------------------
+
+
+def _build(alpha: float) -> Callable[[models.Inputs], Workload]:
+    """The build function of a Table 5 workload of α ``alpha``: `paper_workload` of the
+    run's seed, ``jobs`` jobs (10,000) for ``nodes`` nodes (`NODES`) and the
+    ``workload_params`` as keywords (on 128 nodes, ``w1(seed, n_jobs=jobs)`` or ``w2``)."""
+
+    def build(inputs: models.Inputs) -> Workload:
+        jobs = inputs.values.get("jobs")
+        return paper_workload(
+            alpha,
+            inputs.seed,
+            n_jobs=lublin.DEFAULT_JOBS if jobs is None else jobs,
+            nodes=NODES if inputs.nodes is None else inputs.nodes,
+            **inputs.generator,
+        )
+
+    return build
+
+
+for _name, _alpha, _load in (("zeng-w1", ALPHA_W1, "normal"), ("zeng-w2", ALPHA_W2, "high")):
+    models.register(
+        models.WorkloadModel(
+            _name,
+            f"Zeng & Sodan 2009's {_name[-2:].upper()}",
+            _build(_alpha),
+            params=(lublin.JOBS,),
+            machine=models.Machine(nodes=NODES, cores_per_node=CORES_PER_NODE),
+            generator=paper_workload,
+            withheld={
+                "n_jobs": "the configuration key jobs sets it",
+                "nodes": "the configuration key nodes sets it",
+                "alpha": "the workload names it: zeng-w1 is Table 5's 10.33, zeng-w2 its 9.83",
+            },
+            help=f"generate Zeng & Sodan 2009's Table 5 {_name[-2:].upper()} ({_load} load) "
+            f"for the machine's nodes ({NODES}) of {CORES_PER_NODE} cores",
+        )
+    )

@@ -33,16 +33,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from schedsim.app import run_options
 from schedsim.app.closed_pipe import PipeGuard
 from schedsim.app.report.quantities import (
     DAILY_CYCLES,
-    LOOKAHEAD,
     MULTIPLE_QUEUES,
     PREEMPTIVE_FCFS,
     SELECTIVE_PREEMPTION,
 )
-from schedsim.app.run_folder import OPTIONAL_FILES, RUN_FILES
-from schedsim.model.contention import CONTENTION
+from schedsim.app.run_folder import OPTIONAL_FILES, RUN_FILES  # noqa: F401  (--only's names)
 from schedsim.workloads import catalog
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -63,7 +62,7 @@ PIPE_WIDTH = 10_000
 #: The files ``schedsim run`` writes itself rather than through `Result.save`.
 CLI_FILES: frozenset[str] = frozenset({"schedule.swf", "batsim_jobs.csv"})
 #: Seconds a run goes before its progress bar shows: a short run prints no bar at all.
-PROGRESS_DELAY = 2.0
+PROGRESS_DELAY = run_options.PROGRESS_DELAY
 #: The exit status of a command stopped by Ctrl-C (128 + SIGINT, as a shell says).
 INTERRUPTED = 130
 
@@ -98,38 +97,7 @@ def make_console() -> Console:
     return console if console.is_terminal else Console(file=out, width=PIPE_WIDTH)  # type: ignore[arg-type]
 
 
-def _trim(value: str) -> int | float:
-    """``--warmup``/``--cooldown``: a job count (``500``) or a fraction (``0.05``)."""
-    try:
-        return int(value)
-    except ValueError:
-        try:
-            return float(value)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{value!r} is neither a job count nor a fraction"
-            ) from None
-
-
-def _files(value: str) -> tuple[str, ...]:
-    """``--only``: comma-separated names among `RUN_FILES`, each once."""
-    names = tuple(name.strip() for name in value.split(","))
-    for name in names:
-        if name not in RUN_FILES:
-            raise argparse.ArgumentTypeError(
-                f"{name!r} is no file schedsim run writes; choose among {', '.join(RUN_FILES)}"
-            )
-    if len(set(names)) != len(names):
-        raise argparse.ArgumentTypeError(f"{value!r} names a file twice")
-    return names
-
-
-def _param(value: str) -> tuple[str, str]:
-    """``--param`` and the other ``KEY=VALUE`` options: (key, value)."""
-    key, sep, val = value.partition("=")
-    if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {value!r}")
-    return key.strip(), val.strip()
+_trim = run_options.trim
 
 
 class _Version(argparse.Action):
@@ -175,301 +143,31 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    _run_parser(sub)
+    _sweep_parser(sub)
+    report, compare = _report_parser(sub), _compare_parser(sub)
+    _category_options(report, compare)
+    sub.add_parser("policies", help="list the scheduling policies and their parameters")
+    sub.add_parser(
+        "workloads", help="list the workload logs: shipped, cached, or downloaded on first use"
+    )
+    return parser
+
+
+def _run_parser(sub: Any) -> None:
+    """``schedsim run``: its options are `schedsim.app.run_options`'s, grouped by part."""
     run = sub.add_parser(
         "run",
         help="simulate a workload under a policy",
-        description=(
-            "Simulate a workload under a policy. Transforms apply in this order: "
-            "--month, --first, --exact-estimates, --load-factor."
-        ),
+        description="Simulate a workload under a policy. Options are grouped by the part of "
+        "the run they describe: the workload, the machine, the policy, the run's options and "
+        "its output.",
     )
-    run.add_argument(
-        "--workload",
-        default=catalog.DEFAULT,
-        metavar="NAME|PATH",
-        help=f"a shipped trace ({', '.join(catalog.SHIPPED)}), an SWF file "
-        f"(.swf or .swf.gz), lublin (generate the Lublin-Feitelson model for --nodes, "
-        f"default 128), or zeng-w1 / zeng-w2 (generate {LOOKAHEAD}'s W1 / W2 for --nodes, "
-        f"default 128, of 4 cores); default {catalog.DEFAULT}",
-    )
-    run.add_argument(
-        "--jobs",
-        type=int,
-        metavar="N",
-        help="with --workload lublin, zeng-w1 or zeng-w2: jobs to generate (10000)",
-    )
-    run.add_argument(
-        "--lublin-alpha",
-        type=float,
-        metavar="A",
-        help="with --workload lublin: the gamma shape of log interarrival times, the load "
-        f"knob (default 10.46; {LOOKAHEAD} use 10.33 and 9.83; lower = more load)",
-    )
-    run.add_argument(
-        "--policy",
-        default="easy",
-        metavar="NAME",
-        help="scheduling policy: a name from `schedsim policies` (default easy), or a policy "
-        "class of your own as FILE.py:CLASS or MODULE:CLASS",
-    )
-    run.add_argument(
-        "--import",
-        dest="imports",
-        action="append",
-        default=[],
-        metavar="MODULE",
-        help="import a module (a dotted name or a .py file) that registers policies, "
-        "repeatable; then --policy NAME finds them",
-    )
-    run.add_argument(
-        "--nodes",
-        type=int,
-        metavar="N",
-        help="nodes (default: the trace header's MaxProcs, else MaxNodes, / cores per node)",
-    )
-    run.add_argument(
-        "--cores-per-node",
-        type=int,
-        default=1,
-        metavar="C",
-        help="cores per node (default 1; 4 for --workload zeng-w1 and zeng-w2, the only value "
-        "they take)",
-    )
-    run.add_argument(
-        "--contention",
-        choices=CONTENTION,
-        default="none",
-        help="slowdowns of jobs that share a node: none (default) or statistical "
-        f"({LOOKAHEAD}'s Table 4, drawn from --seed, which then seeds ssp's and glts's "
-        "predictions too unless --param seed=S is given)",
-    )
-    run.add_argument(
-        "--load-factor",
-        type=float,
-        metavar="X",
-        help="divide inter-arrival times by X (X > 1 raises the load)",
-    )
-    run.add_argument(
-        "--month", metavar="YYYY-MM", help="keep the jobs submitted in this calendar month"
-    )
-    run.add_argument("--first", type=int, metavar="N", help="keep the first N jobs")
-    run.add_argument(
-        "--strict",
-        action="store_true",
-        help="read an SWF trace strictly: refuse, rather than clean and count, unusual values "
-        "in the fields a run does not use (e.g. a status of -4) and lines without a submit "
-        "time (see schedsim.workloads.swf)",
-    )
-    run.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    run.add_argument(
-        "--out",
-        metavar="DIR",
-        help="output directory, checked writable before the run (default "
-        "results/WORKLOAD-POLICY-ID, ID the start of the run id: a hash of the whole "
-        "configuration); a folder holding another run is refused without --force",
-    )
-    run.add_argument(
-        "--force",
-        action="store_true",
-        help="replace the run the output directory holds (only schedsim's own files go; "
-        "anything else there stays)",
-    )
-    run.add_argument(
-        "--param",
-        type=_param,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="policy parameter, repeatable (see `schedsim policies`)",
-    )
-    for option, key, what in (
-        ("--workload-param", "workload_params", "the generated workload's (--workload lublin, "
-         "zeng-w1, zeng-w2): e.g. rounding=nodes, alpha_means=shape"),
-        ("--contention-param", "contention_params", "the contention model's (--contention "
-         "statistical): e.g. mates=product"),
-        ("--user-param", "user_params", "the closed-loop users' (--users): e.g. "
-         "session_gap=1800, day_start=9"),
-    ):  # fmt: skip
-        run.add_argument(
-            option,
-            dest=key,
-            type=_param,
-            action="append",
-            default=[],
-            metavar="KEY=VALUE",
-            help=f"a parameter of {what}; repeatable (schedsim.app.study, the "
-            f"{key} table: its keys, units and defaults)",
-        )
-    run.add_argument(
-        "--priorities",
-        type=float,
-        metavar="SHARE",
-        help="mark this share of the jobs high priority at random, the rest low "
-        "(Lawson and Smirni 2002: 0.75, 0.95; read by multiqueue and singlequeue)",
-    )
-    run.add_argument(
-        "--reservations",
-        type=float,
-        metavar="SHARE",
-        help="let this share of the jobs request a reservation at their submit time plus a "
-        "lead uniform in [0, --reservation-lead] (Lawson and Smirni 2002: 0.01, 0.05, 0.25)",
-    )
-    run.add_argument(
-        "--reservation-lead",
-        type=float,
-        metavar="S",
-        help="longest lead of a requested reservation, in seconds (default 7200)",
-    )
-    run.add_argument(
-        "--keep-run-times",
-        action="store_true",
-        help="run jobs for their trace run time even past their estimate "
-        "(default: kill at the estimate, as a batch system would)",
-    )
-    run.add_argument(
-        "--exact-estimates", action="store_true", help="set every estimate to the run time"
-    )
-    run.add_argument(
-        "--limit-in",
-        choices=("run", "work"),
-        default="run",
-        help="what a job's limit (its estimate) counts: run time (default, as a batch "
-        "system does) or work (a job slowed down by contention is not killed with work left)",
-    )
-    run.add_argument(
-        "--wide",
-        choices=("error", "drop", "clamp"),
-        default="error",
-        help="jobs wider than the machine: error (default), drop or clamp them",
-    )
-    overhead = run.add_argument_group(
-        "suspension overhead",
-        f"{SELECTIVE_PREEMPTION}'s model (section 4.1): suspending or resuming a job costs "
-        "the time to write or read its memory, drawn uniformly in [LOW, HIGH] MB per job, at "
-        "RATE MB/s per processor. Off by default; any of these options turns it on, the "
-        "others keeping the paper's values.",
-    )
-    overhead.add_argument(
-        "--overhead",
-        action="store_true",
-        help="charge the overhead with the paper's parameters (100-1000 MB, 2 MB/s, per job)",
-    )
-    overhead.add_argument(
-        "--overhead-low-mb", type=float, metavar="LOW", help="smallest memory in MB (100)"
-    )
-    overhead.add_argument(
-        "--overhead-high-mb", type=float, metavar="HIGH", help="largest memory in MB (1000)"
-    )
-    overhead.add_argument(
-        "--overhead-rate",
-        type=float,
-        metavar="RATE",
-        help="transfer rate in MB/s per processor (2)",
-    )
-    overhead.add_argument(
-        "--overhead-per",
-        choices=("job", "processor"),
-        help="whose memory LOW-HIGH is: the whole job's, written by its processors in "
-        "parallel (job, default), or each processor's (processor)",
-    )
-    run.add_argument(
-        "--estimates",
-        metavar="MODEL",
-        help="replace the estimates: exact, f:F (uniform in [run, (1+F) run]), tsafrir "
-        "(modal model), ... (see schedsim.workloads.estimates); drawn from the seed's own stream",
-    )
-    users = run.add_argument_group(
-        f"closed-loop users ({DAILY_CYCLES_LONG})",
-        "--users N makes the workload a population of N users who submit, wait for the job, "
-        "think, and go on with their session with a probability that falls with the response "
-        "time; their jobs and think times are resampled from the --workload trace's users.",
-    )
-    users.add_argument("--users", type=int, metavar="N", help="simulate N closed-loop users")
-    users.add_argument(
-        "--days", type=float, metavar="D", help="simulated days of user activity (default 180)"
-    )
-    users.add_argument(
-        "--no-daily-cycle",
-        action="store_true",
-        help="users submit at any hour (default: only 8:00-18:00, arriving 8:00-10:00)",
-    )
-    users.add_argument(
-        "--weekly-cycle", action="store_true", help="users work Monday to Friday only"
-    )
-    users.add_argument(
-        "--max-runtime",
-        type=float,
-        metavar="S",
-        help="users' jobs run at most S seconds (default 3600; inf: no limit)",
-    )
-    users.add_argument(
-        "--max-runtime-as",
-        choices=("cap", "filter"),
-        help="trace jobs that ran longer than --max-runtime: cap (run for it) or filter "
-        "(left out; the default)",
-    )
-    run.add_argument(
-        "--warmup",
-        type=_trim,
-        default=0,
-        metavar="N|F",
-        help="leave the first N jobs (or fraction F) out of the summaries",
-    )
-    run.add_argument(
-        "--cooldown",
-        type=_trim,
-        default=0,
-        metavar="N|F",
-        help="leave the last N jobs (or fraction F) out of the summaries",
-    )
-    run.add_argument(
-        "--by",
-        metavar="COLUMN",
-        help="also print the summary per value of this job-table column (priority, "
-        "queue_class, user, ...; the utilization is the machine's)",
-    )
-    outputs = run.add_argument_group("outputs")
-    outputs.add_argument(
-        "--no-pieces",
-        action="store_true",
-        help="keep no piece log (pieces.parquet: every run, overhead, suspended and lost "
-        "piece of every job, on which nodes and cores): a little faster on long runs",
-    )
-    outputs.add_argument(
-        "--log-decisions",
-        action="store_true",
-        help="keep every decision of every pass (decisions.parquet)",
-    )
-    outputs.add_argument(
-        "--log-reservations",
-        action="store_true",
-        help="keep every reservation the policy holds after each pass (reservations.parquet;"
-        " the backfilling policies' promises, drawn by the schedule view)",
-    )
-    outputs.add_argument(
-        "--batsim",
-        action="store_true",
-        help="also write batsim_jobs.csv: the jobs in Batsim's jobs CSV layout (evalys reads it)",
-    )
-    outputs.add_argument(
-        "--only",
-        type=_files,
-        metavar="FILE,...",
-        help="write only these of the run's files (comma-separated: jobs.parquet, jobs.csv, "
-        "series.parquet, pieces.parquet, schedule.swf, summary.json; decisions.parquet, "
-        "reservations.parquet, sessions.parquet and batsim_jobs.csv with the options that "
-        "make them; policy-*.parquet for the policy's own tables). Without pieces.parquet, "
-        "batsim_jobs.csv or (for a policy that may preempt) schedule.swf among them the run "
-        "keeps no piece log. The summary is printed all the same",
-    )
-    run.add_argument(
-        "--no-progress",
-        action="store_true",
-        help="never show the progress bar (shown on standard error, when it is a terminal, "
-        f"once a run has taken {PROGRESS_DELAY:g} s)",
-    )
+    run_options.add_options(run)
     _debug_option(run)
 
+
+def _sweep_parser(sub: Any) -> None:
     sweep = sub.add_parser(
         "sweep",
         help="run a parameter study (a TOML file) in parallel, resumably",
@@ -494,7 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
     _debug_option(sweep)
 
-    report = sub.add_parser(
+
+def _report_parser(sub: Any) -> argparse.ArgumentParser:
+    report: argparse.ArgumentParser = sub.add_parser(
         "report",
         help="aggregate a study directory (tables with 95%% CIs, ratios, plots), or "
         "compare run folders",
@@ -546,8 +246,11 @@ def build_parser() -> argparse.ArgumentParser:
         "the first: FIRST/../report)",
     )
     _debug_option(report)
+    return report
 
-    compare = sub.add_parser(
+
+def _compare_parser(sub: Any) -> argparse.ArgumentParser:
+    compare: argparse.ArgumentParser = sub.add_parser(
         "compare",
         help="compare run folders side by side: summary and per-category tables",
         description=(
@@ -567,7 +270,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="also write the tables into DIR: compare-summary.csv, compare-categories.csv",
     )
     _debug_option(compare)
-    # The same per-category options for both; report's --metric names summary metrics.
+    return compare
+
+
+def _category_options(report: argparse.ArgumentParser, compare: argparse.ArgumentParser) -> None:
+    """The same per-category options for both; report's --metric names summary metrics."""
     for command, metric_option in ((compare, "--metric"), (report, "--category-metric")):
         options = command.add_argument_group(
             "per-category table" + (" (run folders only)" if command is report else ""),
@@ -604,72 +311,11 @@ def build_parser() -> argparse.ArgumentParser:
             help="leave the last N jobs (or fraction F) out of both tables",
         )
 
-    sub.add_parser("policies", help="list the scheduling policies and their parameters")
-    sub.add_parser(
-        "workloads", help="list the workload logs: shipped, cached, or downloaded on first use"
-    )
-    return parser
-
-
-def overhead_config(args: argparse.Namespace) -> dict[str, object] | None:
-    """``RunConfig.overhead`` from the ``--overhead*`` options: None when none is given."""
-    given = {
-        key: value
-        for key, value in (
-            ("low_mb", args.overhead_low_mb),
-            ("high_mb", args.overhead_high_mb),
-            ("rate_mb_s", args.overhead_rate),
-            ("per", args.overhead_per),
-        )
-        if value is not None
-    }
-    return given if args.overhead or given else None
-
 
 #: How ``schedsim run`` spells each configuration key (`RunConfig.from_dict`'s ``names``),
-#: so that an error names the option its user typed (``--days``, not ``days``).
-OPTION_NAMES: dict[str, str] = {
-    "workload": "--workload",
-    "month": "--month",
-    "first": "--first",
-    "strict": "--strict",
-    "exact_estimates": "--exact-estimates",
-    "load_factor": "--load-factor",
-    "policy": "--policy",
-    "params": "--param",
-    "nodes": "--nodes",
-    "cores_per_node": "--cores-per-node",
-    "kill_at_estimate": "--keep-run-times",
-    "wide": "--wide",
-    "overhead": "--overhead",
-    "overhead.low_mb": "--overhead-low-mb",
-    "overhead.high_mb": "--overhead-high-mb",
-    "overhead.rate_mb_s": "--overhead-rate",
-    "overhead.per": "--overhead-per",
-    "warmup": "--warmup",
-    "cooldown": "--cooldown",
-    "seed": "--seed",
-    "estimates": "--estimates",
-    "users": "--users",
-    "days": "--days",
-    "daily_cycle": "--no-daily-cycle",
-    "weekdays": "--weekly-cycle",
-    "max_runtime": "--max-runtime",
-    "max_runtime_as": "--max-runtime-as",
-    "jobs": "--jobs",
-    "lublin_alpha": "--lublin-alpha",
-    "limit_in": "--limit-in",
-    "pieces": "--no-pieces",
-    "log_decisions": "--log-decisions",
-    "log_reservations": "--log-reservations",
-    "priorities": "--priorities",
-    "reservations": "--reservations",
-    "reservation_lead": "--reservation-lead",
-    "contention": "--contention",
-    "workload_params": "--workload-param",
-    "contention_params": "--contention-param",
-    "user_params": "--user-param",
-}
+#: so that an error names the option its user typed (``--days``, not ``days``): from the
+#: option declarations (`schedsim.app.run_options.names`), a workload model's included.
+OPTION_NAMES: dict[str, str] = run_options.names()
 
 
 def keeps_pieces(args: argparse.Namespace) -> bool:
@@ -693,50 +339,11 @@ def keeps_pieces(args: argparse.Namespace) -> bool:
 
 
 def run_config(args: argparse.Namespace) -> RunConfig:
-    """The configuration ``schedsim run``'s options describe."""
+    """The configuration ``schedsim run``'s options describe (`schedsim.app.run_options`)."""
     from schedsim.app.study import RunConfig
 
-    return RunConfig.from_dict(
-        {
-            "workload": args.workload,
-            "month": args.month,
-            "first": args.first,
-            "strict": args.strict,
-            "exact_estimates": args.exact_estimates,
-            "load_factor": args.load_factor,
-            "policy": args.policy,
-            "params": dict(args.param),
-            "nodes": args.nodes,
-            "cores_per_node": args.cores_per_node,
-            "kill_at_estimate": not args.keep_run_times,
-            "wide": args.wide,
-            "overhead": overhead_config(args),
-            "warmup": args.warmup,
-            "cooldown": args.cooldown,
-            "seed": args.seed,
-            "estimates": args.estimates,
-            "users": args.users,
-            "days": args.days,
-            "daily_cycle": False if args.no_daily_cycle else None,
-            "weekdays": [0, 1, 2, 3, 4] if args.weekly_cycle else None,
-            "max_runtime": args.max_runtime,
-            "max_runtime_as": args.max_runtime_as,
-            "jobs": args.jobs,
-            "lublin_alpha": args.lublin_alpha,
-            "limit_in": args.limit_in,
-            "pieces": keeps_pieces(args),
-            "log_decisions": args.log_decisions,
-            "log_reservations": args.log_reservations,
-            "priorities": args.priorities,
-            "reservations": args.reservations,
-            "reservation_lead": args.reservation_lead,
-            "contention": args.contention,
-            "workload_params": dict(args.workload_params),
-            "contention_params": dict(args.contention_params),
-            "user_params": dict(args.user_params),
-        },
-        names=OPTION_NAMES,
-    )
+    values = {**run_options.flat_config(args), "pieces": keeps_pieces(args)}
+    return RunConfig.from_dict(values, names=run_options.names())
 
 
 def print_summary(console: Console, result: Result, summary: dict[str, object]) -> None:
@@ -765,25 +372,6 @@ def print_categories(
 
     stats = result.category_stats(warmup=warmup, cooldown=cooldown)
     show(console, category_stats_table(stats))
-
-
-def check_machine_options(args: argparse.Namespace) -> None:
-    """``--nodes`` x ``--cores-per-node`` within the model's bound (`MAX_CORES`, 2**24
-    cores: why there), checked before the trace is read; ValueError naming them beyond."""
-    from schedsim.model.cluster import MAX_CORES
-
-    nodes, cores = args.nodes, args.cores_per_node
-    if nodes is None:
-        if cores > MAX_CORES:
-            raise ValueError(
-                f"--cores-per-node {cores:,}: more than the {MAX_CORES:,} cores (2**24) a "
-                "simulated machine may have"
-            )
-    elif nodes > 0 and cores > 0 and nodes * cores > MAX_CORES:
-        raise ValueError(
-            f"--nodes {nodes:,} x --cores-per-node {cores:,} = {nodes * cores:,} cores: more "
-            f"than the {MAX_CORES:,} (2**24) a simulated machine may have"
-        )
 
 
 def output_directory(value: str | None, option: str = "--out") -> Path | None:
@@ -863,7 +451,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     The files are written, whole (`schedsim.app.run_folder.write_run`), before
     anything is printed, so a reader that closes the pipe early or a Ctrl-C after
     the simulation loses nothing; a Ctrl-C during it leaves no folder behind."""
-    check_machine_options(args)
+    config = run_config(args)  # checked first: the machine's size among the rest
     check_only(args)
     out = output_directory(args.out)
     made = check_writable(out) if out is not None else []
@@ -873,24 +461,22 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         # The outputs too: the run's records stay alive until they are written, and a full
         # pass of the collector over them, right after the run, cost 0.2 s on whole CTC.
         with young_collections_only():
-            return _run_and_write(args, console, out, made)
+            return _run_and_write(args, config, console, out, made)
     except BaseException:
         remove_empty(made)
         raise
 
 
 def _run_and_write(
-    args: argparse.Namespace, console: Console, out: Path | None, made: list[Path]
+    args: argparse.Namespace,
+    config: RunConfig,
+    console: Console,
+    out: Path | None,
+    made: list[Path],
 ) -> int:
     from schedsim.app import registry
     from schedsim.app.run_folder import check_folder, deferred_interrupts, write_run
 
-    for module in args.imports:
-        try:
-            registry.import_module(module)
-        except ValueError as exc:  # the module, and why
-            raise ValueError(f"--import {exc}") from None
-    config = run_config(args)
     run_id = config.run_id()
     if out is not None:  # checked before the trace is read
         check_folder(out, run_id, force=args.force, option=f"--out {out}")
@@ -1175,7 +761,36 @@ def cmd_workloads(console: Console) -> int:
     return 0
 
 
+def import_modules(argv: Sequence[str]) -> None:
+    """Import the modules ``schedsim run --import`` names, before the parser is built:
+    a module may register a workload model, whose declared parameters are options
+    (`schedsim.app.run_options.model_options`). ValueError naming the module."""
+    if "run" not in argv:
+        return
+    from schedsim.app import registry
+
+    for i, arg in enumerate(argv):
+        module = None
+        if arg == "--import" and i + 1 < len(argv):
+            module = argv[i + 1]
+        elif arg.startswith("--import="):
+            module = arg.partition("=")[2]
+        if module is not None:
+            try:
+                registry.import_module(module)
+            except ValueError as exc:  # the module, and why
+                raise ValueError(f"--import {exc}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        import_modules(argv)
+    except ValueError as exc:
+        if "--debug" in argv:
+            raise
+        _say(f"schedsim: error: {exc}")
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -13,7 +13,7 @@ than a study, and is refused with a one-line error naming the key
 from __future__ import annotations
 
 from schedsim.model.cluster import MAX_CORES
-from schedsim.workloads import lublin
+from schedsim.workloads import lublin, models
 from schedsim.workloads.swf import MAX_TIME
 
 __all__ = [
@@ -40,10 +40,8 @@ __all__ = [
 DAY = 86400.0
 
 #: Most jobs a run generates (``jobs``), keeps (``first``) or needs of a trace user
-#: (``user_params.min_jobs``): eight times the largest run of the growth benchmark
-#: (1,280,000 generated jobs) and forty times the longest log the project replays
-#: (250,000 jobs); a workload of that size already takes gigabytes of memory.
-MAX_JOBS = 10_000_000
+#: (``user_params.min_jobs``): `schedsim.workloads.models.MAX_JOBS`, which says why.
+MAX_JOBS = models.MAX_JOBS
 
 #: Most closed-loop users (``users``): 400 times the largest population of
 #: Feitelson & Shmueli 2009 (250); each user is a SimPy process with its own streams.
@@ -79,11 +77,8 @@ MAX_DURATION = 365 * DAY
 MAX_ESTIMATE_FACTOR = 1000.0
 
 #: (lowest, highest) Lublin-Feitelson load knob (``lublin_alpha``): half to twice the
-#: published all-day shape (`schedsim.workloads.lublin.ALPHA`, 10.46; the studies use
-#: 9.83-10.56, 95 jobs a day). At half, 2,600 jobs arrive a day (a 128-node machine
-#: is loaded many times over); at twice, 1.6 a day, and the generator already redraws
-#: one interarrival in nine (beyond, its redraw loop nears never ending).
-LUBLIN_ALPHA_RANGE = (lublin.ALPHA / 2, lublin.ALPHA * 2)
+#: published shape; `schedsim.workloads.lublin.ALPHA_RANGE`, which says why.
+LUBLIN_ALPHA_RANGE = lublin.ALPHA_RANGE
 
 #: (lowest, highest) threshold of Equation 7 (Zeng & Sodan 2009, section 4.8;
 #: ``workload_params.max_sl``, ``self_sl2``): Table 4's slowdowns lie in [0.9, 1.8)

@@ -7,7 +7,8 @@ holding parameters named as in the callable's signature (its docstring says what
 they mean):
 
 ``workload_params``
-    The generator the workload names: for ``"zeng-w1"``/``"zeng-w2"``
+    The generator of the workload model the workload names (`workload_table`; each
+    registered model names its own: `schedsim.workloads.models`): for ``"zeng-w1"``/``"zeng-w2"``
     `schedsim.workloads.multicore.paper_workload` (``alpha_means``, ``rounding``,
     ``max_sl``, ``self_sl2``), for ``"lublin"`` `schedsim.workloads.lublin.generate`
     (``job_types``, ``start_hour``).
@@ -43,7 +44,8 @@ from schedsim.app import limits
 from schedsim.app.registry import convert_value
 from schedsim.model.slowdowns import StatisticalContention
 from schedsim.model.sources import Population
-from schedsim.workloads import lublin, multicore
+from schedsim.workloads import models
+from schedsim.workloads.models import WorkloadModel
 from schedsim.workloads.users import DailyCycle, fit_users
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "Param",
     "ParamTable",
     "describe",
+    "workload_table",
 ]
 
 _PLAIN_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
@@ -211,30 +214,33 @@ class ParamTable:
         return values, problems
 
 
-_MACHINE = "the configuration key nodes sets it"
-_JOBS = "the configuration key jobs sets it"
+#: Made once per model (reading a signature is not free): name -> (model, its table).
+_WORKLOAD_TABLES: dict[str, tuple[WorkloadModel, ParamTable | None]] = {}
 
-#: ``workload_params`` by workload name: the generator's table.
+
+def _workload_table(model: WorkloadModel) -> ParamTable | None:
+    made = _WORKLOAD_TABLES.get(model.name)
+    if made is None or made[0] is not model:
+        table = None
+        if model.generator is not None:
+            table = ParamTable.of("workload_params", [model.generator], model.withheld)
+        made = _WORKLOAD_TABLES[model.name] = (model, table)
+    return made[1]
+
+
+def workload_table(name: str) -> ParamTable | None:
+    """``workload_params`` of the workload ``name``: the keyword parameters of its
+    registered model's generator (`schedsim.workloads.models.WorkloadModel.generator`),
+    less those the model withholds; None for a trace or a model without a generator."""
+    model = models.get(name)
+    return None if model is None else _workload_table(model)
+
+
+#: ``workload_params`` by built-in workload name: the generator's table (`workload_table`
+#: for any registered model, a plug-in's too).
 WORKLOAD_PARAMS: dict[str, ParamTable] = {
-    "lublin": ParamTable.of(
-        "workload_params",
-        [lublin.generate],
-        {
-            "n_jobs": _JOBS,
-            "nodes": _MACHINE,
-            "alpha": "the configuration key lublin_alpha sets it",
-        },
-    ),
+    name: table for name in models.registered() if (table := workload_table(name)) is not None
 }
-WORKLOAD_PARAMS["zeng-w1"] = WORKLOAD_PARAMS["zeng-w2"] = ParamTable.of(
-    "workload_params",
-    [multicore.paper_workload],
-    {
-        "n_jobs": _JOBS,
-        "nodes": _MACHINE,
-        "alpha": "the workload names it: zeng-w1 is Table 5's 10.33, zeng-w2 its 9.83",
-    },
-)
 
 #: ``contention_params``: `StatisticalContention`'s (with ``contention = "statistical"``).
 CONTENTION_PARAMS = ParamTable.of(

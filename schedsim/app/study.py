@@ -179,20 +179,21 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from schedsim.app import limits
+from schedsim.app import limits, specs
 from schedsim.app.param_tables import (
     CONTENTION_PARAMS,
     TABLE_KEYS,
     USER_PARAMS,
-    WORKLOAD_PARAMS,
     ParamTable,
+    workload_table,
 )
+from schedsim.app.specs import MachineSpec, PolicySpec, RunOptions, WorkloadSpec
 from schedsim.model.cluster import MAX_CORES
 from schedsim.model.contention import CONTENTION
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.slowdowns import StatisticalContention
 from schedsim.model.sources import Population
-from schedsim.workloads import catalog, lublin, multicore
+from schedsim.workloads import catalog, models
 from schedsim.workloads.estimates import apply_estimates, parse_estimates
 from schedsim.workloads.transforms import (
     exact_estimates,
@@ -289,7 +290,7 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RunConfig:
     """Everything that determines one simulation.
 
@@ -338,94 +339,101 @@ class RunConfig:
     estimate.
     """
 
-    workload: str = catalog.DEFAULT
-    month: str | None = None
-    first: int | None = None
-    exact_estimates: bool = False
-    load_factor: float | None = None
-    policy: str = "easy"
-    params: Mapping[str, Any] = field(default_factory=dict)
-    nodes: int | None = None
-    cores_per_node: int = 1
-    kill_at_estimate: bool = True
-    wide: str = "error"
-    overhead: str | Mapping[str, Any] | None = None
-    warmup: int | float = 0
-    cooldown: int | float = 0
-    seed: int = 0
-    estimates: str | None = None
-    users: int | None = None
-    days: float | None = None
-    daily_cycle: bool | None = None
-    weekdays: tuple[int, ...] | None = None
-    max_runtime: float | None = None
-    jobs: int | None = None
-    lublin_alpha: float | None = None
-    limit_in: str | None = None
-    pieces: bool | None = None
-    log_decisions: bool | None = None
-    strict: bool | None = None
-    log_reservations: bool | None = None
-    priorities: float | None = None
-    reservations: float | None = None
-    reservation_lead: float | None = None
-    contention: str | None = None
-    max_runtime_as: str | None = None
-    workload_params: Mapping[str, Any] = field(default_factory=dict)
-    contention_params: Mapping[str, Any] = field(default_factory=dict)
-    user_params: Mapping[str, Any] = field(default_factory=dict)
+    workload: WorkloadSpec
+    machine: MachineSpec
+    policy: PolicySpec
+    options: RunOptions
 
-    def __post_init__(self) -> None:
-        problems = _field_problems(self)
+    def __init__(
+        self,
+        workload: str | WorkloadSpec = catalog.DEFAULT,
+        machine: MachineSpec | None = None,
+        policy: str | PolicySpec = "easy",
+        options: RunOptions | None = None,
+        **flat: Any,
+    ) -> None:
+        """From the specs, or from flat keys (``RunConfig(workload="kth", load_factor=1.2)``,
+        as the study file spells them: `schedsim.app.specs.LAYOUT`), or both: flat keys
+        override the specs' values. Every value is checked (`StudyError` naming the key)
+        and made canonical, so that two spellings of one run are one configuration."""
+        parts: dict[str, Any] = {
+            "workload": WorkloadSpec(),
+            "machine": MachineSpec(),
+            "policy": PolicySpec(),
+            "options": RunOptions(),
+        }
+        given: dict[str, Any] = {}
+        for part, value in (("workload", workload), ("machine", machine),
+                            ("policy", policy), ("options", options)):  # fmt: skip
+            if isinstance(value, type(parts[part])):
+                parts[part] = value
+            elif value is not None:
+                given[part] = value  # a flat value: the workload's or the policy's name
+        values = specs.flatten(parts)
+        values.update(given)
+        declared = models.declarations()
+        for key in flat:
+            if key not in specs.LAYOUT and key not in declared:
+                raise StudyError.about(key, f"unknown key (known: {', '.join(config_keys())})")
+        values.update(flat)
+        c = _Flat(values)
+        problems = _field_problems(c)
         if problems:
             key, why = problems[0]
             raise StudyError.about(key, why)
         for key in TABLE_KEYS:
             # Converted by type (``"2"`` and 2 are one value); completed in `normalized`.
-            table = _param_table(self, key)
-            object.__setattr__(self, key, table.convert(getattr(self, key))[0] if table else {})
-        object.__setattr__(self, "overhead", _canonical_overhead(self.overhead))
-        if self.contention is not None:
-            named = self.contention.lower()
-            object.__setattr__(self, "contention", None if named == "none" else named)
-        if self.multicore:
-            # The zeng- workloads' machine (docstring): what is left unsaid is the paper's.
-            if self.cores_per_node == 1:
-                object.__setattr__(self, "cores_per_node", multicore.CORES_PER_NODE)
-            if self.nodes is None:
-                object.__setattr__(self, "nodes", multicore.NODES)
-        if ":" not in self.policy:  # a MODULE:CLASS spec keeps its case (paths, class names)
-            object.__setattr__(self, "policy", self.policy.lower())
-        object.__setattr__(self, "params", dict(self.params))
-        if self.load_factor is not None:
-            object.__setattr__(self, "load_factor", float(self.load_factor))
-        for key in (
-            "days",
-            "max_runtime",
-            "lublin_alpha",
-            "priorities",
-            "reservations",
-            "reservation_lead",
-        ):
-            if getattr(self, key) is not None:
-                object.__setattr__(self, key, float(getattr(self, key)))
-        if self.weekdays is not None:
-            object.__setattr__(self, "weekdays", tuple(sorted(set(self.weekdays))))
+            table = _param_table(c, key)
+            values[key] = table.convert(values[key])[0] if table else {}
+        values["overhead"] = _canonical_overhead(values["overhead"])
+        if values["contention"] is not None:
+            named = values["contention"].lower()
+            values["contention"] = None if named == "none" else named
+        machine_of = c.model.machine if c.model is not None else None
+        if machine_of is not None and machine_of.cores_per_node is not None:
+            # A model made for nodes of so many cores (the zeng- workloads; docstring):
+            # what is left unsaid is its machine, written into the configuration.
+            if values["cores_per_node"] == 1:
+                values["cores_per_node"] = machine_of.cores_per_node
+            if values["nodes"] is None:
+                values["nodes"] = machine_of.nodes
+        if ":" not in values["policy"]:  # a MODULE:CLASS spec keeps its case (paths, classes)
+            values["policy"] = values["policy"].lower()
+        values["params"] = dict(values["params"])
+        for key in ("load_factor", "days", "max_runtime", "priorities", "reservations",
+                    "reservation_lead"):  # fmt: skip
+            if values[key] is not None:
+                values[key] = float(values[key])
+        for key, (p, _) in declared.items():
+            values[key] = p.convert(values.get(key))
+        if values["weekdays"] is not None:
+            values["weekdays"] = tuple(sorted(set(values["weekdays"])))
         # Defaults spelled out are the defaults: one run id for both spellings.
-        if self.limit_in == "run":
-            object.__setattr__(self, "limit_in", None)
-        if self.pieces is True:
-            object.__setattr__(self, "pieces", None)
-        if self.log_decisions is False:
-            object.__setattr__(self, "log_decisions", None)
-        if self.strict is False:
-            object.__setattr__(self, "strict", None)
-        if self.log_reservations is False:
-            object.__setattr__(self, "log_reservations", None)
+        for key, default in (("limit_in", "run"), ("pieces", True), ("log_decisions", False),
+                             ("strict", False), ("log_reservations", False)):  # fmt: skip
+            if values[key] is default or values[key] == default:
+                values[key] = None
         # A trim of 0.0 is no trim: one value, so both spellings share a run id.
         for key in ("warmup", "cooldown"):
-            if getattr(self, key) == 0:
-                object.__setattr__(self, key, 0)
+            if values[key] == 0:
+                values[key] = 0
+        for part, spec in specs.split(values).items():
+            object.__setattr__(self, part, spec)
+
+    def __getattr__(self, name: str) -> Any:
+        """Flat read access, as the study file names the keys (``config.load_factor`` is
+        ``config.workload.load_factor``; a model's ``config.jobs`` is None when unset).
+        ``workload`` and ``policy`` are the specs: their names are ``.name``."""
+        where = specs.LAYOUT.get(name)
+        parts = self.__dict__
+        if where is None:
+            if name.startswith("_") or name not in models.declarations():
+                raise AttributeError(name)
+            where = ("workload", "model")
+        part, key = where
+        if part not in parts:
+            raise AttributeError(name)
+        return parts[part].model.get(name) if key == "model" else getattr(parts[part], key)
 
     @classmethod
     def from_dict(
@@ -442,9 +450,10 @@ class RunConfig:
         the names for.
         """
         prefix = f"{where}: " if where else ""
-        unknown = [k for k in values if k not in CONFIG_KEYS]
+        keys = config_keys()
+        unknown = [k for k in values if k not in keys]
         if unknown:
-            known = ", ".join(CONFIG_KEYS)
+            known = ", ".join(keys)
             raise StudyError(
                 f"{prefix}{spelled(unknown[0], names)}: unknown key (known: {known})",
                 unknown[0],
@@ -468,14 +477,24 @@ class RunConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain JSON-ready values."""
-        out = dataclasses.asdict(self)
+        out = specs.flatten(self.__dict__)
         for key in ("params", *TABLE_KEYS):
-            out[key] = dict(getattr(self, key))
-        if self.weekdays is not None:
-            out["weekdays"] = list(self.weekdays)
-        if isinstance(self.overhead, Mapping):
-            out["overhead"] = dict(self.overhead)
+            out[key] = dict(out[key])
+        if out["weekdays"] is not None:
+            out["weekdays"] = list(out["weekdays"])
+        if isinstance(out["overhead"], Mapping):
+            out["overhead"] = dict(out["overhead"])
         return out
+
+    def replace(self, **changes: Any) -> RunConfig:
+        """This configuration with the flat keys ``changes`` changed (checked again)."""
+        out = RunConfig(**{**self.to_dict(), **changes})
+        out._keep_names(getattr(self, "_names", None))
+        return out
+
+    def _flat(self) -> _Flat:
+        """The flat view the checks read (`_Flat`)."""
+        return _Flat(self.to_dict())
 
     def normalized(self) -> RunConfig:
         """This configuration with the policy's parameters converted and completed.
@@ -490,14 +509,12 @@ class RunConfig:
         from schedsim.app import registry
 
         try:
-            params = registry.resolve_params(self.policy, self.policy_params())
+            params = registry.resolve_params(self.policy.name, self.policy_params())
         except ValueError as exc:
             key = "policy" if str(exc).startswith("unknown policy") else "params"
             raise self._error(key, str(exc)) from None
         tables: dict[str, Any] = {key: self.table_values(key) for key in TABLE_KEYS}
-        out = dataclasses.replace(self, params=params, **tables)
-        out._keep_names(getattr(self, "_names", None))
-        return out
+        return self.replace(params=params, **tables)
 
     def table_values(self, key: str) -> dict[str, Any]:
         """The parameters of table ``key`` (``workload_params``, ``contention_params``,
@@ -505,20 +522,20 @@ class RunConfig:
         the defaults of the others; none where the table does not apply (a workload
         read from a file, no contention, an open-loop run). The daily cycle's
         (``day_start``, ``day_end``, ``arrive_until``) apply only with the cycle on."""
-        table = _param_table(self, key)
+        table = _param_table(self._flat(), key)
         if table is None:
             return {}
         values = {
             name: p.default
             for name, p in table.params.items()
-            if not (p.source is DailyCycle and self.daily_cycle is False)
+            if not (p.source is DailyCycle and self.workload.daily_cycle is False)
         }
-        values.update(getattr(self, key))
+        values.update(self.to_dict()[key])
         return values
 
     def _values_for(self, key: str, source: Callable[..., Any]) -> dict[str, Any]:
         """The `table_values` of ``key`` that go to the callable ``source``."""
-        table = _param_table(self, key)
+        table = _param_table(self._flat(), key)
         if table is None:
             return {}
         return {k: v for k, v in self.table_values(key).items() if table.params[k].source is source}
@@ -531,13 +548,13 @@ class RunConfig:
         """
         from schedsim.app import registry
 
-        params = dict(self.params)
+        params = dict(self.policy.params)
         if (
-            self.contention == "statistical"
+            self.machine.contention == "statistical"
             and "seed" not in params
-            and "seed" in registry.parameters(self.policy)
+            and "seed" in registry.parameters(self.policy.name)
         ):
-            params["seed"] = self.seed
+            params["seed"] = self.options.seed
         return params
 
     def identity(self) -> dict[str, Any]:
@@ -549,16 +566,17 @@ class RunConfig:
         """
         values = self.normalized().to_dict()
         try:
-            values["workload"] = workload_identity(self.workload)
+            values["workload"] = workload_identity(self.workload.name)
         except StudyError as exc:
             raise self._error(exc.key or "workload", exc.why or str(exc)) from None
         if values["load_factor"] is None:
             values["load_factor"] = 1.0  # the trace's own load, however it is spelled
-        for key in _LATER_KEYS:
-            if values[key] is None:
+        for key in (*_LATER_KEYS, *models.declarations()):
+            if key in values and values[key] is None:
                 del values[key]  # as before the key existed: old run ids stay valid
+        flat = self._flat()
         for key in TABLE_KEYS:
-            table = _param_table(self, key)
+            table = _param_table(flat, key)
             changed = {
                 name: value
                 for name, value in values.pop(key).items()
@@ -568,7 +586,7 @@ class RunConfig:
                 values[key] = changed
         params = values["params"]
         if params:  # a policy parameter added later, likewise (only params can hold one)
-            for key, before in _later_params(self.policy).items():
+            for key, before in _later_params(self.policy.name).items():
                 if key in params and params[key] == before:
                     del params[key]
         values["id_format"] = ID_FORMAT
@@ -580,77 +598,74 @@ class RunConfig:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     @property
+    def model(self) -> models.WorkloadModel | None:
+        """The registered workload model the workload names (None: a trace)."""
+        return models.get(self.workload.name)
+
+    @property
     def synthetic(self) -> bool:
         """Whether the workload is generated (``"lublin"``, ``"zeng-w1"``...), not read."""
-        return self.workload.strip().lower() in SYNTHETIC
+        return self.model is not None
 
     @property
     def multicore(self) -> bool:
-        """Whether the workload is one of Zeng & Sodan's, made for nodes of 4 cores."""
-        return self.workload.strip().lower() in MULTICORE
+        """Whether the workload is a model made for nodes of a fixed number of cores
+        (Zeng & Sodan's, of 4: `schedsim.workloads.models.Machine`)."""
+        model = self.model
+        return model is not None and model.machine.cores_per_node is not None
 
     def build_workload(self) -> Workload:
         """Load (or generate) the workload and apply the transforms in order.
 
-        ``workload = "lublin"`` generates ``jobs`` jobs (10,000 by default)
-        of the Lublin-Feitelson model for the machine (``nodes``, 128 by
-        default) from the seed's ``"lublin"`` stream, with ``lublin_alpha``
-        as the load knob (`schedsim.workloads.lublin.generate`).
-        ``"zeng-w1"`` and ``"zeng-w2"`` generate ``jobs`` jobs (10,000) of
-        Table 5's W1 or W2 from the run's ``seed`` for ``nodes`` nodes:
-        `schedsim.workloads.multicore.paper_workload` with the table's α,
-        which on the paper's 128 nodes is ``w1(seed, n_jobs=jobs)`` or
-        ``w2(...)``. Their sizes come from the same keyed slowdown draws as
-        the ``"statistical"`` contention of that seed applies. Both generators
-        take the keyword parameters of ``workload_params``
-        (`schedsim.app.param_tables`).
+        A registered model (`schedsim.workloads.models`: ``"lublin"``, ``"zeng-w1"``,
+        ``"zeng-w2"``, a plug-in's) builds it from the run's seed, the machine's
+        ``nodes`` (None: the model's) and ``cores_per_node``, the values of its
+        declared parameters (``jobs``, ``lublin_alpha``) and ``workload_params``
+        (`schedsim.app.param_tables`); each model's build function says how (the
+        Lublin-Feitelson model from the seed's ``"lublin"`` stream, Table 5's W1 and
+        W2 from the keyed slowdown draws the ``"statistical"`` contention of that seed
+        applies). Any other name is a trace (`schedsim.workloads.catalog`).
 
         A load factor that stretches the trace's times to 2**43 s or beyond (where
         a float no longer resolves a millisecond: `schedsim.workloads.swf.MAX_TIME`)
         is a `StudyError` naming ``load_factor``.
         """
-        generator = self.table_values("workload_params")
-        if self.multicore:
-            w = multicore.paper_workload(
-                MULTICORE[self.workload.strip().lower()],
-                self.seed,
-                n_jobs=10_000 if self.jobs is None else self.jobs,
-                nodes=multicore.NODES if self.nodes is None else self.nodes,
-                **generator,
-            )
-        elif self.synthetic:
-            from schedsim.workloads.streams import stream_seed
-
-            w = lublin.generate(
-                10_000 if self.jobs is None else self.jobs,
-                (self.nodes or lublin.REFERENCE_NODES) * self.cores_per_node,
-                np.random.default_rng(stream_seed(self.seed, "lublin")),
-                alpha=self.lublin_alpha,
-                **generator,
+        spec, machine = self.workload, self.machine
+        seed = self.options.seed
+        model = self.model
+        if model is not None:
+            w = model.build(
+                models.Inputs(
+                    seed,
+                    machine.nodes,
+                    machine.cores_per_node,
+                    spec.model,
+                    self.table_values("workload_params"),
+                )
             )
         else:
-            w = _read_workload(*_workload_key(self.workload), strict=bool(self.strict))
-        if self.month is not None:
-            w = month(w, self.month)
-        if self.first is not None:
-            w = first(w, self.first)
-        if self.exact_estimates:
+            w = _read_workload(*_workload_key(spec.name), strict=bool(spec.strict))
+        if spec.month is not None:
+            w = month(w, spec.month)
+        if spec.first is not None:
+            w = first(w, spec.first)
+        if spec.exact_estimates:
             w = exact_estimates(w)
-        if self.estimates is not None:
+        if spec.estimates is not None:
             from schedsim.workloads.streams import stream_seed
 
-            rng = np.random.default_rng(stream_seed(self.seed, "estimates"))
-            w = apply_estimates(w, self.estimates, rng)
-        if self.load_factor is not None:
-            w = scale_load(w, self.load_factor)
-            if self.load_factor < 1 and w.jobs:
+            rng = np.random.default_rng(stream_seed(seed, "estimates"))
+            w = apply_estimates(w, spec.estimates, rng)
+        if spec.load_factor is not None:
+            w = scale_load(w, spec.load_factor)
+            if spec.load_factor < 1 and w.jobs:
                 self._check_stretched(w)
         # After the load factor: a requested reservation is its (scaled) submit plus a lead.
-        if self.priorities is not None:
-            w = with_priorities(w, self.priorities, self.seed)
-        if self.reservations is not None:
-            lead = 7200.0 if self.reservation_lead is None else self.reservation_lead
-            w = with_reservations(w, self.reservations, self.seed, max_lead=lead)
+        if spec.priorities is not None:
+            w = with_priorities(w, spec.priorities, seed)
+        if spec.reservations is not None:
+            lead = 7200.0 if spec.reservation_lead is None else spec.reservation_lead
+            w = with_reservations(w, spec.reservations, seed, max_lead=lead)
         return w
 
     def _check_stretched(self, w: Workload) -> None:
@@ -659,14 +674,14 @@ class RunConfig:
         if last >= limits.MAX_TIME:
             raise self._error(
                 "load_factor",
-                f"{self.load_factor!r} stretches the workload's times to {last:.4g} s, past "
-                "2**43 s (8.8e12 s), where a float no longer resolves a millisecond",
+                f"{self.workload.load_factor!r} stretches the workload's times to {last:.4g} s, "
+                "past 2**43 s (8.8e12 s), where a float no longer resolves a millisecond",
             )
 
     @property
     def closed_loop(self) -> bool:
         """Whether this is a closed-loop run (``users`` set): users make the jobs."""
-        return self.users is not None
+        return self.workload.users is not None
 
     def population(self) -> Population:
         """The closed-loop population: ``users`` users fitted from the workload (seed 002).
@@ -677,30 +692,30 @@ class RunConfig:
         parameters of the user model (`fit_users`), the daily cycle (`DailyCycle`)
         and the population (`Population`).
         """
-        if self.users is None:
+        if self.workload.users is None:
             raise self._error("users", "not a closed-loop configuration")
-        limit = 3600.0 if self.max_runtime is None else self.max_runtime
+        limit = 3600.0 if self.workload.max_runtime is None else self.workload.max_runtime
         model = fit_users(
             self.build_workload(),
             max_runtime=None if math.isinf(limit) else limit,
-            max_runtime_as=self.max_runtime_as or "filter",  # type: ignore[arg-type]
+            max_runtime_as=self.workload.max_runtime_as or "filter",  # type: ignore[arg-type]
             **self._values_for("user_params", fit_users),
         )
         return Population(
             model,
-            self.users,
+            self.workload.users,
             self._days(),
             self._cycle(),
             **self._values_for("user_params", Population),
         )
 
     def _days(self) -> float:
-        return 180.0 if self.days is None else self.days
+        return 180.0 if self.workload.days is None else self.workload.days
 
     def _cycle(self) -> DailyCycle:
-        options: dict[str, Any] = {"enabled": self.daily_cycle is not False}
-        if self.weekdays is not None:
-            options["weekdays"] = self.weekdays
+        options: dict[str, Any] = {"enabled": self.workload.daily_cycle is not False}
+        if self.workload.weekdays is not None:
+            options["weekdays"] = self.workload.weekdays
         return DailyCycle(**options, **self._values_for("user_params", DailyCycle))
 
     def size_hint(self) -> float:
@@ -710,32 +725,32 @@ class RunConfig:
         closed loop, users x days x the share of the week the daily cycle lets them
         submit in (user-days, not jobs: a user makes some jobs a day, fewer on a loaded
         machine); infinity when the run's size is a log's length, unknown until read."""
-        if self.users is not None:
+        if self.workload.users is not None:
             cycle = self._cycle()
             share = 1.0
             if cycle.enabled:
                 share = (cycle.day_end - cycle.day_start) / 24 * len(cycle.weekdays) / 7
-            return self.users * self._days() * share
-        if self.jobs is not None:
-            return float(self.jobs)
-        if self.first is not None:
-            return float(self.first)
+            return self.workload.users * self._days() * share
+        if self.workload.model.get("jobs") is not None:
+            return float(self.workload.model.get("jobs"))
+        if self.workload.first is not None:
+            return float(self.workload.first)
         return math.inf
 
     def memory_overhead(self) -> MemoryOverhead | None:
         """The `MemoryOverhead` that ``overhead`` describes, or None."""
-        if self.overhead is None:
+        if self.options.overhead is None:
             return None
-        if self.overhead == "memory":
+        if self.options.overhead == "memory":
             return MemoryOverhead()
-        return MemoryOverhead(**self.overhead)  # type: ignore[arg-type]
+        return MemoryOverhead(**self.options.overhead)  # type: ignore[arg-type]
 
     def contention_model(self) -> ContentionModel | None:
         """The `ContentionModel` that ``contention`` names, with ``contention_params``,
         or None."""
-        if self.contention is None:
+        if self.machine.contention is None:
             return None
-        return StatisticalContention(self.seed, **self.table_values("contention_params"))
+        return StatisticalContention(self.options.seed, **self.table_values("contention_params"))
 
     def record(self) -> dict[str, Any]:
         """What a run's result records of its configuration: ``{"run_id": ...,
@@ -756,20 +771,21 @@ class RunConfig:
 
         # The workload first: a trace that cannot be read is the first thing to say.
         workload = self.population() if self.closed_loop else self.build_workload()
+        options, machine = self.options, self.machine
         return Simulation(
             workload,
-            self.policy,
-            nodes=self.nodes,
-            cores_per_node=self.cores_per_node,
-            seed=self.seed,
-            kill_at_estimate=self.kill_at_estimate,
-            wide=self.wide,  # type: ignore[arg-type]
+            self.policy.name,
+            nodes=machine.nodes,
+            cores_per_node=machine.cores_per_node,
+            seed=options.seed,
+            kill_at_estimate=options.kill_at_estimate,
+            wide=options.wide,  # type: ignore[arg-type]
             overhead=self.memory_overhead(),
-            limit_in=self.limit_in or "run",
+            limit_in=options.limit_in or "run",
             contention=self.contention_model(),
-            pieces=self.pieces is not False,
-            log_decisions=bool(self.log_decisions),
-            log_reservations=bool(self.log_reservations),
+            pieces=options.pieces is not False,
+            log_decisions=bool(options.log_decisions),
+            log_reservations=bool(options.log_reservations),
             params=self.policy_params(),
             meta=self.record(),
         )
@@ -844,14 +860,45 @@ _LATER_KEYS = (
     "max_runtime_as",
 )
 
-#: Zeng & Sodan's workloads (seed 003, Table 5): name -> the paper's α.
-MULTICORE: dict[str, float] = {"zeng-w1": multicore.ALPHA_W1, "zeng-w2": multicore.ALPHA_W2}
+#: The flat keys a configuration (the study's base, a variant, a grid) may set, in the
+#: order of `RunConfig.to_dict`: `schedsim.app.specs.LAYOUT`'s. A plug-in workload model's
+#: declared parameters are keys too while it is registered (`config_keys`).
+CONFIG_KEYS: tuple[str, ...] = tuple(specs.LAYOUT)
 
-#: Workload names that are generated, not read from a file.
-SYNTHETIC = ("lublin", *MULTICORE)
 
-#: The keys a configuration (the study's base, a variant, a grid) may set.
-CONFIG_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RunConfig))
+def config_keys() -> tuple[str, ...]:
+    """`CONFIG_KEYS` and the declared parameters of every registered workload model."""
+    return (*CONFIG_KEYS, *(k for k in models.declarations() if k not in specs.LAYOUT))
+
+
+class _Flat:
+    """A configuration's flat values as attributes (``c.load_factor``), what the checks
+    read: the values `RunConfig` is being made of, or a made one's `RunConfig.to_dict`."""
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.__dict__.update(values)
+        name = values.get("workload")
+        self.model = models.get(name) if isinstance(name, str) else None
+
+    def __getattr__(self, name: str) -> Any:
+        if name in models.declarations():
+            return None  # a model's parameter left out
+        raise AttributeError(name)
+
+    @property
+    def synthetic(self) -> bool:
+        return self.model is not None
+
+    @property
+    def multicore(self) -> bool:
+        return self.model is not None and self.model.machine.cores_per_node is not None
+
+    def machine_cores(self) -> int:
+        """The cores per node the run has: a model of fixed cores takes the default 1
+        as its own (`RunConfig`)."""
+        fixed = self.model.machine.cores_per_node if self.model is not None else None
+        cores: int = self.cores_per_node
+        return fixed if fixed is not None and cores == 1 else cores
 
 
 def _share(value: Any) -> bool:
@@ -863,7 +910,7 @@ def _within(value: Any, low: float, high: float) -> bool:
     return _is_number(value) and low <= value <= high
 
 
-def _machine_problems(c: RunConfig) -> list[tuple[str, str]]:
+def _machine_problems(c: _Flat) -> list[tuple[str, str]]:
     """The machine's cores within `MAX_CORES` (as ``schedsim run --nodes`` checks them):
     ``nodes`` left out is the workload's (the trace's header, unknown until it is read;
     a generator's 128 nodes)."""
@@ -871,10 +918,8 @@ def _machine_problems(c: RunConfig) -> list[tuple[str, str]]:
         return []  # named by the field checks
     if c.nodes is not None and not (_is_int(c.nodes) and c.nodes > 0):
         return []
-    cores = c.cores_per_node
-    if c.multicore and cores == 1:
-        cores = multicore.CORES_PER_NODE
-    nodes = c.nodes if c.nodes is not None else (lublin.REFERENCE_NODES if c.synthetic else 1)
+    cores = c.machine_cores()
+    nodes = c.nodes if c.nodes is not None else (c.model.machine.nodes if c.model else 1)
     total = nodes * cores
     if total <= MAX_CORES:
         return []
@@ -885,13 +930,13 @@ def _machine_problems(c: RunConfig) -> list[tuple[str, str]]:
     return [(key, f"{nodes:,} nodes x {cores:,} cores per node = {total:,} cores: {bound}")]
 
 
-def _param_table(c: RunConfig, key: str) -> ParamTable | None:
+def _param_table(c: _Flat, key: str) -> ParamTable | None:
     """The table of parameters ``key`` takes in this configuration; None where it does
     not apply (`RunConfig.table_values`)."""
     if key == "workload_params":
         if not isinstance(c.workload, str):
             return None
-        return WORKLOAD_PARAMS.get(c.workload.strip().lower())
+        return workload_table(c.workload)
     if key == "contention_params":
         named = c.contention.lower() if isinstance(c.contention, str) else None
         return CONTENTION_PARAMS if named == "statistical" else None
@@ -900,16 +945,19 @@ def _param_table(c: RunConfig, key: str) -> ParamTable | None:
     raise KeyError(key)
 
 
-#: Where a table of parameters applies, for the error that says it does not.
-_TABLE_NEEDS = {
-    "workload_params": "applies only to a generated workload: workload = "
-    + ", ".join(f'"{name}"' for name in WORKLOAD_PARAMS),
-    "contention_params": 'applies only with contention = "statistical"',
-    "user_params": "applies only to a closed-loop run: set users = N",
-}
+def _table_needs(key: str) -> str:
+    """Where a table of parameters applies, for the error that says it does not."""
+    if key == "workload_params":
+        takers = [name for name, m in models.registered().items() if m.generator is not None]
+        return "applies only to a generated workload: workload = " + ", ".join(
+            f'"{name}"' for name in takers
+        )
+    if key == "contention_params":
+        return 'applies only with contention = "statistical"'
+    return "applies only to a closed-loop run: set users = N"
 
 
-def _table_problems(c: RunConfig) -> list[tuple[str, str]]:
+def _table_problems(c: _Flat) -> list[tuple[str, str]]:
     """(key, why) for the tables of parameters: a table that does not apply, an unknown
     parameter, a bad value (`schedsim.app.param_tables.ParamTable.convert`), and the
     rules between parameters (and with other keys) that no one value breaks."""
@@ -919,7 +967,7 @@ def _table_problems(c: RunConfig) -> list[tuple[str, str]]:
         table = _param_table(c, key)
         if table is None:
             if not isinstance(given, Mapping) or given:
-                problems.append((key, _TABLE_NEEDS[key]))
+                problems.append((key, _table_needs(key)))
             continue
         values, wrong = table.convert(given)
         problems += wrong
@@ -960,9 +1008,7 @@ def _table_problems(c: RunConfig) -> list[tuple[str, str]]:
             and done["cpus_per_node"] != table.params["cpus_per_node"].default
             and _is_int(c.cores_per_node)
         ):
-            cores = c.cores_per_node
-            if c.multicore and cores == 1:
-                cores = multicore.CORES_PER_NODE
+            cores = c.machine_cores()
             if cores % done["cpus_per_node"]:
                 problems.append(
                     (
@@ -974,7 +1020,7 @@ def _table_problems(c: RunConfig) -> list[tuple[str, str]]:
     return problems
 
 
-def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
+def _field_problems(c: _Flat) -> list[tuple[str, str]]:
     """(key, why) for every field with a bad type or value, in field order."""
     checks: list[tuple[str, bool, str]] = [
         ("workload", isinstance(c.workload, str) and bool(c.workload), "a non-empty string"),
@@ -1042,17 +1088,12 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
             ),
             "a non-empty list of weekdays 0 (Monday) to 6",
         ),
-        (
-            "jobs",
-            c.jobs is None or (_is_int(c.jobs) and 0 < c.jobs <= limits.MAX_JOBS),
-            f"a positive number of jobs, at most {limits.MAX_JOBS:,}",
-        ),
-        (
-            "lublin_alpha",
-            c.lublin_alpha is None or _within(c.lublin_alpha, *limits.LUBLIN_ALPHA_RANGE),
-            "a number from {:.4g} to {:.4g} (half to twice the published 10.46)".format(
-                *limits.LUBLIN_ALPHA_RANGE
-            ),
+        # A workload model's declared parameters (`schedsim.workloads.models`), here so
+        # that a configuration's first error is the one it was before the registry.
+        *(
+            (key, value is None or p.accepts(value), p.expects)
+            for key, (p, _) in models.declarations().items()
+            for value in [getattr(c, key)]
         ),
         (
             "max_runtime",
@@ -1104,25 +1145,16 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
         return problems  # named above; what follows reads the workload's name
     problems += _machine_problems(c)
     problems += _table_problems(c)
-    generated = ", ".join(f'"{name}"' for name in SYNTHETIC)
-    if not c.synthetic:
-        if c.jobs is not None:
-            problems.append(
-                ("jobs", f"applies only to a generated workload: workload = {generated}")
-            )
-    elif c.strict:
+    problems += _model_problems(c)
+    if c.synthetic and c.strict:
         problems.append(("strict", "applies only to a workload read from an SWF file"))
-    if c.lublin_alpha is not None and c.workload.strip().lower() != "lublin":
-        problems.append(
-            ("lublin_alpha", 'applies only to the Lublin-Feitelson model: workload = "lublin"')
-        )
-    cores = multicore.CORES_PER_NODE
-    if c.multicore and _is_int(c.cores_per_node) and c.cores_per_node not in (1, cores):
+    fixed = c.model.machine.cores_per_node if c.model is not None else None
+    if fixed is not None and _is_int(c.cores_per_node) and c.cores_per_node not in (1, fixed):
         problems.append(
             (
                 "cores_per_node",
-                f"workload {c.workload!r} is made for nodes of {cores} cores: expected {cores} "
-                f"(or leave it out: 1, the default, is taken as {cores}), got {c.cores_per_node!r}",
+                f"workload {c.workload!r} is made for nodes of {fixed} cores: expected {fixed} "
+                f"(or leave it out: 1, the default, is taken as {fixed}), got {c.cores_per_node!r}",
             )
         )
     fractions = [getattr(c, k) for k in ("warmup", "cooldown") if isinstance(getattr(c, k), float)]
@@ -1145,6 +1177,20 @@ def _field_problems(c: RunConfig) -> list[tuple[str, str]]:
         problems.append(
             ("load_factor", "does not apply with users = (the population sets the load)")
         )
+    return problems
+
+
+def _model_problems(c: _Flat) -> list[tuple[str, str]]:
+    """(key, why) for a workload model's declared parameter given to a workload whose
+    model does not take it: "applies only to" the models that do (`schedsim.workloads.models`)."""
+    problems: list[tuple[str, str]] = []
+    registered = models.registered()
+    for key, (p, takers) in models.declarations().items():
+        if getattr(c, key) is None or (c.model is not None and p in c.model.params):
+            continue
+        what = registered[takers[0]].what if len(takers) == 1 else "a generated workload"
+        names = ", ".join(f'"{name}"' for name in takers)
+        problems.append((key, f"applies only to {what}: workload = {names}"))
     return problems
 
 
@@ -1255,7 +1301,7 @@ def _digest(path: str, mtime_ns: int, size: int) -> str:
 def workload_identity(name_or_path: str) -> str:
     """A shipped trace's short name, or ``sha256:<digest>`` of a workload file."""
     key = name_or_path.strip().lower()
-    if key in catalog.SHIPPED or key in SYNTHETIC:
+    if key in catalog.SHIPPED or models.get(key) is not None:
         return key
     try:
         key = _workload_key(name_or_path)
@@ -1305,8 +1351,9 @@ def _flatten(table: Mapping[str, Any], where: str) -> dict[str, Any]:
             flat[key] = value
     for key in flat:
         base = key.split(".", 1)[0]
-        if base not in CONFIG_KEYS or (base not in _TABLES and "." in key):
-            raise StudyError(f"{where}.{key}: unknown key (known: {', '.join(CONFIG_KEYS)})")
+        keys = config_keys()
+        if base not in keys or (base not in _TABLES and "." in key):
+            raise StudyError(f"{where}.{key}: unknown key (known: {', '.join(keys)})")
         if base in _TABLES and "." not in key:
             raise StudyError(f"{where}.{base}: give one list per parameter ({base}.NAME = [...])")
     return flat
@@ -1325,13 +1372,14 @@ def _default_label(config: RunConfig, explicit: Mapping[str, Any]) -> str:
     try:
         from schedsim.app import registry
 
-        defaults = {k: p.default for k, p in registry.parameters(config.policy).items()}
+        defaults = {k: p.default for k, p in registry.parameters(config.policy.name).items()}
     except ValueError:
         defaults = {}
     changed = [
         f"{k}={v}" for k, v in sorted(explicit.items()) if k not in defaults or defaults[k] != v
     ]
-    return f"{config.policy}({', '.join(changed)})" if changed else config.policy
+    name = config.policy.name
+    return f"{name}({', '.join(changed)})" if changed else name
 
 
 #: ``[report] categories`` keys -> the values allowed (None: any strings; `schedsim.app.report`
@@ -1450,15 +1498,18 @@ class Study:
             raise StudyError(f"{src}: study.name: expected a non-empty string")
         if isinstance(self.imports, str) or not all(isinstance(m, str) for m in self.imports):
             raise StudyError(f"{src}: study.imports: expected a list of module names")
+        # Before the keys are checked: a module may register a workload model, whose
+        # declared parameters are keys (`schedsim.workloads.models`).
+        self.import_modules()
         if not isinstance(self.base, Mapping):
             raise StudyError(f"{src}: base: expected a table")
         for table in _TABLES:
             if not isinstance(self.base.get(table, {}), Mapping):
                 raise StudyError(f"{src}: base.{table}: expected a table of parameters")
         for key in self.base:
-            if key not in CONFIG_KEYS:
+            if key not in config_keys():
                 raise StudyError(
-                    f"{src}: base.{key}: unknown key (known: {', '.join(CONFIG_KEYS)})"
+                    f"{src}: base.{key}: unknown key (known: {', '.join(config_keys())})"
                 )
         try:
             RunConfig.from_dict(self.base)
@@ -1537,11 +1588,17 @@ class Study:
         return study
 
     def import_modules(self) -> None:
-        """Import the study's ``imports`` (modules that register policies)."""
+        """Import the study's ``imports``: modules (dotted names, or ``.py`` files as
+        ``schedsim run --import`` takes them) that register policies or workload models."""
+        from schedsim.app import registry
+
         for module in self.imports:
             try:
-                importlib.import_module(module)
-            except ImportError as exc:
+                if module.endswith(".py"):
+                    registry.import_module(module)
+                else:
+                    importlib.import_module(module)
+            except (ImportError, ValueError) as exc:
                 raise StudyError(f"{self.source}: study.imports: {exc}") from None
 
     def runs(self) -> list[Run]:
@@ -1585,9 +1642,7 @@ class Study:
                 )
                 for r in range(self.replications):
                     # Normalized once seeded: a policy seed may follow the run's (RunConfig).
-                    seeded = dataclasses.replace(
-                        config, seed=replication_seed(self.seed, r)
-                    ).normalized()
+                    seeded = config.replace(seed=replication_seed(self.seed, r)).normalized()
                     try:
                         run_id = seeded.run_id()
                     except StudyError as exc:

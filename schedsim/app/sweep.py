@@ -537,7 +537,7 @@ def _compiles_kernels(runs: list[Run]) -> bool:
     and numba's on-disk cache holds none yet (`schedsim.policies.kernels.cache_is_cold`)."""
     from schedsim.app import registry
 
-    for name in sorted({run.config.policy for run in runs}):
+    for name in sorted({run.config.policy.name for run in runs}):
         try:
             policy = registry.get(name)
         except ValueError:  # registered by the study's imports, which only workers import
