@@ -1,4 +1,4 @@
-"""The workload models a run may name, each with its declared parameters (issue 38).
+"""The workload models a run may name, each with its declared parameters.
 
 A run's workload is a trace (a shipped log, an archive log, an SWF or Parquet file:
 `schedsim.workloads.catalog`) or a model that generates one. Each model registers

@@ -1,5 +1,5 @@
 """``schedsim run``'s options, declared once: the parser, the configuration they make and
-the option an error names are all read from `OPTIONS` (issue 38).
+the option an error names are all read from `OPTIONS`.
 
 Each `Option` says the configuration key it sets (`schedsim.app.specs.LAYOUT`; None
 for the options of the command itself: ``--out``, ``--force``...), the group of
