@@ -1,4 +1,4 @@
-"""Workload models register with declared parameters (issue 38): a new model is one file
+"""Workload models register with declared parameters: a new model is one file
 and one registration (tests/plugins/toy_workload.py), and the study file's checks and
 ``schedsim run``'s options come from its declarations."""
 
@@ -92,3 +92,35 @@ def test_a_parameter_declared_two_ways_is_refused():
     with pytest.raises(ValueError, match="parameter 'jobs' is declared otherwise by 'lublin'"):
         models.register(model)
     assert models.get("twojobs") is None
+
+
+def test_the_same_model_registered_again_replaces_it_another_is_refused(monkeypatch):
+    monkeypatch.setitem(models._MODELS, "toy", None)  # put back after the test
+    del models._MODELS["toy"]
+    # A notebook cell run twice: the same code, a new build function.
+    source = Path(TOY).read_text()
+    for _ in range(2):
+        exec(compile(source, TOY, "exec"), {"__name__": "toy_again"})
+    assert models.get("toy").build.__module__ == "toy_again"
+
+    def build(inputs: models.Inputs) -> None:  # another model under the taken name
+        raise AssertionError
+
+    with pytest.raises(ValueError, match=r"^workload model 'toy' is registered already$"):
+        models.register(models.WorkloadModel("toy", "another", build))
+
+
+def test_the_guides_model_runs_as_written(tmp_path, monkeypatch):
+    page = Path(__file__).parent.parent / "docs" / "guide" / "adding-a-workload-model.md"
+    code = page.read_text().split("```python\n", 1)[1].split("```", 1)[0]
+    module = tmp_path / "burst.py"
+    module.write_text(code)
+    monkeypatch.setitem(models._MODELS, "burst", None)  # removed again after the test
+    del models._MODELS["burst"]
+    study = Study.from_dict(
+        {"study": {"imports": [str(module)]}, "base": {"workload": "burst", "burst_jobs": 7}}
+    )
+    config = study.runs()[0].config
+    assert config.workload.model == {"burst_jobs": 7}
+    result = config.simulation().run()
+    assert len(result.jobs) == 7 and result.jobs["wait"].max() == 0

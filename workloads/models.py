@@ -164,7 +164,9 @@ def register(model: WorkloadModel) -> WorkloadModel:
 
     A declared parameter another model declares too (``jobs``) must be declared the
     same way: the key means one thing in a study file. ValueError otherwise, and for a
-    name taken by another model or by a shipped trace."""
+    name taken by another model or by a shipped trace. The same model registered again
+    from the same code (its build function of the same module and qualified name: a
+    notebook cell run twice) replaces the first registration."""
     from schedsim.workloads.catalog import SHIPPED
 
     name = model.name.strip().lower()
@@ -173,10 +175,12 @@ def register(model: WorkloadModel) -> WorkloadModel:
     if name in SHIPPED:
         raise ValueError(f"workload model {name!r}: the name of a shipped trace")
     other = _MODELS.get(name)
-    if other is not None and other != model:
+    if other is not None and other != model and not _same_source(other, model):
         raise ValueError(f"workload model {name!r} is registered already")
     for p in model.params:
         for m in _MODELS.values():
+            if m.name == name:
+                continue  # the registration this one replaces
             for q in m.params:
                 if q.name == p.name and q != p:
                     raise ValueError(
@@ -185,6 +189,17 @@ def register(model: WorkloadModel) -> WorkloadModel:
                     )
     _MODELS[name] = model
     return model
+
+
+def _same_source(old: WorkloadModel, new: WorkloadModel) -> bool:
+    """Whether ``new`` is ``old`` made again by the same code: a notebook cell or a module
+    run twice defines its build function anew, under the same module and qualified name,
+    and its registration then replaces the first rather than failing."""
+    a, b = old.build, new.build
+    return (getattr(a, "__module__", None), getattr(a, "__qualname__", None)) == (
+        getattr(b, "__module__", None),
+        getattr(b, "__qualname__", None),
+    )
 
 
 def _load_builtins() -> None:
