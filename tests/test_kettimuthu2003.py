@@ -1,4 +1,4 @@
-"""Kettimuthu 2003's claims (schedsim.app.report.kettimuthu2003): the status rule, the
+"""Kettimuthu 2003's claims (schedsim.papers.kettimuthu2003): the status rule, the
 readings of SS and TSS, claims scored from hand-made tables (SS clearly better than NS,
 then clearly worse), and the report of a study directory written by hand."""
 
@@ -13,10 +13,10 @@ import pytest
 from category_jobs import category_jobs
 from test_report import run, write_study
 
-from schedsim.app.report import kettimuthu2003 as paper
-from schedsim.app.report import load_study
-from schedsim.app.study import PAPER_ANALYSES
+from schedsim.app.report import load_results
+from schedsim.app.study import paper_analyses
 from schedsim.model.results import CATEGORIES, CATEGORIES4, Result
+from schedsim.papers import kettimuthu2003 as paper
 
 VS_S = "SS is significantly better than NS for the VS and S categories"
 TSS_SIX = "TSS improves the worst-case slowdown of VL W, VL VW, L N, VS Seq, VS N and S Seq"
@@ -242,7 +242,7 @@ def _write_study(root: Path, runs: dict[str, tuple[str, Result]]) -> Path:
 
 
 def test_the_paper_is_registered() -> None:
-    assert PAPER_ANALYSES["kettimuthu2003"] == "schedsim.app.report.kettimuthu2003"
+    assert paper_analyses()["kettimuthu2003"] == "schedsim.papers.kettimuthu2003"
 
 
 def test_the_report_of_a_small_study(tmp_path: Path) -> None:
@@ -253,7 +253,7 @@ def test_the_report_of_a_small_study(tmp_path: Path) -> None:
         "ss-late": ("SS sf=2 resume=start", _result({c: 40.0 for c in ns})),
     }
     directory = _write_study(tmp_path / "s", runs)
-    written = load_study(directory).write()  # through write_report and PAPER_ANALYSES
+    written = load_results(directory).write()  # through write_report and paper_analyses
     names = {p.name for p in written["tables"]}
     assert {"claims.csv", "kettimuthu2003-summary.csv", "kettimuthu2003-categories.csv",
             "kettimuthu2003-overall.csv", "kettimuthu2003-claims.md"} <= names  # fmt: skip

@@ -1,7 +1,7 @@
 """Lawson & Smirni 2002 (multiple-queue backfilling): the paper's measures of a study.
 
 A study of ``multiqueue`` against ``singlequeue`` (`schedsim.policies.multiqueue`;
-``studies/seed001.toml``) is reported as the paper reports it, section 3:
+``papers/lawson2002/study.toml``) is reported as the paper reports it, section 3:
 
 * the job slowdown s = 1 + d / v (Equation 2: d the delay, here the job
   table's ``wait``, which includes lost speculative attempts; v the actual
@@ -32,33 +32,32 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from schedsim.app.report.formats import format_in
-from schedsim.app.report.plots import save_figures
 from schedsim.model.results import Result
 
 if TYPE_CHECKING:  # pragma: no cover
-    from matplotlib.figure import Figure
-
     from schedsim.app.report.study_results import StudyResults
 
 __all__ = [
     "CLASSES",
+    "MULTI",
     "PAPER_TABLE_2",
+    "SINGLE",
+    "TRACE_NAMES",
     "aggregate",
-    "claims",
+    "estimate_class",
     "pairs",
     "ratio",
     "reservations",
+    "scenario",
     "slowdown",
     "transient",
-    "write",
 ]
+
 
 #: The paper's classes of estimated run time (Equation 1), in seconds.
 CLASSES: tuple[tuple[str, float, float], ...] = (
@@ -248,296 +247,3 @@ def reservations(
             }
         )
     return pd.DataFrame(rows), pd.DataFrame(delays)
-
-
-# -- the paper's claims ------------------------------------------------------------
-
-
-def _status(hits: int, total: int, partly: int = 1) -> str:
-    """``reproduced`` when every case holds, ``partly`` when at least ``partly`` do."""
-    if total == 0:
-        return "not run"
-    if hits == total:
-        return "reproduced"
-    return "partly" if hits >= partly else "not reproduced"
-
-
-def claims(table: pd.DataFrame, batches: pd.DataFrame, res: pd.DataFrame) -> pd.DataFrame:
-    """The paper's claims, each with what the runs give (`aggregate`, `transient` and
-    `reservations` tables) and whether it is reproduced."""
-    rows: list[dict[str, Any]] = []
-
-    def cell(trace: str, scen: str, cls: str = "all", prio: str = "all") -> float:
-        hit = table[
-            (table["trace"] == trace)
-            & (table["scenario"] == scen)
-            & (table["class"] == cls)
-            & (table["priority"] == prio)
-        ]
-        return float(hit["R"].iloc[0]) if len(hit) else math.nan
-
-    def add(claim: str, where: str, paper: str, values: Mapping[str, float], want: Any) -> None:
-        shown = {k: v for k, v in values.items() if not math.isnan(v)}
-        hits = sum(bool(want(k, v)) for k, v in shown.items())
-        ours = ", ".join(f"{k} {v:+.2f}" for k, v in shown.items()) or "-"
-        rows.append(
-            {
-                "claim": claim,
-                "where": where,
-                "paper": paper,
-                "schedsim": ours,
-                "holds": f"{hits} of {len(shown)}",
-                "status": _status(hits, len(shown), max(1, len(shown) // 2)),
-            }
-        )
-
-    traces = sorted(set(table["trace"])) if len(table) else []
-    base = "trace load"
-    add(
-        "multiple queues give a better slowdown than a single queue, all jobs",
-        "Figure 3(a)",
-        "R > 0 on all four traces",
-        {t: cell(t, base) for t in traces},
-        lambda k, v: v > 0,
-    )
-    for cls, fig in (("short", "3(b)"), ("medium", "3(c)")):
-        add(
-            f"... and for the {cls} jobs",
-            f"Figure {fig}",
-            "R > 0 on all four traces",
-            {t: cell(t, base, cls) for t in traces},
-            lambda k, v: v > 0,
-        )
-    add(
-        "long jobs gain on CTC and KTH, lose on the two SDSC traces",
-        "Figure 3(d)",
-        "R > 0 on CTC and KTH, R < 0 on PAR and SP2",
-        {t: cell(t, base, "long") for t in traces},
-        lambda k, v: (v > 0) == (k in ("CTC", "KTH")),
-    )
-    majority = {}
-    for t in traces:
-        b = batches[(batches["trace"] == t) & (batches["scenario"] == base)]
-        b = b[(b["priority"] == "all") & b["R"].notna()]
-        if len(b):
-            majority[t] = float((b["R"] > 0).mean())
-    rows.append(
-        {
-            "claim": "R > 0 for a majority of the batches of 1000 submissions",
-            "where": "Figure 4",
-            "paper": "a majority of the batches on every trace",
-            "schedsim": ", ".join(
-                f"{t} {format_in(v, 'fraction')} of the batches" for t, v in majority.items()
-            )
-            or "-",
-            "holds": f"{sum(v > 0.5 for v in majority.values())} of {len(majority)}",
-            "status": _status(
-                sum(v > 0.5 for v in majority.values()), len(majority), max(1, len(majority) // 2)
-            ),
-        }
-    )
-    for load in ("load x1.25", "load x1.5"):
-        add(
-            f"multiple queues better under heavier load ({load}), all jobs",
-            "Figure 5(a)",
-            "R > 0 on all four traces",
-            {t: cell(t, load) for t in traces},
-            lambda k, v: v > 0,
-        )
-    for share, fig in ((75, "6(a)"), (95, "8(a)")):
-        scen = f"{share}% high priority"
-        add(
-            f"better with {share}% high-priority jobs, for high and for low priority jobs",
-            f"Figure {fig}",
-            "R > 0 for both priorities on all four traces",
-            {f"{t} {p}": cell(t, scen, "all", p) for t in traces for p in ("high", "low")},
-            lambda k, v: v > 0,
-        )
-    gains = {}
-    for t in traces:
-        for share in (75, 95):
-            scen = f"{share}% high priority"
-            low, high = cell(t, scen, "all", "low"), cell(t, scen, "all", "high")
-            if not (math.isnan(low) or math.isnan(high)):
-                gains[f"{t} {share}%"] = low - high
-    add(
-        "low-priority jobs often gain more than high-priority ones",
-        "section 3.3",
-        "often R(low) > R(high)",
-        gains,
-        lambda k, v: v > 0,
-    )
-    for share in (1, 5):
-        add(
-            f"better with {share}% of the jobs requesting reservations",
-            "Figure 10",
-            "R > 0 on all four traces",
-            {t: cell(t, f"{share}% reservations") for t in traces},
-            lambda k, v: v > 0,
-        )
-    add(
-        "comparable slowdowns with 25% reservations",
-        "Figure 10",
-        "|R| small (here: |R| < 0.25)",
-        {t: cell(t, "25% reservations") for t in traces},
-        lambda k, v: abs(v) < 0.25,
-    )
-    missed = {}
-    for row in res.to_dict("records"):
-        a, b = row["single missed"], row["multiple missed"]
-        if a + b:
-            missed[f"{row['trace']} {100 * row['share']:g}%"] = (b - a) / max(a, b)
-    add(
-        "single and multiple queues miss roughly as many reservations",
-        "Table 2",
-        "within about 20% of each other (CTC 0.25: 1396 against 1441)",
-        missed,
-        lambda k, v: abs(v) <= 0.2,
-    )
-    return pd.DataFrame(rows)
-
-
-# -- figures -----------------------------------------------------------------------
-
-
-def _ratio_figure(table: pd.DataFrame, scenarios: Sequence[str], title: str) -> Figure:
-    """R per class and trace, one panel per scenario (the paper's bar charts)."""
-    from matplotlib.figure import Figure
-
-    from schedsim.app.gantt import OKABE_ITO
-
-    fig = Figure(figsize=(3.4 * len(scenarios), 3.2), layout="constrained")
-    axes = fig.subplots(1, len(scenarios), squeeze=False)[0]
-    classes = ["all", *(c for c, _, _ in CLASSES)]
-    for ax, scen in zip(axes, scenarios, strict=True):
-        part = table[(table["scenario"] == scen) & (table["priority"] == "all")]
-        traces = sorted(set(part["trace"]))
-        width = 0.8 / max(len(traces), 1)
-        for i, t in enumerate(traces):
-            values = [
-                float(part[(part["trace"] == t) & (part["class"] == c)]["R"].iloc[0])
-                if len(part[(part["trace"] == t) & (part["class"] == c)])
-                else math.nan
-                for c in classes
-            ]
-            ax.bar(
-                np.arange(len(classes)) + (i - (len(traces) - 1) / 2) * width,
-                values,
-                width,
-                label=t,
-                color=OKABE_ITO[i % len(OKABE_ITO)],
-                hatch=("", "//", "..", "xx")[i % 4],
-                edgecolor="#333333",
-                linewidth=0.5,
-            )
-        ax.axhline(0, color="black", linewidth=0.8)
-        ax.set_xticks(range(len(classes)), classes)
-        ax.set_title(scen, fontsize=9)
-        ax.set_xlabel("class of estimated run time")
-    axes[0].set_ylabel("slowdown ratio R (ratio)")
-    axes[-1].legend(fontsize=7, title="trace")
-    fig.suptitle(title, fontsize=10)
-    return fig
-
-
-def _transient_figure(batches: pd.DataFrame, scenario_: str, title: str) -> Figure:
-    from matplotlib.figure import Figure
-
-    part = batches[batches["scenario"] == scenario_]
-    traces = sorted(set(part["trace"]))
-    fig = Figure(figsize=(10, 1.9 * max(len(traces), 1)), layout="constrained")
-    axes = fig.subplots(max(len(traces), 1), 1, squeeze=False)[:, 0]
-    styles = {"all": ("#0072B2", "-"), "high": ("#0072B2", "-"), "low": ("#D55E00", "--")}
-    for ax, t in zip(axes, traces, strict=False):
-        mine = part[part["trace"] == t]
-        prios = ["high", "low"] if (mine["priority"] == "high").any() else ["all"]
-        for prio in prios:
-            line = mine[mine["priority"] == prio]
-            color, style = styles[prio]
-            ax.plot(line["day"], line["R"], style, color=color, marker=".", label=prio)
-        ax.axhline(0, color="black", linewidth=0.8)
-        ax.set_ylabel(f"{t}: R (ratio)")
-        if len(prios) > 1:
-            ax.legend(fontsize=7, title="priority")
-    axes[-1].set_xlabel("time of the batch's first submission (days since the start)")
-    fig.suptitle(title, fontsize=10)
-    return fig
-
-
-def _delay_figure(delays: pd.DataFrame) -> Figure:
-    """The tail of the reservation delays, per trace: the share of reservations granted
-    more than x after their request (Figure 11), a fraction (0-1) on a log axis."""
-    from matplotlib.figure import Figure
-
-    traces = sorted(set(delays["trace"]))
-    fig = Figure(figsize=(3.2 * max(len(traces), 1), 3.0), layout="constrained")
-    axes = fig.subplots(1, max(len(traces), 1), squeeze=False)[0]
-    for ax, t in zip(axes, traces, strict=False):
-        for policy, (color, style) in ((SINGLE, ("#0072B2", "-")), (MULTI, ("#D55E00", "--"))):
-            d = np.sort(delays[(delays["trace"] == t) & (delays["policy"] == policy)]["delay"])
-            if not len(d):
-                continue
-            tail = 1.0 - np.arange(1, len(d) + 1) / len(d)
-            ax.step(d / 3600.0, tail, style, color=color, where="post", label=policy)
-        ax.set_title(t, fontsize=9)
-        ax.set_xlabel("delay of the reservation (h)")
-        ax.set_yscale("log")
-    axes[0].set_ylabel("reservations delayed longer (fraction)")
-    axes[-1].legend(fontsize=7)
-    return fig
-
-
-def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.DataFrame]:
-    """The paper's tables, figures and claims for a study, into ``out``."""
-    from schedsim.app.report.formats import with_units
-
-    found = pairs(results)
-    table = aggregate(found)
-    batches = transient(found)
-    res, delays = reservations(found)
-    claimed = claims(table, batches, res)
-    tables: list[Path] = []
-    plots: list[Path] = []
-    units = {"s1": "ratio", "sm": "ratio", "R": "ratio", "jobs": "jobs", "day": "days",
-             "share": "fraction", "delay": "s", "single missed share": "fraction",
-             "multiple missed share": "fraction",
-             "paper single missed share": "fraction"}  # fmt: skip
-    for frame, name in (
-        (table, "lawson2002-slowdown-ratios.csv"),
-        (batches, "lawson2002-transient.csv"),
-        (res, "lawson2002-missed-reservations.csv"),
-        (claimed, "claims.csv"),
-    ):
-        path = out / name
-        with_units(frame, lambda c: units.get(c, "")).to_csv(path, index=False)
-        tables.append(path)
-    figures = []
-    if len(table):
-        figures.append(
-            ("lawson2002-R-by-class", _ratio_figure(
-                table, [s for s in ("trace load", "load x1.25", "load x1.5")
-                        if (table["scenario"] == s).any()],
-                "Slowdown ratio R, multiple against single queue (Figures 3 and 5)"))
-        )  # fmt: skip
-        prio = [
-            s for s in ("75% high priority", "95% high priority") if (table["scenario"] == s).any()
-        ]
-        if prio:
-            figures.append(("lawson2002-R-priorities", _ratio_figure(
-                table, prio, "R with job priorities (Figures 6 and 8)")))  # fmt: skip
-        res_s = [s for s in ("1% reservations", "5% reservations", "25% reservations")
-                 if (table["scenario"] == s).any()]  # fmt: skip
-        if res_s:
-            figures.append(("lawson2002-R-reservations", _ratio_figure(
-                table, res_s, "R with reservations (Figure 10)")))  # fmt: skip
-    if len(batches):
-        figures.append(("lawson2002-transient", _transient_figure(
-            batches, "trace load", "R per 1000 submissions (Figure 4)")))  # fmt: skip
-        if (batches["scenario"] == "75% high priority").any():
-            figures.append(("lawson2002-transient-priorities", _transient_figure(
-                batches, "75% high priority",
-                "R per 1000 submissions, 75% high priority (Figure 7)")))  # fmt: skip
-    if len(delays):
-        figures.append(("lawson2002-reservation-delays", _delay_figure(delays)))
-    plots += save_figures(figures, out)
-    return tables, plots, claimed

@@ -52,45 +52,37 @@ by their labels; a run without the parameter is the default, ``waits``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:  # pragma: no cover
-    from matplotlib.figure import Figure
+from schedsim.papers.schwiegelshohn1998.tables import MONTHS, STRATEGIES, TABLES, PaperTable, _table
 
+if TYPE_CHECKING:  # pragma: no cover
     from schedsim.app.report.study_results import StudyResults
 
 __all__ = [
-    "MONTHS",
+    "FACTOR",
+    "METRICS",
+    "POLICIES",
     "READINGS",
-    "STRATEGIES",
-    "TABLES",
-    "PaperTable",
+    "SENSITIVE",
+    "SIGNIFICANT",
+    "SWAPPED",
+    "UNITS",
+    "WITHIN",
     "agreement",
-    "claims",
     "consistency",
-    "month_figure",
     "ours",
     "side_by_side",
     "sums",
     "total_change",
     "weighted_mean",
-    "write",
 ]
 
-#: The paper's months (Tables 4-9): the study's ``month`` -> the paper's row name.
-MONTHS: dict[str, str] = {
-    "1996-07": "Jul 96", "1996-08": "Aug 96", "1996-09": "Sep 96", "1996-10": "Oct 96",
-    "1996-11": "Nov 96", "1996-12": "Dec 96", "1997-01": "Jan 97", "1997-02": "Feb 97",
-    "1997-03": "Mar 97", "1997-04": "Apr 97", "1997-05": "May 97",
-}  # fmt: skip
-#: Table 3's strategies; the policy names that run them.
-STRATEGIES: tuple[str, ...] = ("PFCFS1", "PFCFS2", "PFCFS3")
+
 POLICIES: dict[str, str] = {"pfcfs1": "PFCFS1", "pfcfs2": "PFCFS2", "pfcfs3": "PFCFS3"}
 #: The readings of the queue during a wide job's cycle (`schedsim.policies.gang`), in order.
 READINGS: tuple[str, ...] = ("waits", "moves")
@@ -115,73 +107,6 @@ UNITS: dict[str, str] = {
     "weighted_completion_time": "core s^2",
     "weighted_flow_time": "core s^2",
 }
-
-
-@dataclass(frozen=True)
-class PaperTable:
-    """One of Tables 4-9: percent changes against FCFS, per month (rows in `MONTHS`
-    order) and strategy (columns PFCFS1-3), and the printed Sum row."""
-
-    number: int
-    metric: str
-    nodes: int
-    months: tuple[tuple[float, float, float], ...]
-    total: tuple[float, float, float]
-
-    @property
-    def name(self) -> str:
-        return f"Table {self.number}"
-
-    def frame(self) -> pd.DataFrame:
-        """The monthly percents: index the study's months, columns `STRATEGIES`
-        (made once per table; not to be changed)."""
-        frame = _FRAMES.get(self.number)
-        if frame is None:
-            frame = pd.DataFrame(list(self.months), index=list(MONTHS), columns=list(STRATEGIES))
-            _FRAMES[self.number] = frame
-        return frame
-
-
-_FRAMES: dict[int, pd.DataFrame] = {}
-
-
-#: Tables 4-9 of the appendix, as printed (percent; negative: better than FCFS).
-TABLES: tuple[PaperTable, ...] = (
-    PaperTable(4, "makespan", 128, (
-        (-3.5, -16.3, 20.0), (-8.3, -22.2, 14.3), (-10.0, -25.4, 8.7), (-4.9, -23.2, 12.2),
-        (-18.0, -30.0, 11.2), (-12.5, -22.3, 20.3), (-4.9, -16.9, 16.4), (-4.1, -15.4, 32.3),
-        (-5.6, -14.1, 15.4), (-14.3, -26.7, 8.6), (-15.8, -29.2, 3.0),
-    ), (-9.5, -22.1, 14.4)),
-    PaperTable(5, "weighted_completion_time", 128, (
-        (-7.1, -19.7, 13.8), (-6.1, -20.4, 13.2), (-10.9, -25.5, 6.5), (-3.3, -20.9, 11.5),
-        (-21.0, -33.4, 5.7), (-15.0, -25.6, 20.7), (-4.6, -13.4, 12.1), (-5.8, -18.3, 25.0),
-        (-5.3, -14.2, 16.7), (-11.8, -24.5, 11.8), (-14.0, -28.4, 2.7),
-    ), (-9.6, -22.2, 12.3)),
-    PaperTable(6, "weighted_flow_time", 128, (
-        (-10.4, -30.6, 22.0), (-22.6, -41.9, 2.0), (-15.9, -37.3, 9.4), (-5.2, -32.9, 17.4),
-        (-29.7, -47.3, 8.1), (-22.4, -39.1, 31.7), (28.1, 9.6, 63.0), (-8.2, -28.8, 38.3),
-        (-8.4, -22.3, 26.2), (-18.4, -38.3, 18.4), (-19.5, -39.5, 3.7),
-    ), (-13.6, -33.2, 19.1)),
-    PaperTable(7, "makespan", 256, (
-        (-5.2, -6.9, 13.3), (-2.4, -9.0, 11.7), (-8.1, -19.6, 18.2), (-23.5, -28.7, -6.5),
-        (-0.5, -9.6, 24.2), (-0.6, -5.6, 18.9), (-11.9, -18.7, 12.1), (-8.5, -13.7, 29.6),
-        (-2.4, -7.3, 16.1), (-1.6, -8.6, 24.3), (1.4, -9.1, 24.4),
-    ), (-6.4, -13.0, 16.2)),
-    PaperTable(8, "weighted_completion_time", 256, (
-        (-9.3, -11.6, 12.4), (-1.5, -8.1, 8.1), (-9.4, -19.4, 13.8), (0.9, -4.5, 20.7),
-        (-0.7, -8.5, 23.1), (0.0, -6.2, 19.5), (-11.2, -15.9, 2.3), (-11.9, -15.1, 7.9),
-        (-4.1, -7.5, 11.6), (0.9, -6.2, 22.9), (3.2, -7.2, 24.0),
-    ), (-4.2, -10.4, 14.6)),
-    PaperTable(9, "weighted_flow_time", 256, (
-        (-37.2, -46.8, 49.8), (-6.9, -36.5, 36.9), (-24.9, -51.9, 35.5), (4.7, -22.0, 190.6),
-        (-3.2, -31.8, 86.1), (-2.2, -30.1, 81.2), (-30.7, -42.3, 6.9), (-36.2, -47.3, 23.7),
-        (-14.4, -28.0, 44.2), (5.3, -41.3, 147.3), (9.8, -22.5, 73.3),
-    ), (-16.1, -38.0, 55.6)),
-)  # fmt: skip
-
-
-def _table(metric: str, nodes: int) -> PaperTable:
-    return next(t for t in TABLES if t.metric == metric and t.nodes == nodes)
 
 
 # -- our values ------------------------------------------------------------------------
@@ -367,218 +292,3 @@ def consistency() -> pd.DataFrame:
                              "flow": f, "ratio": c / f if f else math.nan,
                              "possible": possible})  # fmt: skip
     return pd.DataFrame(rows)
-
-
-# -- the claims ---------------------------------------------------------------------------
-
-
-def _pct(v: float) -> str:
-    return "n/a" if not np.isfinite(v) else f"{v:+.1f}%"
-
-
-def _status(hits: int, some: int, n: int) -> str:
-    if n == 0:
-        return "not run"
-    if hits == n:
-        return "reproduced"
-    return "partly" if some else "not reproduced"
-
-
-def claims(values: pd.DataFrame) -> pd.DataFrame:
-    """The paper's claims, each per reading of the study, with the rule it is checked by.
-
-    * The Sum rows of each strategy (Tables 4-9): per table, the direction
-      (ours on the same side of FCFS) and the rough magnitude (ours within a
-      factor `FACTOR` of the paper's Sum). Reproduced when both hold in every
-      table; partly when the direction holds in at least half of them.
-    * "significant improvements over FCFS are possible" (section 6): in every
-      table some strategy's Sum is at least `SIGNIFICANT` percent better than FCFS
-      (the paper's PFCFS2: 10.4-38.0%). Partly: in some tables.
-    * "FCFS may still outperform some preemptive methods" (section 6): in every
-      table some strategy's Sum is worse than FCFS (the paper's PFCFS3: all
-      six). Partly: in some tables.
-    * PFCFS2 "produced almost 50% improvement over FCFS for November 1996"
-      (weighted flow time, 128 nodes, Table 6: -47.3%): reproduced when ours
-      is at least 40% better, partly when it is better at all.
-    * PFCFS2 "performed more than 9% worse than FCFS in January 1997" (same
-      table: +9.6%): reproduced above +9%, partly when worse at all.
-    * "the schedule quality is very sensitive to the preemption strategy"
-      (section 6): in every table the three Sum rows span at least
-      `SENSITIVE` percentage points (the paper's span 25.0-93.6). Partly: in
-      some tables.
-    """
-    summed = sums(values)
-    rows: list[dict[str, Any]] = []
-
-    def add(claim: str, where: str, paper: str, schedsim: str, hits: int, some: int,
-            n: int) -> None:  # fmt: skip
-        rows.append({"claim": claim, "where": where, "paper": paper, "schedsim": schedsim,
-                     "holds": f"{hits} of {n}", "status": _status(hits, some, n)})  # fmt: skip
-
-    numbers = [t.number for t in TABLES]
-    for reading in _readings(values):
-        col = f"{reading}_sum"
-        sub = summed.set_index(["table", "strategy"])
-        for i, s in enumerate(STRATEGIES):
-            paper_sums = [t.total[i] for t in TABLES]
-            mine = [float(sub.loc[(n, s), col]) for n in numbers]
-            run = [(p, o) for p, o in zip(paper_sums, mine, strict=True) if np.isfinite(o)]
-            sign = sum(np.sign(o) == np.sign(p) for p, o in run)
-            full = sum(np.sign(o) == np.sign(p) and 1 / FACTOR <= o / p <= FACTOR for p, o in run)
-            side = "better" if paper_sums[0] < 0 else "worse"
-            low, high = min(abs(p) for p in paper_sums), max(abs(p) for p in paper_sums)
-            add(f"{s} is {side} than FCFS in every table (queue {reading})",
-                "Tables 4-9, Sum rows",
-                f"{side} by {low:.1f}-{high:.1f}% (here: on that side of FCFS and within a "
-                f"factor {FACTOR:g} of the paper's Sum, per table)",
-                "; ".join(f"T{n} {_pct(o)}" for n, o in zip(numbers, mine, strict=True))
-                + f"; on the paper's side in {sign} of {len(run)}",
-                int(full), int(sign >= len(run) / 2 and sign > 0), len(run))  # fmt: skip
-        best, worst, spread = [], [], []
-        for n in numbers:
-            per = {s: float(sub.loc[(n, s), col]) for s in STRATEGIES}
-            per = {s: v for s, v in per.items() if np.isfinite(v)}
-            if not per:
-                continue
-            b, w = min(per, key=per.__getitem__), max(per, key=per.__getitem__)
-            best.append((n, b, per[b]))
-            worst.append((n, w, per[w]))
-            spread.append((n, per[w] - per[b], len(per)))
-        hits = sum(v <= -SIGNIFICANT for _, _, v in best)
-        add(f"significant improvements over FCFS are possible (queue {reading})",
-            "section 6; Tables 4-9",
-            f"PFCFS2 10.4-38.0% better in every table (here: some strategy's Sum at least "
-            f"{SIGNIFICANT:g}% better, per table)",
-            "best: " + "; ".join(f"T{n} {s} {_pct(v)}" for n, s, v in best),
-            hits, hits, len(best))  # fmt: skip
-        hits = sum(v > 0 for _, _, v in worst)
-        add(f"FCFS may still outperform some preemptive methods (queue {reading})",
-            "section 6; Tables 4-9",
-            "PFCFS3 12.3-55.6% worse in every table (here: some strategy's Sum worse than "
-            "FCFS, per table)",
-            "worst: " + "; ".join(f"T{n} {s} {_pct(v)}" for n, s, v in worst),
-            hits, hits, len(worst))  # fmt: skip
-        _, pct = _percents(values, "weighted_flow_time", 128)
-        nov = float(pct[(reading, "PFCFS2")]["1996-11"])
-        jan = float(pct[(reading, "PFCFS2")]["1997-01"])
-        ran = int(np.isfinite(nov))
-        add(f"PFCFS2 almost 50% better than FCFS in November 1996 (queue {reading})",
-            "section 6; Table 6, weighted flow time, 128 nodes",
-            "-47.3% (here: at least 40% better)", _pct(nov),
-            int(ran and nov <= -40.0), int(ran and nov < 0), ran)  # fmt: skip
-        ran = int(np.isfinite(jan))
-        add(f"PFCFS2 more than 9% worse than FCFS in January 1997 (queue {reading})",
-            "section 6; Table 6, weighted flow time, 128 nodes",
-            "+9.6% (here: more than 9% worse)", _pct(jan),
-            int(ran and jan > 9.0), int(ran and jan > 0), ran)  # fmt: skip
-        full_spread = [(n, d) for n, d, k in spread if k == len(STRATEGIES)]
-        hits = sum(d >= SENSITIVE for _, d in full_spread)
-        add(f"the schedule quality is very sensitive to the preemption strategy (queue {reading})",
-            "section 6; Tables 4-9",
-            f"the Sum rows span 25.0-93.6 points per table (here: at least {SENSITIVE:g} "
-            "points, per table)",
-            "; ".join(f"T{n} {d:.1f} points" for n, d in full_spread),
-            hits, hits, len(full_spread))  # fmt: skip
-    return pd.DataFrame(rows, columns=["claim", "where", "paper", "schedsim", "holds", "status"])
-
-
-# -- the figure ------------------------------------------------------------------------------
-
-
-def month_figure(values: pd.DataFrame, metric: str = "weighted_flow_time") -> Figure:
-    """The paper's percents and ours month by month for ``metric``: a row per
-    machine (128, 256 nodes), a panel per strategy; ours per reading."""
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(12, 6.4), layout="constrained")
-    axes = fig.subplots(2, len(STRATEGIES), squeeze=False, sharex=True)
-    x = np.arange(len(MONTHS))
-    styles = {"waits": ("C0", "--", "s"), "moves": ("C1", "-.", "^")}
-    for r, nodes in enumerate((128, 256)):
-        table = _table(metric, nodes)
-        _, pct = _percents(values, metric, nodes)
-        paper = table.frame()
-        for c, s in enumerate(STRATEGIES):
-            ax = axes[r][c]
-            ax.axhline(0.0, color="#999999", linewidth=0.8)
-            ax.plot(x, paper[s], color="black", marker="o", label=f"paper ({table.name})")
-            for reading in _readings(values):
-                color, line, mark = styles[reading]
-                ax.plot(x, pct[(reading, s)], color=color, linestyle=line, marker=mark,
-                        label=f"ours, queue {reading}")  # fmt: skip
-            ax.set_title(f"{s}, {nodes} nodes ({table.name})", fontsize=10)
-            ax.grid(alpha=0.3)
-            if c == 0:
-                ax.set_ylabel(f"{METRICS[metric]} against FCFS (%)")
-            if r == 1:
-                ax.set_xticks(x, list(MONTHS.values()), rotation=60, fontsize=8)
-                ax.set_xlabel("month of the CTC log (month)")
-    axes[0][0].legend(fontsize=8, loc="best")
-    fig.suptitle(f"PFCFS against FCFS, {METRICS[metric]}: the paper (Schwiegelshohn & "
-                 "Yahyapour 1998) and ours (negative: better than FCFS)")  # fmt: skip
-    return fig
-
-
-# -- writing -----------------------------------------------------------------------------------
-
-
-def _unit(metric: str) -> Callable[[str], str]:
-    """Units of a side-by-side or sums table: our FCFS value in the metric's unit,
-    percents in %, errors of a Sum in percentage points."""
-
-    def unit(column: str) -> str:
-        if column == f"fcfs_{metric}":
-            return UNITS[metric]
-        if column.endswith("_error"):
-            return "points"
-        if column.startswith(("paper_", *(f"{r}_" for r in READINGS))):
-            return "%"
-        return ""
-
-    return unit
-
-
-def _agreement_unit(column: str) -> str:
-    if column in ("month_cells", "same_sign", "within_25pct"):
-        return "cells"
-    return "%" if column.endswith("_sum") else ""
-
-
-def _consistency_unit(column: str) -> str:
-    return {"completion": "%", "flow": "%", "ratio": "ratio"}.get(column, "")
-
-
-def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.DataFrame]:
-    """The paper's tables beside ours, the Sum rows, the agreement, the paper's
-    consistency and the claims, into ``out``:
-
-    ``schwiegelshohn1998-table<N>.csv`` for N = 4-9 (`side_by_side`),
-    ``schwiegelshohn1998-sums.csv``, ``schwiegelshohn1998-agreement.csv``,
-    ``schwiegelshohn1998-consistency.csv``, ``claims.csv``, and the figure
-    ``schwiegelshohn1998-flow-by-month.png`` (`month_figure`).
-    """
-    from schedsim.app.report.formats import with_units
-    from schedsim.app.report.plots import save_figures
-
-    values = ours(results)
-    tables: list[Path] = []
-
-    def put(frame: pd.DataFrame, name: str, unit: Callable[[str], str]) -> None:
-        path = out / name
-        with_units(frame, unit).to_csv(path, index=False)
-        tables.append(path)
-
-    for table in TABLES:
-        put(side_by_side(values, table), f"schwiegelshohn1998-table{table.number}.csv",
-            _unit(table.metric))  # fmt: skip
-    put(sums(values), "schwiegelshohn1998-sums.csv", _unit("makespan"))
-    put(agreement(values), "schwiegelshohn1998-agreement.csv", _agreement_unit)
-    put(consistency(), "schwiegelshohn1998-consistency.csv", _consistency_unit)
-    claimed = claims(values)
-    path = out / "claims.csv"
-    claimed.to_csv(path, index=False)
-    tables.append(path)
-    plots: list[Path] = []
-    if len(values) and _readings(values):
-        plots = save_figures([("schwiegelshohn1998-flow-by-month", month_figure(values))], out)
-    return tables, plots, claimed

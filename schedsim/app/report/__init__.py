@@ -27,7 +27,7 @@ these modules, one idea each:
 `writing`
     Which files a study report writes, under which names.
 `study_results`
-    `StudyResults`, the user-facing view of one study, and `load_study`.
+    `StudyResults`, the user-facing view of one study, and `load_results`.
 `comparison`
     `RunComparison`, several run folders side by side.
 
@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
         read_run_folders,
     )
     from schedsim.app.report.statistics import KINDS, confidence_interval
-    from schedsim.app.report.study_results import MAIN_METRICS, StudyResults, load_study
+    from schedsim.app.report.study_results import MAIN_METRICS, StudyResults, load_results
     from schedsim.app.report.writing import CATEGORY_METRICS, CATEGORY_STATS
 
 #: Public name -> the module that holds it, imported on first access: the modules
@@ -69,7 +69,7 @@ _API: dict[str, str] = {
     "confidence_interval": "statistics",
     "MAIN_METRICS": "study_results",
     "StudyResults": "study_results",
-    "load_study": "study_results",
+    "load_results": "study_results",
     "CATEGORY_METRICS": "writing",
     "CATEGORY_STATS": "writing",
 }
@@ -85,7 +85,7 @@ __all__ = [
     "compare_folders",
     "confidence_interval",
     "folder_kind",
-    "load_study",
+    "load_results",
     "print_comparison",
     "print_report",
     "read_run_folder",
