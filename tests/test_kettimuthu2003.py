@@ -15,7 +15,8 @@ from test_report import run, write_study
 
 from schedsim.app.report import load_results
 from schedsim.app.study import paper_analyses
-from schedsim.model.results import CATEGORIES, CATEGORIES4, Result
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
+from schedsim.model.results import Result
 from schedsim.papers import kettimuthu2003 as paper
 
 VS_S = "SS is significantly better than NS for the VS and S categories"

@@ -15,7 +15,8 @@ from category_jobs import category_jobs
 from test_report import run, write_study
 
 from schedsim.app.report import load_results
-from schedsim.model.results import CATEGORIES, CATEGORIES4, Result
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
+from schedsim.model.results import Result
 from schedsim.papers.kettimuthu2003 import subset
 from schedsim.papers.kettimuthu2003 import thesis as tables
 

@@ -28,7 +28,7 @@ from schedsim.app.report import (
     load_results,
     print_report,
 )
-from schedsim.model.results import CATEGORIES, CATEGORIES4
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
 

@@ -74,7 +74,9 @@ def test_reduce_study_cuts_the_shipped_studies() -> None:
 
     # A dotted parameter key replaces the TOML's nested params table, and a key
     # set in each variant goes where the base may not hold it.
-    creasy = reduce_study(load_study(PAPERS / "feitelson2009" / "study.toml"), grid={"params.alpha": [0.0]})
+    creasy = reduce_study(
+        load_study(PAPERS / "feitelson2009" / "study.toml"), grid={"params.alpha": [0.0]}
+    )
     assert {r.config.params["alpha"] for r in creasy.runs()} == {0.0}
     zeng = load_study(PAPERS / "zeng2009" / "study.toml")
     small = reduce_study(zeng, keep=lambda v: v["label"] == "SSP W1", each_variant={"jobs": 40})
@@ -105,14 +107,18 @@ def test_a_papers_study_file_from_the_clone_or_the_installed_package(repo: Path)
     shipped = study_file("lawson2002/study.toml", repo)
     assert shipped.read_text() == (PAPERS / "lawson2002" / "study.toml").read_text()
     assert load_study(shipped).name == "seed001-multiqueue"  # the run folders keep their name
-    with pytest.raises(FileNotFoundError, match="no study file 'nowhere/study.toml'"):
+    with pytest.raises(FileNotFoundError, match=r"no study file 'nowhere/study\.toml'"):
         study_file("nowhere/study.toml", repo)
 
 
 def test_without_results_the_study_runs_reduced(repo: Path) -> None:
     # Neither file has results: the last one, the short version, runs reduced.
     rep = reproduce(
-        "tiny/study-full.toml", "tiny/study.toml", base={"first": 30}, grid={"load_factor": [1.0]}, root=repo
+        "tiny/study-full.toml",
+        "tiny/study.toml",
+        base={"first": 30},
+        grid={"load_factor": [1.0]},
+        root=repo,
     )
     assert rep.reduced and rep.full.name == "tiny" and rep.study.name == "tiny" + REDUCED_SUFFIX
     assert rep.results.counts["done"] == 2 and len(rep.full.runs()) == 8

@@ -94,7 +94,7 @@ import numpy as np
 import pandas as pd
 
 from schedsim.app.report.formats import significant
-from schedsim.model.results import CATEGORIES, CATEGORIES4
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
 from schedsim.papers.kettimuthu2003.readings import DEFAULT, IS, NS, Reading, readings
 from schedsim.papers.kettimuthu2003.thesis import (
     MIX_TOLERANCE,

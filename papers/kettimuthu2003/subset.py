@@ -83,7 +83,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from schedsim.model.results import CATEGORIES, CATEGORIES4
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
 from schedsim.papers.kettimuthu2003.thesis import (
     MIX_TOLERANCE,
     SLOWDOWN_FACTOR,

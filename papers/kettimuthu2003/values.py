@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from schedsim.model.results import CATEGORIES, CATEGORIES4
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
 
 if TYPE_CHECKING:  # pragma: no cover
     from schedsim.app.report.study_results import StudyResults
