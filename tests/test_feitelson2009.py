@@ -58,7 +58,7 @@ def test_claims_from_hand_made_tables() -> None:
             "drain_hour": [20.5, 31.0, math.nan],
         }
     )
-    table = paper.claims(gain, queue, 250).set_index("claim")
+    table = paper.claims.claims(gain, queue, 250).set_index("claim")
     assert set(table["status"]) == {"reproduced"}
     assert (
         "CREASY 7:00"

@@ -96,7 +96,7 @@ def test_the_words_made_numbers() -> None:
 def test_readings_are_named_after_ss_sf2_and_tss() -> None:
     labels = ["NS", "SS sf=1.5", "SS sf=2", "SS sf=2.5", "SS sf=2 resume=start", "TSS",
               "TSS averages=running", "TSS resume=start", "IS"]  # fmt: skip
-    got = {r.name: r for r in paper.readings(labels)}
+    got = {r.name: r for r in paper.readings.readings(labels)}
     assert list(got) == ["default", "resume=start", "averages=running"]  # sf=2.5 is none
     assert got["default"] == paper.Reading("default", "SS sf=2", "TSS", "SS sf=2",
                                            "SS sf=1.5", None)  # fmt: skip
@@ -118,11 +118,11 @@ def test_readings_are_named_after_ss_sf2_and_tss() -> None:
 def test_ss_clearly_better_for_short_jobs_is_reproduced_and_worse_is_not() -> None:
     overall = _overall(["NS", "SS sf=2"])
     better = pd.concat([_cats("NS"), _cats("SS sf=2", scale=SHORT)])
-    row = _row(paper.claims(overall, better), VS_S)
+    row = _row(paper.claims.claims(overall, better), VS_S)
     assert (row["holds"], row["status"]) == ("16 of 16", "reproduced")
     assert row["schedsim"] == "every case holds"  # more than 8 cases: the failures only
     worse = pd.concat([_cats("NS"), _cats("SS sf=2", scale={c: 10.0 for c in SHORT})])
-    row = _row(paper.claims(overall, worse), VS_S)
+    row = _row(paper.claims.claims(overall, worse), VS_S)
     assert (row["holds"], row["status"]) == ("0 of 16", "not reproduced")
     assert row["schedsim"].startswith("fails: VS Seq slowdown +900%")
     # 15% better is better, but not significantly: half the cases (slowdowns) hold.
@@ -130,12 +130,12 @@ def test_ss_clearly_better_for_short_jobs_is_reproduced_and_worse_is_not() -> No
     much = _cats("SS sf=2", scale=SHORT)
     slightly["mean_bounded_slowdown"] = much["mean_bounded_slowdown"]
     mixed = pd.concat([_cats("NS"), slightly])
-    row = _row(paper.claims(overall, mixed), VS_S)
+    row = _row(paper.claims.claims(overall, mixed), VS_S)
     assert (row["holds"], row["status"]) == ("8 of 16", "partly")
 
 
 def test_claims_without_their_runs_are_left_out() -> None:
-    table = paper.claims(_overall(["NS"]), _cats("NS"))
+    table = paper.claims.claims(_overall(["NS"]), _cats("NS"))
     assert VS_S not in set(table["claim"])  # no SS run
     assert MIX in set(table["claim"])  # NS alone: the job mix is scored
     assert list(table.columns) == [*paper.COLUMNS, "reads"]  # no other reading
@@ -149,7 +149,7 @@ def test_the_job_mix_and_table_2_3() -> None:
     ns["jobs"] = ns["category"].map(jobs)
     ns["mean_bounded_slowdown"] = ns["category"].map(sld) * 1.2  # within a factor 1.25
     ns.loc[ns["category"] == "VS VW", "mean_bounded_slowdown"] = 60.0  # 34.07: too far
-    table = paper.claims(_overall(["NS"]), ns)
+    table = paper.claims.claims(_overall(["NS"]), ns)
     assert _row(table, MIX)["status"] == "reproduced"
     t23 = _row(table, "NS's average slowdown per category is Table 2.3's")
     assert (t23["holds"], t23["status"]) == ("15 of 16", "partly")
@@ -166,7 +166,7 @@ def test_each_reading_gets_its_own_columns_and_counts() -> None:
         _cats("TSS", scale=tss),
         _cats("TSS averages=running", scale={c: 2.0 for c in CATEGORIES}),
     ])  # fmt: skip
-    table = paper.claims(_overall(labels), cats)
+    table = paper.claims.claims(_overall(labels), cats)
     assert list(table.columns) == [
         *paper.COLUMNS,
         "schedsim [resume=start]", "holds [resume=start]", "status [resume=start]",
@@ -207,7 +207,7 @@ def test_load_claims_read_every_load_factor() -> None:
         for frame in (_cats("NS", False, x, "4"), _cats("IS", False, x, "4"),
                       _cats("SS sf=2", False, x, "4", scale=short4 if x < 1.4 else None))
     ])  # fmt: skip
-    row = _row(paper.claims(overall, cats), SHORT_LOAD)
+    row = _row(paper.claims.claims(overall, cats), SHORT_LOAD)
     # SN and SW, slowdown and turnaround, at 3 loads: the gain is gone at load 1.4.
     assert (row["holds"], row["status"]) == ("8 of 12", "partly")
     assert "load 1.4 SN slowdown +0%" in row["schedsim"]

@@ -71,7 +71,7 @@ def test_claims_count_the_cases_that_hold() -> None:
     res = pd.DataFrame(
         {"trace": ["CTC"], "share": [0.25], "single missed": [100], "multiple missed": [110]}
     )
-    claims = paper.claims(table, batches, res).set_index("claim")
+    claims = paper.claims.claims(table, batches, res).set_index("claim")
     first = claims.loc["multiple queues give a better slowdown than a single queue, all jobs"]
     assert (first["holds"], first["status"]) == ("1 of 2", "partly")
     assert first["schedsim"] == "CTC +0.40, SP2 -0.10"

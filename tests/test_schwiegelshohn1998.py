@@ -146,7 +146,7 @@ def test_the_papers_completion_and_flow_tables_against_each_other() -> None:
 
 
 def _claims(values: pd.DataFrame) -> pd.DataFrame:
-    return paper.claims(values).set_index("claim")
+    return paper.claims.claims(values).set_index("claim")
 
 
 def test_claims_when_ours_are_the_papers_tables() -> None:
@@ -208,7 +208,7 @@ def test_claims_of_rough_magnitude_and_of_direction_only() -> None:
 
 def test_claims_without_runs() -> None:
     empty = pd.DataFrame(columns=["metric", "nodes", "month", "strategy", "reading", "value"])
-    assert paper.claims(empty).empty
+    assert paper.claims.claims(empty).empty
 
 
 # -- through a study directory --------------------------------------------------------------

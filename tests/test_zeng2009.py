@@ -390,7 +390,7 @@ def test_claims_by_hand() -> None:
           for b, m, lg, f in ((8.0, 6.0, 3.6, 1.2), (24.0, 5.5, 4.0, 1.0))),
     ]  # fmt: skip
     table = _table([*w1_rows, *slack, *w2_rows])
-    found = paper.claims(table).set_index("claim")
+    found = paper.claims.claims(table).set_index("claim")
     assert list(found.reset_index().columns) == [
         "claim", "where", "paper", "schedsim", "holds", "status", "rule",
     ]  # fmt: skip
@@ -444,7 +444,7 @@ def test_claims_by_hand() -> None:
     assert (flat["holds"], flat["status"]) == ("1 of 3", "not reproduced")
     assert set(found["status"]) <= {"reproduced", "partly", "not reproduced"}
     # An empty table: no claim at all.
-    assert paper.claims(paper.aggregate(pd.DataFrame())).empty
+    assert paper.claims.claims(paper.aggregate(pd.DataFrame())).empty
 
 
 def test_figure_7_draws_the_utilizations_as_fractions() -> None:
@@ -475,7 +475,7 @@ def test_scojo_runs_are_the_papers_setting_and_never_mixed_with_bare_ones() -> N
     assert kept[["workload", "slicing", "scheduler"]].values.tolist() == [
         ["W1", "Scojo-PECT", "GLTS"], ["W2", "none", "SSP"],
     ]  # fmt: skip
-    assert "GLTS has a lower RR than SSP (W1)" not in set(paper.claims(table)["claim"])
+    assert "GLTS has a lower RR than SSP (W1)" not in set(paper.claims.claims(table)["claim"])
     # Runs are averaged per workload, slicing, scheduler, block size and slack factor.
     runs = pd.DataFrame(
         {"workload": ["W1"] * 3, "slicing": ["Scojo-PECT", "Scojo-PECT", "none"],

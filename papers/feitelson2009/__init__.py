@@ -9,6 +9,7 @@ of day; `claims`: the paper's claims scored; `figures`: Figures 2 and 4; `report
 
 from __future__ import annotations
 
+from schedsim.papers.feitelson2009 import claims
 from schedsim.papers.feitelson2009.analyses import (
     DRAINED,
     NIGHT_FROM,
@@ -17,7 +18,6 @@ from schedsim.papers.feitelson2009.analyses import (
     gains,
     queues,
 )
-from schedsim.papers.feitelson2009.claims import claims
 from schedsim.papers.feitelson2009.figures import CURVES, curves_figure
 from schedsim.papers.feitelson2009.report import write
 

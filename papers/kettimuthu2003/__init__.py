@@ -13,6 +13,7 @@ a report of its own (``[report] paper = "kettimuthu2003-subset"``).
 
 from __future__ import annotations
 
+from schedsim.papers.kettimuthu2003 import readings
 from schedsim.papers.kettimuthu2003.claims import (
     COLUMNS,
     COMPARABLE,
@@ -21,7 +22,6 @@ from schedsim.papers.kettimuthu2003.claims import (
     TSS_BETTER,
     Claim,
     better,
-    claims,
     comparable,
     much_better,
     much_worse,
@@ -31,7 +31,7 @@ from schedsim.papers.kettimuthu2003.claims import (
     slightly_worse,
     status,
 )
-from schedsim.papers.kettimuthu2003.readings import DEFAULT, Reading, readings
+from schedsim.papers.kettimuthu2003.readings import DEFAULT, Reading
 from schedsim.papers.kettimuthu2003.report import (
     markdown,
     reading_names,

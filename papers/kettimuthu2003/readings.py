@@ -1,6 +1,7 @@
-"""Kettimuthu 2003: the readings of SS and TSS a study holds (runs labelled ``SS sf=2`` or
-``TSS``, possibly followed by a space and a reading's name; `schedsim.papers.
-kettimuthu2003.claims`' docstring).
+"""Kettimuthu 2003: the readings of SS and TSS a study holds.
+
+Runs labelled ``SS sf=2`` or ``TSS``, possibly followed by a space and a reading's
+name (`schedsim.papers.kettimuthu2003.claims` says how each reading is scored).
 """
 
 from __future__ import annotations

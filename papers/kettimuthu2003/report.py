@@ -1,6 +1,4 @@
-"""Kettimuthu 2003: the claims' tables (CSV and Markdown), the counts per reading, and the
-files the thesis adds to a study's report.
-"""
+"""Kettimuthu 2003: the claims' tables, the counts per reading, and the report's files."""
 
 from __future__ import annotations
 

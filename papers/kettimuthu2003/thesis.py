@@ -1,9 +1,8 @@
-"""Kettimuthu 2003: the thesis's own numbers (Tables 2.2, 2.3 and 4.2, chapter 2), and how
-close ours must be to match them.
+"""Kettimuthu 2003: the thesis's own numbers, and how close ours must be to match them.
 
-Table 2.2 is read transposed: as printed it contradicts Table 4.2, which describes the
-same jobs, and transposed it sums to Table 4.2 exactly (`schedsim.papers.kettimuthu2003.
-subset`'s docstring gives the argument).
+Tables 2.2, 2.3 and 4.2 and chapter 2's overall values. Table 2.2 is read transposed:
+as printed it contradicts Table 4.2, which describes the same jobs, and transposed it
+sums to Table 4.2 exactly (the argument is in `schedsim.papers.kettimuthu2003.subset`).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ files it adds to a study's report (``[report] paper = "lawson2002"``).
 
 from __future__ import annotations
 
+from schedsim.papers.lawson2002 import claims
 from schedsim.papers.lawson2002.analyses import (
     CLASSES,
     MULTI,
@@ -24,7 +25,6 @@ from schedsim.papers.lawson2002.analyses import (
     slowdown,
     transient,
 )
-from schedsim.papers.lawson2002.claims import claims
 from schedsim.papers.lawson2002.figures import delay_figure, ratio_figure, transient_figure
 from schedsim.papers.lawson2002.report import write
 

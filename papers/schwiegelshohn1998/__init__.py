@@ -9,6 +9,7 @@ files it adds to a study's report (``[report] paper = "schwiegelshohn1998"``).
 
 from __future__ import annotations
 
+from schedsim.papers.schwiegelshohn1998 import claims
 from schedsim.papers.schwiegelshohn1998.analyses import (
     FACTOR,
     METRICS,
@@ -27,7 +28,6 @@ from schedsim.papers.schwiegelshohn1998.analyses import (
     total_change,
     weighted_mean,
 )
-from schedsim.papers.schwiegelshohn1998.claims import claims
 from schedsim.papers.schwiegelshohn1998.figures import month_figure
 from schedsim.papers.schwiegelshohn1998.report import write
 from schedsim.papers.schwiegelshohn1998.tables import MONTHS, STRATEGIES, TABLES, PaperTable

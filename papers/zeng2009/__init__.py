@@ -46,7 +46,6 @@ from schedsim.papers.zeng2009.claims import (
     PAPER_SSP_W2,
     PAPER_UCORE_GAIN,
     Test,
-    claims,
 )
 from schedsim.papers.zeng2009.figures import (
     COLORS,

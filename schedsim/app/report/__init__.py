@@ -19,8 +19,8 @@ these modules, one idea each:
 `plots`
     Figures only (matplotlib), from tables already computed.
 `console`
-    Printing (rich): the study report, the comparison of runs, and the
-    tables of ``schedsim run``.
+    Printing (rich): the study report and the tables of ``schedsim run``
+    and ``schedsim compare``.
 `formats`
     How values are written: one number format per quantity, names, CSV
     headers with units.
@@ -29,7 +29,7 @@ these modules, one idea each:
 `study_results`
     `StudyResults`, the user-facing view of one study, and `load_results`.
 `comparison`
-    `RunComparison`, several run folders side by side.
+    `RunComparison`, several run folders side by side, and its printing.
 
 The names below are the public interface: import them from
 ``schedsim.app.report``.
@@ -41,8 +41,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from schedsim.app.report.comparison import RunComparison, compare_folders
-    from schedsim.app.report.console import print_comparison, print_report
+    from schedsim.app.report.comparison import RunComparison, compare_folders, print_comparison
+    from schedsim.app.report.console import print_report
     from schedsim.app.report.reading import (
         STATUSES,
         folder_kind,
@@ -59,7 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _API: dict[str, str] = {
     "RunComparison": "comparison",
     "compare_folders": "comparison",
-    "print_comparison": "console",
+    "print_comparison": "comparison",
     "print_report": "console",
     "STATUSES": "reading",
     "folder_kind": "reading",
