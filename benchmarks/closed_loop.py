@@ -5,7 +5,7 @@ Python and compiled, in alternating turns.
     python benchmarks/closed_loop.py --users 50 --days 60 --no-cycle --alpha 6000
     python benchmarks/closed_loop.py --repeat 5 --json closed_loop.json
 
-One run of the 180-day study (`studies/seed002-full.toml`) is a closed loop of this kind,
+One run of the 180-day study (`papers/feitelson2009/study-full.toml`) is a closed loop of this kind,
 only longer: users drawn from the shipped KTH log, each job longer than an hour running
 for the hour (``max_runtime_as = "cap"``), the users' own estimates, CREASY at
 ``--alpha`` (0 is EASY). The same simulation is made two ways, in alternating turns in
@@ -63,7 +63,7 @@ def config(
     trace: str = "kth",
     policy: str = "creasy",
 ) -> RunConfig:
-    """One run of the 180-day study's kind (`studies/seed002-full.toml`), shorter:
+    """One run of the 180-day study's kind (`papers/feitelson2009/study-full.toml`), shorter:
     ``users`` users drawn from ``trace``'s (a shipped name), jobs longer than an hour
     running for the hour, under ``policy`` (``alpha`` for CREASY)."""
     return RunConfig(

@@ -9,7 +9,7 @@ Run from the repository root (or anywhere: the project is installed)::
 
 With ``--users N`` the run is a closed loop instead of a replay: N users drawn from
 the trace's own users for ``--days`` days (a run of the Feitelson & Shmueli 2009
-study's kind, `studies/seed002-full.toml`; ``--no-cycle``, ``--alpha`` for CREASY).
+study's kind, `papers/feitelson2009/study-full.toml`; ``--no-cycle``, ``--alpha`` for CREASY).
 The profiled run is the process's second or later, so a policy that goes compiled
 after a budget of passes (CREASY, conservative's compression) has usually spent it,
 as in a study worker after its first run (give ``--repeat 2`` or more for the

@@ -124,28 +124,32 @@ import numbers
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from schedsim.model import categories
+from schedsim.model.categories import (
+    ESTIMATE_QUALITIES,
+    RUNTIME_CLASSES,
+    RUNTIME_EDGES,
+    SIZE_CLASSES,
+    SIZE_EDGES,
+    categorical,
+    categorize,
+    classify,
+    estimate_quality,
+)
 from schedsim.model.sessions import closed_loop_summary
 from schedsim.model.tablefile import write_csv
 
 __all__ = [
     "BSLD_THRESHOLD",
-    "CATEGORIES",
-    "CATEGORIES4",
-    "ESTIMATE_QUALITIES",
     "JOB_COLUMNS",
-    "RUNTIME_CLASSES",
-    "RUNTIME_CLASSES4",
     "SERIES_COLUMNS",
     "SIMULATED_COLUMNS",
-    "SIZE_CLASSES",
-    "SIZE_CLASSES4",
     "Result",
     "compare",
     "derive",
@@ -155,26 +159,6 @@ __all__ = [
 
 #: Seconds: the bounded-slowdown threshold of seed 000, section 2.2.
 BSLD_THRESHOLD: float = 10.0
-#: Estimate / run ratio up to which a job is "well estimated" (seed 000, ch. 4).
-WELL_ESTIMATED_FACTOR: float = 2.0
-
-#: Run-time classes of seed 000, Table 2.1, and their inclusive upper bounds (s).
-RUNTIME_CLASSES: tuple[str, ...] = ("VS", "S", "L", "VL")
-RUNTIME_EDGES: tuple[float, ...] = (600.0, 3600.0, 8 * 3600.0)
-#: Size classes of seed 000, Table 2.1, and their inclusive upper bounds (cores).
-SIZE_CLASSES: tuple[str, ...] = ("Seq", "N", "W", "VW")
-SIZE_EDGES: tuple[float, ...] = (1.0, 8.0, 32.0)
-#: The 16 categories, row by row as in Table 2.1.
-CATEGORIES: tuple[str, ...] = tuple(f"{r} {s}" for r in RUNTIME_CLASSES for s in SIZE_CLASSES)
-
-#: Seed 000, Table 4.1: S/L split at 1 h, N/W split at 8 processors (inclusive).
-RUNTIME_CLASSES4: tuple[str, ...] = ("S", "L")
-RUNTIME_EDGES4: tuple[float, ...] = (3600.0,)
-SIZE_CLASSES4: tuple[str, ...] = ("N", "W")
-SIZE_EDGES4: tuple[float, ...] = (8.0,)
-CATEGORIES4: tuple[str, ...] = tuple(f"{r}{s}" for r in RUNTIME_CLASSES4 for s in SIZE_CLASSES4)
-
-ESTIMATE_QUALITIES: tuple[str, ...] = ("well", "poor")
 
 #: Columns the simulation must provide in ``jobs`` and ``series``.
 JOB_COLUMNS: tuple[str, ...] = (
@@ -197,12 +181,6 @@ SERIES_COLUMNS: tuple[str, ...] = (
 )  # fmt: skip
 _META_KEYS: tuple[str, ...] = ("total_cores", "start", "end")
 
-_Scheme = tuple[tuple[str, ...], tuple[float, ...], tuple[str, ...], tuple[float, ...]]
-#: scheme name -> (row labels, row edges, column labels, column edges).
-_SCHEMES: dict[str, _Scheme] = {
-    "16": (RUNTIME_CLASSES, RUNTIME_EDGES, SIZE_CLASSES, SIZE_EDGES),
-    "4": (RUNTIME_CLASSES4, RUNTIME_EDGES4, SIZE_CLASSES4, SIZE_EDGES4),
-}
 _DAY = 86400.0
 _PERCENTILE = re.compile(r"^p(\d+(?:\.\d+)?)$")
 
@@ -217,33 +195,6 @@ Stat = str | Callable[[pd.Series], Any]
 def reserved_columns() -> set[str]:
     """Names a job attribute may not take: they are columns of every job table."""
     return {*SIMULATED_COLUMNS, *DERIVED_COLUMNS, "session", "queue", "partition"}
-
-
-def _classify(values: np.ndarray, edges: tuple[float, ...], low: float) -> np.ndarray:
-    """Class codes for ``values`` with inclusive upper ``edges``; -1 when missing.
-
-    Values below ``low`` (negative run times, sizes below one core) and NaN get
-    -1, which pandas shows as a missing category.
-    """
-    codes = np.searchsorted(np.asarray(edges, dtype=float), values, side="left")
-    codes = codes.astype(np.int64)
-    codes[~(values >= low)] = -1  # NaN compares False, so it is caught too
-    return codes
-
-
-@cache
-def _dtype(labels: tuple[str, ...]) -> pd.CategoricalDtype:
-    # Made once per set of labels: pandas validates the categories at every making,
-    # which was most of the cost of a small run's table.
-    return pd.CategoricalDtype(list(labels), ordered=True)
-
-
-def _categorical(codes: np.ndarray, labels: tuple[str, ...]) -> pd.Categorical:
-    return pd.Categorical.from_codes(codes, dtype=_dtype(labels))
-
-
-def _combine(rc: np.ndarray, sc: np.ndarray, n_size: int) -> np.ndarray:
-    return np.where((rc >= 0) & (sc >= 0), rc * n_size + sc, -1)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -281,18 +232,11 @@ def derive(jobs: pd.DataFrame) -> pd.DataFrame:
         "slowdown": _ratio(wait + run, run),
         "xfactor": _ratio(wait + estimate, estimate),
     }
-    rc = _classify(run, RUNTIME_EDGES, 0.0)
-    sc = _classify(size, SIZE_EDGES, 1.0)
-    new["runtime_class"] = _categorical(rc, RUNTIME_CLASSES)
-    new["size_class"] = _categorical(sc, SIZE_CLASSES)
-    new["category"] = _categorical(_combine(rc, sc, len(SIZE_CLASSES)), CATEGORIES)
-    rc4 = _classify(run, RUNTIME_EDGES4, 0.0)
-    sc4 = _classify(size, SIZE_EDGES4, 1.0)
-    new["category4"] = _categorical(_combine(rc4, sc4, len(SIZE_CLASSES4)), CATEGORIES4)
-
-    quality = np.where(estimate <= WELL_ESTIMATED_FACTOR * run, 0, 1)
-    quality[np.isnan(estimate) | np.isnan(run)] = -1
-    new["estimate_quality"] = _categorical(quality, ESTIMATE_QUALITIES)
+    new["runtime_class"] = categorical(classify(run, RUNTIME_EDGES, 0.0), RUNTIME_CLASSES)
+    new["size_class"] = categorical(classify(size, SIZE_EDGES, 1.0), SIZE_CLASSES)
+    new["category"] = categorize(run, size, "16")
+    new["category4"] = categorize(run, size, "4")
+    new["estimate_quality"] = estimate_quality(estimate, run)
 
     if any(name in jobs.columns for name in new):
         # Recomputed in place: the columns keep their places.
@@ -671,12 +615,12 @@ class Result:
         (0 for ``"count"``/``"size"``).
         """
         jobs = self._filtered(estimate, warmup, cooldown)
-        rows, row_edges, cols, col_edges = self._scheme(scheme)
+        rows, row_edges, cols, col_edges = categories.scheme(scheme)
         self._check_metric(metric)
         run = jobs["run"].to_numpy(dtype=float)
         size = jobs["size"].to_numpy(dtype=float)
-        rc = _categorical(_classify(run, row_edges, 0.0), rows)
-        sc = _categorical(_classify(size, col_edges, 1.0), cols)
+        rc = categorical(classify(run, row_edges, 0.0), rows)
+        sc = categorical(classify(size, col_edges, 1.0), cols)
         # As Series: a list of two bare arrays of length 2 reads as one key pair to pandas.
         keys = [pd.Series(rc, index=jobs.index), pd.Series(sc, index=jobs.index)]
         grouped = jobs[metric].groupby(keys, observed=False)
@@ -710,11 +654,10 @@ class Result:
         for m in metrics:
             self._check_metric(m)
         jobs = self._filtered(estimate, warmup, cooldown)
-        _, row_edges, cols, col_edges = self._scheme(scheme)
-        labels = CATEGORIES if scheme == "16" else CATEGORIES4
-        rc = _classify(jobs["run"].to_numpy(dtype=float), row_edges, 0.0)
-        sc = _classify(jobs["size"].to_numpy(dtype=float), col_edges, 1.0)
-        cat = _categorical(_combine(rc, sc, len(cols)), labels)
+        labels = categories.labels(scheme)
+        cat = categorize(
+            jobs["run"].to_numpy(dtype=float), jobs["size"].to_numpy(dtype=float), scheme
+        )
         grouped = jobs[metrics].groupby(cat, observed=False)
         out = pd.DataFrame({"count": grouped.size().reindex(list(labels))})
         agg = grouped.agg(["mean", "max"]).reindex(list(labels))
@@ -729,12 +672,6 @@ class Result:
         out["count"] = out["count"].astype(int)
         out.index.name = "category"
         return out.reset_index()
-
-    @staticmethod
-    def _scheme(scheme: str) -> _Scheme:
-        if scheme not in _SCHEMES:
-            raise ValueError(f"scheme must be '16' or '4', got {scheme!r}")
-        return _SCHEMES[scheme]
 
     def _check_metric(self, metric: str) -> None:
         if metric not in self.jobs or not pd.api.types.is_numeric_dtype(self.jobs[metric]):
@@ -847,7 +784,7 @@ def compare(
     """
     if not results:
         raise ValueError("compare needs at least one result")
-    labels = list(CATEGORIES if scheme == "16" else CATEGORIES4)
+    labels = list(categories.labels(scheme))
     columns: dict[str, pd.Series] = {}
     for name, result in results.items():
         table = result.category_table(metric, stat, scheme, estimate, warmup, cooldown)

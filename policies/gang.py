@@ -84,7 +84,7 @@ moves PFCFS2 toward the paper: the paper's sign in 65 of the 66 cells,
 though at 23-37% of its size (Sum rows 3-12% better). PFCFS1 keeps its
 sign but drifts further from the paper's values (within 25% of them in 7
 cells instead of 19), and PFCFS3 hardly changes
-(`schedsim.app.report.schwiegelshohn1998` sets both readings beside the
+(`schedsim.papers.schwiegelshohn1998` sets both readings beside the
 paper's tables). The paper's text does not settle which is meant.
 """
 

@@ -95,7 +95,7 @@ back makes jobs on shared homes suspend each other at every tick (a
 thrashing section 3.1's analysis warns of). The lock follows from the rule
 itself, resumption only on the job's own nodes and a threshold that grows
 while suspended, so the text's readings stay the defaults; the study
-(studies/seed000.toml) scores each reading against the thesis's claims.
+(papers/kettimuthu2003/study.toml) scores each reading against the thesis's claims.
 
 **Placement**, which the thesis leaves open (`Idle.start_if_free`): a fresh
 job is placed first fit on free nodes that are no suspended job's home

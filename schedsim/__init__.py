@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from schedsim._version import __version__
-    from schedsim.app.report import load_study as load_results
+    from schedsim.app.report import load_results
     from schedsim.app.simulation import Simulation
     from schedsim.app.study import RunConfig, Study, load_study
     from schedsim.app.sweep import sweep
@@ -52,7 +52,7 @@ _API: dict[str, tuple[str, str]] = {
     "Study": ("schedsim.app.study", "Study"),
     "load_study": ("schedsim.app.study", "load_study"),
     "sweep": ("schedsim.app.sweep", "sweep"),
-    "load_results": ("schedsim.app.report", "load_study"),
+    "load_results": ("schedsim.app.report", "load_results"),
 }
 
 __all__ = [

@@ -5,7 +5,7 @@ In this checkout ``schedsim.model``, ``schedsim.policies`` and
 workloads/ (pyproject.toml maps them), which an editable install resolves
 at import time. import-linter and mypy read packages from their folders
 instead, so `installed_layout` copies the sources into a temporary
-``schedsim/`` holding ``model/``, ``policies/``, ``workloads/`` and ``app/``.
+``schedsim/`` holding ``model/``, ``papers/``, ``policies/``, ``workloads/`` and ``app/``.
 A helper module for the test files, not a test file itself.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 #: Folders installed under ``schedsim.`` beside the ``schedsim/`` folder itself.
-MAPPED = ("model", "policies", "workloads")
+MAPPED = ("model", "papers", "policies", "workloads")
 
 
 def installed_layout(root: Path) -> Path:

@@ -13,7 +13,8 @@ import pytest
 import schedsim
 from schedsim.app.cli import main
 from schedsim.app.report.formats import format_value, significant
-from schedsim.model.results import CATEGORIES, CATEGORIES4, Result, compare
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
+from schedsim.model.results import Result, compare
 from schedsim.workloads.transforms import first
 
 POLICIES = ("easy", "conservative")

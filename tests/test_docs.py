@@ -91,7 +91,15 @@ def test_every_notebook_has_a_page(site: Path) -> None:
         assert "cell_input" in page, f"{relative}: no code cell rendered"
 
 
-def test_api_reference_covers_the_four_packages(site: Path) -> None:
-    for package in ("workloads", "model", "policies", "app"):
+def test_api_reference_covers_the_five_packages(site: Path) -> None:
+    for package in ("workloads", "model", "policies", "app", "papers"):
         assert (site / "api" / "generated" / f"schedsim.{package}.html").is_file()
     assert (site / "api" / "generated" / "schedsim.model.view.html").is_file()
+
+
+def test_every_paper_has_its_page(site: Path) -> None:
+    # papers/<paper>/README.md, included by docs/papers/<paper>.md.
+    for paper in ("kettimuthu2003", "lawson2002", "feitelson2009", "zeng2009",
+                  "schwiegelshohn1998"):  # fmt: skip
+        page = (site / "papers" / f"{paper}.html").read_text(encoding="utf-8")
+        assert "study.toml" in page, paper

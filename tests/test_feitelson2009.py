@@ -1,4 +1,4 @@
-"""Seed 002's claims (schedsim.app.report.feitelson2009): gains, drain hours, the table."""
+"""Seed 002's claims (schedsim.papers.feitelson2009): gains, drain hours, the table."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from schedsim.app.report import feitelson2009 as paper
+from schedsim.papers import feitelson2009 as paper
 
 
 def test_drain_hour_is_the_first_time_after_six_pm_the_queue_is_empty() -> None:
@@ -58,7 +58,7 @@ def test_claims_from_hand_made_tables() -> None:
             "drain_hour": [20.5, 31.0, math.nan],
         }
     )
-    table = paper.claims(gain, queue, 250).set_index("claim")
+    table = paper.claims.claims(gain, queue, 250).set_index("claim")
     assert set(table["status"]) == {"reproduced"}
     assert (
         "CREASY 7:00"
@@ -67,7 +67,7 @@ def test_claims_from_hand_made_tables() -> None:
 
 
 def test_a_closed_loop_study_reports_the_claims(tmp_path) -> None:
-    from schedsim.app.report import load_study
+    from schedsim.app.report import load_results
     from schedsim.app.study import Study
     from schedsim.app.sweep import sweep
 
@@ -78,7 +78,7 @@ def test_a_closed_loop_study_reports_the_claims(tmp_path) -> None:
         report={"x": "users", "metrics": ["daily_throughput"], "paper": "feitelson2009"},
     )
     sweep(study, tmp_path / "s", workers=0)
-    written = load_study(tmp_path / "s").write()
+    written = load_results(tmp_path / "s").write()
     names = {p.name for p in written["tables"]}
     assert {"claims.csv", "feitelson2009-gains.csv", "feitelson2009-queues.csv"} <= names
     plots = {p.name for p in written["plots"]}

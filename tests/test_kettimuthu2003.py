@@ -1,4 +1,4 @@
-"""Kettimuthu 2003's claims (schedsim.app.report.kettimuthu2003): the status rule, the
+"""Kettimuthu 2003's claims (schedsim.papers.kettimuthu2003): the status rule, the
 readings of SS and TSS, claims scored from hand-made tables (SS clearly better than NS,
 then clearly worse), and the report of a study directory written by hand."""
 
@@ -13,10 +13,11 @@ import pytest
 from category_jobs import category_jobs
 from test_report import run, write_study
 
-from schedsim.app.report import kettimuthu2003 as paper
-from schedsim.app.report import load_study
-from schedsim.app.study import PAPER_ANALYSES
-from schedsim.model.results import CATEGORIES, CATEGORIES4, Result
+from schedsim.app.report import load_results
+from schedsim.app.study import paper_analyses
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
+from schedsim.model.results import Result
+from schedsim.papers import kettimuthu2003 as paper
 
 VS_S = "SS is significantly better than NS for the VS and S categories"
 TSS_SIX = "TSS improves the worst-case slowdown of VL W, VL VW, L N, VS Seq, VS N and S Seq"
@@ -95,7 +96,7 @@ def test_the_words_made_numbers() -> None:
 def test_readings_are_named_after_ss_sf2_and_tss() -> None:
     labels = ["NS", "SS sf=1.5", "SS sf=2", "SS sf=2.5", "SS sf=2 resume=start", "TSS",
               "TSS averages=running", "TSS resume=start", "IS"]  # fmt: skip
-    got = {r.name: r for r in paper.readings(labels)}
+    got = {r.name: r for r in paper.readings.readings(labels)}
     assert list(got) == ["default", "resume=start", "averages=running"]  # sf=2.5 is none
     assert got["default"] == paper.Reading("default", "SS sf=2", "TSS", "SS sf=2",
                                            "SS sf=1.5", None)  # fmt: skip
@@ -117,11 +118,11 @@ def test_readings_are_named_after_ss_sf2_and_tss() -> None:
 def test_ss_clearly_better_for_short_jobs_is_reproduced_and_worse_is_not() -> None:
     overall = _overall(["NS", "SS sf=2"])
     better = pd.concat([_cats("NS"), _cats("SS sf=2", scale=SHORT)])
-    row = _row(paper.claims(overall, better), VS_S)
+    row = _row(paper.claims.claims(overall, better), VS_S)
     assert (row["holds"], row["status"]) == ("16 of 16", "reproduced")
     assert row["schedsim"] == "every case holds"  # more than 8 cases: the failures only
     worse = pd.concat([_cats("NS"), _cats("SS sf=2", scale={c: 10.0 for c in SHORT})])
-    row = _row(paper.claims(overall, worse), VS_S)
+    row = _row(paper.claims.claims(overall, worse), VS_S)
     assert (row["holds"], row["status"]) == ("0 of 16", "not reproduced")
     assert row["schedsim"].startswith("fails: VS Seq slowdown +900%")
     # 15% better is better, but not significantly: half the cases (slowdowns) hold.
@@ -129,12 +130,12 @@ def test_ss_clearly_better_for_short_jobs_is_reproduced_and_worse_is_not() -> No
     much = _cats("SS sf=2", scale=SHORT)
     slightly["mean_bounded_slowdown"] = much["mean_bounded_slowdown"]
     mixed = pd.concat([_cats("NS"), slightly])
-    row = _row(paper.claims(overall, mixed), VS_S)
+    row = _row(paper.claims.claims(overall, mixed), VS_S)
     assert (row["holds"], row["status"]) == ("8 of 16", "partly")
 
 
 def test_claims_without_their_runs_are_left_out() -> None:
-    table = paper.claims(_overall(["NS"]), _cats("NS"))
+    table = paper.claims.claims(_overall(["NS"]), _cats("NS"))
     assert VS_S not in set(table["claim"])  # no SS run
     assert MIX in set(table["claim"])  # NS alone: the job mix is scored
     assert list(table.columns) == [*paper.COLUMNS, "reads"]  # no other reading
@@ -148,7 +149,7 @@ def test_the_job_mix_and_table_2_3() -> None:
     ns["jobs"] = ns["category"].map(jobs)
     ns["mean_bounded_slowdown"] = ns["category"].map(sld) * 1.2  # within a factor 1.25
     ns.loc[ns["category"] == "VS VW", "mean_bounded_slowdown"] = 60.0  # 34.07: too far
-    table = paper.claims(_overall(["NS"]), ns)
+    table = paper.claims.claims(_overall(["NS"]), ns)
     assert _row(table, MIX)["status"] == "reproduced"
     t23 = _row(table, "NS's average slowdown per category is Table 2.3's")
     assert (t23["holds"], t23["status"]) == ("15 of 16", "partly")
@@ -165,7 +166,7 @@ def test_each_reading_gets_its_own_columns_and_counts() -> None:
         _cats("TSS", scale=tss),
         _cats("TSS averages=running", scale={c: 2.0 for c in CATEGORIES}),
     ])  # fmt: skip
-    table = paper.claims(_overall(labels), cats)
+    table = paper.claims.claims(_overall(labels), cats)
     assert list(table.columns) == [
         *paper.COLUMNS,
         "schedsim [resume=start]", "holds [resume=start]", "status [resume=start]",
@@ -206,7 +207,7 @@ def test_load_claims_read_every_load_factor() -> None:
         for frame in (_cats("NS", False, x, "4"), _cats("IS", False, x, "4"),
                       _cats("SS sf=2", False, x, "4", scale=short4 if x < 1.4 else None))
     ])  # fmt: skip
-    row = _row(paper.claims(overall, cats), SHORT_LOAD)
+    row = _row(paper.claims.claims(overall, cats), SHORT_LOAD)
     # SN and SW, slowdown and turnaround, at 3 loads: the gain is gone at load 1.4.
     assert (row["holds"], row["status"]) == ("8 of 12", "partly")
     assert "load 1.4 SN slowdown +0%" in row["schedsim"]
@@ -242,7 +243,7 @@ def _write_study(root: Path, runs: dict[str, tuple[str, Result]]) -> Path:
 
 
 def test_the_paper_is_registered() -> None:
-    assert PAPER_ANALYSES["kettimuthu2003"] == "schedsim.app.report.kettimuthu2003"
+    assert paper_analyses()["kettimuthu2003"] == "schedsim.papers.kettimuthu2003"
 
 
 def test_the_report_of_a_small_study(tmp_path: Path) -> None:
@@ -253,7 +254,7 @@ def test_the_report_of_a_small_study(tmp_path: Path) -> None:
         "ss-late": ("SS sf=2 resume=start", _result({c: 40.0 for c in ns})),
     }
     directory = _write_study(tmp_path / "s", runs)
-    written = load_study(directory).write()  # through write_report and PAPER_ANALYSES
+    written = load_results(directory).write()  # through write_report and paper_analyses
     names = {p.name for p in written["tables"]}
     assert {"claims.csv", "kettimuthu2003-summary.csv", "kettimuthu2003-categories.csv",
             "kettimuthu2003-overall.csv", "kettimuthu2003-claims.md"} <= names  # fmt: skip

@@ -1,4 +1,4 @@
-"""The search for Kettimuthu 2003's CTC subset (schedsim.app.report.kettimuthu2003_subset):
+"""The search for Kettimuthu 2003's CTC subset (schedsim.papers.kettimuthu2003.subset):
 the thesis's tables as data, the distances and the score by hand, and the report of a
 study directory written by hand (hand-made jobs whose categories and slowdowns are known)."""
 
@@ -14,9 +14,11 @@ import pytest
 from category_jobs import category_jobs
 from test_report import run, write_study
 
-from schedsim.app.report import kettimuthu2003_subset as subset
-from schedsim.app.report import load_study
-from schedsim.model.results import CATEGORIES, CATEGORIES4, Result
+from schedsim.app.report import load_results
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
+from schedsim.model.results import Result
+from schedsim.papers.kettimuthu2003 import subset
+from schedsim.papers.kettimuthu2003 import thesis as tables
 
 # --------------------------------------------------------------------------- #
 # The thesis's tables
@@ -36,12 +38,12 @@ def _fold(shares: tuple[float, ...]) -> list[float]:
 
 def test_table_2_2_read_transposed_is_table_4_2() -> None:
     # The reason THESIS_MIX is the printed table's transpose (module docstring).
-    assert _fold(subset.THESIS_MIX) == list(subset.THESIS_MIX4)
-    assert _fold(subset.THESIS_MIX_AS_PRINTED) == [44.0, 30.0, 13.0, 13.0]
-    assert sum(subset.THESIS_MIX) == 100 and sum(subset.THESIS_MIX4) == 100
-    mix = dict(zip(CATEGORIES, subset.THESIS_MIX, strict=True))
+    assert _fold(tables.THESIS_MIX) == list(tables.THESIS_MIX4)
+    assert _fold(tables.THESIS_MIX_AS_PRINTED) == [44.0, 30.0, 13.0, 13.0]
+    assert sum(tables.THESIS_MIX) == 100 and sum(tables.THESIS_MIX4) == 100
+    mix = dict(zip(CATEGORIES, tables.THESIS_MIX, strict=True))
     assert [mix[f"{r} Seq"] for r in ("VS", "S", "L", "VL")] == [14, 8, 13, 9]
-    slow = dict(zip(CATEGORIES, subset.THESIS_SLOWDOWN, strict=True))
+    slow = dict(zip(CATEGORIES, tables.THESIS_SLOWDOWN, strict=True))
     assert slow["VS VW"] == 34.07 and slow["VS Seq"] == 2.6 and slow["VL VW"] == 1.15
 
 
@@ -51,12 +53,12 @@ def test_table_2_2_read_transposed_is_table_4_2() -> None:
 
 
 def test_mix_distance_sums_percentage_points() -> None:
-    assert subset.mix_distance(subset.THESIS_MIX) == 0.0
-    moved = np.array(subset.THESIS_MIX)
+    assert subset.mix_distance(tables.THESIS_MIX) == 0.0
+    moved = np.array(tables.THESIS_MIX)
     moved[0] += 5.0  # 5 points of the jobs moved from one category to another
     moved[1] -= 5.0
     assert subset.mix_distance(moved) == pytest.approx(10.0)
-    assert subset.mix_distance([50, 50, 0, 0], subset.THESIS_MIX4) == pytest.approx(
+    assert subset.mix_distance([50, 50, 0, 0], tables.THESIS_MIX4) == pytest.approx(
         6 + 37 + 30 + 13
     )
     with pytest.raises(ValueError, match="4 shares against 16"):
@@ -64,7 +66,7 @@ def test_mix_distance_sums_percentage_points() -> None:
 
 
 def test_category_distance_is_a_mean_log_ratio_over_categories_with_jobs() -> None:
-    thesis = np.array(subset.THESIS_SLOWDOWN)
+    thesis = np.array(tables.THESIS_SLOWDOWN)
     assert subset.category_distance(thesis) == 0.0
     assert subset.category_distance(2 * thesis) == pytest.approx(math.log(2))
     # Twice as slow or half as slow are as far: 34 against 17 counts as 2 against 1.
@@ -106,8 +108,8 @@ def _frames(
 
 
 def test_search_ranks_the_closest_subset_first() -> None:
-    mix, slow = list(subset.THESIS_MIX), list(subset.THESIS_SLOWDOWN)
-    printed = list(subset.THESIS_MIX_AS_PRINTED)
+    mix, slow = list(tables.THESIS_MIX), list(tables.THESIS_SLOWDOWN)
+    printed = list(tables.THESIS_MIX_AS_PRINTED)
     runs, c16, c4 = _frames(
         {
             ("1996-07", 1.0): (mix, [2 * s for s in slow], 0.64, 10.3),  # too loaded
@@ -132,8 +134,8 @@ def test_search_ranks_the_closest_subset_first() -> None:
 
 
 def test_a_subset_without_a_finite_score_is_never_chosen() -> None:
-    slow = list(subset.THESIS_SLOWDOWN)
-    runs, c16, c4 = _frames({("1996-07", 1.0): (list(subset.THESIS_MIX), slow, 0.0, 3.58)})
+    slow = list(tables.THESIS_SLOWDOWN)
+    runs, c16, c4 = _frames({("1996-07", 1.0): (list(tables.THESIS_MIX), slow, 0.0, 3.58)})
     table = subset.search(runs, c16, c4)
     assert math.isnan(table["score"].iloc[0]) and not table["chosen"].any()
     assert subset.claims(table, subset.category_table(c16, c4, "1996-07", 1.0)).empty
@@ -171,20 +173,20 @@ def _write_study(root: Path, runs: dict[str, tuple[dict[str, Any], Result]], lab
 
 
 def _mix() -> list[float]:
-    return list(subset.THESIS_MIX)  # 100 jobs: a job per percent
+    return list(tables.THESIS_MIX)  # 100 jobs: a job per percent
 
 
 def test_the_report_of_a_small_study(tmp_path: Path) -> None:
-    slow = list(subset.THESIS_SLOWDOWN)
+    slow = list(tables.THESIS_SLOWDOWN)
     runs = {
         "jul08": ({"month": "1996-07", "load_factor": 0.8}, _result(_mix(), slow, 0.51)),
         "jul10": ({"month": "1996-07", "load_factor": 1.0},
                   _result(_mix(), [2 * s for s in slow], 0.64)),
         "aug08": ({"month": "1996-08", "load_factor": 0.8},
-                  _result(list(subset.THESIS_MIX_AS_PRINTED), slow, 0.51)),
+                  _result(list(tables.THESIS_MIX_AS_PRINTED), slow, 0.51)),
     }  # fmt: skip
     directory = _write_study(tmp_path / "s", runs)
-    written = load_study(directory).write()  # through write_report and PAPER_ANALYSES
+    written = load_results(directory).write()  # through write_report and paper_analyses
     names = {p.name for p in written["tables"]}
     assert {"claims.csv", "kettimuthu2003-subset-search.csv",
             "kettimuthu2003-subset-categories.csv"} <= names  # fmt: skip
@@ -201,7 +203,7 @@ def test_the_report_of_a_small_study(tmp_path: Path) -> None:
     assert best["category_distance (mean |ln ratio|)"] == pytest.approx(0.0, abs=1e-9)
     assert best["utilization (fraction)"] == pytest.approx(0.51)
     # The overall slowdown of these jobs is the mix-weighted mean of Table 2.3.
-    overall = float(np.dot(subset.THESIS_MIX, slow)) / 100
+    overall = float(np.dot(tables.THESIS_MIX, slow)) / 100
     assert best["mean_bounded_slowdown (ratio)"] == pytest.approx(overall)
     assert best["score (dimensionless)"] == pytest.approx(abs(math.log(overall / 3.58)) / 2)
     assert list(table["month"]) == ["1996-07", "1996-08", "1996-07"]
@@ -209,7 +211,7 @@ def test_the_report_of_a_small_study(tmp_path: Path) -> None:
 
     cats = pd.read_csv(directory / "report" / "kettimuthu2003-subset-categories.csv")
     c16 = cats[cats["table"] == "2.2 / 2.3"]
-    assert np.allclose(c16["share (%)"], subset.THESIS_MIX)
+    assert np.allclose(c16["share (%)"], tables.THESIS_MIX)
     assert np.allclose(c16["mean_bounded_slowdown (ratio)"], slow)
 
     claims = pd.read_csv(directory / "report" / "claims.csv").set_index("where")
@@ -221,12 +223,12 @@ def test_the_report_of_a_small_study(tmp_path: Path) -> None:
 
 
 def test_a_study_that_varies_more_than_the_subset_is_refused(tmp_path: Path) -> None:
-    slow = list(subset.THESIS_SLOWDOWN)
+    slow = list(tables.THESIS_SLOWDOWN)
     runs = {
         "jul08": ({"month": "1996-07", "load_factor": 0.8}, _result(_mix(), slow, 0.51)),
         "odd": ({"month": "1996-07", "load_factor": 0.8, "policy": "ss"},
                 _result(_mix(), slow, 0.51)),
     }  # fmt: skip
-    results = load_study(_write_study(tmp_path / "s", runs))
+    results = load_results(_write_study(tmp_path / "s", runs))
     with pytest.raises(ValueError, match="label, policy vary too"):
         subset.candidates(results)

@@ -1,4 +1,4 @@
-"""Lawson & Smirni 2002's measures and claims (`schedsim.app.report.lawson2002`).
+"""Lawson & Smirni 2002's measures and claims (`schedsim.papers.lawson2002`).
 
 The measures by hand on small tables, the claims logic on a hand-made table of
 ratios, and the whole report on a small study (KTH's first 400 jobs, the
@@ -14,10 +14,10 @@ import math
 import pandas as pd
 import pytest
 
-from schedsim.app.report import lawson2002 as paper
 from schedsim.app.report.study_results import StudyResults
 from schedsim.app.study import Study
 from schedsim.app.sweep import sweep
+from schedsim.papers import lawson2002 as paper
 
 
 def test_slowdown_and_ratio_by_hand() -> None:
@@ -71,7 +71,7 @@ def test_claims_count_the_cases_that_hold() -> None:
     res = pd.DataFrame(
         {"trace": ["CTC"], "share": [0.25], "single missed": [100], "multiple missed": [110]}
     )
-    claims = paper.claims(table, batches, res).set_index("claim")
+    claims = paper.claims.claims(table, batches, res).set_index("claim")
     first = claims.loc["multiple queues give a better slowdown than a single queue, all jobs"]
     assert (first["holds"], first["status"]) == ("1 of 2", "partly")
     assert first["schedsim"] == "CTC +0.40, SP2 -0.10"
@@ -140,7 +140,7 @@ def test_the_report_of_a_small_study(study_dir, tmp_path) -> None:
     assert float(row["single missed share (fraction)"]) == pytest.approx(one["single missed share"])
     assert {"multiple missed share (fraction)", "paper single missed share (fraction)"} <= set(row)
     # Figure 11: the share of the reservations delayed longer than x, 0-1.
-    ax = paper._delay_figure(delays).axes[0]
+    ax = paper.delay_figure(delays).axes[0]
     assert ax.get_ylabel() == "reservations delayed longer (fraction)"
     assert max(max(line.get_ydata()) for line in ax.get_lines()) <= 1.0
 

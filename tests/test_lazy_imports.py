@@ -116,8 +116,8 @@ def test_the_report_package_imports_its_modules_on_first_use():
         + """
 import schedsim.app.report as report
 seen = {"package": heavy()}
-from schedsim.app.report import load_study, plots
-seen["names"] = [load_study.__module__, plots.__name__, str(sorted(dir(report))[:1])]
+from schedsim.app.report import load_results, plots
+seen["names"] = [load_results.__module__, plots.__name__, str(sorted(dir(report))[:1])]
 print(json.dumps(seen))
 """
     )

@@ -20,7 +20,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from schedsim.app.cli import PIPE_WIDTH, main, make_console
-from schedsim.app.report import confidence_interval, load_study
+from schedsim.app.report import confidence_interval, load_results
 from schedsim.app.report.formats import format_value, significant
 from schedsim.app.report.quantities import bounds_of, comparison_bounds
 from schedsim.app.report.statistics import describe
@@ -258,7 +258,7 @@ def small_study(tmp_path: Path, replications: int, slowdowns: bool = False):
     )
     out = tmp_path / f"study{replications}"
     assert main(["sweep", str(toml), "--out", str(out), "--workers", "0", "--no-progress"]) == 0
-    return load_study(out)
+    return load_results(out)
 
 
 @pytest.mark.parametrize("replications", [2, 3])
@@ -274,7 +274,7 @@ def test_warning_below_three_replications(tmp_path: Path, capsys, replications: 
     swept = capsys.readouterr().out
     assert main(["report", str(out)]) == 0
     reported = capsys.readouterr().out
-    results = load_study(out)
+    results = load_results(out)
     figure = results.plot("mean_wait")
     title = figure.axes[0].get_title()
     expected = f"{WARNING} {replications}"
@@ -358,7 +358,7 @@ def test_every_axis_of_the_closed_loop_figures_has_a_unit(tmp_path: Path, monkey
     out = tmp_path / "cl"
     assert main(["sweep", str(toml), "--out", str(out), "--workers", "0", "--no-progress"]) == 0
     saved = figures_saved(monkeypatch)
-    written = load_study(out).write()
+    written = load_results(out).write()
     names = {p.name for p in written["plots"]}
     assert {"queue-by-time-of-day-cycle.png", "job-maps-cycle.png"} <= names
     assert "daily_throughput-vs-params.alpha.png" in names

@@ -25,10 +25,10 @@ from schedsim import Simulation
 from schedsim.app.report import (
     StudyResults,
     confidence_interval,
-    load_study,
+    load_results,
     print_report,
 )
-from schedsim.model.results import CATEGORIES, CATEGORIES4
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
 
@@ -179,7 +179,7 @@ DEMO = [
 @pytest.fixture
 def demo(tmp_path: Path) -> StudyResults:
     report = {"metrics": ["mean_bounded_slowdown", "utilization"], "baseline": "fcfs"}
-    return load_study(write_study(tmp_path / "demo", DEMO, report=report))
+    return load_results(write_study(tmp_path / "demo", DEMO, report=report))
 
 
 def row(frame: pd.DataFrame, **match: Any) -> pd.Series:
@@ -287,7 +287,7 @@ def test_extra_config_keys_and_stale_records(tmp_path: Path) -> None:
     # a failure record of a run that later succeeded is stale
     (root / "failures").mkdir()
     (root / "failures" / "a.json").write_text('{"error": "old news"}')
-    s = load_study(root)
+    s = load_results(root)
     assert s.config_columns[-2:] == ["future_knob", "topology.racks"]
     assert s.runs["id"].tolist() == ["a", "b"]
     assert s.runs["status"].tolist() == ["done", "done"] and s.failures.empty
@@ -323,7 +323,7 @@ def test_unreadable_summary_counts_as_missing(tmp_path: Path) -> None:
     root = write_study(tmp_path / "s", [run("a", "fcfs", 0, summary=summary(2.0))])
     (root / "runs" / "a" / "summary.json").write_text('{"summ')  # being written
     with pytest.warns(UserWarning, match="unreadable"):
-        s = load_study(root)
+        s = load_results(root)
     assert s.runs["status"].tolist() == ["missing"]
 
 
@@ -383,7 +383,7 @@ def test_aggregate_by_label_and_load(demo: StudyResults) -> None:
 
 
 def test_aggregate_single_replication_has_nan_interval(tmp_path: Path) -> None:
-    s = load_study(write_study(tmp_path / "s", [run("a", "fcfs", 0, summary=summary(3.0))]))
+    s = load_results(write_study(tmp_path / "s", [run("a", "fcfs", 0, summary=summary(3.0))]))
     agg = s.aggregate(["mean_bounded_slowdown"])
     assert agg.columns.tolist() == [
         "label",
@@ -493,7 +493,7 @@ def test_ratio_table_has_every_other_label(tmp_path: Path) -> None:
         run("y1", "y", 1, summary=summary(8.0), seed=2, policy="conservative"),
         run("z0", "z", 0, summary=summary(1.0), seed=7, policy="easy", params={"order": "sjf"}),
     ]
-    s = load_study(write_study(tmp_path / "s", runs))
+    s = load_results(write_study(tmp_path / "s", runs))
     t = s.ratio_table("mean_bounded_slowdown", "base", kind="R")
     assert t.columns.tolist() == ["other", "value_mean", "value_ci_low", "value_ci_high", "n"]
     # x: (4-2)/2 = 1, (8-4)/4 = 1; y: (4-8)/4 = -1, (8-8)/8 = 0; z: seed 7 has no partner
@@ -542,7 +542,7 @@ def real_study(tmp_path_factory: pytest.TempPathFactory) -> StudyResults:
         run("easy-1", "easy", 1, workload="tiny", seed=2, warmup=1, policy="easy", status="failed"),
     ]
     root = tmp_path_factory.mktemp("real") / "study"
-    return load_study(write_study(root, runs, name="tiny study", results=results))
+    return load_results(write_study(root, runs, name="tiny study", results=results))
 
 
 def test_result_loads_one_finished_run(real_study: StudyResults) -> None:
@@ -649,7 +649,7 @@ def test_plot_log_axis_by_default_over_two_decades(tmp_path: Path) -> None:
         run("c", "fcfs", 0, summary=summary(9000.0), seed=1, load_factor=1.2),
         run("d", "easy", 0, summary=summary(40.0), seed=1, policy="easy", load_factor=1.2),
     ]
-    results = load_study(write_study(tmp_path / "wide", runs))
+    results = load_results(write_study(tmp_path / "wide", runs))
     fig = results.plot("mean_bounded_slowdown", x="load_factor")
     assert fig.axes[0].get_yscale() == "log"
     assert (
@@ -674,7 +674,7 @@ def test_plot_policy_parameter_with_a_reference_policy(tmp_path: Path) -> None:
         run("s2", "ss sf=2", 0, summary=summary(2.0), policy="ss", params={"sf": 2}),
         run("s4", "ss sf=4", 0, summary=summary(1.0), policy="ss", params={"sf": 4}),
     ]
-    s = load_study(write_study(tmp_path / "s", runs))
+    s = load_results(write_study(tmp_path / "s", runs))
     assert s.numeric_varying() == ["params.sf"]
     fig = s.plot("mean_bounded_slowdown", x="params.sf")
     # the label encodes sf, so lines go by policy; easy has no sf: a reference level
@@ -764,7 +764,7 @@ def test_print_report_mentions_everything(demo: StudyResults) -> None:
 
 
 def test_print_report_without_finished_runs(tmp_path: Path) -> None:
-    s = load_study(write_study(tmp_path / "s", [run("a", "fcfs", 0, status="failed")]))
+    s = load_results(write_study(tmp_path / "s", [run("a", "fcfs", 0, status="failed")]))
     console = Console(record=True, width=120)
     print_report(console, s)
     text = console.export_text()
@@ -788,9 +788,9 @@ def test_no_finished_run_says_so_and_what_to_run(tmp_path: Path, capsys) -> None
         assert "ValueError: boom" in out  # the failures are still shown
     assert not (directory / "report").exists()
     with pytest.raises(ValueError, match="no run of the study has finished yet"):
-        load_study(directory).aggregate("utilization")
+        load_results(directory).aggregate("utilization")
     console = Console(record=True, width=120)
-    print_report(console, load_study(directory))  # the [report] metrics are not checked
+    print_report(console, load_results(directory))  # the [report] metrics are not checked
     assert "No finished runs" in console.export_text()
 
 
@@ -873,7 +873,7 @@ def test_category_plot_one_panel_per_scenario(tmp_path: Path) -> None:
         run("e1", "easy", 0, workload="tiny", seed=1, policy="easy"),
         run("f2", "fcfs", 0, workload="tiny", seed=1, load_factor=1.2),
     ]
-    s = load_study(write_study(tmp_path / "s", runs, results=results))
+    s = load_results(write_study(tmp_path / "s", runs, results=results))
     fig = s.category_plot(scheme="4")
     visible = [ax for ax in fig.axes if ax.get_visible()]
     assert [ax.get_title() for ax in visible] == ["load_factor=1", "load_factor=1.2"]
@@ -912,7 +912,7 @@ def test_write_takes_categories_from_the_study(tmp_path: Path) -> None:
     results = {"f1": Simulation(tiny(100.0), "fcfs", seed=1).run()}
     runs = [run("f1", "fcfs", 0, workload="tiny", seed=1)]
     report = {"metrics": ["utilization"], "categories": {"schemes": [4], "metrics": ["wait"]}}
-    s = load_study(write_study(tmp_path / "s", runs, report=report, results=results))
+    s = load_results(write_study(tmp_path / "s", runs, report=report, results=results))
     names = {p.name for p in s.write()["tables"]}
     assert "categories-4.csv" in names and "categories-16.csv" not in names
     table = pd.read_csv(tmp_path / "s" / "report" / "categories-4.csv")
@@ -939,7 +939,7 @@ def test_category_plot_of_a_panel_without_jobs_still_draws(tmp_path: Path) -> No
         run("a", "fcfs", 0, workload="late", seed=1),
         run("b", "fcfs", 0, workload="tiny", seed=1, exact_estimates=True),
     ]
-    s = load_study(write_study(tmp_path / "s", runs, results=results))
+    s = load_results(write_study(tmp_path / "s", runs, results=results))
     fig = s.category_plot("turnaround", "mean", estimate="poor")
     first, second = (ax for ax in fig.axes if ax.get_visible())
     assert first.get_yscale() == "log" and second.get_yscale() == "linear"

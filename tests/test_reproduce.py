@@ -1,7 +1,7 @@
 """A paper's study read from its results or run reduced (`schedsim.app.reproduce`).
 
 The reduction on the shipped study files (no runs), and the whole round on a
-tiny study written into a temporary repository (``studies/`` and ``results/``):
+tiny study written into a temporary repository (``studies/``, ``papers/`` and ``results/``):
 reduced when no results are there, read when they are, the preferred file
 first, and the paper's report module run on what was read.
 """
@@ -19,11 +19,12 @@ from schedsim.app.reproduce import (
     find_root,
     reduce_study,
     reproduce,
+    study_file,
 )
 from schedsim.app.study import StudyError, load_study
 from schedsim.app.sweep import sweep
 
-STUDIES = Path(__file__).resolve().parent.parent / "studies"
+PAPERS = Path(__file__).resolve().parent.parent / "papers"
 
 # Multiple- against single-queue backfilling on KTH's first jobs, at two loads: a
 # Lawson & Smirni 2002 study small enough to sweep in a test.
@@ -48,16 +49,17 @@ paper = "lawson2002"
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    (tmp_path / "studies").mkdir()
-    (tmp_path / "studies" / "tiny.toml").write_text(TINY)
-    (tmp_path / "studies" / "tiny-full.toml").write_text(
+    (tmp_path / "studies").mkdir()  # what marks the repository (`find_root`)
+    (tmp_path / "papers" / "tiny").mkdir(parents=True)
+    (tmp_path / "papers" / "tiny" / "study.toml").write_text(TINY)
+    (tmp_path / "papers" / "tiny" / "study-full.toml").write_text(
         TINY.replace('name = "tiny"', 'name = "tiny-full"').replace("first = 50", "first = 60")
     )
     return tmp_path
 
 
 def test_reduce_study_cuts_the_shipped_studies() -> None:
-    lawson = load_study(STUDIES / "seed001.toml")
+    lawson = load_study(PAPERS / "lawson2002" / "study.toml")
     small = reduce_study(
         lawson,
         base={"first": 500},
@@ -72,16 +74,18 @@ def test_reduce_study_cuts_the_shipped_studies() -> None:
 
     # A dotted parameter key replaces the TOML's nested params table, and a key
     # set in each variant goes where the base may not hold it.
-    creasy = reduce_study(load_study(STUDIES / "seed002.toml"), grid={"params.alpha": [0.0]})
+    creasy = reduce_study(
+        load_study(PAPERS / "feitelson2009" / "study.toml"), grid={"params.alpha": [0.0]}
+    )
     assert {r.config.params["alpha"] for r in creasy.runs()} == {0.0}
-    zeng = load_study(STUDIES / "seed003.toml")
+    zeng = load_study(PAPERS / "zeng2009" / "study.toml")
     small = reduce_study(zeng, keep=lambda v: v["label"] == "SSP W1", each_variant={"jobs": 40})
     (run,) = small.runs()
     assert run.config.jobs == 40 and run.config.workload.name == "zeng-w1" and run.label == "SSP W1"
 
 
 def test_reduce_study_refuses_what_would_not_cut_it() -> None:
-    lawson = load_study(STUDIES / "seed001.toml")
+    lawson = load_study(PAPERS / "lawson2002" / "study.toml")
     with pytest.raises(StudyError, match=r"grid\.nodes: the study does not vary it"):
         reduce_study(lawson, grid={"nodes": [64]})
     with pytest.raises(StudyError, match="keeps none of the variants"):
@@ -96,10 +100,25 @@ def test_find_root_walks_up_to_the_studies_folder(repo: Path) -> None:
         find_root(Path("/"))
 
 
+def test_a_papers_study_file_from_the_clone_or_the_installed_package(repo: Path) -> None:
+    # A clone's own file first (the temporary repository has one the package does not).
+    assert study_file("tiny/study.toml", repo) == repo / "papers" / "tiny" / "study.toml"
+    # Else the one installed with schedsim.papers, the same as the checkout's here.
+    shipped = study_file("lawson2002/study.toml", repo)
+    assert shipped.read_text() == (PAPERS / "lawson2002" / "study.toml").read_text()
+    assert load_study(shipped).name == "seed001-multiqueue"  # the run folders keep their name
+    with pytest.raises(FileNotFoundError, match=r"no study file 'nowhere/study\.toml'"):
+        study_file("nowhere/study.toml", repo)
+
+
 def test_without_results_the_study_runs_reduced(repo: Path) -> None:
     # Neither file has results: the last one, the short version, runs reduced.
     rep = reproduce(
-        "tiny-full.toml", "tiny.toml", base={"first": 30}, grid={"load_factor": [1.0]}, root=repo
+        "tiny/study-full.toml",
+        "tiny/study.toml",
+        base={"first": 30},
+        grid={"load_factor": [1.0]},
+        root=repo,
     )
     assert rep.reduced and rep.full.name == "tiny" and rep.study.name == "tiny" + REDUCED_SUFFIX
     assert rep.results.counts["done"] == 2 and len(rep.full.runs()) == 8
@@ -116,16 +135,16 @@ def test_without_results_the_study_runs_reduced(repo: Path) -> None:
 
 
 def test_results_are_read_in_order_of_preference(repo: Path) -> None:
-    sweep(load_study(repo / "studies" / "tiny.toml"), repo / "results" / "tiny", workers=0)
-    rep = reproduce("tiny-full.toml", "tiny.toml", base={"first": 30}, root=repo)
+    sweep(load_study(repo / "papers" / "tiny" / "study.toml"), repo / "results" / "tiny", workers=0)
+    rep = reproduce("tiny/study-full.toml", "tiny/study.toml", base={"first": 30}, root=repo)
     assert not rep.reduced and rep.directory == repo / "results" / "tiny"
     assert rep.results.counts["done"] == 8 and rep.study is rep.full
     assert rep.note.startswith("**Full study.**") and "8 done" in rep.note
 
     # The full version's results, once there, come first.
-    sweep(load_study(repo / "studies" / "tiny-full.toml"), repo / "results" / "tiny-full",
+    sweep(load_study(repo / "papers" / "tiny" / "study-full.toml"), repo / "results" / "tiny-full",
           workers=0)  # fmt: skip
-    rep = reproduce("tiny-full.toml", "tiny.toml", root=repo)
+    rep = reproduce("tiny/study-full.toml", "tiny/study.toml", root=repo)
     assert rep.full.name == "tiny-full" and not rep.reduced
 
     # The paper's report runs into a temporary folder: the results stay as they were.
@@ -140,8 +159,8 @@ def test_results_are_read_in_order_of_preference(repo: Path) -> None:
 
 
 def test_a_study_naming_no_paper_has_no_paper_report(repo: Path) -> None:
-    (repo / "studies" / "plain.toml").write_text(TINY.replace('paper = "lawson2002"', ""))
-    rep = reproduce("plain.toml", base={"first": 30}, grid={"load_factor": [1.0]}, root=repo)
+    (repo / "papers" / "tiny" / "plain.toml").write_text(TINY.replace('paper = "lawson2002"', ""))
+    rep = reproduce("tiny/plain.toml", base={"first": 30}, grid={"load_factor": [1.0]}, root=repo)
     with pytest.raises(ValueError, match="names no paper"):
         rep.paper_report()
 

@@ -9,14 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from schedsim.model.results import (
-    BSLD_THRESHOLD,
-    CATEGORIES,
-    CATEGORIES4,
-    Result,
-    compare,
-    derive,
-)
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
+from schedsim.model.results import BSLD_THRESHOLD, Result, compare, derive
 
 
 def make_jobs(**cols: list) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Schwiegelshohn & Yahyapour 1998 beside a study (schedsim.app.report.schwiegelshohn1998).
+"""Schwiegelshohn & Yahyapour 1998 beside a study (schedsim.papers.schwiegelshohn1998).
 
 Every test builds its values by hand: FCFS values per month, and each
 PFCFS run made to be a chosen percent off FCFS, so that what the report
@@ -16,9 +16,10 @@ import pandas as pd
 import pytest
 from test_report import run, write_study
 
-from schedsim.app.report import schwiegelshohn1998 as paper
 from schedsim.app.report.study_results import StudyResults
-from schedsim.app.study import PAPER_ANALYSES
+from schedsim.app.study import paper_analyses
+from schedsim.papers import schwiegelshohn1998 as paper
+from schedsim.papers.schwiegelshohn1998 import analyses
 
 MONTHS = list(paper.MONTHS)
 
@@ -49,7 +50,7 @@ def _values(readings: tuple[str, ...] = ("waits", "moves")) -> pd.DataFrame:
 
 
 def test_the_paper_is_registered() -> None:
-    assert PAPER_ANALYSES["schwiegelshohn1998"] == "schedsim.app.report.schwiegelshohn1998"
+    assert paper_analyses()["schwiegelshohn1998"] == "schedsim.papers.schwiegelshohn1998"
 
 
 def test_the_tables_are_the_papers() -> None:
@@ -130,7 +131,7 @@ def test_agreement_and_the_swapped_rows_hypothesis() -> None:
 
 def test_a_printed_zero_agrees_only_with_a_zero() -> None:
     ours = np.array([0.04, -0.06, 0.0])
-    assert paper._sign_agrees(ours, np.zeros(3)).tolist() == [True, False, True]
+    assert analyses._sign_agrees(ours, np.zeros(3)).tolist() == [True, False, True]
 
 
 def test_the_papers_completion_and_flow_tables_against_each_other() -> None:
@@ -145,7 +146,7 @@ def test_the_papers_completion_and_flow_tables_against_each_other() -> None:
 
 
 def _claims(values: pd.DataFrame) -> pd.DataFrame:
-    return paper.claims(values).set_index("claim")
+    return paper.claims.claims(values).set_index("claim")
 
 
 def test_claims_when_ours_are_the_papers_tables() -> None:
@@ -207,7 +208,7 @@ def test_claims_of_rough_magnitude_and_of_direction_only() -> None:
 
 def test_claims_without_runs() -> None:
     empty = pd.DataFrame(columns=["metric", "nodes", "month", "strategy", "reading", "value"])
-    assert paper.claims(empty).empty
+    assert paper.claims.claims(empty).empty
 
 
 # -- through a study directory --------------------------------------------------------------

@@ -1037,11 +1037,11 @@ def test_simulation_charges_the_configured_overhead():
 
 # ---- 11. the shipped studies of seeds 000 and 004 ---------------------------------------------
 
-STUDIES = Path(__file__).resolve().parent.parent / "studies"
+PAPERS = Path(__file__).resolve().parent.parent / "papers"
 
 
 def test_seed000_study_covers_the_thesis_scenarios():
-    study = load_study(STUDIES / "seed000.toml")
+    study = load_study(PAPERS / "kettimuthu2003" / "study.toml")
     runs = study.runs()
     assert len(runs) == 43
     assert {r.config.workload.name for r in runs} == {"ctc"}
@@ -1082,7 +1082,7 @@ def test_seed004_study_is_the_papers_grid():
 
     if "pfcfs1" not in registry.names():  # pragma: no cover - policies/gang.py not there yet
         pytest.skip("the pfcfs policies are not registered")
-    study = load_study(STUDIES / "seed004.toml")
+    study = load_study(PAPERS / "schwiegelshohn1998" / "study.toml")
     runs = study.runs()
     assert len(runs) == 7 * 2 * 11  # FCFS, and PFCFS1-3 under each reading of the queue
     labels = {f"pfcfs{k}-{q}" for k in (1, 2, 3) for q in ("waits", "moves")}
@@ -1238,5 +1238,8 @@ def test_the_known_metrics_are_every_entry_of_a_summary():
 
 
 def test_shipped_studies_pass_the_report_check():
-    for path in sorted(STUDIES.glob("*.toml")):
+    # studies/example.toml and the papers' own (papers/<paper>/*.toml).
+    paths = sorted([*(PAPERS.parent / "studies").glob("*.toml"), *PAPERS.glob("*/*.toml")])
+    assert len(paths) == 8
+    for path in paths:
         load_study(path)

@@ -247,7 +247,7 @@ def test_sessions_survive_save_and_load(tmp_path, kth_model):
 
 
 def test_a_closed_loop_study_reports_figures_5_and_6(tmp_path):
-    from schedsim.app.report import load_study
+    from schedsim.app.report import load_results
     from schedsim.app.study import Study
     from schedsim.app.sweep import sweep
 
@@ -258,7 +258,7 @@ def test_a_closed_loop_study_reports_figures_5_and_6(tmp_path):
         report={"x": "users", "metrics": ["daily_throughput"], "closed_loop": True},
     )
     sweep(study, tmp_path / "s", workers=0)
-    results = load_study(tmp_path / "s")
+    results = load_results(tmp_path / "s")
     assert results.counts["done"] == 8
     written = results.write()
     names = {p.name for p in written["plots"]}
@@ -289,7 +289,7 @@ def test_the_limit_as_a_cap_keeps_every_job_shortened():
 def test_closed_loop_figures_keep_accurate_estimates_apart(tmp_path):
     # Seed 002's study runs the users' own estimates and accurate ones: Figure 5 for
     # each, never one line made of both.
-    from schedsim.app.report import load_study
+    from schedsim.app.report import load_results
     from schedsim.app.study import Study
     from schedsim.app.sweep import sweep
 
@@ -306,7 +306,7 @@ def test_closed_loop_figures_keep_accurate_estimates_apart(tmp_path):
         report={"x": "users", "metrics": ["daily_throughput"], "closed_loop": True},
     )
     sweep(study, tmp_path / "s", workers=0)
-    written = load_study(tmp_path / "s").write()
+    written = load_results(tmp_path / "s").write()
     names = {p.name for p in written["plots"]}
     assert "queue-by-time-of-day-cycle.png" in names
     assert "queue-by-time-of-day-cycle-exact-estimates.png" in names

@@ -1,4 +1,4 @@
-"""Zeng & Sodan 2009's measures and claims (`schedsim.app.report.zeng2009`).
+"""Zeng & Sodan 2009's measures and claims (`schedsim.papers.zeng2009`).
 
 The measures by hand: on tables built by hand (a piece log with a suspension
 and its overheads, two high-load phases), on small simulations of 4 nodes x 4
@@ -19,13 +19,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from schedsim.app.report import zeng2009 as paper
 from schedsim.app.report.study_results import StudyResults
 from schedsim.app.simulation import Simulation
-from schedsim.app.study import PAPER_ANALYSES, Study
+from schedsim.app.study import Study, paper_analyses
 from schedsim.app.sweep import sweep
 from schedsim.model.results import Result
 from schedsim.model.slowdowns import StatisticalContention
+from schedsim.papers import zeng2009 as paper
 from schedsim.policies.glts import GLTS
 from schedsim.policies.spacesharing import SSP, Slowdowns
 from schedsim.workloads.job import Job
@@ -390,7 +390,7 @@ def test_claims_by_hand() -> None:
           for b, m, lg, f in ((8.0, 6.0, 3.6, 1.2), (24.0, 5.5, 4.0, 1.0))),
     ]  # fmt: skip
     table = _table([*w1_rows, *slack, *w2_rows])
-    found = paper.claims(table).set_index("claim")
+    found = paper.claims.claims(table).set_index("claim")
     assert list(found.reset_index().columns) == [
         "claim", "where", "paper", "schedsim", "holds", "status", "rule",
     ]  # fmt: skip
@@ -444,7 +444,7 @@ def test_claims_by_hand() -> None:
     assert (flat["holds"], flat["status"]) == ("1 of 3", "not reproduced")
     assert set(found["status"]) <= {"reproduced", "partly", "not reproduced"}
     # An empty table: no claim at all.
-    assert paper.claims(paper.aggregate(pd.DataFrame())).empty
+    assert paper.claims.claims(paper.aggregate(pd.DataFrame())).empty
 
 
 def test_figure_7_draws_the_utilizations_as_fractions() -> None:
@@ -454,7 +454,7 @@ def test_figure_7_draws_the_utilizations_as_fractions() -> None:
             {"workload": "W1", "scheduler": "GLTS", "u_core_high": 0.63, "u_node_high": 0.95},
         ]
     )
-    ax = paper._utilization_figure(table).axes[0]
+    ax = paper.utilization_figure(table).axes[0]
     assert ax.get_ylabel() == "utilization in high-load\nphases (fraction)"
     assert ax.get_ylim() == (0.0, 1.0)
     assert sorted(bar.get_height() for bar in ax.patches) == [0.5, 0.63, 0.9, 0.95]
@@ -475,7 +475,7 @@ def test_scojo_runs_are_the_papers_setting_and_never_mixed_with_bare_ones() -> N
     assert kept[["workload", "slicing", "scheduler"]].values.tolist() == [
         ["W1", "Scojo-PECT", "GLTS"], ["W2", "none", "SSP"],
     ]  # fmt: skip
-    assert "GLTS has a lower RR than SSP (W1)" not in set(paper.claims(table)["claim"])
+    assert "GLTS has a lower RR than SSP (W1)" not in set(paper.claims.claims(table)["claim"])
     # Runs are averaged per workload, slicing, scheduler, block size and slack factor.
     runs = pd.DataFrame(
         {"workload": ["W1"] * 3, "slicing": ["Scojo-PECT", "Scojo-PECT", "none"],
@@ -492,7 +492,7 @@ def test_scojo_runs_are_the_papers_setting_and_never_mixed_with_bare_ones() -> N
 
 
 def test_the_paper_is_registered() -> None:
-    assert PAPER_ANALYSES["zeng2009"] == "schedsim.app.report.zeng2009"
+    assert paper_analyses()["zeng2009"] == "schedsim.papers.zeng2009"
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,8 @@ lists. What can be read off the code is read off it at build time, so it
 cannot go stale: the parameters with their types and defaults
 (`schedsim.app.registry.parameters`), the class's docstring and the module
 that documents the choices. What the code cannot say, the paper a policy
-comes from and its rule in a few sentences, is written below in `PAPERS`
-and `POLICIES`.
+comes from and its rule in a few sentences, is written below in `POLICIES`,
+citing the papers of `schedsim.app.bibliography.PAPERS`.
 
 A shipped policy without an entry in `POLICIES` is a build warning, so
 ``sphinx-build -W`` fails until the catalogue is brought up to date (its page
@@ -27,97 +27,11 @@ from typing import Any, Literal
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
+from schedsim.app.bibliography import PAPERS
+
 logger = logging.getLogger(__name__)
 
 # -- what the code cannot say ---------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Paper:
-    """A publication a policy comes from: ``seed`` is its number in the code's comments."""
-
-    label: str  # short form, as cited on the pages
-    reference: str  # full reference, MyST Markdown
-    seed: str = ""
-    used_for: str = ""  # what else of schedsim comes from it, MyST Markdown
-
-
-PAPERS: dict[str, Paper] = {
-    "kettimuthu2003": Paper(
-        "Kettimuthu 2003",
-        "Rajkumar Kettimuthu. *Selective Preemption Strategies for Parallel Job Scheduling*. "
-        "Master's thesis, Department of Computer and Information Science, The Ohio State "
-        "University, 2003. (A shorter version: R. Kettimuthu, V. Subramani, S. Srinivasan, "
-        'T. B. Gopalsamy, D. K. Panda and P. Sadayappan, "Selective Preemption Strategies '
-        'for Parallel Job Scheduling", *Proceedings of the 2002 International Conference on '
-        "Parallel Processing (ICPP)*, pp. 602-610, 2002.)",
-        "000",
-    ),
-    "lawson2002": Paper(
-        "Lawson & Smirni 2002",
-        'Barry G. Lawson and Evgenia Smirni. "Multiple-Queue Backfilling Scheduling with '
-        'Priorities and Reservations for Parallel Systems". In *Job Scheduling Strategies '
-        "for Parallel Processing* (JSSPP 2002), Lecture Notes in Computer Science 2537, "
-        "pp. 72-87, Springer, 2002; also in *ACM SIGMETRICS Performance Evaluation Review* "
-        "29(4), pp. 40-47, 2002.",
-        "001",
-        "the speculative start ({py:class}`~schedsim.model.policy.Start` with a `limit` and "
-        '`on_limit="requeue"`), the crashing jobs of the estimate models '
-        "({py:mod}`schedsim.workloads.estimates`) and the slowdown ratio R of the reports.",
-    ),
-    "feitelson2009": Paper(
-        "Feitelson & Shmueli 2009",
-        'Dror G. Feitelson and Edi Shmueli. "A Case for Conservative Workload Modeling: '
-        'Parallel Job Scheduling with Daily Cycles of Activity". In *17th IEEE International '
-        "Symposium on Modeling, Analysis and Simulation of Computer and Telecommunication "
-        "Systems* (MASCOTS 2009), 2009.",
-        "002",
-    ),
-    "zeng2009": Paper(
-        "Zeng & Sodan 2009",
-        'Xijie Zeng and Angela Sodan. "Job Scheduling with Lookahead Group Matchmaking for '
-        'Time/Space Sharing on Multi-core Parallel Machines". In *Job Scheduling Strategies '
-        "for Parallel Processing* (JSSPP 2009), Lecture Notes in Computer Science 5798, "
-        "pp. 232-258, Springer, 2009.",
-        "003",
-        "nodes of several cores and the contention between the jobs that share them "
-        "({py:mod}`schedsim.model.contention`), and a job's estimated start and response "
-        "time under conservative backfilling "
-        "({py:func}`~schedsim.policies.planning.conservative.estimated_response`).",
-    ),
-    "schwiegelshohn1998": Paper(
-        "Schwiegelshohn & Yahyapour 1998",
-        'Uwe Schwiegelshohn and Ramin Yahyapour. "Analysis of First-Come-First-Serve '
-        'Parallel Job Scheduling". In *Proceedings of the 9th Annual ACM-SIAM Symposium on '
-        "Discrete Algorithms* (SODA '98), pp. 629-638, 1998.",
-        "004",
-    ),
-    # Where the seeds take a policy from (they cite these).
-    "lifka1995": Paper(
-        "Lifka 1995",
-        'David A. Lifka. "The ANL/IBM SP Scheduling System". In *Job Scheduling Strategies '
-        "for Parallel Processing* (JSSPP 1995), Lecture Notes in Computer Science 949, "
-        "pp. 295-303, Springer, 1995.",
-    ),
-    "mualem2001": Paper(
-        "Mu'alem & Feitelson 2001",
-        "Ahuva W. Mu'alem and Dror G. Feitelson. \"Utilization, Predictability, Workloads, "
-        'and User Runtime Estimates in Scheduling the IBM SP2 with Backfilling". *IEEE '
-        "Transactions on Parallel and Distributed Systems* 12(6), pp. 529-543, 2001.",
-    ),
-    "chiang2002": Paper(
-        "Chiang & Vernon 2002",
-        'Su-Hui Chiang and Mary K. Vernon. "Production Job Scheduling for Parallel Shared '
-        'Memory Systems". In *Proceedings of the International Parallel and Distributed '
-        "Processing Symposium* (IPDPS), 2002.",
-    ),
-    "shmueli2009": Paper(
-        "Shmueli & Feitelson 2009",
-        'Edi Shmueli and Dror G. Feitelson. "On Simulation and Design of Parallel-Systems '
-        'Schedulers: Are We Doing the Right Thing?". *IEEE Transactions on Parallel and '
-        "Distributed Systems* 20(7), 2009.",
-    ),
-}
 
 
 @dataclass(frozen=True)

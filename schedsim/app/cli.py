@@ -607,8 +607,7 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
-    from schedsim.app.report import folder_kind, print_report
-    from schedsim.app.report import load_study as load_results
+    from schedsim.app.report import folder_kind, load_results, print_report
 
     args.out = output_directory(args.out)
     kinds = [folder_kind(d) for d in args.directories]

@@ -1,7 +1,8 @@
 """A paper's study, read from its results or run small: what the paper notebooks share.
 
 Each notebook in ``notebooks/papers/`` reproduces one paper from its shipped
-study file (``studies/seedNNN.toml``). When ``schedsim sweep`` has been run, the
+study file (``papers/<paper>/study.toml``, installed as package data of
+``schedsim.papers.<paper>``: `study_file`). When ``schedsim sweep`` has been run, the
 results are in ``results/<study name>/`` and the notebook reads them; otherwise
 it runs a **reduced** version of the study: the same policies and the same
 readings on a small slice of the inputs (fewer jobs, fewer days, one
@@ -9,19 +10,21 @@ replication), in a temporary folder, so that it executes in seconds with the
 test suite and the documentation build. Its numbers are then not the paper-scale
 ones, and `Reproduction.note` says so::
 
-    rep = reproduce("seed001.toml", base={"first": 1000}, grid={"workload": ["kth"]})
+    rep = reproduce("lawson2002/study.toml", base={"first": 1000}, grid={"workload": ["kth"]})
     print(rep.note)
     report = rep.paper_report()     # the paper's report module: tables, figures, claims
     report.claims
 
 `reduce_study` is the reduction alone, `find_root` how the repository (the
-folder holding ``studies/``) is found from a notebook's folder, and
+folder holding ``studies/``) is found from a notebook's folder, `study_file`
+where a paper's study file is, and
 `claim_counts` sums up a claims table in one sentence.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib.resources
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,9 +33,8 @@ from typing import Any
 
 import pandas as pd
 
-from schedsim.app.report import StudyResults, load_study
-from schedsim.app.study import Study, StudyError
-from schedsim.app.study import load_study as load_study_file
+from schedsim.app.report import StudyResults, load_results
+from schedsim.app.study import Study, StudyError, load_study
 from schedsim.app.sweep import sweep
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "find_root",
     "reduce_study",
     "reproduce",
+    "study_file",
 ]
 
 #: Appended to a reduced study's name, so that its runs are never taken for the full study's.
@@ -59,6 +62,25 @@ def find_root(start: str | Path | None = None) -> Path:
         if (folder / "studies").is_dir():
             return folder
     raise FileNotFoundError(f"no studies/ folder in {here} or above it")
+
+
+def study_file(name: str, root: str | Path | None = None) -> Path:
+    """A paper's study file by its name under ``papers/`` (``"lawson2002/study.toml"``):
+    ``<root>/papers/<name>`` in a clone (``root``: `find_root`'s, when there is one),
+    else the file installed with ``schedsim.papers``. FileNotFoundError naming both places
+    when neither has it."""
+    try:
+        top: Path | None = find_root(root)
+    except FileNotFoundError:
+        top = None
+    if top is not None and (top / "papers" / name).is_file():
+        return top / "papers" / name
+    # Looked up by name: the papers sit above the application layer (README, Architecture).
+    installed = Path(str(importlib.resources.files("schedsim.papers"))) / name
+    if installed.is_file():
+        return installed
+    where = f"{top / 'papers'} or " if top is not None else ""
+    raise FileNotFoundError(f"no study file {name!r} in {where}{installed.parent}")
 
 
 def reduce_study(
@@ -104,7 +126,7 @@ def claim_counts(claims: pd.DataFrame) -> str:
 
 @dataclass
 class PaperReport:
-    """What a paper's report module (``schedsim.app.report.<paper>``) wrote.
+    """What a paper's report module (``schedsim.papers.<paper>``) wrote.
 
     ``tables``: each CSV read back (its column names carry their units), by file
     name; ``plots``: each figure's PNG, by file stem; ``claims``: the table of the
@@ -234,8 +256,8 @@ def reproduce(
 ) -> Reproduction:
     """Read a paper's study results, or run the study reduced.
 
-    ``study_files`` are names in ``<root>/studies/`` in order of preference (a
-    study may ship a full and a short version): the first whose
+    ``study_files`` are names under ``papers/`` (`study_file`: ``"feitelson2009/study.toml"``)
+    in order of preference (a study may ship a full and a short version): the first whose
     ``<root>/results/<study name>/`` holds a finished run is read (a partial
     study too: `Reproduction.note` counts its runs). Otherwise the last file is
     reduced (`reduce_study` with ``base``, ``grid``, ``keep``, ``each_variant``
@@ -247,15 +269,15 @@ def reproduce(
     if not study_files:
         raise ValueError("name at least one study file")
     top = find_root(root)
-    # Named as from the repository (studies/seed001.toml), as the notes show them.
+    # Named as from the repository (papers/lawson2002/study.toml), as the notes show them.
     studies = [
-        dataclasses.replace(load_study_file(top / "studies" / name), source=f"studies/{name}")
+        dataclasses.replace(load_study(study_file(name, top)), source=f"papers/{name}")
         for name in study_files
     ]
     for study in studies:
         folder = top / "results" / study.name
         if (folder / "study.json").is_file():
-            found = load_study(folder)
+            found = load_results(folder)
             if found.counts.get("done"):
                 return Reproduction(study, found)
     searched = [f"results/{study.name}/" for study in studies]
@@ -271,4 +293,4 @@ def reproduce(
         raise RuntimeError(
             f"{len(outcome.failed)} reduced runs failed; the first, {label}: {error}"
         )
-    return Reproduction(full, load_study(directory), small, keep_alive=tmp, searched=searched)
+    return Reproduction(full, load_results(directory), small, keep_alive=tmp, searched=searched)

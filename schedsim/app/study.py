@@ -219,12 +219,12 @@ __all__ = [
     "CONFIG_KEYS",
     "CONTENTION",
     "OVERHEAD_KEYS",
-    "PAPER_ANALYSES",
     "Run",
     "RunConfig",
     "Study",
     "StudyError",
     "load_study",
+    "paper_analyses",
     "replication_seed",
 ]
 
@@ -1413,18 +1413,14 @@ def _categories_ok(value: Any) -> tuple[bool, str]:
     return True, what
 
 
-#: The ``[report]`` keys (defaults of `schedsim.app.report`): key -> check(value) -> (ok, what).
-#: The papers whose own analyses a study's report can add (``[report] paper = NAME``):
-#: name -> module of `schedsim.app.report` with ``write(results, out)``.
-PAPER_ANALYSES: dict[str, str] = {
-    "lawson2002": "schedsim.app.report.lawson2002",
-    "zeng2009": "schedsim.app.report.zeng2009",
-    "feitelson2009": "schedsim.app.report.feitelson2009",
-    "schwiegelshohn1998": "schedsim.app.report.schwiegelshohn1998",
-    "kettimuthu2003": "schedsim.app.report.kettimuthu2003",
-    "kettimuthu2003-subset": "schedsim.app.report.kettimuthu2003_subset",
-}
+def paper_analyses() -> dict[str, str]:
+    """The papers whose own analyses a study's report can add (``[report] paper = NAME``):
+    name -> module of `schedsim.papers` with ``write(results, out)``. The papers sit above
+    this layer, so their table (`schedsim.papers.ANALYSES`) is read by name, not imported."""
+    return dict(importlib.import_module("schedsim.papers").ANALYSES)
 
+
+#: The ``[report]`` keys (defaults of `schedsim.app.report`): key -> check(value) -> (ok, what).
 REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
     "metrics": lambda v: (
         isinstance(v, list) and all(isinstance(m, str) for m in v),
@@ -1441,8 +1437,8 @@ REPORT_KEYS: dict[str, Callable[[Any], tuple[bool, str]]] = {
     ),
     "categories": _categories_ok,
     "paper": lambda v: (
-        v in PAPER_ANALYSES,
-        f"the name of a paper whose analyses the report adds: {', '.join(PAPER_ANALYSES)}",
+        v in paper_analyses(),
+        f"the name of a paper whose analyses the report adds: {', '.join(paper_analyses())}",
     ),
     "closed_loop": lambda v: (
         isinstance(v, bool)

@@ -19,17 +19,17 @@ these modules, one idea each:
 `plots`
     Figures only (matplotlib), from tables already computed.
 `console`
-    Printing (rich): the study report, the comparison of runs, and the
-    tables of ``schedsim run``.
+    Printing (rich): the study report and the tables of ``schedsim run``
+    and ``schedsim compare``.
 `formats`
     How values are written: one number format per quantity, names, CSV
     headers with units.
 `writing`
     Which files a study report writes, under which names.
 `study_results`
-    `StudyResults`, the user-facing view of one study, and `load_study`.
+    `StudyResults`, the user-facing view of one study, and `load_results`.
 `comparison`
-    `RunComparison`, several run folders side by side.
+    `RunComparison`, several run folders side by side, and its printing.
 
 The names below are the public interface: import them from
 ``schedsim.app.report``.
@@ -41,8 +41,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from schedsim.app.report.comparison import RunComparison, compare_folders
-    from schedsim.app.report.console import print_comparison, print_report
+    from schedsim.app.report.comparison import RunComparison, compare_folders, print_comparison
+    from schedsim.app.report.console import print_report
     from schedsim.app.report.reading import (
         STATUSES,
         folder_kind,
@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
         read_run_folders,
     )
     from schedsim.app.report.statistics import KINDS, confidence_interval
-    from schedsim.app.report.study_results import MAIN_METRICS, StudyResults, load_study
+    from schedsim.app.report.study_results import MAIN_METRICS, StudyResults, load_results
     from schedsim.app.report.writing import CATEGORY_METRICS, CATEGORY_STATS
 
 #: Public name -> the module that holds it, imported on first access: the modules
@@ -59,7 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _API: dict[str, str] = {
     "RunComparison": "comparison",
     "compare_folders": "comparison",
-    "print_comparison": "console",
+    "print_comparison": "comparison",
     "print_report": "console",
     "STATUSES": "reading",
     "folder_kind": "reading",
@@ -69,7 +69,7 @@ _API: dict[str, str] = {
     "confidence_interval": "statistics",
     "MAIN_METRICS": "study_results",
     "StudyResults": "study_results",
-    "load_study": "study_results",
+    "load_results": "study_results",
     "CATEGORY_METRICS": "writing",
     "CATEGORY_STATS": "writing",
 }
@@ -85,7 +85,7 @@ __all__ = [
     "compare_folders",
     "confidence_interval",
     "folder_kind",
-    "load_study",
+    "load_results",
     "print_comparison",
     "print_report",
     "read_run_folder",

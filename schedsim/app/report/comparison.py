@@ -32,17 +32,19 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
-from schedsim.app.report import console as _console
 from schedsim.app.report import plots, reading, statistics
-from schedsim.app.report.formats import column_header
+from schedsim.app.report.console import add_column, show, summary_table
+from schedsim.app.report.formats import column_header, format_value
 from schedsim.app.report.quantities import category_table_name, unit_of
 from schedsim.model.results import Result
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["RunComparison", "compare_folders"]
+__all__ = ["RunComparison", "compare_folders", "print_comparison"]
 
 #: The files `RunComparison.write` writes.
 SUMMARY_CSV = "compare-summary.csv"
@@ -159,9 +161,9 @@ class RunComparison:
     # ---- output -------------------------------------------------------------
 
     def print(self, console: Console, metrics: Sequence[str] | None = None) -> None:
-        """`console.print_comparison`: the runs, the summary (``metrics`` only, if given)
+        """`print_comparison`: the runs, the summary (``metrics`` only, if given)
         and the per-category table."""
-        _console.print_comparison(console, self, self.check_metrics(metrics))
+        print_comparison(console, self, self.check_metrics(metrics))
 
     def plot(self, title: str = "") -> Figure:
         """The per-category bar chart (`plots.comparison_plot`), one bar per run."""
@@ -222,3 +224,42 @@ def compare_folders(
     if out_dir is None:
         return {"tables": [], "plots": []}
     return comparison.write(out_dir, plot, metrics)
+
+
+def print_comparison(
+    console: Console, comparison: RunComparison, metrics: Sequence[str] | None = None
+) -> None:
+    """Print plain runs side by side: one line per run (its label, folder, policy,
+    workload, machine and random seed), the summary table (``metrics`` only, if
+    given; a unit column, one number format per metric) and the per-category table."""
+    for label, folder in comparison.folders.items():
+        meta = comparison.results[label].meta
+        line = Text()
+        line.append(label, style="bold")
+        if label != str(folder):
+            line.append(f" = {folder}")
+        line.append(f": {meta.get('policy', '?')} on {meta.get('workload', '?')}")
+        if "nodes" in meta:
+            line.append(f", {meta['nodes']} nodes x {meta.get('cores_per_node', 1)} cores")
+        if "seed" in meta:
+            line.append(f", seed {meta['seed']}")
+        console.print(line, soft_wrap=True)
+
+    summary = comparison.summary
+    if metrics is not None:
+        summary = summary.loc[list(metrics)]
+    runs = list(comparison.results)
+    trimmed = ""
+    if comparison.warmup or comparison.cooldown:
+        trimmed = f" (warmup {comparison.warmup}, cooldown {comparison.cooldown})"
+    values = {run: summary[run].to_dict() for run in runs}
+    show(console, summary_table(values, f"Summary{trimmed}"))
+
+    table = Table(title=comparison.category_title())
+    add_column(table, "category")
+    for run in runs:
+        add_column(table, run, right=True)
+    metric, stat = comparison.metric, comparison.stat
+    for category, row in comparison.categories.iterrows():
+        table.add_row(str(category), *(format_value(row[run], metric, stat) for run in runs))
+    show(console, table)

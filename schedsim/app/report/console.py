@@ -6,13 +6,10 @@
     replications for confidence intervals, the aggregate table (mean and
     confidence interval, and n), the ratio table when there is a baseline,
     and the failures.
-`print_comparison`
-    Plain run folders side by side: which run is which, the summary metrics
-    with their units, and Kettimuthu's (2003) per-category table, one column
-    per run.
 `summary_table`, `category_stats_table`
     The tables of one or several runs, shared by ``schedsim run`` and
-    ``schedsim compare`` so that a number reads the same in both.
+    ``schedsim compare`` (`comparison.print_comparison`) so that a number
+    reads the same in both.
 
 Every value is written by `formats.format_value` (one format per quantity)
 and every column of a quantity names its unit. `show` prints a table whose
@@ -47,14 +44,13 @@ from schedsim.app.report.quantities import (
 from schedsim.app.report.statistics import was_cut
 
 if TYPE_CHECKING:
-    from schedsim.app.report.comparison import RunComparison
     from schedsim.app.report.study_results import StudyResults
 
 __all__ = [
     "CUT_NOTE",
+    "add_column",
     "category_stats_table",
     "interval_text",
-    "print_comparison",
     "print_report",
     "show",
     "summary_table",
@@ -92,7 +88,8 @@ def show(console: Console, table: Table) -> None:
     console.print(table)
 
 
-def _column(table: Table, header: str, right: bool = False) -> None:
+def add_column(table: Table, header: str, right: bool = False) -> None:
+    """Add a column that folds its cells (right-aligned for numbers when ``right``)."""
     # fold: on a narrow terminal a cell wraps instead of losing its end to an ellipsis.
     table.add_column(header, justify="right" if right else "left", overflow="fold")
 
@@ -159,9 +156,9 @@ def print_report(
 
     if len(results.failures):
         failed = Table(title=f"Failed runs ({len(results.failures)})")
-        _column(failed, "label")
-        _column(failed, "replication", right=True)
-        _column(failed, "error")
+        add_column(failed, "label")
+        add_column(failed, "replication", right=True)
+        add_column(failed, "error")
         for _, row in results.failures.iterrows():
             error = (str(row["error"]).splitlines() or [""])[0]
             failed.add_row(Text(str(row["label"])), Text(fmt(row["replication"])), Text(error))
@@ -177,10 +174,10 @@ def _print_aggregate(
     group = list(agg.columns[: agg.columns.get_loc("n")])
     summary = Table(title=f"Mean [{confidence:.0%} confidence interval] over replications")
     for c in group:
-        _column(summary, _config_header(c))
-    _column(summary, "n (runs)", right=True)
+        add_column(summary, _config_header(c))
+    add_column(summary, "n (runs)", right=True)
     for m in metrics:
-        _column(summary, f"{m} ({shown_unit(m)})" if shown_unit(m) else m, right=True)
+        add_column(summary, f"{m} ({shown_unit(m)})" if shown_unit(m) else m, right=True)
     cut = False
     for _, row in agg.iterrows():
         cells = [Text(fmt(row[c])) for c in group] + [Text(fmt(row["n"]))]
@@ -215,11 +212,11 @@ def _print_ratios(
         "confidence interval] over replications)"
     )
     for c in keys:
-        _column(ratio, _config_header(c))
-    _column(ratio, "n (pairs)", right=True)
+        add_column(ratio, _config_header(c))
+    add_column(ratio, "n (pairs)", right=True)
     for m in metrics:
         unit = comparison_unit(kind, m)
-        _column(ratio, f"{m} ({unit})" if unit else m, right=True)
+        add_column(ratio, f"{m} ({unit})" if unit else m, right=True)
     cut = False
     for i in range(len(first)):
         cells = [Text(fmt(first[c].iloc[i])) for c in keys]
@@ -245,10 +242,10 @@ def summary_table(summaries: Mapping[str, Mapping[str, Any]], title: str = "Summ
     runs = list(summaries)
     metrics = list(dict.fromkeys(m for s in summaries.values() for m in s))
     table = Table(title=title)
-    _column(table, "metric")
-    _column(table, "unit")
+    add_column(table, "metric")
+    add_column(table, "unit")
     for run in runs:
-        _column(table, run, right=True)
+        add_column(table, run, right=True)
     for metric in metrics:
         cells = [format_value(summaries[run].get(metric, math.nan), metric) for run in runs]
         table.add_row(metric, shown_unit(metric) or "-", *cells)
@@ -268,57 +265,18 @@ def category_stats_table(stats: pd.DataFrame, scheme: str = "16") -> Table:
         for m in metrics
     )
     table = Table(title=f"Per category ({category_table_name(scheme)}): {names}")
-    _column(table, "category")
-    _column(table, "jobs", right=True)
+    add_column(table, "category")
+    add_column(table, "jobs", right=True)
     columns: list[tuple[str, str, str]] = [("count", "", "count")]
     for m in metrics:
         for st in ("mean", "max"):
             unit = shown_unit(m)
-            _column(table, f"{st} {_SHORT.get(m, m)} ({unit})", right=True)
+            add_column(table, f"{st} {_SHORT.get(m, m)} ({unit})", right=True)
             columns.append((f"{m}_{st}", m, st))
     for _, row in stats.iterrows():
         cells = [format_value(row[c], metric or "jobs", st) for c, metric, st in columns]
         table.add_row(str(row["category"]), *cells)
     return table
-
-
-def print_comparison(
-    console: Console, comparison: RunComparison, metrics: Sequence[str] | None = None
-) -> None:
-    """Print plain runs side by side: one line per run (its label, folder, policy,
-    workload, machine and random seed), the summary table (``metrics`` only, if
-    given; a unit column, one number format per metric) and the per-category table."""
-    for label, folder in comparison.folders.items():
-        meta = comparison.results[label].meta
-        line = Text()
-        line.append(label, style="bold")
-        if label != str(folder):
-            line.append(f" = {folder}")
-        line.append(f": {meta.get('policy', '?')} on {meta.get('workload', '?')}")
-        if "nodes" in meta:
-            line.append(f", {meta['nodes']} nodes x {meta.get('cores_per_node', 1)} cores")
-        if "seed" in meta:
-            line.append(f", seed {meta['seed']}")
-        console.print(line, soft_wrap=True)
-
-    summary = comparison.summary
-    if metrics is not None:
-        summary = summary.loc[list(metrics)]
-    runs = list(comparison.results)
-    trimmed = ""
-    if comparison.warmup or comparison.cooldown:
-        trimmed = f" (warmup {comparison.warmup}, cooldown {comparison.cooldown})"
-    values = {run: summary[run].to_dict() for run in runs}
-    show(console, summary_table(values, f"Summary{trimmed}"))
-
-    table = Table(title=comparison.category_title())
-    _column(table, "category")
-    for run in runs:
-        _column(table, run, right=True)
-    metric, stat = comparison.metric, comparison.stat
-    for category, row in comparison.categories.iterrows():
-        table.add_row(str(category), *(format_value(row[run], metric, stat) for run in runs))
-    show(console, table)
 
 
 def print_claims(console: Console, claims: pd.DataFrame, paper: str | None = None) -> None:

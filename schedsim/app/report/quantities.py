@@ -4,9 +4,10 @@ A pure lookup module (no pandas, no rich), so that the statistics, the
 formats, the figures and the command line all read the same tables.
 
 Papers
-    The studies schedsim reproduces, by author and year (`Paper`). The
-    project's notes number them "seed 000" to "seed 004"; a reader sees
-    the authors instead, since "seed 000" reads like a random seed.
+    The studies schedsim reproduces, by author and year (the constants
+    below, from `schedsim.app.bibliography.PAPERS`). The project's notes
+    number them "seed 000" to "seed 004"; a reader sees the authors
+    instead, since "seed 000" reads like a random seed.
 Units (`unit_of`, `axis_unit`)
     The unit of the values, one per quantity wherever they appear
     (summary.json, the DataFrames, the CSV files, the console, the figures):
@@ -24,7 +25,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+
+from schedsim.app.bibliography import PAPERS
 
 __all__ = [
     "CONFIG_AXES",
@@ -32,14 +34,12 @@ __all__ = [
     "JOB_UNITS",
     "LOOKAHEAD",
     "MULTIPLE_QUEUES",
-    "PAPERS",
     "PREEMPTIVE_FCFS",
     "RUN_UNITS",
     "SELECTIVE_PREEMPTION",
     "SUMMARY_METRICS",
     "SUMMARY_UNITS",
     "UNITLESS_PARAMETERS",
-    "Paper",
     "axis_label",
     "bounds_of",
     "category_table_name",
@@ -57,41 +57,11 @@ __all__ = [
 # --------------------------------------------------------------------------- #
 
 
-@dataclass(frozen=True)
-class Paper:
-    """A paper schedsim reproduces: ``str(paper)`` is "Authors Year", `long` adds its topic."""
-
-    authors: str
-    year: int
-    topic: str
-
-    def __str__(self) -> str:
-        return f"{self.authors} {self.year}"
-
-    @property
-    def long(self) -> str:
-        """``Authors Year, topic``: where the topic helps a reader place the paper."""
-        return f"{self}, {self.topic}"
-
-
-#: The papers by the project's internal numbers (the files of its notes).
-PAPERS: dict[str, Paper] = {
-    # Master's thesis, The Ohio State University.
-    "000": Paper("Kettimuthu", 2003, "selective preemption"),
-    # JSSPP 2002.
-    "001": Paper("Lawson & Smirni", 2002, "multiple-queue backfilling"),
-    # MASCOTS 2009: CREASY and the daily cycles of closed-loop users.
-    "002": Paper("Feitelson & Shmueli", 2009, "daily cycles of activity"),
-    # JSSPP 2009.
-    "003": Paper("Zeng & Sodan", 2009, "lookahead group matchmaking"),
-    # SODA 1998: preemptive FCFS with gang scheduling (PFCFS).
-    "004": Paper("Schwiegelshohn & Yahyapour", 1998, "preemptive FCFS"),
-}
-SELECTIVE_PREEMPTION = PAPERS["000"]
-MULTIPLE_QUEUES = PAPERS["001"]
-DAILY_CYCLES = PAPERS["002"]
-LOOKAHEAD = PAPERS["003"]
-PREEMPTIVE_FCFS = PAPERS["004"]
+SELECTIVE_PREEMPTION = PAPERS["kettimuthu2003"]
+MULTIPLE_QUEUES = PAPERS["lawson2002"]
+DAILY_CYCLES = PAPERS["feitelson2009"]
+LOOKAHEAD = PAPERS["zeng2009"]
+PREEMPTIVE_FCFS = PAPERS["schwiegelshohn1998"]
 
 
 def category_table_name(scheme: str) -> str:

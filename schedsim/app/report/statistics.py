@@ -66,7 +66,8 @@ import numpy as np
 import pandas as pd
 
 from schedsim.app.report.quantities import UNBOUNDED, bounds_of, comparison_bounds
-from schedsim.model.results import CATEGORIES, CATEGORIES4, Result, Stat, compare
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
+from schedsim.model.results import Result, Stat, compare
 
 __all__ = [
     "KINDS",

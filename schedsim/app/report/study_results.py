@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["MAIN_METRICS", "MIN_REPLICATIONS", "StudyResults", "load_study"]
+__all__ = ["MAIN_METRICS", "MIN_REPLICATIONS", "StudyResults", "load_results"]
 
 #: The metrics a report shows unless told otherwise (those a study has).
 MAIN_METRICS: tuple[str, ...] = (
@@ -66,7 +66,7 @@ MIN_REPLICATIONS = 3
 class StudyResults:
     """The results of one parameter study, read from its directory.
 
-    Build with `StudyResults.load` (or `load_study`). Attributes:
+    Build with `StudyResults.load` (or `load_results`). Attributes:
 
     ``directory``
         The study directory.
@@ -578,6 +578,6 @@ class StudyResults:
         return writing.closed_loop_figures(self, out_dir, users, hours)
 
 
-def load_study(directory: str | Path) -> StudyResults:
+def load_results(directory: str | Path) -> StudyResults:
     """`StudyResults.load`: read a parameter-study directory."""
     return StudyResults.load(directory)

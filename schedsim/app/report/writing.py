@@ -24,7 +24,7 @@ import pandas as pd
 from schedsim.app.report.formats import metric_column_unit, safe_name, with_units
 from schedsim.app.report.quantities import comparison_unit, unit_of
 from schedsim.app.report.reading import as_list
-from schedsim.app.study import CATEGORY_KEYS, PAPER_ANALYSES
+from schedsim.app.study import CATEGORY_KEYS, paper_analyses
 from schedsim.model.results import Result
 
 if TYPE_CHECKING:
@@ -97,14 +97,13 @@ def category_spec(value: bool | Mapping[str, Any] | None) -> dict[str, list[str]
 
 
 def paper_analysis(name: str) -> Any:
-    """The module that reports a study the way paper ``name`` does (`PAPER_ANALYSES`)."""
+    """The module that reports a study the way paper ``name`` does (`paper_analyses`)."""
     import importlib
 
-    if name not in PAPER_ANALYSES:
-        raise ValueError(
-            f"no analysis of a paper named {name!r} (known: {', '.join(PAPER_ANALYSES)})"
-        )
-    return importlib.import_module(PAPER_ANALYSES[name])
+    known = paper_analyses()
+    if name not in known:
+        raise ValueError(f"no analysis of a paper named {name!r} (known: {', '.join(known)})")
+    return importlib.import_module(known[name])
 
 
 def write_report(

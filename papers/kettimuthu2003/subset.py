@@ -58,7 +58,7 @@ to the thesis (choices, the thesis giving none):
     statement: the overall one is the mix-weighted mean of Table 2.3's, so
     counting both in full would weigh the slowdowns twice (four equal
     terms rank first, on its slowdowns, a month whose job mix is nearly
-    twice as far from Table 2.2: `studies/seed000-subset.toml` has the
+    twice as far from Table 2.2: `papers/kettimuthu2003/subset.toml` has the
     numbers). The job mix depends on the month alone, the utilization and
     the slowdowns mostly on the load factor: the month is chosen by the mix
     and the per-category slowdowns, the load factor by the utilization and
@@ -83,8 +83,18 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from schedsim.model.results import CATEGORIES, CATEGORIES4
-from schedsim.policies.tunable import TABLE_2_3
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
+from schedsim.papers.kettimuthu2003.thesis import (
+    MIX_TOLERANCE,
+    SLOWDOWN_FACTOR,
+    THESIS_MIX,
+    THESIS_MIX4,
+    THESIS_MIX_AS_PRINTED,
+    THESIS_OVERALL_SLOWDOWN,
+    THESIS_SLOWDOWN,
+    THESIS_UTILIZATION,
+    UTILIZATION_TOLERANCE,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -92,15 +102,8 @@ if TYPE_CHECKING:
     from schedsim.app.report.study_results import StudyResults
 
 __all__ = [
-    "MIX_TOLERANCE",
-    "SLOWDOWN_FACTOR",
-    "THESIS_MIX",
-    "THESIS_MIX4",
-    "THESIS_MIX_AS_PRINTED",
-    "THESIS_OVERALL_SLOWDOWN",
-    "THESIS_SLOWDOWN",
-    "THESIS_UTILIZATION",
-    "UTILIZATION_TOLERANCE",
+    "UNITS",
+    "WHOLE_LOG",
     "candidates",
     "category_distance",
     "category_table",
@@ -112,33 +115,6 @@ __all__ = [
     "write",
 ]
 
-#: Table 2.2 as printed: rows 0-10 min, 10 min-1 h, 1-8 h, > 8 h; columns 1, 2-8,
-#: 9-32, > 32 processors (its headers); percent of the jobs.
-THESIS_MIX_AS_PRINTED: tuple[float, ...] = (
-    14, 8, 13, 9,
-    18, 4, 6, 2,
-    6, 3, 9, 2,
-    2, 2, 1, 1,
-)  # fmt: skip
-#: Table 2.2 read transposed (module docstring), in `CATEGORIES` order: percent of the jobs.
-THESIS_MIX: tuple[float, ...] = tuple(
-    float(v) for v in np.asarray(THESIS_MIX_AS_PRINTED, dtype=float).reshape(4, 4).T.ravel()
-)
-#: Table 4.2, in `CATEGORIES4` order (SN, SW, LN, LW): percent of the jobs.
-THESIS_MIX4: tuple[float, ...] = (44.0, 13.0, 30.0, 13.0)
-#: Table 2.3, NS's average bounded slowdown per category, in `CATEGORIES` order (TSS's
-#: ``averages="thesis"`` takes the same table).
-THESIS_SLOWDOWN: tuple[float, ...] = TABLE_2_3
-#: Chapter 2: NS's overall (mean bounded) slowdown and utilization (fraction).
-THESIS_OVERALL_SLOWDOWN = 3.58
-THESIS_UTILIZATION = 0.51
-
-#: Percentage points: a share "matches" the thesis's within this.
-MIX_TOLERANCE = 3.0
-#: A utilization (a fraction) "matches" the thesis's 0.51 within this.
-UTILIZATION_TOLERANCE = 0.02
-#: A slowdown "matches" the thesis's within this factor either way.
-SLOWDOWN_FACTOR = 1.25
 
 #: The search table's columns and their units (CSV headers).
 UNITS: dict[str, str] = {

@@ -1,6 +1,6 @@
 """Kettimuthu 2003 (selective suspension): the thesis's claims, computed from a study.
 
-What a study of the thesis's schemes (studies/seed000.toml: runs labelled
+What a study of the thesis's schemes (papers/kettimuthu2003/study.toml: runs labelled
 ``NS``, ``SS sf=1.5``, ``SS sf=2``, ``SS sf=5``, ``TSS`` and ``IS``) is
 checked against: every quantitative or directional statement chapters 2-4
 make about their results (Tables 2.2, 2.3 and 4.2, Figures 3.1-3.6 and
@@ -44,7 +44,7 @@ value over another's (a slowdown, a turnaround time, a utilization):
 * a value of the thesis is matched within `SLOWDOWN_FACTOR` (1.25) either
   way, a share of the jobs within `MIX_TOLERANCE` percentage points (3) and
   the utilization (a fraction) within `UTILIZATION_TOLERANCE` (0.02): the tolerances
-  of `schedsim.app.report.kettimuthu2003_subset`, which chose the subset;
+  of `schedsim.papers.kettimuthu2003.subset`, which chose the subset;
 * "at higher loads": the load factors above the median of the study's.
 
 Table 2.2 is read transposed (rows processors, columns run time): as
@@ -86,17 +86,17 @@ claims (a reading's claims on neither count with the default's status; claims
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from schedsim.app.report.formats import significant
-from schedsim.app.report.kettimuthu2003_subset import (  # the thesis's tables, held there
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
+from schedsim.papers.kettimuthu2003.readings import DEFAULT, IS, NS, Reading, readings
+from schedsim.papers.kettimuthu2003.thesis import (
     MIX_TOLERANCE,
     SLOWDOWN_FACTOR,
     THESIS_MIX,
@@ -106,26 +106,52 @@ from schedsim.app.report.kettimuthu2003_subset import (  # the thesis's tables, 
     THESIS_UTILIZATION,
     UTILIZATION_TOLERANCE,
 )
-from schedsim.model.results import CATEGORIES, CATEGORIES4
-
-if TYPE_CHECKING:  # pragma: no cover
-    from schedsim.app.report.study_results import StudyResults
+from schedsim.papers.kettimuthu2003.values import (
+    AVERAGES,
+    MAX_SLD,
+    MAX_TAT,
+    MEAN_SLD,
+    MEAN_TAT,
+    SHORT_NAMES,
+    WORST,
+    _View,
+)
 
 __all__ = [
+    "COLUMNS",
+    "COMP",
     "COMPARABLE",
-    "DEFAULT",
+    "NOT_W",
+    "OTHER_THAN_VS",
+    "READS",
+    "SHORT_WIDE",
+    "SIG",
     "SIGNIFICANT",
+    "SIG_WORSE",
+    "SLIGHT_B",
+    "SLIGHT_W",
     "STATUSES",
-    "Reading",
-    "category_values",
+    "S_",
+    "TSS_BETTER",
+    "VL",
+    "VS",
+    "WIDE",
+    "Claim",
+    "L",
+    "Outcome",
+    "Scorer",
+    "better",
     "claims",
-    "markdown",
-    "overall_values",
-    "readings",
+    "comparable",
+    "much_better",
+    "much_worse",
+    "not_significant",
+    "not_worse",
+    "slightly_better",
+    "slightly_worse",
     "status",
-    "summary",
-    "write",
 ]
+
 
 #: A factor: at least this much better or worse is "significant" ("much"); less is "slight".
 SIGNIFICANT = 1.25
@@ -133,217 +159,10 @@ SIGNIFICANT = 1.25
 COMPARABLE = 1.10
 #: The statuses, best first.
 STATUSES: tuple[str, ...] = ("reproduced", "partly", "not reproduced")
-#: The name of the study's own reading (labels ``SS sf=2`` and ``TSS`` exactly).
-DEFAULT = "default"
-
-
-NS, IS = "NS", "IS"
-SS_PREFIX, TSS_PREFIX = "SS sf=2", "TSS"
-SF_LABELS: dict[float, str] = {1.5: "SS sf=1.5", 2.0: "SS sf=2", 5.0: "SS sf=5"}
-
-#: Per-category columns: the statistic and metric of `StudyResults.category_summary`,
-#: and how a claim names it.
-MEAN_SLD, MEAN_TAT = "mean_bounded_slowdown", "mean_turnaround"
-MAX_SLD, MAX_TAT = "max_bounded_slowdown", "max_turnaround"
-AVERAGES = (MEAN_SLD, MEAN_TAT)
-WORST = (MAX_SLD, MAX_TAT)
-SHORT_NAMES: dict[str, str] = {
-    MEAN_SLD: "slowdown",
-    MEAN_TAT: "turnaround",
-    MAX_SLD: "worst slowdown",
-    MAX_TAT: "worst turnaround",
-}
-#: Overall columns (`StudyResults.aggregate`'s means).
-OVERALL: tuple[str, ...] = ("mean_bounded_slowdown", "mean_turnaround", "utilization",
-                            "suspensions")  # fmt: skip
-UNITS: dict[str, str] = {
-    "load_factor": "",
-    "jobs": "jobs",
-    MEAN_SLD: "ratio",
-    MAX_SLD: "ratio",
-    MEAN_TAT: "s",
-    MAX_TAT: "s",
-    "utilization": "fraction",
-    "suspensions": "count",
-    "scored": "claims",
-    **{s: "claims" for s in STATUSES},
-}
 
 VS, S_, L, VL = (tuple(f"{r} {s}" for s in ("Seq", "N", "W", "VW")) for r in ("VS", "S", "L", "VL"))
 WIDE = tuple(c for c in CATEGORIES if c.split()[1] in ("W", "VW"))
 SHORT_WIDE = ("VS W", "VS VW", "S W", "S VW")
-
-
-# --------------------------------------------------------------------------- #
-# The runs' values
-# --------------------------------------------------------------------------- #
-
-
-def _scenario_columns(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with ``accurate`` (bool), ``overhead`` ("" for none) and
-    ``load_factor`` (1.0 when unset) in place of the configuration columns."""
-    out = frame.copy()
-    exact = out["exact_estimates"] if "exact_estimates" in out else pd.Series(False, out.index)
-    out["accurate"] = exact.astype(object).where(exact.notna(), False).astype(bool)
-    over = out["overhead"] if "overhead" in out else pd.Series("", out.index)
-    out["overhead"] = over.astype(object).where(over.notna(), "").astype(str)
-    load = out["load_factor"] if "load_factor" in out else pd.Series(1.0, out.index)
-    out["load_factor"] = pd.to_numeric(load, errors="coerce").fillna(1.0).astype(float)
-    out["label"] = out["label"].astype(str)
-    first = ["label", "accurate", "overhead", "load_factor"]
-    return out[[*first, *(c for c in out.columns if c not in (*first, "exact_estimates"))]]
-
-
-def _by(results: StudyResults) -> list[str]:
-    return ["label", *(c for c in ("exact_estimates", "overhead", "load_factor")
-                       if c in results.runs)]  # fmt: skip
-
-
-def overall_values(results: StudyResults) -> pd.DataFrame:
-    """Per label and scenario (``accurate``, ``overhead``, ``load_factor``) the mean over
-    replications of the overall metrics `OVERALL` the study has."""
-    metrics = [m for m in OVERALL if m in results.metrics]
-    table = results.aggregate(metrics, by=_by(results))
-    table = table.rename(columns={f"{m}_mean": m for m in metrics})
-    keep = [c for c in table.columns if c in ("label", "exact_estimates", "overhead",
-                                               "load_factor", *metrics)]  # fmt: skip
-    return _scenario_columns(table[keep])
-
-
-def category_values(results: StudyResults) -> pd.DataFrame:
-    """Long table, per label, scenario, ``scheme`` ("16", "4"), ``estimate`` ("all",
-    "well", "poor": the 16 categories only) and ``category``: ``jobs`` and the average
-    and worst case of the bounded slowdown and the turnaround time."""
-    frames = []
-    for scheme, estimate in (("16", "all"), ("16", "well"), ("16", "poor"), ("4", "all")):
-        table = results.category_summary(
-            scheme,
-            None if estimate == "all" else estimate,
-            ("bounded_slowdown", "turnaround"),
-            ("mean", "max"),
-            by=_by(results),
-        )
-        keep = [c for c in table.columns if not c.endswith(("_ci_low", "_ci_high")) and c != "n"]
-        table = table[keep].assign(scheme=scheme, estimate=estimate)
-        table["category"] = table["category"].astype(str)
-        frames.append(table)
-    return _scenario_columns(pd.concat(frames, ignore_index=True))
-
-
-class _View:
-    """Look-ups into the two tables by label and scenario: ``"accurate"``, ``"trace"``,
-    ``"overhead"`` (each at its normal load) or a load factor (trace estimates, no
-    overhead)."""
-
-    def __init__(self, overall: pd.DataFrame, cats: pd.DataFrame) -> None:
-        both = pd.concat([overall[["accurate", "overhead", "load_factor"]],
-                          cats[["accurate", "overhead", "load_factor"]]])  # fmt: skip
-        self.normal: dict[str, float] = {}
-        for name, rows in (
-            ("accurate", both[both["accurate"] & (both["overhead"] == "")]),
-            ("trace", both[~both["accurate"] & (both["overhead"] == "")]),
-            ("overhead", both[~both["accurate"] & (both["overhead"] != "")]),
-        ):
-            if len(rows):
-                self.normal[name] = float(rows["load_factor"].min())
-        trace = both[~both["accurate"] & (both["overhead"] == "")]
-        self.loads: list[float] = sorted(set(trace["load_factor"].tolist()))
-        self.labels: set[str] = set(overall["label"]) | set(cats["label"])
-        # Indexed once: a claim looks up hundreds of (run, table) pairs.
-        self._totals: dict[tuple[Any, ...], dict[str, float]] = {}
-        for row in overall.to_dict("records"):
-            self._totals.setdefault(self._key(row), row)
-        self._cats: dict[tuple[Any, ...], pd.DataFrame] = {}
-        for keys, rows in cats.groupby(["label", "accurate", "overhead", "load_factor",
-                                        "scheme", "estimate"], sort=False):  # fmt: skip
-            label, accurate, overhead, load, scheme, estimate = keys
-            key = (*self._key({"label": label, "accurate": accurate, "overhead": overhead,
-                               "load_factor": load}), scheme, estimate)  # fmt: skip
-            names = list(CATEGORIES if scheme == "16" else CATEGORIES4)
-            frame = rows.drop_duplicates("category").set_index("category").reindex(names)
-            self._cats.setdefault(key, frame)
-
-    @staticmethod
-    def _key(row: dict[str, Any]) -> tuple[Any, ...]:
-        return (str(row["label"]), bool(row["accurate"]), row["overhead"] != "",
-                round(float(row["load_factor"]), 9))  # fmt: skip
-
-    def _lookup(self, label: str, scenario: str | float) -> tuple[Any, ...] | None:
-        if isinstance(scenario, str):
-            if scenario not in self.normal:
-                return None
-            load = self.normal[scenario]
-            return (label, scenario == "accurate", scenario == "overhead", round(load, 9))
-        return (label, False, False, round(float(scenario), 9))
-
-    def total(self, label: str | None, scenario: str | float, column: str) -> float:
-        """An overall value; NaN when the run (or the column) is missing."""
-        key = None if label is None else self._lookup(label, scenario)
-        row = self._totals.get(key) if key else None
-        value = row.get(column) if row else None
-        return math.nan if value is None else float(value)
-
-    def cat(self, label: str | None, scenario: str | float, column: str,
-            scheme: str = "16", estimate: str = "all") -> pd.Series | None:  # fmt: skip
-        """Per category (index) a column's value; None when the run is missing."""
-        key = None if label is None else self._lookup(label, scenario)
-        frame = self._cats.get((*key, scheme, estimate)) if key else None
-        if frame is None or column not in frame:
-            return None
-        return frame[column].astype(float)
-
-
-# --------------------------------------------------------------------------- #
-# Readings, cases, outcomes
-# --------------------------------------------------------------------------- #
-
-
-@dataclass(frozen=True)
-class Reading:
-    """The runs a claim on SS (SF 2) or TSS reads: the labels, None where missing."""
-
-    name: str
-    ss: str | None
-    tss: str | None
-    #: TSS's own SS: the reading's, else the default one (a change to TSS alone).
-    tss_ss: str | None
-    sf15: str | None
-    sf5: str | None
-
-
-def _suffix(label: str, prefix: str) -> str | None:
-    """The reading named by ``label`` (``""`` for ``prefix`` itself), or None when the
-    label is not ``prefix`` followed by a space and a name (``SS sf=2.5`` is not one)."""
-    if label == prefix:
-        return ""
-    if label.startswith(prefix + " ") and label[len(prefix) :].strip():
-        return label[len(prefix) :].strip()
-    return None
-
-
-def readings(labels: Iterable[str]) -> list[Reading]:
-    """The default reading first, then one per name after ``SS sf=2`` or ``TSS`` among
-    ``labels``, in order of first appearance."""
-    labels = list(dict.fromkeys(str(x) for x in labels))
-    have = set(labels)
-    names: list[str] = []
-    for label in labels:
-        for prefix in (SS_PREFIX, TSS_PREFIX):
-            name = _suffix(label, prefix)
-            if name and name not in names:
-                names.append(name)
-
-    def pick(label: str) -> str | None:
-        return label if label in have else None
-
-    out = [Reading(DEFAULT, pick(SS_PREFIX), pick(TSS_PREFIX), pick(SS_PREFIX),
-                   pick(SF_LABELS[1.5]), pick(SF_LABELS[5.0]))]  # fmt: skip
-    for name in names:
-        ss = pick(f"{SS_PREFIX} {name}")
-        sf15, sf5 = pick(f"{SF_LABELS[1.5]} {name}"), pick(f"{SF_LABELS[5.0]} {name}")
-        tss = pick(f"{TSS_PREFIX} {name}")
-        out.append(Reading(name, ss, tss, ss or pick(SS_PREFIX), sf15, sf5))
-    return out
 
 
 @dataclass
@@ -1140,90 +959,3 @@ def claims(overall: pd.DataFrame, cats: pd.DataFrame) -> pd.DataFrame:
             rows.append(row)
     extra = [f"{c} [{r.name}]" for r in reads[1:] for c in ("schedsim", "holds", "status")]
     return pd.DataFrame(rows, columns=[*COLUMNS, *extra, "reads"])
-
-
-def reading_names(table: pd.DataFrame) -> list[str]:
-    """The readings of a claims table: the default, then those of its column groups."""
-    names = [m.group(1) for c in table.columns if (m := re.fullmatch(r"status \[(.+)\]", c))]
-    return [DEFAULT, *names]
-
-
-def summary(table: pd.DataFrame) -> pd.DataFrame:
-    """Per reading, the statuses counted over the claims on SS or TSS (``scope`` "SS
-    or TSS") and over all claims (a reading's blank cells take the default's status);
-    claims not run are not counted."""
-    rows = []
-    on_ss = table["reads"] != READS[""] if "reads" in table else pd.Series(True, table.index)
-    for name in reading_names(table):
-        own = table["status"] if name == DEFAULT else table[f"status [{name}]"]
-        for scope, pick, statuses in (
-            ("SS or TSS", on_ss & (own != ""), own),
-            ("all", pd.Series(True, table.index), own.where(own != "", table["status"])),
-        ):
-            chosen = statuses[pick]
-            chosen = chosen[chosen.isin(STATUSES)]
-            rows.append({"reading": name, "scope": scope, "scored": len(chosen),
-                         **{s: int((chosen == s).sum()) for s in STATUSES}})  # fmt: skip
-    return pd.DataFrame(rows, columns=["reading", "scope", "scored", *STATUSES])
-
-
-def _escape(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def markdown(table: pd.DataFrame, reading: str = DEFAULT, rows: Sequence[int] | None = None
-             ) -> str:  # fmt: skip
-    """A claims table (``claims.csv``) as a Markdown table for ``reading``: the claim and
-    where, the thesis, what the runs give, holds, status; ``rows`` (positions) picks some."""
-    tag = "" if reading == DEFAULT else f" [{reading}]"
-    picked = table if rows is None else table.iloc[list(rows)]
-    lines = ["| the thesis says | thesis | here | holds | |", "|---|---|---|---|---|"]
-    for row in picked.to_dict("records"):
-        holds, state = row[f"holds{tag}"], row[f"status{tag}"]
-        here = row[f"schedsim{tag}"]
-        if not state:  # the reading does not change this claim: the default's cells
-            here, holds, state = row["schedsim"], row["holds"], row["status"]
-        said = f"{_escape(row['claim'])} ({_escape(row['where'])})"
-        lines.append(f"| {said} | {_escape(row['paper'])} | {_escape(here)} | {holds} | {state} |")
-    return "\n".join(lines) + "\n"
-
-
-def summary_markdown(counts: pd.DataFrame) -> str:
-    """`summary` as a Markdown table."""
-    lines = ["| reading | claims scored | " + " | ".join(STATUSES) + " |",
-             "|---|---|" + "---|" * len(STATUSES)]  # fmt: skip
-    for row in counts.to_dict("records"):
-        scope = "claims on SS or TSS" if row["scope"] == "SS or TSS" else "all claims"
-        lines.append(f"| {row['reading']}, {scope} | {row['scored']} | "
-                     + " | ".join(str(row[s]) for s in STATUSES) + " |")  # fmt: skip
-    return "\n".join(lines) + "\n"
-
-
-def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.DataFrame]:
-    """The claims (``claims.csv``, and as Markdown ``kettimuthu2003-claims.md``, every
-    reading's table after the default's), the counts per reading
-    (``kettimuthu2003-summary.csv``) and the values they read
-    (``kettimuthu2003-overall.csv``, ``kettimuthu2003-categories.csv``)."""
-    from schedsim.app.report.formats import with_units
-
-    overall = overall_values(results)
-    cats = category_values(results)
-    table = claims(overall, cats)
-    counts = summary(table)
-    tables: list[Path] = []
-    for frame, name in ((overall, "kettimuthu2003-overall.csv"),
-                        (cats, "kettimuthu2003-categories.csv"),
-                        (counts, "kettimuthu2003-summary.csv")):  # fmt: skip
-        path = out / name
-        with_units(frame, lambda c: UNITS.get(c, "")).to_csv(path, index=False)
-        tables.append(path)
-    path = out / "claims.csv"
-    table.to_csv(path, index=False)
-    tables.append(path)
-    text = [f"# Kettimuthu 2003: the thesis's claims ({results.name})\n", summary_markdown(counts)]
-    for name in reading_names(table):
-        text += [f"\n## Reading: {name}\n", markdown(table, name)]
-    path = out / "kettimuthu2003-claims.md"
-    path.write_text("\n".join(text))
-    tables.append(path)
-    return tables, [], table

@@ -1,0 +1,74 @@
+"""Kettimuthu 2003: the readings of SS and TSS a study holds.
+
+Runs labelled ``SS sf=2`` or ``TSS``, possibly followed by a space and a reading's
+name (`schedsim.papers.kettimuthu2003.claims` says how each reading is scored).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["DEFAULT", "IS", "NS", "SF_LABELS", "SS_PREFIX", "TSS_PREFIX", "Reading", "readings"]
+
+
+#: The name of the study's own reading (labels ``SS sf=2`` and ``TSS`` exactly).
+DEFAULT = "default"
+
+
+NS, IS = "NS", "IS"
+SS_PREFIX, TSS_PREFIX = "SS sf=2", "TSS"
+SF_LABELS: dict[float, str] = {1.5: "SS sf=1.5", 2.0: "SS sf=2", 5.0: "SS sf=5"}
+
+
+# --------------------------------------------------------------------------- #
+# Readings, cases, outcomes
+# --------------------------------------------------------------------------- #
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The runs a claim on SS (SF 2) or TSS reads: the labels, None where missing."""
+
+    name: str
+    ss: str | None
+    tss: str | None
+    #: TSS's own SS: the reading's, else the default one (a change to TSS alone).
+    tss_ss: str | None
+    sf15: str | None
+    sf5: str | None
+
+
+def _suffix(label: str, prefix: str) -> str | None:
+    """The reading named by ``label`` (``""`` for ``prefix`` itself), or None when the
+    label is not ``prefix`` followed by a space and a name (``SS sf=2.5`` is not one)."""
+    if label == prefix:
+        return ""
+    if label.startswith(prefix + " ") and label[len(prefix) :].strip():
+        return label[len(prefix) :].strip()
+    return None
+
+
+def readings(labels: Iterable[str]) -> list[Reading]:
+    """The default reading first, then one per name after ``SS sf=2`` or ``TSS`` among
+    ``labels``, in order of first appearance."""
+    labels = list(dict.fromkeys(str(x) for x in labels))
+    have = set(labels)
+    names: list[str] = []
+    for label in labels:
+        for prefix in (SS_PREFIX, TSS_PREFIX):
+            name = _suffix(label, prefix)
+            if name and name not in names:
+                names.append(name)
+
+    def pick(label: str) -> str | None:
+        return label if label in have else None
+
+    out = [Reading(DEFAULT, pick(SS_PREFIX), pick(TSS_PREFIX), pick(SS_PREFIX),
+                   pick(SF_LABELS[1.5]), pick(SF_LABELS[5.0]))]  # fmt: skip
+    for name in names:
+        ss = pick(f"{SS_PREFIX} {name}")
+        sf15, sf5 = pick(f"{SF_LABELS[1.5]} {name}"), pick(f"{SF_LABELS[5.0]} {name}")
+        tss = pick(f"{TSS_PREFIX} {name}")
+        out.append(Reading(name, ss, tss, ss or pick(SS_PREFIX), sf15, sf5))
+    return out

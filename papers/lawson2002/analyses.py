@@ -1,0 +1,249 @@
+"""Lawson & Smirni 2002 (multiple-queue backfilling): the paper's measures of a study.
+
+A study of ``multiqueue`` against ``singlequeue`` (`schedsim.policies.multiqueue`;
+``papers/lawson2002/study.toml``) is reported as the paper reports it, section 3:
+
+* the job slowdown s = 1 + d / v (Equation 2: d the delay, here the job
+  table's ``wait``, which includes lost speculative attempts; v the actual
+  service time, ``run``), averaged over the jobs, per class of estimated run
+  time (Equation 1: short under 1000 s, medium under 10 000 s, long beyond:
+  the classes of Figures 3-10, the same under both policies) and for all
+  jobs; jobs of no service time (v = 0) have no slowdown and are left out;
+* the slowdown ratio R = (s1 - sm) / min(s1, sm) (Equation 3; s1 single-
+  and sm multiple-queue slowdowns, R > 0 when multiple queues do better),
+  for each trace and scenario (the trace's load, load factors 1.25 and 1.5,
+  75% and 95% high-priority jobs, 1%, 5% and 25% of jobs requesting
+  reservations), per class, and split by priority where there are
+  priorities (Figures 3, 5, 6, 8, 10): `aggregate`;
+* R per batch of 1000 submissions over time (Figures 4, 7, 9): `transient`;
+* missed reservations (granted later than requested) beside the paper's
+  Table 2, and the tail of the reservation delays (Figure 11):
+  `reservations`; the shares of the reservations missed are fractions (0-1),
+  as every share and utilization in schedsim;
+* a table of the paper's claims, each with the paper's statement, what the
+  runs give and whether it is reproduced (`claims`), computed from the
+  tables above so that a change that breaks a reproduction shows.
+
+A pair is the two runs of one trace and scenario that differ only by the
+policy (the first replication of each, as the paper has one run each).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from schedsim.model.results import Result
+
+if TYPE_CHECKING:  # pragma: no cover
+    from schedsim.app.report.study_results import StudyResults
+
+__all__ = [
+    "CLASSES",
+    "MULTI",
+    "PAPER_TABLE_2",
+    "SINGLE",
+    "TRACE_NAMES",
+    "aggregate",
+    "estimate_class",
+    "pairs",
+    "ratio",
+    "reservations",
+    "scenario",
+    "slowdown",
+    "transient",
+]
+
+
+#: The paper's classes of estimated run time (Equation 1), in seconds.
+CLASSES: tuple[tuple[str, float, float], ...] = (
+    ("short", 0.0, 1000.0),
+    ("medium", 1000.0, 10_000.0),
+    ("long", 10_000.0, math.inf),
+)
+SINGLE, MULTI = "singlequeue", "multiqueue"
+#: The paper's traces, by this project's names (PAR is SDSC's 1996 Paragon log).
+TRACE_NAMES = {"ctc": "CTC", "kth": "KTH", "sdsc-par": "PAR", "sdsc-sp2": "SP2"}
+
+#: Table 2 of the paper: trace -> reservation share -> (requested, missed by single, by multi).
+PAPER_TABLE_2: dict[str, dict[float, tuple[int, int, int]]] = {
+    "CTC": {0.01: (761, 19, 13), 0.05: (3908, 90, 90), 0.25: (19897, 1396, 1441)},
+    "KTH": {0.01: (273, 9, 12), 0.05: (1421, 45, 38), 0.25: (7178, 567, 546)},
+    "PAR": {0.01: (374, 5, 1), 0.05: (1873, 7, 9), 0.25: (9543, 138, 119)},
+    "SP2": {0.01: (652, 54, 46), 0.05: (3349, 294, 250), 0.25: (16968, 4051, 3983)},
+}
+
+
+def slowdown(jobs: pd.DataFrame) -> float:
+    """The average job slowdown 1 + d / v over the jobs with v > 0 (NaN if none)."""
+    run = jobs["run"].to_numpy(dtype=float)
+    wait = jobs["wait"].to_numpy(dtype=float)
+    keep = run > 0
+    return float(np.mean(1.0 + wait[keep] / run[keep])) if keep.any() else math.nan
+
+
+def ratio(s1: float, sm: float) -> float:
+    """R = (s1 - sm) / min(s1, sm) (Equation 3)."""
+    return (s1 - sm) / min(s1, sm)
+
+
+def estimate_class(jobs: pd.DataFrame) -> pd.Series:
+    """Each job's class of estimated run time (Equation 1)."""
+    est = jobs["estimate"].to_numpy(dtype=float)
+    names = np.select(
+        [est < hi for _, _, hi in CLASSES], [name for name, _, _ in CLASSES], default="long"
+    )
+    return pd.Series(names, index=jobs.index)
+
+
+def _groups(jobs: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
+    """The jobs by (class, priority): every class and ``"all"``, every priority and
+    ``"all"`` (priorities only where the jobs have them)."""
+    classes = estimate_class(jobs)
+    priority = jobs["priority"] if "priority" in jobs else pd.Series("all", index=jobs.index)
+    out: dict[tuple[str, str], pd.DataFrame] = {}
+    for cls in ("all", *(name for name, _, _ in CLASSES)):
+        in_class = jobs if cls == "all" else jobs[classes == cls]
+        out[(cls, "all")] = in_class
+        if "priority" in jobs:
+            for prio in ("high", "low"):
+                out[(cls, prio)] = in_class[priority.loc[in_class.index] == prio]
+    return out
+
+
+def scenario(row: Mapping[str, Any]) -> str:
+    """A run's scenario, as the paper names it: its load, priorities or reservations."""
+    load = row.get("load_factor")
+    prio = row.get("priorities")
+    res = row.get("reservations")
+    parts = []
+    if isinstance(load, (int, float)) and not pd.isna(load) and load != 1.0:
+        parts.append(f"load x{load:g}")
+    if isinstance(prio, (int, float)) and not pd.isna(prio):
+        parts.append(f"{100 * prio:g}% high priority")
+    if isinstance(res, (int, float)) and not pd.isna(res):
+        parts.append(f"{100 * res:g}% reservations")
+    return ", ".join(parts) or "trace load"
+
+
+def pairs(results: StudyResults) -> list[tuple[dict[str, Any], Result, Result]]:
+    """(the pair's configuration, single-queue result, multiple-queue result) for every
+    trace and scenario that has both runs finished (first replication)."""
+    done = results.done
+    done = done[(done["replication"] == 0) & done["policy"].isin([SINGLE, MULTI])]
+    keys = [c for c in results.scenario_columns if c not in ("seed",) and c in done]
+    out = []
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for record in done.to_dict("records"):
+        groups.setdefault(tuple(repr(record[k]) for k in keys), []).append(record)
+    for group in groups.values():
+        by = {row["policy"]: row for row in group}
+        if SINGLE in by and MULTI in by:
+            row = by[SINGLE]
+            config = {k: row[k] for k in keys}
+            config["trace"] = TRACE_NAMES.get(str(row["workload"]), str(row["workload"]))
+            config["scenario"] = scenario(config)
+            out.append((config, results.result(by[SINGLE]["id"]), results.result(by[MULTI]["id"])))
+    return out
+
+
+def aggregate(
+    pairs_: Sequence[tuple[dict[str, Any], Result, Result]],
+) -> pd.DataFrame:
+    """s1, sm and R per trace, scenario, class and priority (Figures 3, 5, 6, 8, 10)."""
+    rows = []
+    for config, single, multi in pairs_:
+        one, many = _groups(single.jobs), _groups(multi.jobs)
+        for (cls, prio), jobs in one.items():
+            s1, sm = slowdown(jobs), slowdown(many[(cls, prio)])
+            rows.append(
+                {
+                    "trace": config["trace"],
+                    "scenario": config["scenario"],
+                    "class": cls,
+                    "priority": prio,
+                    "jobs": len(jobs),
+                    "s1": s1,
+                    "sm": sm,
+                    "R": ratio(s1, sm) if not (math.isnan(s1) or math.isnan(sm)) else math.nan,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def transient(
+    pairs_: Sequence[tuple[dict[str, Any], Result, Result]], batch: int = 1000
+) -> pd.DataFrame:
+    """R per batch of ``batch`` submissions, in submit order (Figures 4, 7, 9), for all
+    jobs and, with priorities, per priority. ``day`` is the batch's first submission,
+    in days since the run's start."""
+    rows = []
+    for config, single, multi in pairs_:
+        a = single.jobs.sort_values(["submit", "id"]).reset_index(drop=True)
+        b = multi.jobs.set_index("id").loc[a["id"]].reset_index()
+        start = float(single.meta["start"])
+        for k in range(0, len(a), batch):
+            one, many = a.iloc[k : k + batch], b.iloc[k : k + batch]
+            prios = ("all", "high", "low") if "priority" in a else ("all",)
+            for prio in prios:
+                x = one if prio == "all" else one[one["priority"] == prio]
+                y = many if prio == "all" else many[many["priority"] == prio]
+                s1, sm = slowdown(x), slowdown(y)
+                rows.append(
+                    {
+                        "trace": config["trace"],
+                        "scenario": config["scenario"],
+                        "batch": k // batch + 1,
+                        "day": (float(one["submit"].iloc[0]) - start) / 86400.0,
+                        "priority": prio,
+                        "s1": s1,
+                        "sm": sm,
+                        "R": ratio(s1, sm) if not (math.isnan(s1) or math.isnan(sm)) else math.nan,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def reservations(
+    pairs_: Sequence[tuple[dict[str, Any], Result, Result]],
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Missed reservations per trace and share beside the paper's Table 2, and every
+    reservation's delay (granted - requested, s) for Figure 11. The counts (``single
+    missed``...) come with the share of the requested reservations they make
+    (``single missed share``...: fractions, 0-1)."""
+    rows, delays = [], []
+    for config, single, multi in pairs_:
+        share = config.get("reservations")
+        if not isinstance(share, (int, float)) or pd.isna(share):
+            continue
+        counts = {}
+        for name, result in ((SINGLE, single), (MULTI, multi)):
+            jobs = result.jobs
+            asked = jobs[jobs["reservation"].notna()] if "reservation" in jobs else jobs.iloc[:0]
+            delay = asked["reservation_granted"] - asked["reservation"]
+            counts[name] = (len(asked), int((delay > 0).sum()))
+            delays.extend(
+                {"trace": config["trace"], "share": share, "policy": name, "delay": d}
+                for d in delay.tolist()
+            )
+        paper = PAPER_TABLE_2.get(config["trace"], {}).get(round(float(share), 2))
+        rows.append(
+            {
+                "trace": config["trace"],
+                "share": share,
+                "requested": counts[SINGLE][0],
+                "single missed": counts[SINGLE][1],
+                "multiple missed": counts[MULTI][1],
+                "single missed share": counts[SINGLE][1] / max(counts[SINGLE][0], 1),
+                "multiple missed share": counts[MULTI][1] / max(counts[MULTI][0], 1),
+                "paper requested": paper[0] if paper else math.nan,
+                "paper single missed": paper[1] if paper else math.nan,
+                "paper multiple missed": paper[2] if paper else math.nan,
+                "paper single missed share": paper[1] / paper[0] if paper else math.nan,
+            }
+        )
+    return pd.DataFrame(rows), pd.DataFrame(delays)

@@ -1,0 +1,294 @@
+"""Schwiegelshohn & Yahyapour 1998 (PFCFS): the paper's Tables 4-9 beside the study's.
+
+The paper (section 6, appendix) compares three preemptive strategies of
+Table 3, PFCFS1-3, with non-preemptive FCFS on each month of the CTC SP2
+log from July 1996 to May 1997, on 128 and 256 nodes, as the percent
+change 100 (PFCFS - FCFS) / FCFS (negative: better than FCFS) of the
+makespan (Tables 4 and 7), the total weighted completion time (5 and 8)
+and the total weighted flow time (6 and 9), with w_i = r_i h_i. `TABLES`
+holds those tables as printed. A study of ``fcfs`` and ``pfcfs1``-``3``
+(``month``, ``nodes``; optionally ``params.queue_in_cycle``, the two
+readings of `schedsim.policies.gang`) is set beside them:
+
+* **side by side** per table (`side_by_side`): the months and a Sum row;
+  the paper's three columns, then ours for each reading the study ran;
+  our FCFS value is the first column (the Sum row's is the total);
+* **Sum rows** (`sums`): the paper does not say how it sums. The plain
+  mean of its monthly percents misses its Sum (Table 4, PFCFS1: -9.26
+  against -9.5 printed). The hypothesis tested here is that Sum =
+  100 (sum of PFCFS values - sum of FCFS values) / sum of FCFS values over
+  the months, the change of the totals, which is the mean of the monthly
+  percents weighted by the FCFS values. The paper's FCFS values are not
+  printed, so ours weigh its monthly percents (`weighted_mean`); the table
+  gives, per paper table and strategy, the printed Sum, the plain mean,
+  that reconstruction and their errors. Our own Sum rows are computed by
+  the same rule (`total_change`);
+* **agreement** (`agreement`), per table, strategy and reading: the
+  month cells where ours has the paper's sign (ours rounded to 0.1% as the
+  paper prints; a printed 0.0% agrees only with a 0.0%) and those within
+  25% of the paper's value, relative (abs(ours - paper) <= 0.25 abs(paper)).
+  Besides the strategies as named it pairs our PFCFS3 with the paper's
+  PFCFS2 and our PFCFS2 with its PFCFS3, labelled a **hypothesis** (that
+  the paper's two columns, or its Table 3 rows, are swapped): under the
+  "waits" reading our PFCFS3 follows the paper's PFCFS2 closely. Nothing
+  in the paper says they are swapped;
+* **consistency** of the paper's own tables (`consistency`): with w_i =
+  r_i h_i the same in every schedule, completion and flow time differ by
+  the same constant (the weighted submit times) for FCFS and PFCFS, so a
+  month's completion and flow changes must have one sign and the
+  completion change the smaller size (abs(C%) <= abs(F%), up to rounding). The
+  cells of Tables 5/6 and 8/9 that break it cannot both hold for one job
+  set;
+* **claims** (`claims`): the Sum rows of each strategy over the six
+  tables, and section 6's text, each checked per reading by the rule its
+  row states (`claims` docstring);
+* one figure: paper and ours month by month, weighted flow time on 128
+  and 256 nodes, a panel per strategy (`month_figure`).
+
+Our runs are identified by ``policy`` and ``params.queue_in_cycle``, not
+by their labels; a run without the parameter is the default, ``waits``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from schedsim.papers.schwiegelshohn1998.tables import MONTHS, STRATEGIES, TABLES, PaperTable, _table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from schedsim.app.report.study_results import StudyResults
+
+__all__ = [
+    "FACTOR",
+    "METRICS",
+    "POLICIES",
+    "READINGS",
+    "SENSITIVE",
+    "SIGNIFICANT",
+    "SWAPPED",
+    "UNITS",
+    "WITHIN",
+    "agreement",
+    "consistency",
+    "ours",
+    "side_by_side",
+    "sums",
+    "total_change",
+    "weighted_mean",
+]
+
+
+POLICIES: dict[str, str] = {"pfcfs1": "PFCFS1", "pfcfs2": "PFCFS2", "pfcfs3": "PFCFS3"}
+#: The readings of the queue during a wide job's cycle (`schedsim.policies.gang`), in order.
+READINGS: tuple[str, ...] = ("waits", "moves")
+#: The swapped-rows hypothesis: our strategy -> the paper's column it is set against.
+SWAPPED: dict[str, str] = {"PFCFS1": "PFCFS1", "PFCFS2": "PFCFS3", "PFCFS3": "PFCFS2"}
+#: Relative tolerance of a month cell "within 25%" of the paper's.
+WITHIN = 0.25
+#: Claims: "rough magnitude" is within this factor of the paper's Sum (either way);
+#: "significant" improvement at least SIGNIFICANT percent; "very sensitive" a spread of
+#: the three Sum rows of a table of at least SENSITIVE percentage points.
+FACTOR = 2.0
+SIGNIFICANT = 10.0
+SENSITIVE = 20.0
+#: The paper's names of the metrics, and their units here.
+METRICS: dict[str, str] = {
+    "makespan": "makespan",
+    "weighted_completion_time": "weighted completion time",
+    "weighted_flow_time": "weighted flow time",
+}
+UNITS: dict[str, str] = {
+    "makespan": "s",
+    "weighted_completion_time": "core s^2",
+    "weighted_flow_time": "core s^2",
+}
+
+
+# -- our values ------------------------------------------------------------------------
+
+
+def ours(results: StudyResults) -> pd.DataFrame:
+    """The study's values: one row per metric of `METRICS`, machine, month, strategy
+    (``FCFS`` or PFCFS1-3) and reading (``-`` for FCFS), with ``value`` (the metric's
+    unit). First replication only (trace replay is deterministic)."""
+    done = results.done
+    columns = ["metric", "nodes", "month", "strategy", "reading", "value"]
+    need = {"policy", "month", "nodes"}
+    if not need <= set(done.columns):
+        return pd.DataFrame(columns=columns)
+    done = done[(done["replication"] == 0) & done["month"].isin(list(MONTHS))]
+    if "params.queue_in_cycle" in done:
+        reading = (
+            done["params.queue_in_cycle"]
+            .astype(object)
+            .where(done["params.queue_in_cycle"].notna(), "waits")
+        )
+    else:
+        reading = pd.Series("waits", index=done.index, dtype=object)
+    strategy = done["policy"].map({"fcfs": "FCFS", **POLICIES})
+    rows = []
+    for metric in METRICS:
+        if metric not in done:
+            continue
+        frame = pd.DataFrame(
+            {
+                "metric": metric,
+                "nodes": done["nodes"].astype(int),
+                "month": done["month"].astype(str),
+                "strategy": strategy,
+                "reading": reading.where(strategy != "FCFS", "-"),
+                "value": done[metric].astype(float),
+            }
+        )
+        rows.append(frame[frame["strategy"].notna()])
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(rows, ignore_index=True)[columns]
+
+
+def _readings(values: pd.DataFrame) -> list[str]:
+    present = set(values.loc[values["strategy"] != "FCFS", "reading"])
+    return [r for r in READINGS if r in present]
+
+
+def _percents(values: pd.DataFrame, metric: str, nodes: int) -> tuple[pd.Series, pd.DataFrame]:
+    """Our FCFS values by month, and our percent changes against them: columns
+    (reading, strategy), index the months (NaN where a run is missing)."""
+    part = values[(values["metric"] == metric) & (values["nodes"] == nodes)]
+    months = list(MONTHS)
+    cols = pd.MultiIndex.from_product([_readings(values), list(STRATEGIES)])
+    if part.empty:
+        return pd.Series(np.nan, index=months), pd.DataFrame(np.nan, index=months, columns=cols)
+    wide = part.pivot_table(index="month", columns=["reading", "strategy"], values="value",
+                            aggfunc="first").reindex(months).astype(float)  # fmt: skip
+    fcfs = wide[("-", "FCFS")] if ("-", "FCFS") in wide.columns else pd.Series(np.nan, months)
+    pct = 100.0 * wide.reindex(columns=cols).sub(fcfs, axis=0).div(fcfs, axis=0)
+    return fcfs.rename(None), pct
+
+
+def total_change(percents: Sequence[float], fcfs: Sequence[float]) -> float:
+    """The Sum row: 100 (sum of PFCFS - sum of FCFS) / sum of FCFS over the months,
+    from monthly percents and FCFS values (pairs with either missing left out);
+    the FCFS-weighted mean of the percents. NaN without a pair."""
+    p = np.asarray(percents, dtype=float)
+    f = np.asarray(fcfs, dtype=float)
+    ok = np.isfinite(p) & np.isfinite(f)
+    if not ok.any():
+        return math.nan
+    return float(np.dot(p[ok], f[ok]) / f[ok].sum())
+
+
+def weighted_mean(percents: Sequence[float], weights: Sequence[float]) -> float:
+    """`total_change` by another name: the paper's monthly percents weighted by
+    (our) FCFS values, the reconstruction of its Sum row tested here."""
+    return total_change(percents, weights)
+
+
+# -- the tables --------------------------------------------------------------------------
+
+
+def side_by_side(values: pd.DataFrame, table: PaperTable) -> pd.DataFrame:
+    """One of Tables 4-9 beside ours: ``month`` (the months, then ``Sum``), our FCFS
+    value (``fcfs_<metric>``; the Sum row's is the total), the paper's columns
+    (``paper_PFCFS1``...) and ours per reading (``waits_PFCFS1``...), in percent."""
+    fcfs, pct = _percents(values, table.metric, table.nodes)
+    paper = table.frame()
+    out = pd.DataFrame({"month": list(MONTHS), f"fcfs_{table.metric}": fcfs.to_numpy()})
+    for s in STRATEGIES:
+        out[f"paper_{s}"] = paper[s].to_numpy()
+    for reading, s in pct.columns:
+        out[f"{reading}_{s}"] = pct[(reading, s)].to_numpy()
+    total: dict[str, Any] = {"month": "Sum", f"fcfs_{table.metric}": float(fcfs.sum())}
+    for i, s in enumerate(STRATEGIES):
+        total[f"paper_{s}"] = table.total[i]
+    for reading, s in pct.columns:
+        total[f"{reading}_{s}"] = total_change(pct[(reading, s)], fcfs)
+    return pd.concat([out, pd.DataFrame([total])], ignore_index=True)
+
+
+def sums(values: pd.DataFrame) -> pd.DataFrame:
+    """Per paper table and strategy: the printed Sum, the plain mean of the paper's
+    monthly percents, their FCFS-weighted mean with our FCFS values as the weights
+    (the reconstruction), each one's error against the printed Sum (percentage
+    points), and our Sum rows per reading (`total_change`)."""
+    readings = _readings(values)
+    rows = []
+    for table in TABLES:
+        fcfs, pct = _percents(values, table.metric, table.nodes)
+        paper = table.frame()
+        for i, s in enumerate(STRATEGIES):
+            plain = float(paper[s].mean())
+            weighted = weighted_mean(paper[s], fcfs)
+            row: dict[str, Any] = {
+                "table": table.number, "metric": table.metric, "nodes": table.nodes,
+                "strategy": s, "paper_sum": table.total[i], "paper_plain_mean": plain,
+                "paper_weighted_mean": weighted,
+                "plain_error": plain - table.total[i],
+                "weighted_error": weighted - table.total[i],
+            }  # fmt: skip
+            for r in readings:
+                row[f"{r}_sum"] = total_change(pct[(r, s)], fcfs)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _sign_agrees(ours_pct: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    # Ours as the paper prints it (0.1%): a printed 0.0% agrees only with a 0.0%.
+    return np.sign(np.round(ours_pct, 1)) == np.sign(paper)
+
+
+def agreement(values: pd.DataFrame) -> pd.DataFrame:
+    """Per table, reading and pairing: the month cells with both values
+    (``month_cells``), those where ours has the paper's sign (``same_sign``) and
+    those within 25% (relative) of it (``within_25pct``),
+    and the Sum rows. ``pairing`` is ``as named`` (our PFCFSk against the paper's
+    PFCFSk) or ``swapped (hypothesis)`` (our PFCFS2 against the paper's PFCFS3 and
+    the reverse; PFCFS1 is not repeated)."""
+    rows = []
+    for table in TABLES:
+        fcfs, pct = _percents(values, table.metric, table.nodes)
+        paper = table.frame()
+        for reading in _readings(values):
+            swapped = {o: p for o, p in SWAPPED.items() if o != p}
+            for pairing, pairs in (("as named", {s: s for s in STRATEGIES}),
+                                   ("swapped (hypothesis)", swapped)):  # fmt: skip
+                for our_s, paper_s in pairs.items():
+                    o = pct[(reading, our_s)].to_numpy()
+                    p = paper[paper_s].to_numpy()
+                    ok = np.isfinite(o)
+                    rows.append({
+                        "table": table.number, "metric": table.metric, "nodes": table.nodes,
+                        "reading": reading, "pairing": pairing, "ours": our_s,
+                        "paper": paper_s, "month_cells": int(ok.sum()),
+                        "same_sign": int(_sign_agrees(o[ok], p[ok]).sum()),
+                        "within_25pct": int((np.abs(o[ok] - p[ok]) <= WITHIN * np.abs(p[ok]))
+                                            .sum()),
+                        "paper_sum": table.total[STRATEGIES.index(paper_s)],
+                        "ours_sum": total_change(o, fcfs),
+                    })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def consistency() -> pd.DataFrame:
+    """The paper's completion and flow tables against each other (module docstring):
+    per machine, month and strategy, the two percents, their ratio and whether they
+    can hold for one job set (one sign, abs(completion) <= abs(flow) + 0.1 for rounding)."""
+    rows = []
+    for nodes in (128, 256):
+        comp = _table("weighted_completion_time", nodes)
+        flow = _table("weighted_flow_time", nodes)
+        c_frame, f_frame = comp.frame(), flow.frame()
+        for month in MONTHS:
+            for s in STRATEGIES:
+                c, f = float(c_frame.loc[month, s]), float(f_frame.loc[month, s])
+                possible = c * f >= 0 and abs(c) <= abs(f) + 0.1
+                rows.append({"nodes": nodes, "month": month, "strategy": s,
+                             "tables": f"{comp.number}/{flow.number}", "completion": c,
+                             "flow": f, "ratio": c / f if f else math.nan,
+                             "possible": possible})  # fmt: skip
+    return pd.DataFrame(rows)
