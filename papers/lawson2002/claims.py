@@ -137,8 +137,13 @@ CLAIMS: tuple[LawsonClaim, ...] = (
                 _missed, lambda k, v: abs(v) <= 0.2),
 )  # fmt: skip
 #: Figure 4: R > 0 for most batches (after Figure 3 in the table).
-MAJORITY = Claim("R > 0 for a majority of the batches of 1000 submissions", "Figure 4",
-                 "a majority of the batches on every trace", "fraction", tally=ALL_OR_HALF)
+MAJORITY = Claim(
+    "R > 0 for a majority of the batches of 1000 submissions",
+    "Figure 4",
+    "a majority of the batches on every trace",
+    "fraction",
+    tally=ALL_OR_HALF,
+)
 
 
 def _cases(c: LawsonClaim, tables: Tables) -> list[Case]:

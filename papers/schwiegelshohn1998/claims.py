@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 from schedsim.app.report.claims import (
-    ALL_OR_ANY,
     ALL_OR_HALF_WEAK,
     Case,
     Claim,
@@ -79,13 +78,21 @@ def _sides(sub: pd.DataFrame, col: str, reading: str) -> list[ClaimResult]:
     for i, s in enumerate(STRATEGIES):
         paper_sums = [t.total[i] for t in TABLES]
         mine = [float(sub.loc[(n, s), col]) for n in numbers]
-        cases = [Case(f"T{n}", _pct(o), bool(np.sign(o) == np.sign(p)
-                                              and 1 / FACTOR <= o / p <= FACTOR),
-                      bool(np.sign(o) == np.sign(p)))
-                 for n, p, o in zip(numbers, paper_sums, mine, strict=True) if np.isfinite(o)]
+        cases = [
+            Case(
+                f"T{n}",
+                _pct(o),
+                bool(np.sign(o) == np.sign(p) and 1 / FACTOR <= o / p <= FACTOR),
+                bool(np.sign(o) == np.sign(p)),
+            )
+            for n, p, o in zip(numbers, paper_sums, mine, strict=True)
+            if np.isfinite(o)
+        ]
         sign = sum(bool(c.weak) for c in cases)
-        shown = ("; ".join(f"T{n} {_pct(o)}" for n, o in zip(numbers, mine, strict=True))
-                 + f"; on the paper's side in {sign} of {len(cases)}")
+        shown = (
+            "; ".join(f"T{n} {_pct(o)}" for n, o in zip(numbers, mine, strict=True))
+            + f"; on the paper's side in {sign} of {len(cases)}"
+        )
         out.append(ClaimResult(_side_claim(s, reading, paper_sums), cases, shown=shown))
     return out  # fmt: skip
 

@@ -273,16 +273,30 @@ def _block_claims(table: pd.DataFrame) -> list[ClaimResult]:
 
             return _change(at(fbo), at(glts))
 
-        out.append(_result(_claim(
-            f"FBO is much worse than GLTS with small blocks (W2, block size {small:g})",
-            "section 5.3, Figure 8", '"much worse" with small blocks',
-            "holds: FBO's RR at least 10% above GLTS's; weaker: above"),
-            {k: (change(small, k), at_least(10.0)) for k in KINDS}, "{:+.1f}%"))
-        out.append(_result(_claim(
-            f"FBO is close to GLTS with large blocks (W2, block size {large:g})",
-            "section 5.3, Figure 8", '"similar to GLTS if block sizes are large enough"',
-            "holds: FBO's RR within 10% of GLTS's, weaker within 25%"),
-            {k: (change(large, k), _small(10.0, 25.0)) for k in KINDS}, "{:+.1f}%"))
+        out.append(
+            _result(
+                _claim(
+                    f"FBO is much worse than GLTS with small blocks (W2, block size {small:g})",
+                    "section 5.3, Figure 8",
+                    '"much worse" with small blocks',
+                    "holds: FBO's RR at least 10% above GLTS's; weaker: above",
+                ),
+                {k: (change(small, k), at_least(10.0)) for k in KINDS},
+                "{:+.1f}%",
+            )
+        )
+        out.append(
+            _result(
+                _claim(
+                    f"FBO is close to GLTS with large blocks (W2, block size {large:g})",
+                    "section 5.3, Figure 8",
+                    '"similar to GLTS if block sizes are large enough"',
+                    "holds: FBO's RR within 10% of GLTS's, weaker within 25%",
+                ),
+                {k: (change(large, k), _small(10.0, 25.0)) for k in KINDS},
+                "{:+.1f}%",
+            )
+        )
     return out  # fmt: skip
 
 
