@@ -148,13 +148,15 @@ class Tally:
     need: Callable[[int], int] = field(default=lambda n: n, compare=False)
 
     def __call__(self, cases: Sequence[Case]) -> str:
-        n = len(cases)
+        hits, weak = sum(c.holds for c in cases), sum(c.holds_weakly for c in cases)
+        return self.verdict(hits, weak, len(cases))
+
+    def verdict(self, hits: int, weak: int, n: int) -> str:
+        """The verdict of ``hits`` cases holding, ``weak`` at least weakly, of ``n``."""
         if n == 0:
             return NOT_RUN
-        hits = sum(c.holds for c in cases)
         if hits >= self.need(n):
             return "reproduced"
-        weak = sum(c.holds_weakly for c in cases)
         return "partly" if self.partly(hits, weak, n) else "not reproduced"
 
 
@@ -176,11 +178,13 @@ ALL_OR_WEAK = Tally(
 )
 
 
-def needed(need: str) -> Tally:
+def needed(need: str | int) -> Tally:
     """The thesis's words for how many cases a claim needs, ``all``, ``most`` (more
-    than half) or ``some`` (one); partly when at least one, and half as many as
-    needed, hold (Kettimuthu 2003)."""
-    count = {"all": lambda n: n, "most": lambda n: n // 2 + 1, "some": lambda n: 1}[need]
+    than half) or ``some`` (one), or a number of cases; partly when at least one, and
+    half as many as needed, hold (Kettimuthu 2003)."""
+    words: dict[str, Callable[[int], int]] = {
+        "all": lambda n: n, "most": lambda n: n // 2 + 1, "some": lambda n: 1}  # fmt: skip
+    count = words[need] if isinstance(need, str) else (lambda n: need)
     return Tally(f"{need} of the cases; partly: at least half as many",
                  lambda hits, weak, n: hits > 0 and 2 * hits >= count(n), count)  # fmt: skip
 
