@@ -43,6 +43,7 @@ __all__ = [
     "at_least",
     "at_most",
     "claims_table",
+    "groups",
     "markdown",
     "needed",
     "same_sign_within",
@@ -298,7 +299,7 @@ def markdown(table: pd.DataFrame, tag: str = "", header: Sequence[str] | None = 
     suffix = f" [{tag}]" if tag else ""
     names = header or ("the paper says", "paper", "here", "holds", "")
     picked = table if rows is None else table.iloc[list(rows)]
-    lines = ["| " + " | ".join(names) + " |", "|---" * len(names) + "|"]
+    lines = ["|" + "|".join(f" {n} " if n else " " for n in names) + "|", "|---" * len(names) + "|"]
     for row in picked.to_dict("records"):
         here, holds, state = row[f"schedsim{suffix}"], row[f"holds{suffix}"], row[f"status{suffix}"]
         if not state:  # the column group does not change this claim: the default's cells
@@ -308,14 +309,30 @@ def markdown(table: pd.DataFrame, tag: str = "", header: Sequence[str] | None = 
     return "\n".join(lines) + "\n"
 
 
-def write_claims(table: pd.DataFrame, out: Path, title: str = "") -> list[Path]:
-    """``claims.csv`` (the table as it is: its columns are text) and ``claims.md`` (a
-    Markdown table, after ``title`` as a heading) in ``out``."""
-    csv, md = out / "claims.csv", out / "claims.md"
+def groups(table: pd.DataFrame) -> list[str]:
+    """The column groups of a claims table: "" (the claim's own columns), then each
+    ``NAME`` of a group ``schedsim [NAME]``, ``holds [NAME]``, ``status [NAME]`` (another
+    reading of the runs, Kettimuthu 2003's)."""
+    return ["", *(c[len("status [") : -1] for c in table.columns
+                  if c.startswith("status [") and c.endswith("]"))]  # fmt: skip
+
+
+def write_claims(table: pd.DataFrame, out: Path, title: str, intro: str = "",
+                 md: str = "claims.md", header: Sequence[str] | None = None,
+                 section: str | None = None) -> list[Path]:  # fmt: skip
+    """The claims table as ``claims.csv`` (its columns are text: no unit) and as
+    Markdown (``md``): ``# title``, ``intro``, then the table, or with ``section``
+    (a heading with ``{name}``) one table per column group (`groups`, the first named
+    "default"); ``header``: `markdown`'s."""
+    csv, text = out / "claims.csv", out / md
     table.to_csv(csv, index=False)
-    heading = f"# {title}\n\n" if title else ""
-    md.write_text(heading + markdown(table))
-    return [csv, md]
+    parts = [f"# {title}\n", *([intro] if intro else [])]
+    if section is None:
+        parts.append(markdown(table, header=header))
+    for tag in groups(table) if section is not None else []:
+        parts += [f"\n{section.format(name=tag or 'default')}\n", markdown(table, tag, header)]
+    text.write_text("\n".join(parts))
+    return [csv, text]
 
 
 def finite(*values: float) -> bool:
