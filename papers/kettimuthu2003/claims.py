@@ -443,8 +443,6 @@ CLAIMS: tuple[ThesisClaim, ...] = (
 )  # fmt: skip
 
 
-
-
 #: What a claim reads (``ThesisClaim.uses``), as the ``reads`` column says it.
 READS: dict[str, str] = {"": "NS, IS", "ss": "SS sf=2", "tss": "TSS", "sf": "SS sf=1.5/2/5"}
 

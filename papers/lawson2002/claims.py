@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import pandas as pd
 
-from schedsim.app.report.claims import ALL_OR_HALF, Case, Claim, claims_table, score
+from schedsim.app.report.claims import ALL_OR_HALF, Case, Claim, Ours, claims_table, score
 from schedsim.app.report.formats import format_in
 
 __all__ = ["CLAIMS", "LawsonClaim", "Tables", "claims"]
@@ -57,6 +58,11 @@ class LawsonClaim:
 
 def _positive(k: str, v: float) -> bool:
     return v > 0
+
+
+def _per_trace(scen: str) -> Callable[[Tables], dict[str, float]]:
+    """R of every trace, all jobs, under ``scen``."""
+    return lambda t: t.per_trace(scen)
 
 
 def _priorities(share: int) -> Callable[[Tables], dict[str, float]]:
@@ -116,7 +122,7 @@ CLAIMS: tuple[LawsonClaim, ...] = (
                 lambda t: t.per_trace(BASE, "long"), lambda k, v: (v > 0) == (k in ("CTC", "KTH"))),
     *(LawsonClaim(_claim(f"multiple queues better under heavier load ({load}), all jobs",
                          "Figure 5(a)", ALL_FOUR),
-                  lambda t, load=load: t.per_trace(load), _positive)
+                  _per_trace(load), _positive)
       for load in ("load x1.25", "load x1.5")),
     *(LawsonClaim(_claim(f"better with {share}% high-priority jobs, for high and for low "
                          "priority jobs", f"Figure {fig}",
@@ -127,7 +133,7 @@ CLAIMS: tuple[LawsonClaim, ...] = (
                        "often R(low) > R(high)"), _low_gains_more, _positive),
     *(LawsonClaim(_claim(f"better with {share}% of the jobs requesting reservations",
                          "Figure 10", ALL_FOUR),
-                  lambda t, share=share: t.per_trace(f"{share}% reservations"), _positive)
+                  _per_trace(f"{share}% reservations"), _positive)
       for share in (1, 5)),
     LawsonClaim(_claim("comparable slowdowns with 25% reservations", "Figure 10",
                        "|R| small (here: |R| < 0.25)"),
@@ -158,6 +164,6 @@ def claims(table: pd.DataFrame, batches: pd.DataFrame, res: pd.DataFrame) -> pd.
     tables = Tables(table, batches, res)
     order = [c.claim for c in CLAIMS]
     order.insert(4, MAJORITY)
-    ours = {c.claim.key: (lambda c=c: _cases(c, tables)) for c in CLAIMS}
+    ours: dict[str, Ours] = {c.claim.key: partial(_cases, c, tables) for c in CLAIMS}
     ours[MAJORITY.key] = lambda: _majority(tables)
     return claims_table(score(order, ours))

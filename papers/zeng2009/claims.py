@@ -140,13 +140,17 @@ def _groups(wl: str, size: float, count: float, where: str) -> ZengClaim:
         "{:,.1f}")  # fmt: skip
 
 
+def _rr_gain(other: str, gains: Mapping[str, float]) -> Cases:
+    """GLTS's RR against ``other``'s per type (W1), like the paper's ``gains``."""
+    return lambda v: {k: (v.change("W1", "GLTS", other, f"rr_{k}"), same_sign_within(gains[k]))
+                      for k in KINDS}  # fmt: skip
+
+
 #: The paper's claims at Table 6's setting (sections 5.2 and 5.3), in its order.
 CLAIMS: tuple[ZengClaim, ...] = (
     *(ZengClaim(_claim(f"GLTS has a lower RR than {other} (W1)", "section 5.2, Figure 6",
                        ", ".join(f"{k} {x:+.1f}%" for k, x in gains.items()), WITHIN2),
-                lambda v, other=other, gains=gains: {
-                    k: (v.change("W1", "GLTS", other, f"rr_{k}"), same_sign_within(gains[k]))
-                    for k in KINDS})
+                _rr_gain(other, gains))
       for other, gains in PAPER_RR_GAIN.items()),
     ZengClaim(_claim("GLTS has a higher core utilization in high-load phases (W1)",
                      "section 5.2, Figure 7",

@@ -329,8 +329,10 @@ def write_claims(table: pd.DataFrame, out: Path, title: str, intro: str = "",
     parts = [f"# {title}\n", *([intro] if intro else [])]
     if section is None:
         parts.append(markdown(table, header=header))
-    for tag in groups(table) if section is not None else []:
-        parts += [f"\n{section.format(name=tag or 'default')}\n", markdown(table, tag, header)]
+    else:
+        for tag in groups(table):
+            heading = section.format(name=tag or "default")
+            parts += [f"\n{heading}\n", markdown(table, tag, header)]
     text.write_text("\n".join(parts))
     return [csv, text]
 
