@@ -114,7 +114,6 @@ def _tss_ss(r: Reading) -> str | None:
     return r.tss_ss if r.tss else None
 
 
-
 def _shares(v: _View, scheme: str, scenarios: tuple[str, str], thesis: Sequence[float]
             ) -> ClaimResult | None:  # fmt: skip
     """NS's job mix over ``scheme``'s categories (from the first of ``scenarios`` that
@@ -447,7 +446,6 @@ def _lower_for(short: str) -> Callable[[str, float], bool]:
     """IS better than SS (r = IS / SS < 1) exactly for the categories in ``short``."""
     keep = set(short.split())
     return lambda c, x: (x < 1.0) == (c in keep)
-
 
 
 def _overhead(v: _View, r: Reading) -> ClaimResult | None:
