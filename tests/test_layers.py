@@ -50,3 +50,19 @@ def test_an_upward_import_breaks_the_layers(tmp_path: Path) -> None:
     done = lint(root)
     assert done.returncode != 0
     assert "schedsim.workloads.transforms -> schedsim.model.scheduler" in done.stdout, done.stdout
+
+
+def test_no_import_cycle_inside_the_report_package() -> None:
+    """No two modules of schedsim.app.report import each other, directly or through
+    others (an import under TYPE_CHECKING counts: grimp, as import-linter, sees it)."""
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("schedsim")
+    modules = sorted(m for m in graph.modules if m.startswith("schedsim.app.report."))
+    assert "schedsim.app.report.study_results" in modules
+    cycles = [
+        f"{a} <-> {b}"
+        for i, a in enumerate(modules)
+        for b in modules[i + 1 :]
+        if graph.chain_exists(a, b) and graph.chain_exists(b, a)
+    ]
+    assert cycles == []

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from schedsim.app.report.claims import write_claims
 from schedsim.papers.feitelson2009.analyses import _runs, gains, queues
 from schedsim.papers.feitelson2009.claims import claims
 from schedsim.papers.feitelson2009.figures import CURVES, curves_figure
@@ -19,8 +20,9 @@ __all__ = ["write"]
 
 def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.DataFrame]:
     """The gains, the queue table and the claims (``feitelson2009-gains.csv``,
-    ``feitelson2009-queues.csv``, ``claims.csv``) for the study's largest population,
-    and Figures 2 and 4 (``feitelson2009-throughput.png``, ``-utilization.png``)."""
+    ``feitelson2009-queues.csv``, ``claims.csv`` and ``claims.md``) for the study's
+    largest population, and Figures 2 and 4 (``feitelson2009-throughput.png``,
+    ``-utilization.png``)."""
     from schedsim.app.report.formats import with_units
     from schedsim.app.report.plots import save_figures
 
@@ -37,9 +39,9 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
         path = out / name
         with_units(frame, lambda c: units.get(c, "")).to_csv(path, index=False)
         tables.append(path)
-    path = out / "claims.csv"
-    claimed.to_csv(path, index=False)
-    tables.append(path)
+    tables += write_claims(
+        claimed, out, f"Feitelson & Shmueli 2009: the paper's claims ({results.name})"
+    )
     figures = (
         [(f"feitelson2009-{CURVES[c][1]}", curves_figure(runs, c)) for c in CURVES]
         if len(runs) and runs["users"].nunique() > 1

@@ -5,8 +5,9 @@ suspension (NS).
 Its page is README.md beside this file; its studies ``study.toml`` (the thesis's
 schemes, 43 runs) and ``subset.toml`` (the search for the CTC subset the thesis ran).
 `thesis`: the thesis's own numbers; `values`: what the claims read from a study;
-`readings`: the other readings of SS and TSS a study may hold; `claims`: the thesis's
-claims scored; `report`: the claims' tables and `write`, the files the thesis adds to a
+`readings`: the other readings of SS and TSS a study may hold; `words`: the thesis's
+words made numbers; `scorers`: what the runs give for each claim; `claims`: the thesis's
+claims (data) scored; `report`: the claims' tables and `write`, the files the thesis adds to a
 study's report (``[report] paper = "kettimuthu2003"``); `subset`: the subset search,
 a report of its own (``[report] paper = "kettimuthu2003-subset"``).
 """

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from schedsim.app.report.claims import groups, write_claims
+from schedsim.app.report.claims import markdown as claims_markdown
 from schedsim.papers.kettimuthu2003.claims import READS, STATUSES, claims
 from schedsim.papers.kettimuthu2003.readings import DEFAULT
 from schedsim.papers.kettimuthu2003.values import (
@@ -42,8 +43,7 @@ UNITS: dict[str, str] = {
 
 def reading_names(table: pd.DataFrame) -> list[str]:
     """The readings of a claims table: the default, then those of its column groups."""
-    names = [m.group(1) for c in table.columns if (m := re.fullmatch(r"status \[(.+)\]", c))]
-    return [DEFAULT, *names]
+    return [DEFAULT, *groups(table)[1:]]
 
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:
@@ -65,25 +65,15 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["reading", "scope", "scored", *STATUSES])
 
 
-def _escape(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+#: The header of the thesis's claims in Markdown.
+HEADER = ("the thesis says", "thesis", "here", "holds", "")
 
 
 def markdown(table: pd.DataFrame, reading: str = DEFAULT, rows: Sequence[int] | None = None
              ) -> str:  # fmt: skip
     """A claims table (``claims.csv``) as a Markdown table for ``reading``: the claim and
     where, the thesis, what the runs give, holds, status; ``rows`` (positions) picks some."""
-    tag = "" if reading == DEFAULT else f" [{reading}]"
-    picked = table if rows is None else table.iloc[list(rows)]
-    lines = ["| the thesis says | thesis | here | holds | |", "|---|---|---|---|---|"]
-    for row in picked.to_dict("records"):
-        holds, state = row[f"holds{tag}"], row[f"status{tag}"]
-        here = row[f"schedsim{tag}"]
-        if not state:  # the reading does not change this claim: the default's cells
-            here, holds, state = row["schedsim"], row["holds"], row["status"]
-        said = f"{_escape(row['claim'])} ({_escape(row['where'])})"
-        lines.append(f"| {said} | {_escape(row['paper'])} | {_escape(here)} | {holds} | {state} |")
-    return "\n".join(lines) + "\n"
+    return claims_markdown(table, "" if reading == DEFAULT else reading, HEADER, rows)
 
 
 def summary_markdown(counts: pd.DataFrame) -> str:
@@ -115,13 +105,7 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
         path = out / name
         with_units(frame, lambda c: UNITS.get(c, "")).to_csv(path, index=False)
         tables.append(path)
-    path = out / "claims.csv"
-    table.to_csv(path, index=False)
-    tables.append(path)
-    text = [f"# Kettimuthu 2003: the thesis's claims ({results.name})\n", summary_markdown(counts)]
-    for name in reading_names(table):
-        text += [f"\n## Reading: {name}\n", markdown(table, name)]
-    path = out / "kettimuthu2003-claims.md"
-    path.write_text("\n".join(text))
-    tables.append(path)
+    tables += write_claims(table, out, f"Kettimuthu 2003: the thesis's claims ({results.name})",
+                           summary_markdown(counts), "kettimuthu2003-claims.md", HEADER,
+                           "## Reading: {name}")  # fmt: skip
     return tables, [], table

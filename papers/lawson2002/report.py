@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from schedsim.app.report.claims import write_claims
 from schedsim.app.report.plots import save_figures
 from schedsim.papers.lawson2002.analyses import aggregate, pairs, reservations, transient
 from schedsim.papers.lawson2002.claims import claims
@@ -19,7 +20,8 @@ __all__ = ["write"]
 
 
 def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.DataFrame]:
-    """The paper's tables, figures and claims for a study, into ``out``."""
+    """The paper's tables, figures and claims (``claims.csv``, ``claims.md``) for a study,
+    into ``out``."""
     from schedsim.app.report.formats import with_units
 
     found = pairs(results)
@@ -37,11 +39,13 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
         (table, "lawson2002-slowdown-ratios.csv"),
         (batches, "lawson2002-transient.csv"),
         (res, "lawson2002-missed-reservations.csv"),
-        (claimed, "claims.csv"),
     ):
         path = out / name
         with_units(frame, lambda c: units.get(c, "")).to_csv(path, index=False)
         tables.append(path)
+    tables += write_claims(
+        claimed, out, f"Lawson & Smirni 2002: the paper's claims ({results.name})"
+    )
     figures = []
     if len(table):
         figures.append(

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from schedsim.app.report.claims import write_claims
 from schedsim.papers.schwiegelshohn1998.analyses import (
     READINGS,
     UNITS,
@@ -63,7 +64,7 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
 
     ``schwiegelshohn1998-table<N>.csv`` for N = 4-9 (`side_by_side`),
     ``schwiegelshohn1998-sums.csv``, ``schwiegelshohn1998-agreement.csv``,
-    ``schwiegelshohn1998-consistency.csv``, ``claims.csv``, and the figure
+    ``schwiegelshohn1998-consistency.csv``, ``claims.csv`` (and ``claims.md``), and the figure
     ``schwiegelshohn1998-flow-by-month.png`` (`month_figure`).
     """
     from schedsim.app.report.formats import with_units
@@ -84,9 +85,9 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
     put(agreement(values), "schwiegelshohn1998-agreement.csv", _agreement_unit)
     put(consistency(), "schwiegelshohn1998-consistency.csv", _consistency_unit)
     claimed = claims(values)
-    path = out / "claims.csv"
-    claimed.to_csv(path, index=False)
-    tables.append(path)
+    tables += write_claims(
+        claimed, out, f"Schwiegelshohn & Yahyapour 1998: the paper's claims ({results.name})"
+    )
     plots: list[Path] = []
     if len(values) and _readings(values):
         plots = save_figures([("schwiegelshohn1998-flow-by-month", month_figure(values))], out)

@@ -45,7 +45,7 @@ from schedsim.papers.zeng2009.claims import (
     PAPER_RR_GAIN,
     PAPER_SSP_W2,
     PAPER_UCORE_GAIN,
-    Test,
+    ZengClaim,
 )
 from schedsim.papers.zeng2009.figures import (
     COLORS,
@@ -79,7 +79,7 @@ __all__ = [
     "TYPES",
     "UNITS",
     "WORKLOADS",
-    "Test",
+    "ZengClaim",
     "aggregate",
     "block_figure",
     "claims",

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from schedsim.app.report.claims import write_claims
 from schedsim.app.report.plots import save_figures
 from schedsim.papers.zeng2009.analyses import (
     KEYS,
@@ -42,7 +43,7 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
 
     Tables: every run's metrics (``zeng2009-runs.csv``), and averaged over the
     replications: RR per scheduler and type, the utilizations, the groups and
-    the fairness (delay factors); ``claims.csv``. Figures 6-9 where the study
+    the fairness (delay factors); ``claims.csv`` and ``claims.md``. Figures 6-9 where the study
     has their runs.
     """
     from schedsim.app.report.formats import with_units
@@ -73,11 +74,11 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
             (table[[*keys, *(c for c in table.columns if c.startswith("delay_"))]],
              "zeng2009-fairness.csv"),
         ]  # fmt: skip
-    frames.append((claimed, "claims.csv"))
     for frame, name in frames:
         path = out / name
         with_units(frame, _unit).to_csv(path, index=False)
         tables.append(path)
+    tables += write_claims(claimed, out, f"Zeng & Sodan 2009: the paper's claims ({results.name})")
     figures: list[tuple[str, Figure]] = []
     if len(chosen) and len(_base(chosen, "W1")):
         figures.append(("zeng2009-fig6-rr", rr_figure(chosen)))

@@ -33,6 +33,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from schedsim.app.report.claims import COLUMNS, STATUSES
 from schedsim.app.report.formats import fmt, format_in, format_value, shown_unit
 from schedsim.app.report.quantities import (
     bounds_of,
@@ -284,9 +285,9 @@ def print_claims(console: Console, claims: pd.DataFrame, paper: str | None = Non
     the claim, where the paper makes it, its statement, what schedsim gives and
     whether it is reproduced."""
     table = Table(title=f"The paper's claims ({paper})" if paper else "The paper's claims")
-    for column in ("claim", "where", "paper", "schedsim", "holds", "status"):
+    for column in COLUMNS:
         table.add_column(column)
-    style = {"reproduced": "green", "partly": "yellow", "not reproduced": "red"}
+    style = dict(zip(STATUSES, ("green", "yellow", "red"), strict=True))
     for row in claims.to_dict("records"):
         status = str(row["status"])
         table.add_row(

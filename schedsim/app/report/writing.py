@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pandas as pd
 
@@ -28,11 +28,12 @@ from schedsim.app.study import CATEGORY_KEYS, paper_analyses
 from schedsim.model.results import Result
 
 if TYPE_CHECKING:
-    from schedsim.app.report.study_results import StudyResults
+    from matplotlib.figure import Figure
 
 __all__ = [
     "CATEGORY_METRICS",
     "CATEGORY_STATS",
+    "Study",
     "category_spec",
     "closed_loop_figures",
     "write_report",
@@ -42,6 +43,34 @@ __all__ = [
 #: the average and the worst case of the bounded slowdown and the turnaround time).
 CATEGORY_METRICS: tuple[str, ...] = ("bounded_slowdown", "turnaround")
 CATEGORY_STATS: tuple[str, ...] = ("mean", "max")
+
+
+class Study(Protocol):
+    """What a report reads of a study's results: `StudyResults` is one. A protocol, so
+    that this module, which `StudyResults.write` calls, does not import it back."""
+
+    directory: Path
+    name: str
+    report_defaults: dict[str, Any]
+    metrics: list[str]
+    runs: pd.DataFrame
+    failures: pd.DataFrame
+
+    @property
+    def done(self) -> pd.DataFrame: ...
+
+    @property
+    def counts(self) -> dict[str, int]: ...
+
+    def aggregate(self, *args: Any, **kwargs: Any) -> pd.DataFrame: ...
+
+    def ratio_table(self, *args: Any, **kwargs: Any) -> pd.DataFrame: ...
+
+    def category_summary(self, *args: Any, **kwargs: Any) -> pd.DataFrame: ...
+
+    def plot(self, *args: Any, **kwargs: Any) -> Figure: ...
+
+    def category_plot(self, *args: Any, **kwargs: Any) -> Figure: ...
 
 
 def _no_unit(column: str) -> str:
@@ -107,7 +136,7 @@ def paper_analysis(name: str) -> Any:
 
 
 def write_report(
-    results: StudyResults,
+    results: Study,
     out: Path,
     metrics: Sequence[str],
     xs: Sequence[str],
@@ -186,7 +215,7 @@ def write_report(
 
 
 def closed_loop_figures(
-    results: StudyResults,
+    results: Study,
     out_dir: str | Path,
     users: int | None = None,
     hours: Sequence[float] | None = None,

@@ -1,0 +1,469 @@
+"""Kettimuthu 2003: the scorers of the thesis's claims.
+
+A scorer reads the values (`_View`) of one reading of SS and TSS (`Reading`) and gives
+a claim's cases, each a `Case` (a category, a load..., what the runs give as text,
+whether it holds), or None when the runs it needs are missing. `_versus` and
+`_per_load` make the scorers of a ratio of two schemes per category (and load); the
+others are one claim's each. `schedsim.papers.kettimuthu2003.claims` pairs them with
+the claims.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from schedsim.app.report.claims import Case, Claim, ClaimResult
+from schedsim.app.report.formats import significant
+from schedsim.model.categories import CATEGORIES, CATEGORIES4
+from schedsim.papers.kettimuthu2003.readings import IS, NS, Reading
+from schedsim.papers.kettimuthu2003.thesis import (
+    MIX_TOLERANCE,
+    THESIS_MIX,
+    THESIS_MIX4,
+    THESIS_OVERALL_SLOWDOWN,
+    THESIS_SLOWDOWN,
+    THESIS_UTILIZATION,
+    UTILIZATION_TOLERANCE,
+)
+from schedsim.papers.kettimuthu2003.values import (
+    AVERAGES,
+    MAX_SLD,
+    MEAN_SLD,
+    MEAN_TAT,
+    SHORT_NAMES,
+    _View,
+)
+from schedsim.papers.kettimuthu2003.words import (
+    COMPARABLE,
+    S_,
+    SHORT_WIDE,
+    VL,
+    VS,
+    L,
+    _matches,
+    _num,
+    _pct,
+    _ratios,
+    better,
+    much_better,
+    much_worse,
+    not_significant,
+    not_worse,
+)
+
+#: The claim of a scorer's result until `schedsim.papers.kettimuthu2003.claims.claims`
+#: names it.
+_UNNAMED = Claim("", "", "")
+
+
+def _found(cases: Sequence[tuple[str, str, bool]], note: str = "") -> ClaimResult:
+    """A scorer's result: its cases (name, value as text, holds) and a note."""
+    return ClaimResult(_UNNAMED, [Case(n, text, bool(ok)) for n, text, ok in cases], note)
+
+
+#: A claim's scorer: the values and a reading -> its cases (a `ClaimResult` whose claim
+#: `schedsim.papers.kettimuthu2003.claims.claims` puts in), None when its runs are missing.
+Scorer = Callable[[_View, Reading], "ClaimResult | None"]
+
+
+def _versus(
+    a: Callable[[Reading], str | None],
+    b: Callable[[Reading], str | None],
+    scenario: str | float,
+    cats: Sequence[str],
+    columns: Sequence[str],
+    test: Callable[[float], bool],
+    estimate: str = "all",
+) -> Scorer:
+    """A scorer: per category and column, r = a / b (labels picked from the reading)
+    under ``scenario``, a case holding when ``test(r)``."""
+
+    def score(v: _View, r: Reading) -> ClaimResult | None:
+        la, lb = a(r), b(r)
+        cases = []
+        for col in columns:
+            got = _ratios(v.cat(la, scenario, col, estimate=estimate),
+                          v.cat(lb, scenario, col, estimate=estimate), cats)  # fmt: skip
+            suffix = f" {SHORT_NAMES[col]}" if len(columns) > 1 else ""
+            cases += [(f"{c}{suffix}", _pct(x), test(x)) for c, x in got.items()]
+        return _found(cases) if cases else None
+
+    return score
+
+
+def _ns(r: Reading) -> str:
+    return NS
+
+
+def _is(r: Reading) -> str:
+    return IS
+
+
+def _ss(r: Reading) -> str | None:
+    return r.ss
+
+
+def _tss(r: Reading) -> str | None:
+    return r.tss
+
+
+def _tss_ss(r: Reading) -> str | None:
+    return r.tss_ss if r.tss else None
+
+
+def _shares(v: _View, scheme: str, scenarios: tuple[str, str], thesis: Sequence[float]
+            ) -> ClaimResult | None:  # fmt: skip
+    """NS's job mix over ``scheme``'s categories (from the first of ``scenarios`` that
+    has it) against the thesis's shares."""
+    jobs = v.cat(NS, scenarios[0], "jobs", scheme=scheme)
+    if jobs is None:
+        jobs = v.cat(NS, scenarios[1], "jobs", scheme=scheme)
+    if jobs is None or not (jobs.fillna(0).sum() > 0):
+        return None
+    share = 100.0 * jobs.fillna(0) / jobs.fillna(0).sum()
+    categories = CATEGORIES if scheme == "16" else CATEGORIES4
+    cases = [(c, f"{share[c]:.1f}% ({t:g}%)", abs(share[c] - t) <= MIX_TOLERANCE)
+             for c, t in zip(categories, thesis, strict=True)]  # fmt: skip
+    return _found(cases)
+
+
+def _mix(v: _View, r: Reading) -> ClaimResult | None:
+    return _shares(v, "16", ("accurate", "trace"), THESIS_MIX)
+
+
+def _mix4(v: _View, r: Reading) -> ClaimResult | None:
+    return _shares(v, "4", ("trace", "accurate"), THESIS_MIX4)
+
+
+def _table23(v: _View, r: Reading) -> ClaimResult | None:
+    sld = v.cat(NS, "accurate", MEAN_SLD)
+    if sld is None:
+        return None
+    thesis = zip(CATEGORIES, THESIS_SLOWDOWN, strict=True)
+    cases = [(c, f"{significant(sld[c])} ({t:g})", _matches(float(sld[c]), t))
+             for c, t in thesis if math.isfinite(sld[c])]  # fmt: skip
+    return _found(cases) if cases else None
+
+
+def _overall_sld(v: _View, r: Reading) -> ClaimResult | None:
+    x = v.total(NS, "accurate", "mean_bounded_slowdown")
+    if not math.isfinite(x):
+        return None
+    return _found([("NS", significant(x), _matches(x, THESIS_OVERALL_SLOWDOWN))])
+
+
+def _utilization(v: _View, r: Reading) -> ClaimResult | None:
+    cases = []
+    for scenario in ("accurate", "trace"):
+        u = v.total(NS, scenario, "utilization")
+        if math.isfinite(u):
+            cases.append((f"{scenario} estimates", f"{u:.3f}",
+                          abs(u - THESIS_UTILIZATION) <= UTILIZATION_TOLERANCE))  # fmt: skip
+    return _found(cases) if cases else None
+
+
+def _worst_is_vs(v: _View, r: Reading) -> ClaimResult | None:
+    sld = v.cat(NS, "accurate", MEAN_SLD)
+    if sld is None or sld.isna().all():
+        return None
+    top = str(sld.idxmax())
+    return _found([("highest", f"{top} {significant(float(sld.max()))}", top in VS)])
+
+
+def _fewer_suspensions(v: _View, r: Reading) -> ClaimResult | None:
+    cases = []
+    for scenario in ("accurate", "trace"):
+        n = [v.total(lab, scenario, "suspensions") for lab in (r.sf15, r.ss, r.sf5)]
+        if all(math.isfinite(x) for x in n):
+            cases.append((scenario, " > ".join(f"{x:,.0f}" for x in n), n[0] > n[1] > n[2]))
+    return _found(cases, "SF 1.5, 2, 5") if cases else None
+
+
+def _sf_trend(cats: Sequence[str], falling: bool) -> Scorer:
+    """Lower SF, lower (``falling``) or higher values: the order of SF 1.5, 2 and 5."""
+
+    def score(v: _View, r: Reading) -> ClaimResult | None:
+        cases = []
+        for col in AVERAGES:
+            vals = [v.cat(lab, "accurate", col) for lab in (r.sf15, r.ss, r.sf5)]
+            if any(x is None for x in vals):
+                return None
+            for c in cats:
+                a, b, d = (float(x[c]) for x in vals)  # type: ignore[index]
+                if not all(math.isfinite(y) for y in (a, b, d)):
+                    continue
+                ok = a < b < d if falling else a > b > d
+                text = " / ".join(_num(col, y) for y in (a, b, d))
+                cases.append((f"{c} {SHORT_NAMES[col]}", text, ok))
+        return _found(cases, "SF 1.5 / 2 / 5") if cases else None
+
+    return score
+
+
+def _sf_long(v: _View, r: Reading) -> ClaimResult | None:
+    """L: lower SF lowers them too (SF 1.5 below SF 5), less than for VS and S (mean
+    |ln(SF 5 / SF 1.5)| smaller)."""
+    cases = []
+    effect: dict[str, list[float]] = {"L": [], "VS, S": []}
+    for col in AVERAGES:
+        lo, hi = v.cat(r.sf15, "accurate", col), v.cat(r.sf5, "accurate", col)
+        if lo is None or hi is None:
+            return None
+        for c, x in _ratios(hi, lo, (*VS, *S_, *L)).items():
+            if c in L:
+                cases.append((f"{c} {SHORT_NAMES[col]}", _pct(1.0 / x), x > 1.0))
+                effect["L"].append(abs(math.log(x)))
+            else:
+                effect["VS, S"].append(abs(math.log(x)))
+    if effect["L"] and effect["VS, S"]:
+        a, b = float(np.mean(effect["L"])), float(np.mean(effect["VS, S"]))
+        cases.append(("less pronounced", f"mean |ln| {a:.2f} vs {b:.2f}", a < b))
+    return _found(cases, "SF 1.5 against SF 5") if cases else None
+
+
+def _vs_vw_under_3(v: _View, r: Reading) -> ClaimResult | None:
+    ns, ss = v.cat(NS, "accurate", MEAN_SLD), v.cat(r.ss, "accurate", MEAN_SLD)
+    if ss is None or not math.isfinite(ss["VS VW"]):
+        return None
+    before = f"NS {significant(float(ns['VS VW']))} -> " if ns is not None else ""
+    return _found([("VS VW", before + f"SS {significant(float(ss['VS VW']))}",
+                     float(ss["VS VW"]) < 3.0)])  # fmt: skip
+
+
+def _vs_vw_turnaround(v: _View, r: Reading) -> ClaimResult | None:
+    ns, ss = v.cat(NS, "accurate", MEAN_TAT), v.cat(r.ss, "accurate", MEAN_TAT)
+    if ss is None or ns is None:
+        return None
+    cases = []
+    for who, values, thesis in (("NS", ns, 4000.0), ("SS", ss, 600.0)):
+        x = float(values["VS VW"])
+        if math.isfinite(x):
+            cases.append((who, f"{x:,.0f} s", _matches(x, thesis)))
+    return _found(cases) if cases else None
+
+
+def _is_overall(v: _View, r: Reading) -> ClaimResult | None:
+    ns, ss, is_ = (v.total(lab, "accurate", "mean_bounded_slowdown") for lab in (NS, r.ss, IS))
+    cases = []
+    if math.isfinite(ns) and math.isfinite(is_) and ns > 0:
+        cases.append(("IS vs NS", _pct(is_ / ns), much_better(is_ / ns)))
+    if math.isfinite(ss) and math.isfinite(is_) and ss > 0:
+        cases.append(("IS vs SS", _pct(is_ / ss), is_ >= ss))
+    return _found(cases) if len(cases) == 2 else None
+
+
+def _max_over_mean(v: _View, r: Reading) -> ClaimResult | None:
+    worst, mean = v.cat(r.ss, "accurate", MAX_SLD), v.cat(r.ss, "accurate", MEAN_SLD)
+    got = _ratios(worst, mean, (*VS, *S_))
+    cases = [(c, f"x{x:.1f}", much_worse(x)) for c, x in got.items()]
+    return _found(cases) if cases else None
+
+
+def _is_worst(v: _View, r: Reading) -> ClaimResult | None:
+    """IS's worst-case slowdown: below SS's for VS, at least `SIGNIFICANT` times NS's
+    for L and VL."""
+    is_ = v.cat(IS, "accurate", MAX_SLD)
+    low = _ratios(is_, v.cat(r.ss, "accurate", MAX_SLD), VS)
+    high = _ratios(is_, v.cat(NS, "accurate", MAX_SLD), (*L, *VL))
+    if not low or not high:
+        return None
+    cases = [(f"{c} vs SS", _pct(x), better(x)) for c, x in low.items()]
+    cases += [(f"{c} vs NS", _pct(x), much_worse(x)) for c, x in high.items()]
+    return _found(cases)
+
+
+def _tss_keeps_averages(v: _View, r: Reading) -> ClaimResult | None:
+    """Where SS's average beats NS's, TSS's is within `COMPARABLE` of SS's."""
+    if r.tss is None:
+        return None
+    cases = []
+    for col in AVERAGES:
+        ns, ss, tss = (v.cat(lab, "accurate", col) for lab in (NS, r.tss_ss, r.tss))
+        gained = [c for c, x in _ratios(ss, ns, CATEGORIES).items() if x < 1.0]
+        for c, x in _ratios(tss, ss, gained).items():
+            cases.append((f"{c} {SHORT_NAMES[col]}", _pct(x), not_worse(x)))
+    return _found(cases, "TSS vs SS where SS beats NS") if cases else None
+
+
+def _same_direction(estimate: str, cats: Sequence[str], columns: Sequence[str]) -> Scorer:
+    """SS against NS changes each category the same way (better or not) with trace
+    estimates (``estimate``: all, well or poorly estimated jobs) as with accurate ones."""
+
+    def score(v: _View, r: Reading) -> ClaimResult | None:
+        cases = []
+        for col in columns:
+            now = _ratios(v.cat(r.ss, "trace", col, estimate=estimate),
+                          v.cat(NS, "trace", col, estimate=estimate), cats)  # fmt: skip
+            then = _ratios(v.cat(r.ss, "accurate", col), v.cat(NS, "accurate", col), cats)
+            for c in now:
+                if c in then:
+                    text = f"{_pct(now[c])} ({_pct(then[c])})"
+                    cases.append((f"{c} {SHORT_NAMES[col]}", text,
+                                  (now[c] < 1.0) == (then[c] < 1.0)))  # fmt: skip
+        return _found(cases, "SS vs NS, trace (accurate)") if cases else None
+
+    return score
+
+
+def _short_wide_high(v: _View, r: Reading) -> ClaimResult | None:
+    sld = v.cat(r.ss, "trace", MEAN_SLD)
+    if sld is None or sld.isna().all():
+        return None
+    median = float(sld.median())
+    cases = [(c, significant(float(sld[c])), float(sld[c]) > median)
+             for c in SHORT_WIDE if math.isfinite(sld[c])]  # fmt: skip
+    return _found(cases, f"median of the 16: {significant(median)}") if cases else None
+
+
+def _smaller_gain(column: str, cats: Sequence[str], than: str) -> Scorer:
+    """SS's ratio to NS is higher (its gain smaller) with trace estimates than with
+    accurate ones (``than="accurate"``), or for poorly than for well estimated jobs
+    (``than="well"``)."""
+
+    def score(v: _View, r: Reading) -> ClaimResult | None:
+        def ratio(scenario: str, estimate: str) -> dict[str, float]:
+            return _ratios(v.cat(r.ss, scenario, column, estimate=estimate),
+                           v.cat(NS, scenario, column, estimate=estimate), cats)  # fmt: skip
+
+        if than == "accurate":
+            now, then = ratio("trace", "all"), ratio("accurate", "all")
+        else:
+            now, then = ratio("trace", "poor"), ratio("trace", "well")
+        cases = [(c, f"{_pct(now[c])} ({_pct(then[c])})", now[c] > then[c])
+                 for c in now if c in then]  # fmt: skip
+        note = "SS vs NS, trace (accurate)" if than == "accurate" else "SS vs NS, poor (well)"
+        return _found(cases, note) if cases else None
+
+    return score
+
+
+def _upper(loads: Sequence[float]) -> list[float]:
+    """The load factors above the median of ``loads``."""
+    if not loads:
+        return []
+    median = float(np.median(loads))
+    return [x for x in loads if x > median]
+
+
+def _utilization_vs_ns(test: Callable[[float], bool], who: str, higher: bool) -> Scorer:
+    """``who``'s utilization over NS's at each load factor (``higher``: the upper
+    half only)."""
+
+    def score(v: _View, r: Reading) -> ClaimResult | None:
+        label = r.ss if who == "SS" else IS
+        loads = _upper(v.loads) if higher else v.loads
+        cases = []
+        for load in loads:
+            a, b = v.total(label, load, "utilization"), v.total(NS, load, "utilization")
+            if math.isfinite(a) and math.isfinite(b) and b > 0:
+                cases.append((f"load {load:g}", f"{a:.3f} vs {b:.3f}", test(a / b)))
+        return _found(cases) if cases else None
+
+    return score
+
+
+def _saturation(v: _View, r: Reading) -> ClaimResult | None:
+    if len(v.loads) < 2:
+        return None
+    hi, lo = v.loads[-1], v.loads[-2]
+    cases = []
+    for name, label in (("NS", NS), ("SS", r.ss)):
+        a, b = v.total(label, hi, "utilization"), v.total(label, lo, "utilization")
+        if math.isfinite(a) and math.isfinite(b) and b > 0:
+            cases.append((name, f"{b:.3f} -> {a:.3f}", a / b <= COMPARABLE))
+    return _found(cases, f"load {lo:g} -> {hi:g}") if len(cases) == 2 else None
+
+
+def _gain_grows(v: _View, r: Reading) -> ClaimResult | None:
+    if len(v.loads) < 2:
+        return None
+    lo, hi = v.loads[0], v.loads[-1]
+    cases = []
+    for col in AVERAGES:
+        first = _ratios(v.cat(r.ss, lo, col, "4"), v.cat(NS, lo, col, "4"), CATEGORIES4)
+        last = _ratios(v.cat(r.ss, hi, col, "4"), v.cat(NS, hi, col, "4"), CATEGORIES4)
+        for c in first:
+            if c in last:
+                cases.append((f"{c} {SHORT_NAMES[col]}", f"{_pct(first[c])} -> {_pct(last[c])}",
+                              last[c] < first[c]))  # fmt: skip
+    return _found(cases, f"SS vs NS, load {lo:g} -> {hi:g}") if cases else None
+
+
+def _per_load(
+    a: Callable[[Reading], str | None],
+    b: Callable[[Reading], str | None],
+    cats: Sequence[str],
+    columns: Sequence[str],
+    test: Callable[[str, float], bool],
+    higher: bool = False,
+    note: str = "",
+) -> Scorer:
+    """Per load factor, category of Table 4.1 and column: r = a / b, holding when
+    ``test(category, r)`` (``higher``: the upper half of the loads only)."""
+
+    def score(v: _View, r: Reading) -> ClaimResult | None:
+        la, lb = a(r), b(r)
+        cases = []
+        for load in _upper(v.loads) if higher else v.loads:
+            for col in columns:
+                got = _ratios(v.cat(la, load, col, "4"), v.cat(lb, load, col, "4"), cats)
+                cases += [(f"load {load:g} {c} {SHORT_NAMES[col]}", _pct(x), test(c, x))
+                          for c, x in got.items()]  # fmt: skip
+        return _found(cases, note) if cases else None
+
+    return score
+
+
+def _overall_per_load(v: _View, r: Reading) -> ClaimResult | None:
+    cases = []
+    for load in v.loads:
+        for col in ("mean_bounded_slowdown", "mean_turnaround"):
+            ss = v.total(r.ss, load, col)
+            for name, label in (("NS", NS), ("IS", IS)):
+                other = v.total(label, load, col)
+                if math.isfinite(ss) and math.isfinite(other) and other > 0:
+                    short = SHORT_NAMES["mean_" + col.split("mean_")[1]]
+                    cases.append((f"load {load:g} {short} vs {name}", _pct(ss / other),
+                                  much_better(ss / other)))  # fmt: skip
+    return _found(cases, "SS vs NS and IS, all jobs") if cases else None
+
+
+def _is_low_utilization(v: _View, r: Reading) -> ClaimResult | None:
+    is_ = [v.total(IS, load, "utilization") for load in v.loads]
+    is_ = [x for x in is_ if math.isfinite(x)]
+    ns = v.total(NS, "trace", "utilization")
+    if not is_ or not math.isfinite(ns):
+        return None
+    top = max(is_)
+    return _found([("IS highest", f"{top:.3f} vs NS {ns:.3f}", top < ns)],
+                   "IS at any load vs NS at normal load")  # fmt: skip
+
+
+def _lower_for(short: str) -> Callable[[str, float], bool]:
+    """IS better than SS (r = IS / SS < 1) exactly for the categories in ``short``."""
+    keep = set(short.split())
+    return lambda c, x: (x < 1.0) == (c in keep)
+
+
+def _overhead(v: _View, r: Reading) -> ClaimResult | None:
+    """SS with overhead against SS without (trace estimates), each category."""
+    cases = []
+    for col in AVERAGES:
+        got = _ratios(v.cat(r.ss, "overhead", col), v.cat(r.ss, "trace", col), CATEGORIES)
+        cases += [(f"{c} {SHORT_NAMES[col]}", _pct(x), not_significant(x))
+                  for c, x in got.items()]  # fmt: skip
+    return _found(cases, "with vs without overhead") if cases else None
+
+
+def _high_load_all(v: _View, r: Reading) -> ClaimResult | None:
+    cases = []
+    for load in _upper(v.loads):
+        ss = v.cat(r.ss, load, MEAN_TAT, "4")
+        for name, label in (("NS", NS), ("IS", IS)):
+            got = _ratios(ss, v.cat(label, load, MEAN_TAT, "4"), CATEGORIES4)
+            cases += [(f"load {load:g} {c} vs {name}", _pct(x), much_better(x))
+                      for c, x in got.items()]  # fmt: skip
+    return _found(cases, "SS turnaround") if cases else None
