@@ -29,11 +29,8 @@ Stepping, stopping and observing never change the schedule.
 from __future__ import annotations
 
 import dataclasses
-import gc
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from itertools import chain
 from operator import attrgetter
 from typing import Any, Literal
@@ -98,45 +95,6 @@ def _hooks(
             )
         return observer, observer
     return on_pass, on_piece
-
-
-#: Collections of the young generations between two of the oldest one, while a run goes.
-_FULL_EVERY = 1_000_000
-# Runs inside `young_collections_only` now (threads may run several at once), and the
-# thresholds from before the first of them: the last one out puts those back.
-_inside = 0
-_before: tuple[int, ...] = ()
-_lock = threading.Lock()
-
-
-@contextmanager
-def young_collections_only() -> Iterator[None]:
-    """Python's garbage collector collects only its young generations inside the block.
-
-    A run keeps every job it has seen (its record, its snapshots), so each of the
-    collector's full passes walks millions of live objects: on a whole log those
-    passes took 6-9% of the run, and a third of a second of building its result
-    tables, while finding next to nothing, since the core makes almost no reference
-    cycles (tested). The young generations are still collected as usual, which frees
-    the cycles that die young (a policy's, say); what survives into the oldest
-    generation and only then becomes garbage waits for the next full pass after the
-    block. The thresholds are put back as they were when the last block still open
-    ends (runs in several threads overlap), whatever happens inside; with the
-    collector disabled (`gc.disable`) nothing changes.
-    """
-    global _inside, _before
-    with _lock:
-        if _inside == 0:
-            _before = gc.get_threshold()
-            gc.set_threshold(_before[0], _before[1], max(_before[2], _FULL_EVERY))
-        _inside += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _inside -= 1
-            if _inside == 0:
-                gc.set_threshold(*_before)
 
 
 def _header_machine(workload: Workload, cores_per_node: int = 1) -> str:
@@ -419,17 +377,19 @@ class Simulation:
         ``until`` itself (`advance`) and the result is partial (`result`);
         calling `run`, `advance` or `step` again goes on from there, to the
         same schedule as a run in one go.
+
+        Python's garbage collector is left as it is; a long run goes faster inside
+        `schedsim.model.gc_tuning.tuned_gc`, which the ``schedsim`` command uses.
         """
         if until is not None:
             self.advance(until)
             return self.result(partial=not self.finished)
         if self._result is not None:
             return self._result
-        with young_collections_only():  # the result tables too: the job records live on
-            t0 = time.perf_counter()
-            self.env.run()
-            self.wall_time += time.perf_counter() - t0
-            self._result = self._collect(partial=False)
+        t0 = time.perf_counter()
+        self.env.run()
+        self.wall_time += time.perf_counter() - t0
+        self._result = self._collect(partial=False)
         return self._result
 
     def advance(self, until: float) -> bool:
@@ -441,8 +401,7 @@ class Simulation:
         """
         if until > self.env.now and not self.finished:
             t0 = time.perf_counter()
-            with young_collections_only():
-                self.env.run(until=until)
+            self.env.run(until=until)
             self.wall_time += time.perf_counter() - t0
         return self.finished
 
