@@ -35,12 +35,10 @@ import numpy as np
 import simpy
 
 from schedsim.model.cluster import Allocation
-from schedsim.model.view import INF, JobView, Outcome, State
+from schedsim.model.view import INF, JobView, Outcome, State, job_view_of
 from schedsim.workloads.job import Job
 
 __all__ = ["RECOMPUTE", "STOP", "JobRun", "job_process"]
-
-_new = tuple.__new__
 
 
 @dataclass(eq=False, slots=True)
@@ -113,34 +111,10 @@ class JobRun:
         self.submit = job.submit
         self.estimate = job.estimate
 
-    def snapshot(self) -> JobView:
-        """An immutable view of the job as it is now (what policies read)."""
-        # tuple.__new__ straight: a snapshot is taken at every change of every job.
-        return _new(
-            JobView,
-            (
-                self.id,
-                self.size,
-                self.submit,
-                self.estimate,
-                self.job,
-                self.state,
-                self.allocation,
-                self.home,
-                self.since,
-                self.progressing,
-                self.rate,
-                self.work_done,
-                self.run_time_done,
-                self.expected_end,
-                self.limit,
-                self.first_start,
-                self.end,
-                self.outcome,
-                self.suspensions,
-                self.attempts,
-            ),
-        )
+    #: An immutable view of the job as it is now (what policies read): its fields read
+    #: off this record's attributes of the same names (`schedsim.model.view.job_view_of`,
+    #: compiled from `JobView`'s fields; a snapshot is taken at every change of every job).
+    snapshot = job_view_of
 
     # -- accounting ------------------------------------------------------------------
     def account(self, now: float) -> None:
