@@ -15,7 +15,7 @@ The rate is the policy's (`SetRate`, 1 by default) times the contention
 model's (`schedsim.model.contention`, 1 without one).
 
 Limits. A start may carry a limit (by default the estimate, see
-`schedsim.model.simulation.Simulation`): the run time (``limit_in="run"``,
+`schedsim.model.simulation.ModelSimulation`): the run time (``limit_in="run"``,
 wall-clock seconds of running, as a batch system counts) or the work
 (``limit_in="work"``, so a job slowed down by contention is not killed with
 work left) the start may use. A job that reaches it before its work is done

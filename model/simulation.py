@@ -1,9 +1,14 @@
-"""The Simulation facade: wires a workload, a policy and a cluster; run, step, Result.
+"""The model's simulation: wires a workload, a policy object and a cluster; run, step, Result.
+
+`ModelSimulation` is the model layer's run, which takes a `Policy` object. Users meet
+its subclass `schedsim.Simulation` (`schedsim.app.simulation`), which also takes a
+policy by name with its parameters and shows a progress bar; the two have distinct
+names so that ``Simulation`` means one class.
 
     >>> from schedsim.policies.backfilling import EASY
     >>> from schedsim.workloads.catalog import load
     >>> from schedsim.workloads.transforms import first
-    >>> result = Simulation(first(load("kth"), 200), EASY(), seed=1).run()
+    >>> result = ModelSimulation(first(load("kth"), 200), EASY(), seed=1).run()
     >>> len(result.jobs)
     200
 
@@ -12,15 +17,15 @@ trace's own seconds, so ``header.to_datetime(t)`` gives the local time of
 day; a job whose run time exceeds its estimate is killed at the estimate
 unless ``kill_at_estimate=False``; a job wider than the machine is an error
 unless ``wide="drop"`` or ``"clamp"`` (counted in the cleaning steps).
-Randomness comes from `Simulation.rng`, one independent numpy stream per
+Randomness comes from `ModelSimulation.rng`, one independent numpy stream per
 named component derived from the run's seed, so the same seed gives the
 same result bit for bit, and a component's draws do not depend on which
 other components drew before it.
 
-A run can be taken whole (`Simulation.run`), up to a clock time
-(``run(until=t)``), or one scheduling pass at a time (`Simulation.step`,
+A run can be taken whole (`ModelSimulation.run`), up to a clock time
+(``run(until=t)``), or one scheduling pass at a time (`ModelSimulation.step`,
 which returns the pass: the view the policy saw and the decisions it
-returned); `Simulation.result` collects what happened so far at any point.
+returned); `ModelSimulation.result` collects what happened so far at any point.
 An observer given to the simulation is told of every pass and every piece
 as they happen, so a notebook or an animation needs no wrapper policy.
 Stepping, stopping and observing never change the schedule.
@@ -148,8 +153,10 @@ def _place(workload: Workload, lines: dict[str, int]) -> Callable[[str], str]:
     return where
 
 
-class Simulation:
-    """One run: a workload replayed on a machine under a policy.
+class ModelSimulation:
+    """One run: a workload replayed on a machine under a policy object.
+
+    The model layer's class; `schedsim.Simulation` is this with policies by name.
 
     Parameters
     ----------

@@ -6,7 +6,7 @@ by the scheduler whenever that state changes; a `View` holds the snapshots
 of one pass and is itself frozen, and the free-cores array it carries is
 read-only. So what a policy reads cannot change the simulation, assigning to
 any of it raises, and a view kept after its pass
-(`schedsim.model.simulation.Simulation.step` returns the one the policy saw)
+(`schedsim.model.simulation.ModelSimulation.step` returns the one the policy saw)
 still shows that pass.
 
 A snapshot taken at time ``since`` stays right afterwards: a running job's

@@ -609,7 +609,7 @@ def source_lines(
     the lines of the header ``keys`` (their first occurrence), for a message about the
     workload that should name them: a job wider than the machine, a header whose
     machine size a run used (`schedsim.workloads.transforms.fit_machine`,
-    `schedsim.model.simulation.Simulation`).
+    `schedsim.model.simulation.ModelSimulation`).
 
     The file is read again, so this is for error paths only. A line is named only when
     it still says what the workload holds: the job's line has its job number, run time
