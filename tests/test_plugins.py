@@ -220,3 +220,14 @@ def test_another_class_under_a_taken_name_is_one_line_naming_both(notebook_name:
         ValueError, match=r"'easy' is taken by schedsim\.policies\.backfilling\.EASY"
     ):
         register("easy")(type("Mine", (Policy,), {"__module__": "mypolicies"}))
+
+
+def test_one_class_is_named_simulation() -> None:
+    # The model's run takes policy objects under a name of its own; the one users
+    # meet, which also takes names, is schedsim.Simulation.
+    import schedsim
+    from schedsim.model import simulation as model
+
+    assert not hasattr(model, "Simulation")
+    assert [c.__name__ for c in schedsim.Simulation.__mro__].count("Simulation") == 1
+    assert issubclass(schedsim.Simulation, model.ModelSimulation)
