@@ -76,7 +76,7 @@ class _ByIdentity:
         return id(self)
 
 
-def _compiled(cls: type, name: str, params: str, values: str) -> Callable[..., Any]:
+def _compiled(cls: type, name: str, params: str, values: str, doc: str) -> Callable[..., Any]:
     """``def name(params): return tuple.__new__(cls, (values,))``, compiled once.
 
     A snapshot is made at every change of every job and a `View` at every pass, so
@@ -90,6 +90,7 @@ def _compiled(cls: type, name: str, params: str, values: str) -> Callable[..., A
     function = namespace[name]
     function.__qualname__ = name
     function.__module__ = __name__
+    function.__doc__ = doc
     return function
 
 
@@ -225,11 +226,13 @@ class JobView(_ByIdentity, _JobFields):
         return (self.wait(now) + run) / run
 
 
-#: ``job_view_of(record)``: the `JobView` of a job's live record, its fields read off
-#: ``record``'s attributes of the same names, in the snapshot's order
-#: (`schedsim.model.job.JobRun.snapshot` is this function).
 job_view_of: Callable[[Any], JobView] = _compiled(
-    JobView, "job_view_of", "record", ", ".join(f"record.{f}" for f in _JobFields._fields)
+    JobView,
+    "job_view_of",
+    "record",
+    ", ".join(f"record.{f}" for f in _JobFields._fields),
+    """The `JobView` of a job's live record: its fields read off ``record``'s attributes
+    of the same names (`schedsim.model.job.JobRun.snapshot` is this function).""",
 )
 
 
@@ -349,9 +352,12 @@ class View(_ByIdentity, _ViewFields):
         return (self.overhead(job.job)[0] if self.overhead is not None else 0.0) + penalty
 
 
-#: ``new_view(now=..., queue=..., ...)``: a `View` from its fields, by keyword only (so
-#: that no caller writes their order), without the named tuple's Python-level
-#: constructor: the scheduler builds one at every pass.
 new_view: Callable[..., View] = _compiled(
-    View, "new_view", "*, " + ", ".join(_ViewFields._fields), ", ".join(_ViewFields._fields)
+    View,
+    "new_view",
+    "*, " + ", ".join(_ViewFields._fields),
+    ", ".join(_ViewFields._fields),
+    """A `View` from its fields, by keyword only (so that no caller writes their order),
+    without the named tuple's Python-level constructor: the scheduler makes one at
+    every pass. `View.of` builds one by hand, for tests.""",
 )
