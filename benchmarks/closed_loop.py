@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import _json_safe, _positive_int, environment, environment_table, make_console
 
 from schedsim.app.study import RunConfig
+from schedsim.model.gc_tuning import tuned_gc
 from schedsim.policies import creasy
 
 #: The two ways, in the order each round runs them.
@@ -100,7 +101,8 @@ def measure(cfg: RunConfig, budget: int) -> dict[str, Any]:
     gc.collect()
     try:
         t = time.process_time()
-        result = sim.run()
+        with tuned_gc():  # as the schedsim command runs
+            result = sim.run()
         cpu = time.process_time() - t
     finally:
         creasy.CREASY.schedule = schedule  # type: ignore[method-assign]

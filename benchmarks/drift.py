@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from growth import LOAD_FACTOR, NODES, SEED, WARMUP_JOBS, lublin_config, simulate
 from run import _policy, _positive_int, environment, environment_table, make_console
 
+from schedsim.model.gc_tuning import tuned_gc
 from schedsim.model.scheduler import Pass
 
 #: What each part reports of the run's series, as (series column, table heading).
@@ -86,7 +87,8 @@ def measure(
     sim = simulate(config, workload, clock)
     gc.collect()
     clock.start()  # building the simulation is in no part
-    result = sim.run()
+    with tuned_gc():  # as the schedsim command runs
+        result = sim.run()
     if clock.last is not clock.marks[-1]:
         clock.marks.append(clock.last)
     at, cpu = (np.array(column) for column in zip(*clock.marks, strict=True))

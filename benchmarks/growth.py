@@ -98,6 +98,7 @@ from run import _json_safe, _policy, _positive_int, environment, environment_tab
 
 from schedsim.app.simulation import Simulation
 from schedsim.app.study import RunConfig
+from schedsim.model.gc_tuning import tuned_gc
 from schedsim.workloads.workload import Workload
 
 DEFAULT_SIZES: tuple[int, ...] = (10_000, 40_000, 160_000, 640_000, 1_280_000)
@@ -242,7 +243,8 @@ def measure(
         return row
     gc.collect()
     t0, c0 = time.perf_counter(), time.process_time()
-    result = simulate(config, workload).run()
+    with tuned_gc():  # as the schedsim command runs
+        result = simulate(config, workload).run()
     row["run_s"], row["run_cpu_s"] = time.perf_counter() - t0, time.process_time() - c0
     row["peak_mib"] = peak_rss_mib()
     # The piece log is part of what a run costs: at least one piece per job when on.

@@ -65,6 +65,7 @@ from rich.table import Table
 
 from schedsim import Simulation
 from schedsim.app import registry
+from schedsim.model.gc_tuning import tuned_gc
 from schedsim.model.results import Result
 from schedsim.workloads import catalog
 from schedsim.workloads.swf import read_swf
@@ -178,7 +179,8 @@ def read_trace(
     """Read (and optionally cut) one trace, timing the read alone."""
     path = resolve_trace(spec, traces_dir)
     t0 = time.perf_counter()
-    workload = read_swf(path)
+    with tuned_gc():  # as the schedsim command reads it
+        workload = read_swf(path)
     read_s = time.perf_counter() - t0
     if first_n is not None:
         workload = first(workload, first_n)
@@ -205,10 +207,12 @@ def _display_path(path: Path) -> str:
 
 
 def time_once(workload: Workload, policy: str, wide: WideMode = "error") -> tuple[float, Result]:
-    """Wall seconds of one simulation (construction + run) and its result."""
+    """Wall seconds of one simulation (construction + run) and its result, with the
+    collector tuned as the ``schedsim`` command runs it (`tuned_gc`)."""
     gc.collect()
     t0 = time.perf_counter()
-    result = Simulation(workload, policy, wide=wide).run()
+    with tuned_gc():
+        result = Simulation(workload, policy, wide=wide).run()
     return time.perf_counter() - t0, result
 
 

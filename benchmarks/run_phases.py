@@ -116,7 +116,7 @@ def instrument(clock: Clock) -> None:
     import schedsim.workloads.swf as swf
     from schedsim.model import tablefile
 
-    model = simulation.Simulation
+    model = simulation.ModelSimulation
     # Each module's own name for a function: `from x import f` copies the reference.
     swf.read_swf = timed(clock, "reading the log", swf.read_swf)
     app.Simulation.__init__ = timed(clock, "building the run", app.Simulation.__init__)  # type: ignore[method-assign]

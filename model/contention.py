@@ -3,7 +3,7 @@
 On nodes of several cores, processes of one job, and of different jobs
 placed on the same node, slow each other down (seed 003 sections 3 and
 4.9). That is physics, not policy, so it lives in the model: a
-`ContentionModel` given to `schedsim.model.simulation.Simulation` computes
+`ContentionModel` given to `schedsim.model.simulation.ModelSimulation` computes
 the rate of each running job from its own allocation and the jobs sharing
 its nodes, and the scheduler applies it whenever an allocation changes (a
 start, an end, a suspension or a resumption, a kill or a requeue), to every

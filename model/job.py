@@ -15,7 +15,7 @@ The rate is the policy's (`SetRate`, 1 by default) times the contention
 model's (`schedsim.model.contention`, 1 without one).
 
 Limits. A start may carry a limit (by default the estimate, see
-`schedsim.model.simulation.Simulation`): the run time (``limit_in="run"``,
+`schedsim.model.simulation.ModelSimulation`): the run time (``limit_in="run"``,
 wall-clock seconds of running, as a batch system counts) or the work
 (``limit_in="work"``, so a job slowed down by contention is not killed with
 work left) the start may use. A job that reaches it before its work is done
@@ -35,12 +35,10 @@ import numpy as np
 import simpy
 
 from schedsim.model.cluster import Allocation
-from schedsim.model.view import INF, JobView, Outcome, State
+from schedsim.model.view import INF, JobView, Outcome, State, job_view_of
 from schedsim.workloads.job import Job
 
 __all__ = ["RECOMPUTE", "STOP", "JobRun", "job_process"]
-
-_new = tuple.__new__
 
 
 @dataclass(eq=False, slots=True)
@@ -113,34 +111,10 @@ class JobRun:
         self.submit = job.submit
         self.estimate = job.estimate
 
-    def snapshot(self) -> JobView:
-        """An immutable view of the job as it is now (what policies read)."""
-        # tuple.__new__ straight: a snapshot is taken at every change of every job.
-        return _new(
-            JobView,
-            (
-                self.id,
-                self.size,
-                self.submit,
-                self.estimate,
-                self.job,
-                self.state,
-                self.allocation,
-                self.home,
-                self.since,
-                self.progressing,
-                self.rate,
-                self.work_done,
-                self.run_time_done,
-                self.expected_end,
-                self.limit,
-                self.first_start,
-                self.end,
-                self.outcome,
-                self.suspensions,
-                self.attempts,
-            ),
-        )
+    #: An immutable view of the job as it is now (what policies read): its fields read
+    #: off this record's attributes of the same names (`schedsim.model.view.job_view_of`,
+    #: compiled from `JobView`'s fields; a snapshot is taken at every change of every job).
+    snapshot = job_view_of
 
     # -- accounting ------------------------------------------------------------------
     def account(self, now: float) -> None:

@@ -17,7 +17,7 @@ read-back, are the same number; while either runs the job holds its
 processors and makes no progress (`schedsim.model.scheduler.Scheduler`).
 
 Memory sizes come from the run's own ``"memory"`` random stream
-(`schedsim.model.simulation.Simulation.rng`), drawn once for all jobs in workload
+(`schedsim.model.simulation.ModelSimulation.rng`), drawn once for all jobs in workload
 order (submit time, then id), so they do not depend on which jobs a policy
 happens to suspend, and other components' draws do not move them. A job that
 carries a ``memory_mb`` attribute (``Job.attrs``) uses it instead; its draw

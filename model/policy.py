@@ -232,13 +232,26 @@ REGISTRY: dict[str, type[Policy]] = {}
 P = TypeVar("P", bound=type[Policy])
 
 
+def _where(cls: type) -> str:
+    """A class as ``module.QualifiedName``, what tells two definitions apart."""
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
 def register(name: str) -> Callable[[P], P]:
-    """Class decorator: make a policy available under ``name``."""
+    """Class decorator: make a policy available under ``name``.
+
+    A class defined again where the registered one was (the same module and
+    qualified name: a notebook cell run again, a module reloaded) replaces it, so
+    the name runs the new definition. Any other class under a taken name is a
+    ValueError naming both: two policies may not share a name.
+    """
 
     def deco(cls: P) -> P:
-        if name in REGISTRY and REGISTRY[name] is not cls:
+        taken = REGISTRY.get(name)
+        if taken is not None and taken is not cls and _where(taken) != _where(cls):
             raise ValueError(
-                f"policy name {name!r} already registered by {REGISTRY[name].__name__}"
+                f"policy name {name!r} is taken by {_where(taken)}; register "
+                f"{_where(cls)} under another name"
             )
         cls.name = name
         REGISTRY[name] = cls

@@ -59,7 +59,7 @@ from schedsim.model.policy import (
     Suspend,
     WakeAt,
 )
-from schedsim.model.view import INF, JobView, Outcome, OverheadModel, State, View
+from schedsim.model.view import INF, JobView, Outcome, OverheadModel, State, View, new_view
 
 #: Priority of the daemon's wake-up: after every NORMAL event at the same time.
 LATE = EventPriority(NORMAL + 1)
@@ -284,11 +284,12 @@ class Scheduler:
         running here, which its own view (`Pass.view`, taken before) does not show.
         """
         cluster = self.cluster
-        return View(
-            self.env.now, self.queue.snapshot(), self.running.snapshot(),
-            self.suspended.snapshot(), (), (), cluster.free_cores, cluster.free_snapshot(),
-            cluster.nodes, cluster.cores_per_node, self.overhead, (), (), (),
-            frozenset(self._timers), {},
+        return new_view(
+            now=self.env.now, queue=self.queue.snapshot(), running=self.running.snapshot(),
+            suspended=self.suspended.snapshot(), arrived=(), ended=(),
+            free_cores=cluster.free_cores, free_per_node=cluster.free_snapshot(),
+            nodes=cluster.nodes, cores_per_node=cluster.cores_per_node, overhead=self.overhead,
+            killed=(), released=(), requeued=(), timers=frozenset(self._timers),
         )  # fmt: skip
 
     def _pass(self) -> None:
@@ -300,28 +301,22 @@ class Scheduler:
         arrived, ended, killed, released, requeued = (
             self._arrived, self._ended, self._killed, self._released, self._requeued
         )  # fmt: skip
-        # Positional, in View's field order, without the named tuple's Python-level
-        # constructor: a pass builds one, cheaply.
-        view = _new(
-            View,
-            (
-                now,
-                queue.snapshot(),
-                running.snapshot(),
-                suspended.snapshot(),
-                _take(arrived) if arrived else (),
-                _final(ended) if ended else (),
-                cluster.free_cores,
-                cluster.free_snapshot(),
-                cluster.nodes,
-                cluster.cores_per_node,
-                self.overhead,
-                _final(killed) if killed else (),
-                _take(released) if released else (),
-                _take(requeued) if requeued else (),
-                frozenset(self._timers) if self._timers else _NO_TIMERS,
-                {},
-            ),
+        view = new_view(
+            now=now,
+            queue=queue.snapshot(),
+            running=running.snapshot(),
+            suspended=suspended.snapshot(),
+            arrived=_take(arrived) if arrived else (),
+            ended=_final(ended) if ended else (),
+            free_cores=cluster.free_cores,
+            free_per_node=cluster.free_snapshot(),
+            nodes=cluster.nodes,
+            cores_per_node=cluster.cores_per_node,
+            overhead=self.overhead,
+            killed=_final(killed) if killed else (),
+            released=_take(released) if released else (),
+            requeued=_take(requeued) if requeued else (),
+            timers=frozenset(self._timers) if self._timers else _NO_TIMERS,
         )
         self.passes += 1
         decisions = tuple(self.policy.schedule(view))

@@ -1,9 +1,14 @@
-"""The Simulation facade: wires a workload, a policy and a cluster; run, step, Result.
+"""The model's simulation: wires a workload, a policy object and a cluster; run, step, Result.
+
+`ModelSimulation` is the model layer's run, which takes a `Policy` object. Users meet
+its subclass `schedsim.Simulation` (`schedsim.app.simulation`), which also takes a
+policy by name with its parameters and shows a progress bar; the two have distinct
+names so that ``Simulation`` means one class.
 
     >>> from schedsim.policies.backfilling import EASY
     >>> from schedsim.workloads.catalog import load
     >>> from schedsim.workloads.transforms import first
-    >>> result = Simulation(first(load("kth"), 200), EASY(), seed=1).run()
+    >>> result = ModelSimulation(first(load("kth"), 200), EASY(), seed=1).run()
     >>> len(result.jobs)
     200
 
@@ -12,15 +17,15 @@ trace's own seconds, so ``header.to_datetime(t)`` gives the local time of
 day; a job whose run time exceeds its estimate is killed at the estimate
 unless ``kill_at_estimate=False``; a job wider than the machine is an error
 unless ``wide="drop"`` or ``"clamp"`` (counted in the cleaning steps).
-Randomness comes from `Simulation.rng`, one independent numpy stream per
+Randomness comes from `ModelSimulation.rng`, one independent numpy stream per
 named component derived from the run's seed, so the same seed gives the
 same result bit for bit, and a component's draws do not depend on which
 other components drew before it.
 
-A run can be taken whole (`Simulation.run`), up to a clock time
-(``run(until=t)``), or one scheduling pass at a time (`Simulation.step`,
+A run can be taken whole (`ModelSimulation.run`), up to a clock time
+(``run(until=t)``), or one scheduling pass at a time (`ModelSimulation.step`,
 which returns the pass: the view the policy saw and the decisions it
-returned); `Simulation.result` collects what happened so far at any point.
+returned); `ModelSimulation.result` collects what happened so far at any point.
 An observer given to the simulation is told of every pass and every piece
 as they happen, so a notebook or an animation needs no wrapper policy.
 Stepping, stopping and observing never change the schedule.
@@ -29,11 +34,8 @@ Stepping, stopping and observing never change the schedule.
 from __future__ import annotations
 
 import dataclasses
-import gc
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from itertools import chain
 from operator import attrgetter
 from typing import Any, Literal
@@ -100,45 +102,6 @@ def _hooks(
     return on_pass, on_piece
 
 
-#: Collections of the young generations between two of the oldest one, while a run goes.
-_FULL_EVERY = 1_000_000
-# Runs inside `young_collections_only` now (threads may run several at once), and the
-# thresholds from before the first of them: the last one out puts those back.
-_inside = 0
-_before: tuple[int, ...] = ()
-_lock = threading.Lock()
-
-
-@contextmanager
-def young_collections_only() -> Iterator[None]:
-    """Python's garbage collector collects only its young generations inside the block.
-
-    A run keeps every job it has seen (its record, its snapshots), so each of the
-    collector's full passes walks millions of live objects: on a whole log those
-    passes took 6-9% of the run, and a third of a second of building its result
-    tables, while finding next to nothing, since the core makes almost no reference
-    cycles (tested). The young generations are still collected as usual, which frees
-    the cycles that die young (a policy's, say); what survives into the oldest
-    generation and only then becomes garbage waits for the next full pass after the
-    block. The thresholds are put back as they were when the last block still open
-    ends (runs in several threads overlap), whatever happens inside; with the
-    collector disabled (`gc.disable`) nothing changes.
-    """
-    global _inside, _before
-    with _lock:
-        if _inside == 0:
-            _before = gc.get_threshold()
-            gc.set_threshold(_before[0], _before[1], max(_before[2], _FULL_EVERY))
-        _inside += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _inside -= 1
-            if _inside == 0:
-                gc.set_threshold(*_before)
-
-
 def _header_machine(workload: Workload, cores_per_node: int = 1) -> str:
     """Where a machine's size comes from when it is ``workload``'s header's, for errors
     that may be the header's fault (a job wider than it; too many cores), completing
@@ -190,8 +153,10 @@ def _place(workload: Workload, lines: dict[str, int]) -> Callable[[str], str]:
     return where
 
 
-class Simulation:
-    """One run: a workload replayed on a machine under a policy.
+class ModelSimulation:
+    """One run: a workload replayed on a machine under a policy object.
+
+    The model layer's class; `schedsim.Simulation` is this with policies by name.
 
     Parameters
     ----------
@@ -419,17 +384,19 @@ class Simulation:
         ``until`` itself (`advance`) and the result is partial (`result`);
         calling `run`, `advance` or `step` again goes on from there, to the
         same schedule as a run in one go.
+
+        Python's garbage collector is left as it is; a long run goes faster inside
+        `schedsim.model.gc_tuning.tuned_gc`, which the ``schedsim`` command uses.
         """
         if until is not None:
             self.advance(until)
             return self.result(partial=not self.finished)
         if self._result is not None:
             return self._result
-        with young_collections_only():  # the result tables too: the job records live on
-            t0 = time.perf_counter()
-            self.env.run()
-            self.wall_time += time.perf_counter() - t0
-            self._result = self._collect(partial=False)
+        t0 = time.perf_counter()
+        self.env.run()
+        self.wall_time += time.perf_counter() - t0
+        self._result = self._collect(partial=False)
         return self._result
 
     def advance(self, until: float) -> bool:
@@ -441,8 +408,7 @@ class Simulation:
         """
         if until > self.env.now and not self.finished:
             t0 = time.perf_counter()
-            with young_collections_only():
-                self.env.run(until=until)
+            self.env.run(until=until)
             self.wall_time += time.perf_counter() - t0
         return self.finished
 

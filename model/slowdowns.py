@@ -56,7 +56,7 @@ Jobs writing a suspension out still hold their cores and count as mates.
 node and no contention (Table 1), which is what a Lublin-Feitelson job's run
 time and estimate are; a slowed job outlives its estimate, so a run with this
 model should not kill at the estimate in run time (``kill_at_estimate=False``
-or ``limit_in="work"`` of `schedsim.model.simulation.Simulation`).
+or ``limit_in="work"`` of `schedsim.model.simulation.ModelSimulation`).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ by the scheduler whenever that state changes; a `View` holds the snapshots
 of one pass and is itself frozen, and the free-cores array it carries is
 read-only. So what a policy reads cannot change the simulation, assigning to
 any of it raises, and a view kept after its pass
-(`schedsim.model.simulation.Simulation.step` returns the one the policy saw)
+(`schedsim.model.simulation.ModelSimulation.step` returns the one the policy saw)
 still shows that pass.
 
 A snapshot taken at time ``since`` stays right afterwards: a running job's
@@ -25,14 +25,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from schedsim.model.cluster import Allocation
 from schedsim.workloads.job import Job
 
-__all__ = ["INF", "JobView", "Outcome", "OverheadModel", "State", "View"]
+__all__ = ["INF", "JobView", "Outcome", "OverheadModel", "State", "View", "job_view_of"]
 
 INF = float("inf")
 
@@ -74,6 +74,24 @@ class _ByIdentity:
 
     def __hash__(self) -> int:
         return id(self)
+
+
+def _compiled(cls: type, name: str, params: str, values: str, doc: str) -> Callable[..., Any]:
+    """``def name(params): return tuple.__new__(cls, (values,))``, compiled once.
+
+    A snapshot is made at every change of every job and a `View` at every pass, so
+    these skip the named tuple's own constructor (a Python-level ``__new__``); the
+    source is written from the class's ``_fields``, so that the field order lives in
+    one place, the NamedTuple, and the bytecode is what a hand-written tuple would
+    be (`collections.namedtuple` makes its constructor the same way).
+    """
+    namespace: dict[str, Any] = {"_new": tuple.__new__, "_cls": cls}
+    exec(f"def {name}({params}):\n    return _new(_cls, ({values},))", namespace)
+    function = namespace[name]
+    function.__qualname__ = name
+    function.__module__ = __name__
+    function.__doc__ = doc
+    return function
 
 
 class _JobFields(NamedTuple):
@@ -160,9 +178,11 @@ class JobView(_ByIdentity, _JobFields):
         if attempts is None:
             attempts = 0 if state is State.QUEUED and first_start is None else 1
         return cls(
-            job.id, job.size, job.submit, job.estimate, job, state, allocation, home, since,
-            progressing, rate, work_done, run_time_done, expected_end, limit, first_start,
-            end, outcome, suspensions, attempts,
+            id=job.id, size=job.size, submit=job.submit, estimate=job.estimate, job=job,
+            state=state, allocation=allocation, home=home, since=since, progressing=progressing,
+            rate=rate, work_done=work_done, run_time_done=run_time_done,
+            expected_end=expected_end, limit=limit, first_start=first_start, end=end,
+            outcome=outcome, suspensions=suspensions, attempts=attempts,
         )  # fmt: skip
 
     @property
@@ -206,6 +226,16 @@ class JobView(_ByIdentity, _JobFields):
         return (self.wait(now) + run) / run
 
 
+job_view_of: Callable[[Any], JobView] = _compiled(
+    JobView,
+    "job_view_of",
+    "record",
+    ", ".join(f"record.{f}" for f in _JobFields._fields),
+    """The `JobView` of a job's live record: its fields read off ``record``'s attributes
+    of the same names (`schedsim.model.job.JobRun.snapshot` is this function).""",
+)
+
+
 class _ViewFields(NamedTuple):
     now: float
     queue: tuple[JobView, ...]
@@ -222,7 +252,6 @@ class _ViewFields(NamedTuple):
     released: tuple[JobView, ...]
     requeued: tuple[JobView, ...]
     timers: frozenset[float]
-    lookup: dict[int, JobView]
 
 
 class View(_ByIdentity, _ViewFields):
@@ -241,14 +270,21 @@ class View(_ByIdentity, _ViewFields):
     ``timers`` the clock times of this policy's pending `WakeAt` timers.
     ``overhead`` is the run's suspension-overhead model, if any: a
     preemptive policy needs it to know whether a job it suspends frees its
-    cores at once (`suspend_cost`). ``lookup`` is `get`'s index of the jobs
-    by id, made on its first call (most passes never ask).
+    cores at once (`suspend_cost`).
 
     A named tuple (built cheaply at every pass, assignment raises), compared
-    by identity.
+    by identity. Its one piece of state beyond the fields is private: `get`'s
+    index of the jobs by id, made on its first call (most passes never ask)
+    from the view's own jobs and kept in the instance's ``__dict__`` (which
+    holds nothing else). It can only ever say what the fields say, and a view
+    made from another (``_replace``) starts without one.
     """
 
-    __slots__ = ()
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a View is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a View is immutable: cannot delete {name!r}")
 
     @classmethod
     def of(
@@ -285,9 +321,11 @@ class View(_ByIdentity, _ViewFields):
         if arrived is None:
             arrived = tuple(j for j in queue if j.submit == now)
         return cls(
-            now, queue, tuple(running), tuple(suspended), tuple(arrived), tuple(ended),
-            int(free.sum()), free, nodes, cores_per_node, overhead, tuple(killed),
-            tuple(released), tuple(requeued), timers, {},
+            now=now, queue=queue, running=tuple(running), suspended=tuple(suspended),
+            arrived=tuple(arrived), ended=tuple(ended), free_cores=int(free.sum()),
+            free_per_node=free, nodes=nodes, cores_per_node=cores_per_node, overhead=overhead,
+            killed=tuple(killed), released=tuple(released), requeued=tuple(requeued),
+            timers=timers,
         )  # fmt: skip
 
     @property
@@ -300,13 +338,26 @@ class View(_ByIdentity, _ViewFields):
         A job that left the system is found in ``ended`` when it left since the
         previous pass, and not at all afterwards.
         """
-        index = self.lookup
-        if not index:
+        index: dict[int, JobView] | None = self.__dict__.get("_by_id")
+        if index is None:  # the first call: the private index (class docstring)
+            index = {}
             for group in (self.queue, self.running, self.suspended, self.ended):
                 for job in group:
                     index[job.id] = job
+            self.__dict__["_by_id"] = index
         return index.get(job_id)
 
     def suspend_cost(self, job: JobView, penalty: float = 0.0) -> float:
         """Seconds ``job`` would keep its cores, making no progress, if suspended now."""
         return (self.overhead(job.job)[0] if self.overhead is not None else 0.0) + penalty
+
+
+new_view: Callable[..., View] = _compiled(
+    View,
+    "new_view",
+    "*, " + ", ".join(_ViewFields._fields),
+    ", ".join(_ViewFields._fields),
+    """A `View` from its fields, by keyword only (so that no caller writes their order),
+    without the named tuple's Python-level constructor: the scheduler makes one at
+    every pass. `View.of` builds one by hand, for tests.""",
+)

@@ -462,7 +462,7 @@ class ScojoPECT(Policy):
         return view._replace(now=v, queue=queue, running=tuple(running), suspended=(),
                              arrived=(), ended=ended, free_cores=int(free.sum()),
                              free_per_node=free, killed=(), released=(), requeued=(),
-                             timers=frozenset(), lookup={})  # fmt: skip
+                             timers=frozenset())  # fmt: skip
 
     def _observe_all(self, view: View, current: JobType | None) -> None:
         """Bring the plans of the machines out of their slice up to date: arrivals get

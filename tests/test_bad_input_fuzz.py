@@ -99,7 +99,7 @@ def nothing_runs(monkeypatch: pytest.MonkeyPatch) -> None:
         raise Started("a run started")
 
     monkeypatch.setattr(app_simulation.Simulation, "run", started)
-    monkeypatch.setattr(model_simulation.Simulation, "run", started)
+    monkeypatch.setattr(model_simulation.ModelSimulation, "run", started)
     monkeypatch.setattr(sweep, "sweep", started)
     # A closed loop starts one process per user when the simulation is made.
     real_population = model_simulation.population

@@ -432,12 +432,12 @@ def test_memory_error_building_the_machine_is_one_line(capsys, tmp_path, monkeyp
 
 
 def test_out_is_checked_before_simulating(capsys, tmp_path, monkeypatch):
-    from schedsim.model.simulation import Simulation
+    from schedsim.model.simulation import ModelSimulation
 
     def no_run(*args, **kwargs):
         raise AssertionError("simulated before the output folder was checked")
 
-    monkeypatch.setattr(Simulation, "run", no_run)
+    monkeypatch.setattr(ModelSimulation, "run", no_run)
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     for out in (blocker, blocker / "sub"):  # unwritable, even for root

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from schedsim import Simulation
 from schedsim.model.contention import ContentionModel, NodeSharing, Sharing
 from schedsim.model.policy import SetRate, Start
-from schedsim.model.simulation import Simulation
 from schedsim.model.view import View
 from schedsim.policies.fcfs import FCFS
 from schedsim.workloads.job import Job

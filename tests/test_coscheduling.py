@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from schedsim import Simulation
 from schedsim.app import registry
 from schedsim.model.results import Result
-from schedsim.model.simulation import Simulation
 from schedsim.model.slowdowns import StatisticalContention
 from schedsim.policies.glts import (
     CST,

@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from schedsim import Simulation
 from schedsim.app import gantt
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import Reservation, Start
-from schedsim.model.simulation import Simulation
 from schedsim.policies.backfilling import EASY
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload

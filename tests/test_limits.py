@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from schedsim import Simulation
 from schedsim.model.policy import Decision, Policy, Start
-from schedsim.model.simulation import Simulation
 from schedsim.model.view import View
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload

@@ -12,7 +12,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from schedsim.model.simulation import Simulation
+from schedsim import Simulation
 from schedsim.model.slowdowns import StatisticalContention
 from schedsim.policies.backfilling import EASY
 from schedsim.workloads import lublin

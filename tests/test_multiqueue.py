@@ -16,8 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedsim import Simulation as AppSimulation
-from schedsim.model.simulation import Simulation
+from schedsim import Simulation
 from schedsim.model.view import JobView
 from schedsim.policies.multiqueue import (
     HIGH,
@@ -242,7 +241,7 @@ def test_invariants_with_priorities_and_reservations(
     case: Case, high: float, share: float, name: str
 ) -> None:
     w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
-    result = AppSimulation(w, name, nodes=case.cores, params={"boundaries": "100,500"}
+    result = Simulation(w, name, nodes=case.cores, params={"boundaries": "100,500"}
                            if name == "multiqueue" else {}).run()  # fmt: skip
     # A grant behind a zero-estimate job's instant (planned for MIN_PLAN) is off the
     # integers: then times are compared up to the clock's rounding.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from schedsim import Simulation
 from schedsim.app import registry
 from schedsim.app.cli import main
-from schedsim.model.policy import REGISTRY
+from schedsim.model.policy import REGISTRY, Policy, register
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import first
 
@@ -170,3 +171,63 @@ def test_the_cache_is_cold_until_a_suspension_kernel_is_in_it(monkeypatch) -> No
     assert not kernels.cache_is_cold()
     monkeypatch.setattr(kernels, "cached_kernels", lambda: [])
     assert kernels.cache_is_cold()
+
+
+_CELL = """
+from schedsim.model.policy import Policy, register
+
+@register("notebook-sjf")
+class SJF(Policy):
+    '''Shortest job first, as a notebook cell defines it.'''
+
+    def schedule(self, view):
+        return []
+"""
+
+
+@pytest.fixture
+def notebook_name() -> Iterator[str]:
+    yield "notebook-sjf"
+    REGISTRY.pop("notebook-sjf", None)
+
+
+def test_a_notebook_cell_run_again_replaces_its_policy(notebook_name: str) -> None:
+    # Each run of a cell defines a new class of the same module and qualified name.
+    classes = []
+    for _ in range(2):
+        namespace: dict[str, object] = {"__name__": "__main__"}
+        exec(_CELL, namespace)
+        classes.append(namespace["SJF"])
+    assert classes[0] is not classes[1]
+    assert registry.get("notebook-sjf") is classes[1]
+    assert classes[1].name == "notebook-sjf"
+
+
+def test_another_class_under_a_taken_name_is_one_line_naming_both(notebook_name: str) -> None:
+    namespace: dict[str, object] = {"__name__": "__main__"}
+    exec(_CELL, namespace)
+    namespace = {"__name__": "mypolicies"}
+    with pytest.raises(ValueError) as error:
+        exec(_CELL, namespace)
+    assert str(error.value) == (
+        "policy name 'notebook-sjf' is taken by __main__.SJF; register mypolicies.SJF "
+        "under another name"
+    )
+    assert "\n" not in str(error.value)
+    # A shipped policy's name is refused too.
+    registry.get("easy")
+    with pytest.raises(
+        ValueError, match=r"'easy' is taken by schedsim\.policies\.backfilling\.EASY"
+    ):
+        register("easy")(type("Mine", (Policy,), {"__module__": "mypolicies"}))
+
+
+def test_one_class_is_named_simulation() -> None:
+    # The model's run takes policy objects under a name of its own; the one users
+    # meet, which also takes names, is schedsim.Simulation.
+    import schedsim
+    from schedsim.model import simulation as model
+
+    assert not hasattr(model, "Simulation")
+    assert [c.__name__ for c in schedsim.Simulation.__mro__].count("Simulation") == 1
+    assert issubclass(schedsim.Simulation, model.ModelSimulation)

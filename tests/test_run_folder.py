@@ -317,7 +317,7 @@ def test_a_command_line_mistake_is_one_line(capsys, argv, error):
 def test_the_progress_bar_follows_standard_error(tmp_path, capsys, monkeypatch):
     """Shown when standard error is a terminal (where the bar goes), never with
     --no-progress, and after the command line's delay."""
-    from schedsim.model.simulation import Simulation as ModelSimulation
+    from schedsim.model.simulation import ModelSimulation
 
     seen = []
 

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_coscheduling import most_jobs_on_a_node
 
+from schedsim import Simulation
 from schedsim.app import registry
 from schedsim.model.results import Result
-from schedsim.model.simulation import Simulation
 from schedsim.model.slowdowns import StatisticalContention
 from schedsim.policies.scojo import INNER, ScojoPECT
 from schedsim.policies.spacesharing import Slowdowns

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from schedsim import Simulation
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import Policy, Start
 from schedsim.model.results import Result
-from schedsim.model.simulation import Simulation
 from schedsim.model.slowdowns import (
     SL_COS,
     SL_SCR,

@@ -145,15 +145,13 @@ Other choices made here (the format leaves them open):
 
 from __future__ import annotations
 
-import gc
 import gzip
 import io
 import math
 import os
 import re
 import zlib
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from itertools import chain
 from operator import attrgetter, itemgetter
 from pathlib import Path
@@ -611,7 +609,7 @@ def source_lines(
     the lines of the header ``keys`` (their first occurrence), for a message about the
     workload that should name them: a job wider than the machine, a header whose
     machine size a run used (`schedsim.workloads.transforms.fit_machine`,
-    `schedsim.model.simulation.Simulation`).
+    `schedsim.model.simulation.ModelSimulation`).
 
     The file is read again, so this is for error paths only. A line is named only when
     it still says what the workload holds: the job's line has its job number, run time
@@ -811,34 +809,6 @@ def _parse_slow(path: Path, data: bytes) -> tuple[_Parsed, SWFError | None]:
         raise SWFError(path, None, None, f"no job lines (empty SWF file: only {what})")
     a, error = _parse_all(path, lines, numbers)
     return (header, lines.__getitem__, numbers, a), error
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off for the block, back as it was after.
-
-    The reader builds a job, a tuple of its SWF fields and a list per line (77,222
-    lines in the CTC log): every 700 new containers start a young collection, and as
-    the jobs accumulate, full collections walk them all again, a third of the
-    reader's time. These objects hold no reference cycles, so there is nothing for
-    the collector to find among them. Once collection is back, the first young
-    collection would still walk them all once (a fifth of the reader's time):
-    `gc.freeze` and `gc.unfreeze` move them, and any other young objects, straight
-    to the oldest generation, where they would be after surviving two young
-    collections; the next full collection looks at them as usual. Not when the
-    process has frozen objects of its own (a server that forks): unfreezing would
-    release those too.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            if gc.get_freeze_count() == 0:
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
 
 
 #: One check of `_Checks`: the rows it rejects, and the (field, reason) for a row.
@@ -1219,20 +1189,19 @@ def read_swf(
     kept = kept[np.lexsort((a[kept, JOB], a[kept, SUBMIT]))]
     values = a[kept]
     ids = values[:, [JOB, USER, GROUP, APP, QUEUE, PARTITION]].astype(np.int64).T.tolist()
-    with _collector_paused():
-        swf = list(map(tuple, values.tolist()))
-        jobs = _trusted_jobs(
-            (
-                ids[0],  # id
-                # The submit and run times are the float objects of the swf tuples.
-                list(map(itemgetter(SUBMIT), swf)),
-                list(map(itemgetter(RUN), swf)),
-                checks.size[kept].astype(np.int64).tolist(),
-                checks.estimate[kept].tolist(),
-                *ids[1:],  # user, group, app, queue, partition
-            ),
-            swf,
-        )
+    swf = list(map(tuple, values.tolist()))
+    jobs = _trusted_jobs(
+        (
+            ids[0],  # id
+            # The submit and run times are the float objects of the swf tuples.
+            list(map(itemgetter(SUBMIT), swf)),
+            list(map(itemgetter(RUN), swf)),
+            checks.size[kept].astype(np.int64).tolist(),
+            checks.estimate[kept].tolist(),
+            *ids[1:],  # user, group, app, queue, partition
+        ),
+        swf,
+    )
     return Workload._ordered(
         tuple(jobs),
         built,

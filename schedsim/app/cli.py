@@ -455,12 +455,12 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     check_only(args)
     out = output_directory(args.out)
     made = check_writable(out) if out is not None else []
-    from schedsim.model.simulation import young_collections_only
+    from schedsim.model.gc_tuning import tuned_gc
 
     try:
-        # The outputs too: the run's records stay alive until they are written, and a full
-        # pass of the collector over them, right after the run, cost 0.2 s on whole CTC.
-        with young_collections_only():
+        # Reading, the run and the outputs: the run's records stay alive until they are
+        # written, and a full pass of the collector over them cost 0.2 s on whole CTC.
+        with tuned_gc():
             return _run_and_write(args, config, console, out, made)
     except BaseException:
         remove_empty(made)

@@ -330,7 +330,7 @@ def place(view: View, promises: Iterable[Reservation] | pd.DataFrame) -> pd.Data
     (seed 000 section 2.1). To draw the promise, each reservation (in order
     of start) is put on the lowest-numbered nodes projected to be free for
     its whole span: the cores that the running jobs of ``view`` (a state
-    after the pass: `schedsim.model.simulation.Simulation.view`) leave by
+    after the pass: `schedsim.model.simulation.ModelSimulation.view`) leave by
     their expected ends, less those of the reservations placed before it.
     This is where the job would start if every estimate held and first fit
     chose; a reservation that fits nowhere that way (fragmentation that the
@@ -532,7 +532,7 @@ def gantt(
     ``promises``, or rows of `Result.reservations`, e.g. those of one pass;
     `place` puts them on nodes where the policy named none, given ``view``).
     ``view``: the state at the end of a partial ``result`` (a stepped run's
-    `schedsim.model.simulation.Simulation.view`): running jobs are drawn on
+    `schedsim.model.simulation.ModelSimulation.view`): running jobs are drawn on
     to their expected ends, pale. ``labels``: job
     ids inside the rectangles (``"auto"``: when there are few enough to
     read). ``ax``: draw into these axes (the figure is returned); ``max_rows``:

@@ -1,7 +1,7 @@
 """`Simulation` with policies given by name: the facade notebooks and scripts use.
 
-The model's `schedsim.model.simulation.Simulation` takes a policy object;
-this subclass also takes a registered name (``"easy"``), a plug-in spec
+The model's `schedsim.model.simulation.ModelSimulation` takes a policy object;
+this subclass, the one ``Simulation``, also takes a registered name (``"easy"``), a plug-in spec
 (``"path/to/module.py:ClassName"``, ``"package.module:ClassName"``) and the
 policy's parameters, resolved by `schedsim.app.registry`::
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from schedsim.app import registry
 from schedsim.model.policy import Policy
 from schedsim.model.results import Result
-from schedsim.model.simulation import Simulation as _ModelSimulation
+from schedsim.model.simulation import ModelSimulation
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Simulation"]
 
 
-class Simulation(_ModelSimulation):
+class Simulation(ModelSimulation):
     """One run: a workload replayed on a machine under a policy, given by name or object.
 
     ``policy`` is a `Policy` instance or a name `schedsim.app.registry.make`
@@ -38,7 +38,7 @@ class Simulation(_ModelSimulation):
     such as the run id and configuration of a `schedsim.app.study.RunConfig`
     (`RunConfig.record`). Its keys may not be ones the model writes (a ValueError
     when the result is made; a key's value must be JSON-ready for ``summary.json``).
-    Every other argument is the model's (`schedsim.model.simulation.Simulation`).
+    Every other argument is the model's (`schedsim.model.simulation.ModelSimulation`).
     """
 
     def __init__(

@@ -311,7 +311,7 @@ class RunConfig:
     count, ``"run"`` time (None, the default) or ``"work"``; ``pieces``
     (default on) keeps the piece log, ``log_decisions`` (default off)
     every decision and ``log_reservations`` (default off) every reservation
-    the policy holds after each pass (`schedsim.model.simulation.Simulation`). ``strict``
+    the policy holds after each pass (`schedsim.model.simulation.ModelSimulation`). ``strict``
     (default off; None) reads an SWF workload with
     ``read_swf(..., strict=True)``: unusual values in the fields a run does not
     use are refused rather than cleaned and counted (`schedsim.workloads.swf`).
@@ -761,7 +761,7 @@ class RunConfig:
         return {"run_id": normalized.run_id(), "config": normalized.to_dict()}
 
     def simulation(self) -> Any:
-        """A ready-to-run `schedsim.model.simulation.Simulation` of this configuration.
+        """A ready-to-run `schedsim.Simulation` of this configuration.
 
         The policy gets `policy_params`: ``schedsim run`` builds its configuration
         without normalizing it, and its policy seed must follow the run's too. The

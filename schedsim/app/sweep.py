@@ -84,6 +84,7 @@ from typing import Any
 
 from schedsim._version import __version__
 from schedsim.app.study import Run, RunConfig, Study
+from schedsim.model.gc_tuning import tuned_gc
 from schedsim.model.results import OPTIONAL_TABLES, POLICY_TABLE, json_safe
 
 __all__ = [
@@ -92,6 +93,7 @@ __all__ = [
     "SweepLocked",
     "SweepOutcome",
     "execute",
+    "execute_tuned",
     "is_finished",
     "largest_first",
     "sweep",
@@ -159,8 +161,16 @@ def _json_bytes(doc: Mapping[str, Any]) -> bytes:
     return (json.dumps(json_safe(doc), indent=2) + "\n").encode()
 
 
+def execute_tuned(task: Task) -> RunOutcome:
+    """`execute` with the collector tuned for a simulation (`tuned_gc`): what the worker
+    processes of a pool or a Dask cluster call, processes of schedsim's own. A sweep in
+    the calling process (``workers=0``, a notebook) leaves the collector alone."""
+    with tuned_gc():
+        return execute(task)
+
+
 def execute(task: Task) -> RunOutcome:
-    """Run one configuration and return its files (this is what workers call).
+    """Run one configuration and return its files.
 
     Never raises for a failing run: the error and traceback come back in the
     outcome, so one bad configuration does not stop a study.
@@ -455,7 +465,7 @@ def _local_pool(tasks: list[Task], workers: int) -> Iterator[Iterator[RunOutcome
         def submit_next() -> None:
             task = next(waiting, None)
             if task is not None:
-                running[pool.submit(execute, task)] = task[0]["id"]
+                running[pool.submit(execute_tuned, task)] = task[0]["id"]
 
         for _ in range(2 * workers):
             submit_next()
@@ -499,7 +509,7 @@ def _dask(tasks: list[Task], cluster: Any) -> Iterator[Iterator[RunOutcome]]:
     own = not isinstance(cluster, Client)
     client = Client(cluster) if own else cluster
     try:
-        futures = client.map(execute, tasks, pure=False)
+        futures = client.map(execute_tuned, tasks, pure=False)
         ids = {f.key: t[0]["id"] for f, t in zip(futures, tasks, strict=True)}
 
         def outcomes() -> Iterator[RunOutcome]:

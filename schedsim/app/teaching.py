@@ -1,6 +1,6 @@
 """Teaching demos: a run recorded pass by pass, drawn frame by frame, animated, stepped.
 
-A demo steps a small simulation (`schedsim.model.simulation.Simulation.step`)
+A demo steps a small simulation (`schedsim.model.simulation.ModelSimulation.step`)
 and keeps, after every scheduling pass, a `Frame`: the clock, what the
 policy saw, what it decided, the reservations it then held, the state after
 the pass and the partial result so far. `record` makes the frames, `draw`
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from schedsim.app import gantt
 from schedsim.model.policy import Decision, Kill, Requeue, Reservation, Resume, Start, Suspend
 from schedsim.model.results import Result
-from schedsim.model.simulation import Simulation
+from schedsim.model.simulation import ModelSimulation
 from schedsim.model.view import View
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,7 +58,7 @@ class Frame:
 
 
 def record(
-    sim: Simulation, *, keep: Callable[[Frame], bool] | None = None, limit: int = 500
+    sim: ModelSimulation, *, keep: Callable[[Frame], bool] | None = None, limit: int = 500
 ) -> list[Frame]:
     """Step ``sim`` to its end and keep a `Frame` after every pass (or those ``keep`` likes).
 
