@@ -1,22 +1,23 @@
-"""Opt-in tuning of Python's garbage collector for long runs: `tuned_gc`.
+"""Opt-in tuning of Python's garbage collector for long runs: `tuned_gc`, `paused_gc`.
 
 The library itself never touches the collector (`Simulation.run`, `read_swf` and
 the rest leave its thresholds, its switch and its frozen set as they found them): a
 process's collector belongs to whoever runs the process. The ``schedsim`` command
-runs each simulation inside `tuned_gc` (so do the sweep's workers and the
-benchmarks), and a notebook or script can opt in the same way::
+runs each simulation inside `tuned_gc` and reads its workload inside `paused_gc`
+(the sweep's workers and the benchmarks use `tuned_gc` too), and a notebook or
+script can opt in the same way::
 
     from schedsim.model.gc_tuning import tuned_gc
 
     with tuned_gc():
         result = Simulation(load("ctc"), "easy").run()
 
-Why it pays: a run keeps every job it has seen
-(its record, its snapshots), and reading a log builds a job, a tuple and a list per
-line, so each of the collector's full passes walks millions of live objects while
-finding next to nothing, since the core makes almost no reference cycles
-(tests/test_collector.py checks it). On a whole log those passes took 6-9% of a run
-and a third of a second of building its result tables.
+Why it pays: a run keeps every job it has seen (its record, its snapshots), and
+reading a log builds a job, a tuple and a list per line, so each of the collector's
+full passes walks millions of live objects while finding next to nothing, since the
+core makes almost no reference cycles (tests/test_collector.py checks it). On a whole
+log those passes took 6-9% of a run and a third of a second of building its result
+tables.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["tuned_gc"]
+__all__ = ["paused_gc", "tuned_gc"]
 
 #: Collections of the young generations between two of the oldest one, inside the block.
 FULL_EVERY = 1_000_000
@@ -36,6 +37,9 @@ FULL_EVERY = 1_000_000
 _inside = 0
 _before: tuple[int, ...] = ()
 _lock = threading.Lock()
+# Blocks of `paused_gc` open now, and whether the collector was on before the first.
+_paused = 0
+_was_enabled = True
 
 
 @contextmanager
@@ -67,3 +71,28 @@ def tuned_gc() -> Iterator[None]:
             _inside -= 1
             if _inside == 0:
                 gc.set_threshold(*_before)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No collection at all inside the block, for building many objects that live on.
+
+    Reading a log builds a job, a tuple and a list per line, all of which the run keeps;
+    a young collection every few hundred of them finds nothing to free, and on a whole
+    log those collections cost a fifth of the reading. The ``schedsim`` command reads
+    its workload inside this block. The collector is switched back on at the end of the
+    last block still open (threads may overlap) if it was on before the first.
+    """
+    global _paused, _was_enabled
+    with _lock:
+        if _paused == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _paused += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _paused -= 1
+            if _paused == 0 and _was_enabled:
+                gc.enable()

@@ -11,7 +11,7 @@ import pytest
 
 from schedsim import Result, Simulation
 from schedsim.app.study import RunConfig
-from schedsim.model.gc_tuning import tuned_gc
+from schedsim.model.gc_tuning import paused_gc, tuned_gc
 from schedsim.workloads import catalog
 from schedsim.workloads.transforms import first
 
@@ -55,6 +55,42 @@ def test_tuned_runs_in_threads_leave_the_thresholds_as_they_were() -> None:
 
 def _collector_state() -> tuple[tuple[int, ...], bool, int]:
     return gc.get_threshold(), gc.isenabled(), gc.get_freeze_count()
+
+
+def test_a_pause_switches_the_collector_back_on_only_if_it_was_on() -> None:
+    assert gc.isenabled()
+    with paused_gc():
+        assert not gc.isenabled()
+        with paused_gc():  # nested: the outer block still holds it off
+            pass
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with paused_gc():
+            pass
+        assert not gc.isenabled()  # it was off before: it stays off
+    finally:
+        gc.enable()
+
+
+def test_the_run_command_reads_its_workload_with_the_collector_paused(
+    monkeypatch, tmp_path
+) -> None:
+    from schedsim.app import cli
+
+    seen: list[bool] = []
+    build = RunConfig.build_workload
+
+    def watched(self, *args, **kwargs):
+        seen.append(gc.isenabled())
+        return build(self, *args, **kwargs)
+
+    monkeypatch.setattr(RunConfig, "build_workload", watched)
+    out = str(tmp_path / "run")
+    argv = ["run", "--workload", "kth", "--first", "50", "--only", "summary.json", "--out", out]
+    assert cli.main([*argv, "--no-progress"]) == 0
+    assert seen == [False] and gc.isenabled()
 
 
 def test_library_calls_leave_the_collector_as_they_found_it(tmp_path, monkeypatch) -> None:

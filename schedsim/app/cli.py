@@ -42,6 +42,7 @@ from schedsim.app.report.quantities import (
     SELECTIVE_PREEMPTION,
 )
 from schedsim.app.run_folder import OPTIONAL_FILES, RUN_FILES  # noqa: F401  (--only's names)
+from schedsim.model.gc_tuning import paused_gc, tuned_gc
 from schedsim.workloads import catalog
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -455,8 +456,6 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     check_only(args)
     out = output_directory(args.out)
     made = check_writable(out) if out is not None else []
-    from schedsim.model.gc_tuning import tuned_gc
-
     try:
         # Reading, the run and the outputs: the run's records stay alive until they are
         # written, and a full pass of the collector over them cost 0.2 s on whole CTC.
@@ -481,7 +480,8 @@ def _run_and_write(
     if out is not None:  # checked before the trace is read
         check_folder(out, run_id, force=args.force, option=f"--out {out}")
     try:
-        sim = config.simulation()
+        with paused_gc():  # the workload's records all live on: nothing to collect
+            sim = config.simulation()
     except KeyboardInterrupt:
         raise Interrupted("interrupted while reading the workload; nothing was written") from None
     if out is None:
