@@ -1,5 +1,5 @@
-"""The console report (rich tables): what ``schedsim run``, ``schedsim report`` and
-``schedsim compare`` print.
+"""The console report (rich tables): what ``schedsim run`` and ``schedsim report`` print,
+and the run tables ``schedsim compare`` prints too.
 
 `print_report`
     A study: a header line, a warning when the study has too few
@@ -8,7 +8,7 @@
     and the failures.
 `summary_table`, `category_stats_table`
     The tables of one or several runs, shared by ``schedsim run`` and
-    ``schedsim compare`` (`comparison.print_comparison`) so that a number
+    ``schedsim compare`` (`schedsim.app.compare.print_comparison`) so that a number
     reads the same in both.
 
 Every value is written by `formats.format_value` (one format per quantity)
