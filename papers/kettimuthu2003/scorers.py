@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from schedsim.app.report.claims import Case, Claim, ClaimResult
+from schedsim.app.claims import Case, Claim, ClaimResult
 from schedsim.app.report.formats import significant
 from schedsim.model.categories import CATEGORIES, CATEGORIES4
 from schedsim.papers.kettimuthu2003.readings import IS, NS, Reading

@@ -660,7 +660,7 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     if claims:
         import pandas as pd
 
-        from schedsim.app.report.console import print_claims
+        from schedsim.app.claims import print_claims
 
         print_claims(console, pd.read_csv(claims[0]), results.report_defaults.get("paper"))
     for what, paths in written.items():
