@@ -9,28 +9,12 @@ of day; `claims`: the paper's claims scored; `figures`: Figures 2, 4, 5 and 6; `
 
 from __future__ import annotations
 
-from schedsim.papers.feitelson2009 import claims
-from schedsim.papers.feitelson2009.analyses import (
-    DRAINED,
-    NIGHT_FROM,
-    NIGHT_TO,
-    drain_hour,
-    gains,
-    queues,
-)
-from schedsim.papers.feitelson2009.figures import CURVES, closed_loop_figures, curves_figure
+from schedsim.papers import public_names
+from schedsim.papers.feitelson2009 import analyses, claims, figures, report
+from schedsim.papers.feitelson2009.figures import closed_loop_figures
 from schedsim.papers.feitelson2009.report import write
 
-__all__ = [
-    "CURVES",
-    "DRAINED",
-    "NIGHT_FROM",
-    "NIGHT_TO",
-    "claims",
-    "closed_loop_figures",
-    "curves_figure",
-    "drain_hour",
-    "gains",
-    "queues",
-    "write",
-]
+__all__ = ["analyses", "claims", "closed_loop_figures", "figures", "report", "write"]
+
+#: The public names of the modules, as attributes of the package (`public_names`).
+__getattr__ = public_names(__name__, analyses, claims, figures, report)
