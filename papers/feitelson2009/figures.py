@@ -94,6 +94,7 @@ def closed_loop_figures(
     """
     from schedsim.app import plots as figures
     from schedsim.app.report.formats import with_units
+    from schedsim.app.report.plots import save_figures
     from schedsim.model import sessions
 
     out = Path(out_dir)
@@ -126,20 +127,11 @@ def closed_loop_figures(
         tables.append(path)
         labels = list(runs)
         title = f"{results.name}, {size} users, {name}"
-        for stem, fig in (
-            (
-                f"queue-by-time-of-day-{name}",
-                figures.plot_queue_by_time_of_day(runs, tables=queues, title=title),
-            ),
-            (
-                f"job-maps-{name}",
-                figures.plot_job_maps(
-                    {k: runs[k] for k in dict.fromkeys([labels[0], labels[-1]])}, hours, title
-                ),
-            ),
-        ):
-            path = out / f"{stem}.png"
-            fig.savefig(path, dpi=120)
-            plots.append(path)
-            fig.clear()  # a bare Figure: no pyplot registry to close it from
+        ends = {k: runs[k] for k in dict.fromkeys([labels[0], labels[-1]])}
+        plots += save_figures(
+            [(f"queue-by-time-of-day-{name}",
+              figures.plot_queue_by_time_of_day(runs, tables=queues, title=title)),
+             (f"job-maps-{name}", figures.plot_job_maps(ends, hours, title))],
+            out,
+        )  # fmt: skip
     return tables, plots

@@ -13,8 +13,7 @@ differ, else by its folder's name):
     throughput...): `summary_comparison`.
 ``categories``
     Kettimuthu's (2003) per-category table, `schedsim.model.results.compare`:
-    rows are the categories (16 of Table 2.1 or 4 of Table 4.1) and ``all``:
-    `category_comparison`.
+    rows are the categories (16 of Table 2.1 or 4 of Table 4.1) and ``all``.
 
 `RunComparison.write` saves them as ``compare-summary.csv`` and
 ``compare-categories.csv`` (full precision, in the stored units: the summary's
@@ -48,16 +47,16 @@ from rich.text import Text
 from schedsim.app.report import reading
 from schedsim.app.report.console import add_column, show, summary_table
 from schedsim.app.report.formats import column_header, format_value
+from schedsim.app.report.plots import save_figures
 from schedsim.app.report.quantities import axis_label, category_table_name, unit_of
 from schedsim.app.report.statistics import check_category_request
-from schedsim.model.results import Result, Stat, compare
+from schedsim.model.results import Result, compare
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = [
     "RunComparison",
-    "category_comparison",
     "compare_folders",
     "comparison_plot",
     "print_comparison",
@@ -104,24 +103,6 @@ def _number(value: Any) -> int | float:
     if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
         return float(value)
     return math.nan
-
-
-def category_comparison(
-    results: Mapping[str, Result],
-    metric: str = "bounded_slowdown",
-    stat: Stat = "mean",
-    scheme: str = "16",
-    estimate: str | None = None,
-    warmup: int | float = 0,
-    cooldown: int | float = 0,
-) -> pd.DataFrame:
-    """Kettimuthu's per-category table of several runs: `schedsim.model.results.compare`.
-
-    Rows are the categories (paper order) and ``"all"``, columns the runs in
-    the order of ``results``.
-    """
-    check_category_request(scheme, estimate)
-    return compare(results, metric, stat, scheme, estimate, warmup, cooldown)
 
 
 @dataclass(frozen=True, repr=False)
@@ -193,8 +174,9 @@ class RunComparison:
 
     @cached_property
     def categories(self) -> pd.DataFrame:
-        """Categories and ``all`` (index ``category``) x runs (`category_comparison`)."""
-        return category_comparison(
+        """Categories and ``all`` (index ``category``) x runs: Kettimuthu's per-category
+        table of each run, `schedsim.model.results.compare`."""
+        return compare(
             self.results,
             self.metric,
             self.stat,
@@ -270,11 +252,7 @@ class RunComparison:
             frame.to_csv(path)
             written["tables"].append(path)
         if plot:
-            fig = self.plot()
-            path = out / CATEGORIES_PNG
-            fig.savefig(path, dpi=120)
-            fig.clear()  # a bare Figure: no pyplot registry to close it from
-            written["plots"].append(path)
+            written["plots"] += save_figures([(CATEGORIES_PNG[: -len(".png")], self.plot())], out)
         return written
 
 
@@ -347,7 +325,7 @@ def comparison_plot(
     log: bool | None = None,
 ) -> Figure:
     """Plain runs side by side: per category (rows of ``table``, as
-    `category_comparison` gives them, ``all`` included) a bar for
+    `RunComparison.categories` gives them, ``all`` included) a bar for
     each run (its columns).
 
     The y axis names ``stat``, ``metric`` and ``unit`` (the values' unit: a

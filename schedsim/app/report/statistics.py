@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 
 from schedsim.app.report.quantities import UNBOUNDED, bounds_of, comparison_bounds
-from schedsim.model.categories import CATEGORIES, CATEGORIES4
+from schedsim.model.categories import labels as category_labels
 from schedsim.model.results import Result, Stat
 
 __all__ = [
@@ -72,7 +72,6 @@ __all__ = [
     "aggregate",
     "categories",
     "category_cells",
-    "category_labels",
     "category_summary",
     "check_confidence",
     "confidence_interval",
@@ -412,11 +411,6 @@ def ratio_table(
 # --------------------------------------------------------------------------- #
 
 
-def category_labels(scheme: str) -> list[str]:
-    """The categories of ``scheme``, in Kettimuthu's order: 16 of Table 2.1 or 4 of Table 4.1."""
-    return list(CATEGORIES if scheme == "16" else CATEGORIES4)
-
-
 def check_category_request(scheme: str, estimate: str | None) -> None:
     """ValueError unless ``scheme`` and ``estimate`` are ones `Result.category_table` takes."""
     if scheme not in ("16", "4"):
@@ -465,7 +459,7 @@ def categories(
     range of the values: `bounds_of` of the metric and statistic), ``n`` (runs
     that had jobs in that category).
     """
-    labels = category_labels(scheme)
+    labels = list(category_labels(scheme))
     rows: list[dict[str, Any]] = []
     for values, pos in groups(done, by):
         group = dict(zip(by, values, strict=True))
@@ -507,7 +501,7 @@ def category_summary(
     ``_ci_low``/``_ci_high`` (Student t cut at `bounds_of` the metric and
     stat; NaN for one run).
     """
-    labels = category_labels(scheme)
+    labels = list(category_labels(scheme))
     rows: list[dict[str, Any]] = []
     for values, pos in groups(done, by):
         group = dict(zip(by, values, strict=True))

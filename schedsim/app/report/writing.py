@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import pandas as pd
 
 from schedsim.app.report.formats import metric_column_unit, safe_name, with_units
+from schedsim.app.report.plots import save_figures
 from schedsim.app.report.quantities import comparison_unit, unit_of
 from schedsim.app.report.reading import as_list
 from schedsim.app.study import CATEGORY_KEYS, paper_analyses
@@ -190,10 +191,7 @@ def write_report(
                 for st in spec["stats"]:
                     for m in spec["metrics"]:
                         fig = results.category_plot(m, st, scheme, quality, table=frame)
-                        path = out / f"{stem}-{safe_name(f'{st}_{m}')}.png"
-                        fig.savefig(path, dpi=120)
-                        plots.append(path)
-                        fig.clear()
+                        plots += save_figures([(f"{stem}-{safe_name(f'{st}_{m}')}", fig)], out)
     paper = results.report_defaults.get("paper")
     if paper and done:
         t, p, _ = paper_analysis(paper).write(results, out)
