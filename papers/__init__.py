@@ -7,11 +7,19 @@ and claims (small modules named for what they hold) and its page
 import `schedsim.app`, never the reverse. A study's report finds a paper's
 analyses by name (``[report] paper = NAME``) through `ANALYSES`, read by
 `schedsim.app.study.paper_analyses` without importing the modules it names.
+
+A paper's package names its modules and ``write``; the public names of its modules
+(their ``__all__``) are its attributes too (``from schedsim.papers.zeng2009 import rr``),
+forwarded by `public_names`, so that each is listed once, where it is defined.
 """
 
 from __future__ import annotations
 
-__all__ = ["ANALYSES"]
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+__all__ = ["ANALYSES", "public_names"]
 
 #: ``[report] paper = NAME`` -> the module whose ``write(results, out)`` adds that
 #: paper's tables, figures and claims to a study's report (returning the table and
@@ -24,3 +32,17 @@ ANALYSES: dict[str, str] = {
     "kettimuthu2003": "schedsim.papers.kettimuthu2003",
     "kettimuthu2003-subset": "schedsim.papers.kettimuthu2003.subset",
 }
+
+
+def public_names(package: str, *modules: ModuleType) -> Callable[[str], Any]:
+    """A paper package's module ``__getattr__``: a public name (in ``__all__``) of one of
+    ``modules``, taken from the first that lists it (a module that re-exports another's
+    names lists the same objects); AttributeError naming ``package`` otherwise."""
+
+    def __getattr__(name: str) -> Any:
+        for module in modules:
+            if name in module.__all__:
+                return getattr(module, name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__

@@ -1,4 +1,4 @@
-"""The claims vocabulary every paper shares (schedsim.app.report.claims): the verdict
+"""The claims vocabulary every paper shares (schedsim.app.claims): the verdict
 rules (tallies), the case rules, the table and its writer, read back with the csv module."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from schedsim.app.report import claims as c
+from schedsim.app import claims as c
 
 
 def _cases(*holds: bool, weak: tuple[bool, ...] = ()) -> list[c.Case]:

@@ -5,7 +5,7 @@ generator (values spread around the papers' thresholds, so that every verdict oc
 with a few missing runs), and the tables written as CSV (and, for Kettimuthu 2003, its
 Markdown and its counts per reading) are compared with the files under
 ``tests/data/claims/``, written by the code before the claims vocabulary
-(`schedsim.app.report.claims`) was shared. A refactor of the claims must leave every
+(`schedsim.app.claims`) was shared. A refactor of the claims must leave every
 claim's text, value, case count and verdict as it was.
 
 To write the expected files again (only after a deliberate change, said in the commit):

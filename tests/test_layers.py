@@ -66,3 +66,19 @@ def test_no_import_cycle_inside_the_report_package() -> None:
         if graph.chain_exists(a, b) and graph.chain_exists(b, a)
     ]
     assert cycles == []
+
+
+def test_the_report_package_keeps_to_what_every_study_uses() -> None:
+    """Issue 38: `schedsim.app.report` holds what every study's report uses (reading,
+    statistics, plots, console, formats, writing) in under 3,000 lines; run folders side by
+    side (`schedsim.app.compare`) and a paper's claims (`schedsim.app.claims`) use it and
+    are never imported by it (the papers neither: the layers contract)."""
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("schedsim")
+    report = sorted(m for m in graph.modules if m.startswith("schedsim.app.report."))
+    for outside in ("schedsim.app.compare", "schedsim.app.claims"):
+        assert outside in graph.modules
+        assert not any(graph.chain_exists(m, outside) for m in report), outside
+    folder = REPO / "schedsim" / "app" / "report"
+    lines = sum(len(path.read_text().splitlines()) for path in folder.glob("*.py"))
+    assert lines < 3000, f"schedsim/app/report has {lines} lines"

@@ -17,8 +17,8 @@ import pytest
 #: Third-party packages that cost tenths of a second or more to import.
 HEAVY_PACKAGES = {"pandas", "scipy", "numba", "matplotlib", "pyarrow", "dask", "rich"}
 #: schedsim's own heavy parts: they import the packages above.
-HEAVY_SCHEDSIM = ("schedsim.app.report", "schedsim.app.study", "schedsim.app.sweep",
-                  "schedsim.policies")  # fmt: skip
+HEAVY_SCHEDSIM = ("schedsim.app.report", "schedsim.app.compare", "schedsim.app.claims",
+                  "schedsim.app.study", "schedsim.app.sweep", "schedsim.policies")  # fmt: skip
 #: Light modules within them: the report package itself imports its modules on first
 #: use, and the papers' names the help quotes are in `quantities`.
 LIGHT_SCHEDSIM = ("schedsim.app.report", "schedsim.app.report.quantities")

@@ -38,3 +38,26 @@ def test_the_docs_extension_reads_the_one_table() -> None:
     cited = {key for entry in catalogue.POLICIES.values() for key, _ in entry.source}
     assert cited <= set(PAPERS)
     assert str(PAPERS["kettimuthu2003"]) == PAPERS["kettimuthu2003"].label == "Kettimuthu 2003"
+
+
+def test_a_papers_package_forwards_the_public_names_of_its_modules() -> None:
+    # Each name is listed once, in its module's __all__, and reachable from the package
+    # as before (`schedsim.papers.public_names`): the very object, not a copy.
+    import pytest
+
+    for key in REPRODUCED:
+        package = importlib.import_module(f"schedsim.papers.{key}")
+        modules = [getattr(package, m) for m in package.__all__ if m != "write"
+                   and type(getattr(package, m)).__name__ == "module"]  # fmt: skip
+        assert modules, key
+        for module in modules:
+            for name in module.__all__:
+                if name in package.__all__:
+                    continue  # a submodule (`claims`) keeps its own name
+                assert getattr(package, name) is getattr(module, name), (key, name)
+        with pytest.raises(AttributeError, match=f"schedsim.papers.{key}.*no_such_name"):
+            package.no_such_name  # noqa: B018
+    from schedsim.papers.zeng2009 import rr  # imported from the package, as users do
+
+    assert rr.__module__ == "schedsim.papers.zeng2009.analyses"
+    assert importlib.import_module("schedsim.papers.feitelson2009").closed_loop_figures

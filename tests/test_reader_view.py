@@ -150,7 +150,7 @@ def test_help_names_papers_not_seed_numbers(command: str, capsys) -> None:
 
 
 def test_the_comparison_chart_names_the_paper(tmp_path: Path) -> None:
-    from schedsim.app.report import RunComparison
+    from schedsim.app.compare import RunComparison
 
     for policy in ("easy", "fcfs"):
         assert main(["run", "--first", "200", "--policy", policy,

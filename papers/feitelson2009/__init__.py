@@ -3,33 +3,18 @@ Scheduling with Daily Cycles of Activity* (MASCOTS 2009): CREASY against EASY.
 
 Its page is README.md beside this file; its studies ``study.toml`` (14 days) and
 ``study-full.toml`` (the paper's 180 days). `analyses`: the gains and the queue by time
-of day; `claims`: the paper's claims scored; `figures`: Figures 2 and 4; `report`:
+of day; `claims`: the paper's claims scored; `figures`: Figures 2, 4, 5 and 6; `report`:
 `write`, the files it adds to a study's report (``[report] paper = "feitelson2009"``).
 """
 
 from __future__ import annotations
 
-from schedsim.papers.feitelson2009 import claims
-from schedsim.papers.feitelson2009.analyses import (
-    DRAINED,
-    NIGHT_FROM,
-    NIGHT_TO,
-    drain_hour,
-    gains,
-    queues,
-)
-from schedsim.papers.feitelson2009.figures import CURVES, curves_figure
+from schedsim.papers import public_names
+from schedsim.papers.feitelson2009 import analyses, claims, figures, report
+from schedsim.papers.feitelson2009.figures import closed_loop_figures
 from schedsim.papers.feitelson2009.report import write
 
-__all__ = [
-    "CURVES",
-    "DRAINED",
-    "NIGHT_FROM",
-    "NIGHT_TO",
-    "claims",
-    "curves_figure",
-    "drain_hour",
-    "gains",
-    "queues",
-    "write",
-]
+__all__ = ["analyses", "claims", "closed_loop_figures", "figures", "report", "write"]
+
+#: The public names of the modules, as attributes of the package (`public_names`).
+__getattr__ = public_names(__name__, analyses, claims, figures, report)

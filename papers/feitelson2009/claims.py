@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pandas as pd
 
-from schedsim.app.report.claims import Case, Claim, Ours, claims_table, score
+from schedsim.app.claims import Case, Claim, Ours, claims_table, score
 
 __all__ = ["CLAIMS", "claims"]
 

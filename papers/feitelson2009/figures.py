@@ -1,16 +1,26 @@
-"""Feitelson & Shmueli 2009: Figures 2 and 4 (throughput and utilization against the users)."""
+"""Feitelson & Shmueli 2009: Figures 2 and 4 (throughput and utilization against the
+users: `curves_figure`), and Figures 5 and 6 (the queue by time of day and the maps of
+waiting and running jobs: `closed_loop_figures`, which ``[report] closed_loop`` adds to
+any closed-loop study's report)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from schedsim.model.results import Result
+from schedsim.papers.feitelson2009.analyses import _column
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from schedsim.app.report.study_results import StudyResults
 
-__all__ = ["CURVES", "curves_figure"]
+
+__all__ = ["CURVES", "QUEUE_UNITS", "closed_loop_figures", "curves_figure"]
 
 
 #: The curves of Figures 2 and 4: run column -> (axis label, file stem, figure panel). The
@@ -18,6 +28,15 @@ __all__ = ["CURVES", "curves_figure"]
 CURVES: dict[str, tuple[str, str, str]] = {
     "throughput": ("daily throughput (jobs/day)", "throughput", "(a)"),
     "utilization": ("utilization (fraction)", "utilization", "(b)"),
+}
+
+#: Units of the columns of `schedsim.model.sessions.queue_by_time_of_day`.
+QUEUE_UNITS: dict[str, str] = {
+    "hour": "h",
+    "queued": "jobs",
+    "queued_std": "jobs",
+    "running": "jobs",
+    "busy_cores": "cores",
 }
 
 
@@ -52,3 +71,67 @@ def curves_figure(runs: pd.DataFrame, column: str) -> Figure:
     fig.suptitle(f"CREASY against EASY: {what} (Feitelson & Shmueli 2009, Figures 2{panel} "
                  f"and 4{panel})")  # fmt: skip
     return fig
+
+
+def closed_loop_figures(
+    results: StudyResults,
+    out_dir: str | Path,
+    users: int | None = None,
+    hours: Sequence[float] | None = None,
+) -> tuple[list[Path], list[Path]]:
+    """Feitelson & Shmueli's (2009) Figures 5 and 6 for the closed-loop runs of
+    ``users`` users.
+
+    ``users`` defaults to the largest population in the study; ``hours`` to
+    10:00, 16:00 and 23:00. For each daily-cycle setting: the queue length
+    by time of day averaged over the days, one line per label
+    (``queue-by-time-of-day-<cycle>.png`` and ``.csv``, its columns named with
+    their units: ``hour (h)``, ``queued (jobs)``...), and the size x
+    run time maps of waiting and running jobs for the first and the last
+    label (``job-maps-<cycle>.png``; `schedsim.model.sessions`). A study that
+    runs both the users' own and accurate estimates gets each apart (``-exact-estimates``
+    added to the names of the latter). Uses the first replication of each configuration.
+    """
+    from schedsim.app import plots as figures
+    from schedsim.app.report.formats import with_units
+    from schedsim.app.report.plots import save_figures
+    from schedsim.model import sessions
+
+    out = Path(out_dir)
+    done = results.done
+    if "users" not in done or done["users"].isna().all():
+        raise ValueError(f"study {results.name!r} has no closed-loop runs (users)")
+    size = int(done["users"].max() if users is None else users)
+    hours = list(hours) if hours is not None else [10.0, 16.0, 23.0]
+    picked = done[(done["users"] == size) & (done["replication"] == 0)]
+    if picked.empty:
+        raise ValueError(f"study {results.name!r} has no finished run with {size} users")
+    # Unset is the default, a daily cycle; accurate estimates or the users' own, when the
+    # study has both: figures apart.
+    cycle = _column(picked, "daily_cycle", True)
+    exact = _column(picked, "exact_estimates", False)
+    tables: list[Path] = []
+    plots: list[Path] = []
+    for setting, accurate in dict.fromkeys(zip(cycle, exact, strict=True)):
+        rows = picked[(cycle == setting) & (exact == accurate)]
+        runs = {
+            str(row.label): Result.load(results.directory / "runs" / row.id)
+            for row in rows.itertuples()
+        }
+        name = ("cycle" if setting else "no-cycle") + ("-exact-estimates" if accurate else "")
+        queues = {label: sessions.queue_by_time_of_day(r) for label, r in runs.items()}
+        frames = [q.assign(label=label) for label, q in queues.items()]
+        path = out / f"queue-by-time-of-day-{name}.csv"
+        queue = pd.concat(frames, ignore_index=True)
+        with_units(queue, lambda c: QUEUE_UNITS.get(c, "")).to_csv(path, index=False)
+        tables.append(path)
+        labels = list(runs)
+        title = f"{results.name}, {size} users, {name}"
+        ends = {k: runs[k] for k in dict.fromkeys([labels[0], labels[-1]])}
+        plots += save_figures(
+            [(f"queue-by-time-of-day-{name}",
+              figures.plot_queue_by_time_of_day(runs, tables=queues, title=title)),
+             (f"job-maps-{name}", figures.plot_job_maps(ends, hours, title))],
+            out,
+        )  # fmt: skip
+    return tables, plots

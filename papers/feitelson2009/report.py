@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from schedsim.app.report.claims import write_claims
+from schedsim.app.claims import write_claims
 from schedsim.papers.feitelson2009.analyses import _runs, gains, queues
 from schedsim.papers.feitelson2009.claims import claims
 from schedsim.papers.feitelson2009.figures import CURVES, curves_figure

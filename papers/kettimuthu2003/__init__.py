@@ -14,79 +14,11 @@ a report of its own (``[report] paper = "kettimuthu2003-subset"``).
 
 from __future__ import annotations
 
-from schedsim.papers.kettimuthu2003 import readings
-from schedsim.papers.kettimuthu2003.claims import (
-    COLUMNS,
-    COMPARABLE,
-    SIGNIFICANT,
-    STATUSES,
-    TSS_BETTER,
-    Claim,
-    better,
-    comparable,
-    much_better,
-    much_worse,
-    not_significant,
-    not_worse,
-    slightly_better,
-    slightly_worse,
-    status,
-)
-from schedsim.papers.kettimuthu2003.readings import DEFAULT, Reading
-from schedsim.papers.kettimuthu2003.report import (
-    markdown,
-    reading_names,
-    summary,
-    summary_markdown,
-    write,
-)
-from schedsim.papers.kettimuthu2003.thesis import (
-    MIX_TOLERANCE,
-    SLOWDOWN_FACTOR,
-    THESIS_MIX,
-    THESIS_MIX4,
-    THESIS_MIX_AS_PRINTED,
-    THESIS_OVERALL_SLOWDOWN,
-    THESIS_SLOWDOWN,
-    THESIS_UTILIZATION,
-    UTILIZATION_TOLERANCE,
-)
-from schedsim.papers.kettimuthu2003.values import category_values, overall_values
+from schedsim.papers import public_names
+from schedsim.papers.kettimuthu2003 import claims, readings, report, thesis, values, words
+from schedsim.papers.kettimuthu2003.report import write
 
-__all__ = [
-    "COLUMNS",
-    "COMPARABLE",
-    "DEFAULT",
-    "MIX_TOLERANCE",
-    "SIGNIFICANT",
-    "SLOWDOWN_FACTOR",
-    "STATUSES",
-    "THESIS_MIX",
-    "THESIS_MIX4",
-    "THESIS_MIX_AS_PRINTED",
-    "THESIS_OVERALL_SLOWDOWN",
-    "THESIS_SLOWDOWN",
-    "THESIS_UTILIZATION",
-    "TSS_BETTER",
-    "UTILIZATION_TOLERANCE",
-    "Claim",
-    "Reading",
-    "better",
-    "category_values",
-    "claims",
-    "comparable",
-    "markdown",
-    "much_better",
-    "much_worse",
-    "not_significant",
-    "not_worse",
-    "overall_values",
-    "reading_names",
-    "readings",
-    "slightly_better",
-    "slightly_worse",
-    "status",
-    "summary",
-    "summary_markdown",
-    "write",
-]
+__all__ = ["claims", "readings", "report", "thesis", "values", "words", "write"]
+
+#: The public names of the modules, as attributes of the package (`public_names`).
+__getattr__ = public_names(__name__, claims, readings, report, thesis, values, words)

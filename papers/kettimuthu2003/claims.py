@@ -90,7 +90,7 @@ from typing import Any
 
 import pandas as pd
 
-from schedsim.app.report.claims import (
+from schedsim.app.claims import (
     COLUMNS,
     NOT_RUN,
     STATUSES,
@@ -218,7 +218,7 @@ __all__ = [
 def status(hits: int, total: int, need: int) -> str:
     """The status of a claim: ``reproduced`` when ``need`` of its ``total`` cases hold,
     ``partly`` when at least half as many, else ``not reproduced`` (module docstring;
-    `schedsim.app.report.claims.needed`). ``not run`` without cases."""
+    `schedsim.app.claims.needed`). ``not run`` without cases."""
     return needed(need).verdict(hits, hits, total)
 
 

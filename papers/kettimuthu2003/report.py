@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from schedsim.app.report.claims import groups, write_claims
-from schedsim.app.report.claims import markdown as claims_markdown
+from schedsim.app.claims import groups, write_claims
+from schedsim.app.claims import markdown as claims_markdown
 from schedsim.papers.kettimuthu2003.claims import READS, STATUSES, claims
 from schedsim.papers.kettimuthu2003.readings import DEFAULT
 from schedsim.papers.kettimuthu2003.values import (

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from schedsim.app.report.claims import Case, Claim, ClaimResult
+from schedsim.app.claims import Case, Claim, ClaimResult
 from schedsim.app.report.formats import significant
 from schedsim.model.categories import CATEGORIES, CATEGORIES4
 from schedsim.papers.kettimuthu2003.readings import IS, NS, Reading
@@ -188,11 +188,12 @@ def _sf_trend(cats: Sequence[str], falling: bool) -> Scorer:
     def score(v: _View, r: Reading) -> ClaimResult | None:
         cases = []
         for col in AVERAGES:
-            vals = [v.cat(lab, "accurate", col) for lab in (r.sf15, r.ss, r.sf5)]
-            if any(x is None for x in vals):
+            found = [v.cat(lab, "accurate", col) for lab in (r.sf15, r.ss, r.sf5)]
+            vals = [x for x in found if x is not None]  # a list the type checker sees whole
+            if len(vals) < len(found):
                 return None
             for c in cats:
-                a, b, d = (float(x[c]) for x in vals)  # type: ignore[index]
+                a, b, d = (float(x[c]) for x in vals)
                 if not all(math.isfinite(y) for y in (a, b, d)):
                     continue
                 ok = a < b < d if falling else a > b > d

@@ -9,42 +9,11 @@ files it adds to a study's report (``[report] paper = "lawson2002"``).
 
 from __future__ import annotations
 
-from schedsim.papers.lawson2002 import claims
-from schedsim.papers.lawson2002.analyses import (
-    CLASSES,
-    MULTI,
-    PAPER_TABLE_2,
-    SINGLE,
-    TRACE_NAMES,
-    aggregate,
-    estimate_class,
-    pairs,
-    ratio,
-    reservations,
-    scenario,
-    slowdown,
-    transient,
-)
-from schedsim.papers.lawson2002.figures import delay_figure, ratio_figure, transient_figure
+from schedsim.papers import public_names
+from schedsim.papers.lawson2002 import analyses, claims, figures, report
 from schedsim.papers.lawson2002.report import write
 
-__all__ = [
-    "CLASSES",
-    "MULTI",
-    "PAPER_TABLE_2",
-    "SINGLE",
-    "TRACE_NAMES",
-    "aggregate",
-    "claims",
-    "delay_figure",
-    "estimate_class",
-    "pairs",
-    "ratio",
-    "ratio_figure",
-    "reservations",
-    "scenario",
-    "slowdown",
-    "transient",
-    "transient_figure",
-    "write",
-]
+__all__ = ["analyses", "claims", "figures", "report", "write"]
+
+#: The public names of the modules, as attributes of the package (`public_names`).
+__getattr__ = public_names(__name__, analyses, claims, figures, report)

@@ -15,7 +15,7 @@ from functools import partial
 
 import pandas as pd
 
-from schedsim.app.report.claims import ALL_OR_HALF, Case, Claim, Ours, claims_table, score
+from schedsim.app.claims import ALL_OR_HALF, Case, Claim, Ours, claims_table, score
 from schedsim.app.report.formats import format_in
 
 __all__ = ["CLAIMS", "LawsonClaim", "Tables", "claims"]

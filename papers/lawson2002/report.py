@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from schedsim.app.report.claims import write_claims
+from schedsim.app.claims import write_claims
 from schedsim.app.report.plots import save_figures
 from schedsim.papers.lawson2002.analyses import aggregate, pairs, reservations, transient
 from schedsim.papers.lawson2002.claims import claims

@@ -9,51 +9,11 @@ files it adds to a study's report (``[report] paper = "schwiegelshohn1998"``).
 
 from __future__ import annotations
 
-from schedsim.papers.schwiegelshohn1998 import claims
-from schedsim.papers.schwiegelshohn1998.analyses import (
-    FACTOR,
-    METRICS,
-    POLICIES,
-    READINGS,
-    SENSITIVE,
-    SIGNIFICANT,
-    SWAPPED,
-    UNITS,
-    WITHIN,
-    agreement,
-    consistency,
-    ours,
-    side_by_side,
-    sums,
-    total_change,
-    weighted_mean,
-)
-from schedsim.papers.schwiegelshohn1998.figures import month_figure
+from schedsim.papers import public_names
+from schedsim.papers.schwiegelshohn1998 import analyses, claims, figures, report, tables
 from schedsim.papers.schwiegelshohn1998.report import write
-from schedsim.papers.schwiegelshohn1998.tables import MONTHS, STRATEGIES, TABLES, PaperTable
 
-__all__ = [
-    "FACTOR",
-    "METRICS",
-    "MONTHS",
-    "POLICIES",
-    "READINGS",
-    "SENSITIVE",
-    "SIGNIFICANT",
-    "STRATEGIES",
-    "SWAPPED",
-    "TABLES",
-    "UNITS",
-    "WITHIN",
-    "PaperTable",
-    "agreement",
-    "claims",
-    "consistency",
-    "month_figure",
-    "ours",
-    "side_by_side",
-    "sums",
-    "total_change",
-    "weighted_mean",
-    "write",
-]
+__all__ = ["analyses", "claims", "figures", "report", "tables", "write"]
+
+#: The public names of the modules, as attributes of the package (`public_names`).
+__getattr__ = public_names(__name__, analyses, claims, figures, report, tables)

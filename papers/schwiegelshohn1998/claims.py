@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from schedsim.app.report.claims import (
+from schedsim.app.claims import (
     ALL_OR_HALF_WEAK,
     Case,
     Claim,

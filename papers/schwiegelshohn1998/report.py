@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from schedsim.app.report.claims import write_claims
+from schedsim.app.claims import write_claims
 from schedsim.papers.schwiegelshohn1998.analyses import (
     READINGS,
     UNITS,

@@ -3,7 +3,7 @@ verdict.
 
 What is measured is `schedsim.papers.zeng2009.analyses`' (its docstring gives the choices).
 `CLAIMS` is the data: each claim with its cases, a value of the `aggregate` table and
-the `Rule` it is tested by (`schedsim.app.report.claims`: a case holds, or holds in a
+the `Rule` it is tested by (`schedsim.app.claims`: a case holds, or holds in a
 weaker sense); the claims on Figures 8 and 9 (`_block_claims`, `_slack_claims`) name the
 block sizes and slack factors the study has. The verdict is `ALL_OR_WEAK`: reproduced
 when every case holds; partly when every case holds at least in the weaker sense, or at
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from schedsim.app.report.claims import (
+from schedsim.app.claims import (
     ALL_OR_WEAK,
     Claim,
     ClaimResult,

@@ -660,7 +660,7 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     if claims:
         import pandas as pd
 
-        from schedsim.app.report.console import print_claims
+        from schedsim.app.claims import print_claims
 
         print_claims(console, pd.read_csv(claims[0]), results.report_defaults.get("paper"))
     for what, paths in written.items():
@@ -672,7 +672,7 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
 def cmd_compare(args: argparse.Namespace, console: Console, plot: bool = False) -> int:
     """``schedsim compare``, and ``schedsim report`` on run folders (``plot``: with the
     per-category bar chart; its --metric then picks the summary's rows)."""
-    from schedsim.app.report import compare_folders
+    from schedsim.app.compare import compare_folders
 
     if not plot:  # from cmd_report, --out is a Path already
         args.out = output_directory(args.out)

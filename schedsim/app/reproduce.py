@@ -33,6 +33,8 @@ from typing import Any
 
 import pandas as pd
 
+from schedsim.app.claims import NOT_RUN
+from schedsim.app.claims import STATUSES as VERDICTS
 from schedsim.app.report import StudyResults, load_results
 from schedsim.app.study import Study, StudyError, load_study
 from schedsim.app.sweep import sweep
@@ -50,8 +52,9 @@ __all__ = [
 
 #: Appended to a reduced study's name, so that its runs are never taken for the full study's.
 REDUCED_SUFFIX = "-reduced"
-#: The statuses of a claims table (the report modules' ``status`` column), in the order told.
-STATUSES = ("reproduced", "partly", "not reproduced", "not run")
+#: The statuses of a claims table (the report modules' ``status`` column), in the order told:
+#: the verdicts of `schedsim.app.claims`, then a claim none of whose runs is in the study.
+STATUSES: tuple[str, ...] = (*VERDICTS, NOT_RUN)
 
 
 def find_root(start: str | Path | None = None) -> Path:

@@ -1,8 +1,8 @@
-"""Reports: a parameter study's replications aggregated, policies compared, plots; and
-plain run folders side by side.
+"""Reports: a parameter study's replications aggregated, policies compared, plots.
 
-``schedsim report DIR`` and ``schedsim compare DIR DIR...`` are built from
-these modules, one idea each:
+``schedsim report DIR`` is built from these modules, one idea each (what
+only some commands or papers use is elsewhere: `schedsim.app.compare`, run
+folders side by side; `schedsim.app.claims`, a paper's claims):
 
 `reading`
     A study directory (its layout is documented there) or run folders, read
@@ -13,14 +13,13 @@ these modules, one idea each:
 `statistics`
     Pure functions over DataFrames: Student t confidence intervals (cut at
     a quantity's range; why, in its docstring), aggregation over
-    replications, paired ratios against a baseline, per-category tables,
-    runs side by side. Its docstring states the conventions (missing
+    replications, paired ratios against a baseline, per-category tables.
+    Its docstring states the conventions (missing
     values, group order).
 `plots`
     Figures only (matplotlib), from tables already computed.
 `console`
-    Printing (rich): the study report and the tables of ``schedsim run``
-    and ``schedsim compare``.
+    Printing (rich): the study report and the tables of one or several runs.
 `formats`
     How values are written: one number format per quantity, names, CSV
     headers with units.
@@ -28,8 +27,6 @@ these modules, one idea each:
     Which files a study report writes, under which names.
 `study_results`
     `StudyResults`, the user-facing view of one study, and `load_results`.
-`comparison`
-    `RunComparison`, several run folders side by side, and its printing.
 
 The names below are the public interface: import them from
 ``schedsim.app.report``.
@@ -41,7 +38,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from schedsim.app.report.comparison import RunComparison, compare_folders, print_comparison
     from schedsim.app.report.console import print_report
     from schedsim.app.report.reading import (
         STATUSES,
@@ -57,9 +53,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: import pandas and matplotlib, which ``schedsim --help`` and the light modules of
 #: this package (`quantities`, `formats`) do not need.
 _API: dict[str, str] = {
-    "RunComparison": "comparison",
-    "compare_folders": "comparison",
-    "print_comparison": "comparison",
     "print_report": "console",
     "STATUSES": "reading",
     "folder_kind": "reading",
@@ -80,13 +73,10 @@ __all__ = [
     "KINDS",
     "MAIN_METRICS",
     "STATUSES",
-    "RunComparison",
     "StudyResults",
-    "compare_folders",
     "confidence_interval",
     "folder_kind",
     "load_results",
-    "print_comparison",
     "print_report",
     "read_run_folder",
     "read_run_folders",

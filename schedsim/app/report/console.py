@@ -1,5 +1,5 @@
-"""The console report (rich tables): what ``schedsim run``, ``schedsim report`` and
-``schedsim compare`` print.
+"""The console report (rich tables): what ``schedsim run`` and ``schedsim report`` print,
+and the run tables ``schedsim compare`` prints too.
 
 `print_report`
     A study: a header line, a warning when the study has too few
@@ -8,7 +8,7 @@
     and the failures.
 `summary_table`, `category_stats_table`
     The tables of one or several runs, shared by ``schedsim run`` and
-    ``schedsim compare`` (`comparison.print_comparison`) so that a number
+    ``schedsim compare`` (`schedsim.app.compare.print_comparison`) so that a number
     reads the same in both.
 
 Every value is written by `formats.format_value` (one format per quantity)
@@ -33,7 +33,6 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from schedsim.app.report.claims import COLUMNS, STATUSES
 from schedsim.app.report.formats import fmt, format_in, format_value, shown_unit
 from schedsim.app.report.quantities import (
     bounds_of,
@@ -278,20 +277,3 @@ def category_stats_table(stats: pd.DataFrame, scheme: str = "16") -> Table:
         cells = [format_value(row[c], metric or "jobs", st) for c, metric, st in columns]
         table.add_row(str(row["category"]), *cells)
     return table
-
-
-def print_claims(console: Console, claims: pd.DataFrame, paper: str | None = None) -> None:
-    """The paper's claims against the study's results (``claims.csv`` of a report):
-    the claim, where the paper makes it, its statement, what schedsim gives and
-    whether it is reproduced."""
-    table = Table(title=f"The paper's claims ({paper})" if paper else "The paper's claims")
-    for column in COLUMNS:
-        table.add_column(column)
-    style = dict(zip(STATUSES, ("green", "yellow", "red"), strict=True))
-    for row in claims.to_dict("records"):
-        status = str(row["status"])
-        table.add_row(
-            str(row["claim"]), str(row["where"]), str(row["paper"]), str(row["schedsim"]),
-            str(row["holds"]), Text(status, style=style.get(status, "")),
-        )  # fmt: skip
-    console.print(table)

@@ -10,8 +10,6 @@ inline`` or once pyplot is imported).
 `category_plot`
     Kettimuthu's (2003) category bar chart: per category a bar for each
     label, one panel per scenario.
-`comparison_plot`
-    Plain runs side by side: per category a bar for each run.
 
 Every axis names its quantity and unit (`quantities.axis_label`; a
 category axis names its classification), values are drawn in their one
@@ -50,7 +48,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["category_plot", "comparison_plot", "error_bars", "metric_plot", "spans_decades"]
+__all__ = ["category_plot", "error_bars", "metric_plot", "spans_decades"]
 
 
 def spans_decades(means: np.ndarray) -> bool:
@@ -290,56 +288,6 @@ def category_plot(
         ncols=min(len(handles), 6),
         fontsize="small",
     )
-    return fig
-
-
-def comparison_plot(
-    table: pd.DataFrame,
-    metric: str,
-    stat: str,
-    unit: str = "",
-    scheme: str = "16",
-    estimate: str | None = None,
-    title: str = "",
-    log: bool | None = None,
-) -> Figure:
-    """Plain runs side by side: per category (rows of ``table``, as
-    `statistics.category_comparison` gives them, ``all`` included) a bar for
-    each run (its columns).
-
-    The y axis names ``stat``, ``metric`` and ``unit`` (the values' unit: a
-    utilization is a fraction); ``log`` None: a log axis when the
-    positive values span more than two decades. An empty category has no bar.
-    """
-    from matplotlib.figure import Figure
-
-    categories = [str(c) for c in table.index]
-    runs = [str(c) for c in table.columns]
-    values = table.to_numpy(dtype=float)
-    if log is None:
-        positive = values[np.isfinite(values) & (values > 0)]
-        log = bool(len(positive)) and positive.max() > 100 * positive.min()
-    many = len(categories) > 5
-    fig = Figure(figsize=(10.0 if many else 7.0, 4.8), layout="constrained")
-    ax = fig.add_subplot()
-    step = 0.8 / max(len(runs), 1)
-    xs = np.arange(len(categories), dtype=float)
-    for j, run in enumerate(runs):
-        ax.bar(xs - 0.4 + step * (j + 0.5), values[:, j], width=step, label=run)
-    ax.set_xticks(xs, categories, rotation=45 if many else 0, ha="right" if many else "center")
-    if "all" in categories:
-        # The overall value is no category: set it apart.
-        ax.axvline(categories.index("all") - 0.5, color="grey", linewidth=0.8, linestyle=":")
-    if log:
-        ax.set_yscale("log")
-    ax.set_xlabel(f"job category (run time x processors, {category_table_name(scheme)})")
-    what = f"{stat} {metric.replace('_', ' ')}"
-    ax.set_ylabel(axis_label(what, unit))
-    if estimate is not None:
-        what += f", {estimate}-estimated jobs"
-    ax.set_title(f"{title}: {what} per category" if title else f"{what} per category")
-    ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize="small", title="run")
     return fig
 
 

@@ -40,9 +40,6 @@ Paired comparisons (`paired`, `ratio`, `ratio_table`)
 Category tables (`category_cells`, `categories`, `category_summary`)
     Kettimuthu's (2003) per-category tables (Table 2.1, 16 categories, or
     Table 4.1, 4), averaged over replications.
-Runs side by side (`summary_table`, `category_comparison`)
-    Plain run folders (no study): each run's summary metrics, and
-    Kettimuthu's per-category table, one column per run.
 
 Conventions
 -----------
@@ -58,7 +55,6 @@ Conventions
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -66,8 +62,8 @@ import numpy as np
 import pandas as pd
 
 from schedsim.app.report.quantities import UNBOUNDED, bounds_of, comparison_bounds
-from schedsim.model.categories import CATEGORIES, CATEGORIES4
-from schedsim.model.results import Result, Stat, compare
+from schedsim.model.categories import labels as category_labels
+from schedsim.model.results import Result, Stat
 
 __all__ = [
     "KINDS",
@@ -76,8 +72,6 @@ __all__ = [
     "aggregate",
     "categories",
     "category_cells",
-    "category_comparison",
-    "category_labels",
     "category_summary",
     "check_confidence",
     "confidence_interval",
@@ -88,7 +82,6 @@ __all__ = [
     "policy_related",
     "ratio",
     "ratio_table",
-    "summary_table",
     "was_cut",
 ]
 
@@ -418,11 +411,6 @@ def ratio_table(
 # --------------------------------------------------------------------------- #
 
 
-def category_labels(scheme: str) -> list[str]:
-    """The categories of ``scheme``, in Kettimuthu's order: 16 of Table 2.1 or 4 of Table 4.1."""
-    return list(CATEGORIES if scheme == "16" else CATEGORIES4)
-
-
 def check_category_request(scheme: str, estimate: str | None) -> None:
     """ValueError unless ``scheme`` and ``estimate`` are ones `Result.category_table` takes."""
     if scheme not in ("16", "4"):
@@ -471,7 +459,7 @@ def categories(
     range of the values: `bounds_of` of the metric and statistic), ``n`` (runs
     that had jobs in that category).
     """
-    labels = category_labels(scheme)
+    labels = list(category_labels(scheme))
     rows: list[dict[str, Any]] = []
     for values, pos in groups(done, by):
         group = dict(zip(by, values, strict=True))
@@ -513,7 +501,7 @@ def category_summary(
     ``_ci_low``/``_ci_high`` (Student t cut at `bounds_of` the metric and
     stat; NaN for one run).
     """
-    labels = category_labels(scheme)
+    labels = list(category_labels(scheme))
     rows: list[dict[str, Any]] = []
     for values, pos in groups(done, by):
         group = dict(zip(by, values, strict=True))
@@ -534,62 +522,3 @@ def category_summary(
     out = pd.DataFrame(rows, columns=[*by, "category", "n", "jobs", *names])
     out["category"] = pd.Categorical(out["category"], categories=labels, ordered=True)
     return out
-
-
-# --------------------------------------------------------------------------- #
-# Plain runs side by side
-# --------------------------------------------------------------------------- #
-
-
-def summary_table(
-    results: Mapping[str, Result], warmup: int | float = 0, cooldown: int | float = 0
-) -> pd.DataFrame:
-    """The summary metrics of several runs side by side.
-
-    One row per entry of `Result.summary` (with ``warmup``/``cooldown``), in
-    the order of the first run that has it (index ``metric``); one column per
-    run, named by its key in ``results``, holding the values as the summary
-    gives them (counts as ints). A metric a run lacks (a closed-loop entry beside an
-    open-loop run) is NaN there.
-    """
-    if not results:
-        raise ValueError("summary_table needs at least one result")
-    summaries = {name: r.summary(warmup, cooldown) for name, r in results.items()}
-    metrics = list(dict.fromkeys(k for s in summaries.values() for k in s))
-    # Object columns: counts stay whole numbers (300, not 300.0) in the CSV.
-    index = pd.Index(metrics, name="metric")
-    columns = {
-        str(name): pd.Series([_number(s.get(m)) for m in metrics], index=index, dtype=object)
-        for name, s in summaries.items()
-    }
-    out = pd.DataFrame(columns, index=index)
-    out.columns.name = "run"
-    return out
-
-
-def _number(value: Any) -> int | float:
-    """A summary entry as a cell: whole counts stay ints, None (and anything not a
-    number) is NaN."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
-        return int(value)
-    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
-        return float(value)
-    return math.nan
-
-
-def category_comparison(
-    results: Mapping[str, Result],
-    metric: str = "bounded_slowdown",
-    stat: Stat = "mean",
-    scheme: str = "16",
-    estimate: str | None = None,
-    warmup: int | float = 0,
-    cooldown: int | float = 0,
-) -> pd.DataFrame:
-    """Kettimuthu's per-category table of several runs: `schedsim.model.results.compare`.
-
-    Rows are the categories (paper order) and ``"all"``, columns the runs in
-    the order of ``results``.
-    """
-    check_category_request(scheme, estimate)
-    return compare(results, metric, stat, scheme, estimate, warmup, cooldown)

@@ -574,8 +574,10 @@ class StudyResults:
         hours: Sequence[float] | None = None,
     ) -> tuple[list[Path], list[Path]]:
         """Feitelson & Shmueli's (2009) Figures 5 and 6 for the closed-loop runs of
-        ``users`` users (`writing.closed_loop_figures`, which says what is written)."""
-        return writing.closed_loop_figures(self, out_dir, users, hours)
+        ``users`` users (`schedsim.papers.feitelson2009.figures.closed_loop_figures`,
+        which says what is written; found by name, `writing.paper_analysis`)."""
+        figures = writing.paper_analysis(writing.CLOSED_LOOP_PAPER).closed_loop_figures
+        return figures(self, out_dir, users, hours)
 
 
 def load_results(directory: str | Path) -> StudyResults:

@@ -1,10 +1,12 @@
 """The files of a study report: which tables (CSV) and figures (PNG, SVG), under which names.
 
 `write_report` writes what ``schedsim report DIR`` writes for a study (see
-`StudyResults.write` for the list); `closed_loop_figures` adds Feitelson &
-Shmueli's (2009) Figures 5 and 6; `category_spec` reads which per-category
+`StudyResults.write` for the list); `category_spec` reads which per-category
 tables a study asks for. The tables come from `StudyResults` (`statistics`),
-the figures from `plots`; this module only chooses and names them.
+the figures from `plots`; this module only chooses and names them. A paper's own
+files (``[report] paper = NAME``, and Feitelson & Shmueli's (2009) Figures 5 and 6
+for ``[report] closed_loop``) come from its package in `schedsim.papers`, found by
+name (`paper_analysis`): the papers sit above this layer.
 
 Every CSV file keeps full-precision numbers in their stored units (a
 utilization as a fraction) and names each column of a quantity with its
@@ -22,10 +24,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 import pandas as pd
 
 from schedsim.app.report.formats import metric_column_unit, safe_name, with_units
+from schedsim.app.report.plots import save_figures
 from schedsim.app.report.quantities import comparison_unit, unit_of
 from schedsim.app.report.reading import as_list
 from schedsim.app.study import CATEGORY_KEYS, paper_analyses
-from schedsim.model.results import Result
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -33,9 +35,10 @@ if TYPE_CHECKING:
 __all__ = [
     "CATEGORY_METRICS",
     "CATEGORY_STATS",
+    "CLOSED_LOOP_PAPER",
     "Study",
     "category_spec",
-    "closed_loop_figures",
+    "paper_analysis",
     "write_report",
 ]
 
@@ -43,6 +46,8 @@ __all__ = [
 #: the average and the worst case of the bounded slowdown and the turnaround time).
 CATEGORY_METRICS: tuple[str, ...] = ("bounded_slowdown", "turnaround")
 CATEGORY_STATS: tuple[str, ...] = ("mean", "max")
+#: The paper whose ``closed_loop_figures`` (its Figures 5 and 6) ``[report] closed_loop`` adds.
+CLOSED_LOOP_PAPER = "feitelson2009"
 
 
 class Study(Protocol):
@@ -75,16 +80,6 @@ class Study(Protocol):
 
 def _no_unit(column: str) -> str:
     return ""
-
-
-#: Units of the columns of `schedsim.model.sessions.queue_by_time_of_day`.
-_QUEUE_UNITS: dict[str, str] = {
-    "hour": "h",
-    "queued": "jobs",
-    "queued_std": "jobs",
-    "running": "jobs",
-    "busy_cores": "cores",
-}
 
 
 def _category_unit(metrics: Sequence[str], stats: Sequence[str]) -> Callable[[str], str]:
@@ -196,10 +191,7 @@ def write_report(
                 for st in spec["stats"]:
                     for m in spec["metrics"]:
                         fig = results.category_plot(m, st, scheme, quality, table=frame)
-                        path = out / f"{stem}-{safe_name(f'{st}_{m}')}.png"
-                        fig.savefig(path, dpi=120)
-                        plots.append(path)
-                        fig.clear()
+                        plots += save_figures([(f"{stem}-{safe_name(f'{st}_{m}')}", fig)], out)
     paper = results.report_defaults.get("paper")
     if paper and done:
         t, p, _ = paper_analysis(paper).write(results, out)
@@ -208,84 +200,8 @@ def write_report(
     closed = results.report_defaults.get("closed_loop")
     if closed and done:
         spec_cl = closed if isinstance(closed, Mapping) else {}
-        t, p = closed_loop_figures(results, out, spec_cl.get("users"), spec_cl.get("hours"))
+        figures = paper_analysis(CLOSED_LOOP_PAPER).closed_loop_figures
+        t, p = figures(results, out, spec_cl.get("users"), spec_cl.get("hours"))
         tables += t
         plots += p
     return {"tables": tables, "plots": plots}
-
-
-def closed_loop_figures(
-    results: Study,
-    out_dir: str | Path,
-    users: int | None = None,
-    hours: Sequence[float] | None = None,
-) -> tuple[list[Path], list[Path]]:
-    """Feitelson & Shmueli's (2009) Figures 5 and 6 for the closed-loop runs of
-    ``users`` users.
-
-    ``users`` defaults to the largest population in the study; ``hours`` to
-    10:00, 16:00 and 23:00. For each daily-cycle setting: the queue length
-    by time of day averaged over the days, one line per label
-    (``queue-by-time-of-day-<cycle>.png`` and ``.csv``, its columns named with
-    their units: ``hour (h)``, ``queued (jobs)``...), and the size x
-    run time maps of waiting and running jobs for the first and the last
-    label (``job-maps-<cycle>.png``; `schedsim.model.sessions`). A study that
-    runs both the users' own and accurate estimates gets each apart (``-exact-estimates``
-    added to the names of the latter). Uses the first replication of each configuration.
-    """
-    from schedsim.app import plots as figures
-    from schedsim.model import sessions
-
-    out = Path(out_dir)
-    done = results.done
-    if "users" not in done or done["users"].isna().all():
-        raise ValueError(f"study {results.name!r} has no closed-loop runs (users)")
-    size = int(done["users"].max() if users is None else users)
-    hours = list(hours) if hours is not None else [10.0, 16.0, 23.0]
-    picked = done[(done["users"] == size) & (done["replication"] == 0)]
-    if picked.empty:
-        raise ValueError(f"study {results.name!r} has no finished run with {size} users")
-    cycle = picked["daily_cycle"] if "daily_cycle" in picked else pd.Series(None, picked.index)
-    # Unset (NaN, a float column when no run sets it) is the default, a daily cycle; as
-    # objects, so that True can fill a float column.
-    cycle = cycle.astype(object).where(cycle.notna(), True)
-    # Accurate estimates or the users' own, when the study has both: figures apart.
-    exact = (
-        picked["exact_estimates"].astype(object).where(picked["exact_estimates"].notna(), False)
-        if "exact_estimates" in picked
-        else pd.Series(False, picked.index, dtype=object)
-    )
-    tables: list[Path] = []
-    plots: list[Path] = []
-    for setting, accurate in dict.fromkeys(zip(cycle, exact, strict=True)):
-        rows = picked[(cycle == setting) & (exact == accurate)]
-        runs = {
-            str(row.label): Result.load(results.directory / "runs" / row.id)
-            for row in rows.itertuples()
-        }
-        name = ("cycle" if setting else "no-cycle") + ("-exact-estimates" if accurate else "")
-        queues = {label: sessions.queue_by_time_of_day(r) for label, r in runs.items()}
-        frames = [q.assign(label=label) for label, q in queues.items()]
-        path = out / f"queue-by-time-of-day-{name}.csv"
-        queue = pd.concat(frames, ignore_index=True)
-        with_units(queue, lambda c: _QUEUE_UNITS.get(c, "")).to_csv(path, index=False)
-        tables.append(path)
-        labels = list(runs)
-        title = f"{results.name}, {size} users, {name}"
-        for stem, fig in (
-            (
-                f"queue-by-time-of-day-{name}",
-                figures.plot_queue_by_time_of_day(runs, tables=queues, title=title),
-            ),
-            (
-                f"job-maps-{name}",
-                figures.plot_job_maps(
-                    {k: runs[k] for k in dict.fromkeys([labels[0], labels[-1]])}, hours, title
-                ),
-            ),
-        ):
-            path = out / f"{stem}.png"
-            fig.savefig(path, dpi=120)
-            plots.append(path)
-            fig.clear()  # a bare Figure: no pyplot registry to close it from
-    return tables, plots

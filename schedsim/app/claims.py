@@ -4,8 +4,8 @@ A paper's claims module is data, a tuple of `Claim` (what the paper says, where,
 value and how a verdict is reached), and small functions that compute *ours* from the
 results: the claim's `Case` list (one per trace, category, load... the claim covers).
 `score` pairs them into `ClaimResult`; `claims_table` makes the claims table every
-report writes (``claims.csv``, columns `COLUMNS`), `write_claims` writes it as CSV and
-Markdown, and `markdown` gives the Markdown alone.
+paper's report writes (``claims.csv``, columns `COLUMNS`), `write_claims` writes it as CSV and
+Markdown, `markdown` gives the Markdown alone and `print_claims` prints it.
 
 Two rules make a verdict, both named objects with the rule in their docstring and text:
 
@@ -21,9 +21,12 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = [
     "ALL_OR_ANY",
@@ -46,6 +49,7 @@ __all__ = [
     "groups",
     "markdown",
     "needed",
+    "print_claims",
     "same_sign_within",
     "score",
     "within",
@@ -340,3 +344,23 @@ def write_claims(table: pd.DataFrame, out: Path, title: str, intro: str = "",
 def finite(*values: float) -> bool:
     """Whether every value is a finite number (a case is left out otherwise)."""
     return all(math.isfinite(v) for v in values)
+
+
+def print_claims(console: Console, claims: pd.DataFrame, paper: str | None = None) -> None:
+    """The paper's claims against the study's results (``claims.csv`` of a report):
+    the claim, where the paper makes it, its statement, what schedsim gives and
+    whether it is reproduced (``schedsim report`` on a study that names a paper)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"The paper's claims ({paper})" if paper else "The paper's claims")
+    for column in COLUMNS:
+        table.add_column(column)
+    style = dict(zip(STATUSES, ("green", "yellow", "red"), strict=True))
+    for row in claims.to_dict("records"):
+        status = str(row["status"])
+        table.add_row(
+            str(row["claim"]), str(row["where"]), str(row["paper"]), str(row["schedsim"]),
+            str(row["holds"]), Text(status, style=style.get(status, "")),
+        )  # fmt: skip
+    console.print(table)

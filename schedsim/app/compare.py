@@ -1,15 +1,16 @@
 """Plain run folders side by side: what ``schedsim compare`` prints and writes, and what
 ``schedsim report`` makes of run folders.
 
-A run folder is what ``schedsim run --out DIR`` writes (`reading.read_run_folder`).
-`RunComparison` loads several and holds two tables, one column per run
-(labelled by its policy when the policies differ, else by its folder's name):
+A run folder is what ``schedsim run --out DIR`` writes
+(`schedsim.app.report.reading.read_run_folder`). `RunComparison` loads several and
+holds two tables, one column per run (labelled by its policy when the policies
+differ, else by its folder's name):
 
 ``summary``
     The metrics of `Result.summary` (rows, with the ``warmup``/``cooldown``
     given), with a ``unit`` column (`quantities.unit_of`: seconds for waits,
     turnaround and makespan, a fraction for utilization, jobs/day for
-    throughput...).
+    throughput...): `summary_comparison`.
 ``categories``
     Kettimuthu's (2003) per-category table, `schedsim.model.results.compare`:
     rows are the categories (16 of Table 2.1 or 4 of Table 4.1) and ``all``.
@@ -18,38 +19,90 @@ A run folder is what ``schedsim run --out DIR`` writes (`reading.read_run_folder
 ``compare-categories.csv`` (full precision, in the stored units: the summary's
 ``unit`` column says which, and each run's column of the category table is
 named with its unit, ``easy (ratio)``), with the per-category bar chart
-``compare-categories.png`` if asked. The console shows the same numbers in
-the same units (a utilization as a fraction), rounded.
+``compare-categories.png`` (`comparison_plot`) if asked. The console shows the same
+numbers in the same units (a utilization as a fraction), rounded
+(`print_comparison`, with the tables of `schedsim.app.report.console` that
+``schedsim run`` prints too).
+
+Not a study's: this module uses `schedsim.app.report` (reading, formats, console),
+which never imports it back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import math
+import numbers
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from schedsim.app.report import plots, reading, statistics
+from schedsim.app.report import reading
 from schedsim.app.report.console import add_column, show, summary_table
 from schedsim.app.report.formats import column_header, format_value
-from schedsim.app.report.quantities import category_table_name, unit_of
-from schedsim.model.results import Result
+from schedsim.app.report.plots import save_figures
+from schedsim.app.report.quantities import axis_label, category_table_name, unit_of
+from schedsim.app.report.statistics import check_category_request
+from schedsim.model.results import Result, compare
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["RunComparison", "compare_folders", "print_comparison"]
+__all__ = [
+    "RunComparison",
+    "compare_folders",
+    "comparison_plot",
+    "print_comparison",
+    "summary_comparison",
+]
 
 #: The files `RunComparison.write` writes.
 SUMMARY_CSV = "compare-summary.csv"
 CATEGORIES_CSV = "compare-categories.csv"
 CATEGORIES_PNG = "compare-categories.png"
+
+
+def summary_comparison(
+    results: Mapping[str, Result], warmup: int | float = 0, cooldown: int | float = 0
+) -> pd.DataFrame:
+    """The summary metrics of several runs side by side.
+
+    One row per entry of `Result.summary` (with ``warmup``/``cooldown``), in
+    the order of the first run that has it (index ``metric``); one column per
+    run, named by its key in ``results``, holding the values as the summary
+    gives them (counts as ints). A metric a run lacks (a closed-loop entry beside an
+    open-loop run) is NaN there.
+    """
+    if not results:
+        raise ValueError("summary_comparison needs at least one result")
+    summaries = {name: r.summary(warmup, cooldown) for name, r in results.items()}
+    metrics = list(dict.fromkeys(k for s in summaries.values() for k in s))
+    # Object columns: counts stay whole numbers (300, not 300.0) in the CSV.
+    index = pd.Index(metrics, name="metric")
+    columns = {
+        str(name): pd.Series([_number(s.get(m)) for m in metrics], index=index, dtype=object)
+        for name, s in summaries.items()
+    }
+    out = pd.DataFrame(columns, index=index)
+    out.columns.name = "run"
+    return out
+
+
+def _number(value: Any) -> int | float:
+    """A summary entry as a cell: whole counts stay ints, None (and anything not a
+    number) is NaN."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        return float(value)
+    return math.nan
 
 
 @dataclass(frozen=True, repr=False)
@@ -76,7 +129,7 @@ class RunComparison:
     def __post_init__(self) -> None:
         if not self.results:
             raise ValueError("nothing to compare: no run given")
-        statistics.check_category_request(self.scheme, self.estimate)
+        check_category_request(self.scheme, self.estimate)
 
     def __repr__(self) -> str:
         return f"RunComparison({', '.join(self.results)})"
@@ -114,16 +167,16 @@ class RunComparison:
 
     @cached_property
     def summary(self) -> pd.DataFrame:
-        """Metrics (index ``metric``) x [``unit``, runs...] (`statistics.summary_table`)."""
-        table = statistics.summary_table(self.results, self.warmup, self.cooldown)
+        """Metrics (index ``metric``) x [``unit``, runs...] (`summary_comparison`)."""
+        table = summary_comparison(self.results, self.warmup, self.cooldown)
         table.insert(0, "unit", [unit_of(str(m)) for m in table.index])
         return table
 
     @cached_property
     def categories(self) -> pd.DataFrame:
-        """Categories and ``all`` (index ``category``) x runs
-        (`statistics.category_comparison`)."""
-        return statistics.category_comparison(
+        """Categories and ``all`` (index ``category``) x runs: Kettimuthu's per-category
+        table of each run, `schedsim.model.results.compare`."""
+        return compare(
             self.results,
             self.metric,
             self.stat,
@@ -166,8 +219,8 @@ class RunComparison:
         print_comparison(console, self, self.check_metrics(metrics))
 
     def plot(self, title: str = "") -> Figure:
-        """The per-category bar chart (`plots.comparison_plot`), one bar per run."""
-        return plots.comparison_plot(
+        """The per-category bar chart (`comparison_plot`), one bar per run."""
+        return comparison_plot(
             self.categories,
             self.metric,
             self.stat,
@@ -199,11 +252,7 @@ class RunComparison:
             frame.to_csv(path)
             written["tables"].append(path)
         if plot:
-            fig = self.plot()
-            path = out / CATEGORIES_PNG
-            fig.savefig(path, dpi=120)
-            fig.clear()  # a bare Figure: no pyplot registry to close it from
-            written["plots"].append(path)
+            written["plots"] += save_figures([(CATEGORIES_PNG[: -len(".png")], self.plot())], out)
         return written
 
 
@@ -263,3 +312,53 @@ def print_comparison(
     for category, row in comparison.categories.iterrows():
         table.add_row(str(category), *(format_value(row[run], metric, stat) for run in runs))
     show(console, table)
+
+
+def comparison_plot(
+    table: pd.DataFrame,
+    metric: str,
+    stat: str,
+    unit: str = "",
+    scheme: str = "16",
+    estimate: str | None = None,
+    title: str = "",
+    log: bool | None = None,
+) -> Figure:
+    """Plain runs side by side: per category (rows of ``table``, as
+    `RunComparison.categories` gives them, ``all`` included) a bar for
+    each run (its columns).
+
+    The y axis names ``stat``, ``metric`` and ``unit`` (the values' unit: a
+    utilization is a fraction); ``log`` None: a log axis when the
+    positive values span more than two decades. An empty category has no bar.
+    """
+    from matplotlib.figure import Figure
+
+    categories = [str(c) for c in table.index]
+    runs = [str(c) for c in table.columns]
+    values = table.to_numpy(dtype=float)
+    if log is None:
+        positive = values[np.isfinite(values) & (values > 0)]
+        log = bool(len(positive)) and positive.max() > 100 * positive.min()
+    many = len(categories) > 5
+    fig = Figure(figsize=(10.0 if many else 7.0, 4.8), layout="constrained")
+    ax = fig.add_subplot()
+    step = 0.8 / max(len(runs), 1)
+    xs = np.arange(len(categories), dtype=float)
+    for j, run in enumerate(runs):
+        ax.bar(xs - 0.4 + step * (j + 0.5), values[:, j], width=step, label=run)
+    ax.set_xticks(xs, categories, rotation=45 if many else 0, ha="right" if many else "center")
+    if "all" in categories:
+        # The overall value is no category: set it apart.
+        ax.axvline(categories.index("all") - 0.5, color="grey", linewidth=0.8, linestyle=":")
+    if log:
+        ax.set_yscale("log")
+    ax.set_xlabel(f"job category (run time x processors, {category_table_name(scheme)})")
+    what = f"{stat} {metric.replace('_', ' ')}"
+    ax.set_ylabel(axis_label(what, unit))
+    if estimate is not None:
+        what += f", {estimate}-estimated jobs"
+    ax.set_title(f"{title}: {what} per category" if title else f"{what} per category")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize="small", title="run")
+    return fig
