@@ -84,7 +84,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from schedsim.model.results import CATEGORIES, CATEGORIES4
-from schedsim.policies.tunable import TABLE_2_3
+from schedsim.policies.selective_suspension.tunable import TABLE_2_3
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
