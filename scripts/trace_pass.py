@@ -10,7 +10,7 @@ policy's ``schedule`` under `sys.setprofile`:
   include a suspension (for a policy that never suspends: a start), found by a
   first run, so that the pass does the policy's whole work (for ``ss``: the
   preemption routine), and is the same pass on every layout of the code;
-* numba's JIT is disabled (``NUMBA_DISABLE_JIT=1``, set here before anything is
+* numba's JIT is disabled (``NUMBA_DISABLE_JIT=1``, set before numba is
   imported), so that the compiled loops run as the Python they are written in and
   the files they live in are followed like any other (the schedules are the same);
 * a project file is one under the folder that holds the installed ``schedsim``
@@ -28,11 +28,8 @@ scripts/trace_pass.py ss ss-plain easy``. Prints one line per policy.
 
 from __future__ import annotations
 
-import os
-
-os.environ["NUMBA_DISABLE_JIT"] = "1"  # before numba is imported: follow the loops as Python
-
 import argparse
+import os
 import sys
 from pathlib import Path
 from types import FrameType
@@ -141,6 +138,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("policies", nargs="+", help="registered policy names (ss, easy, ...)")
     parser.add_argument("--files", action="store_true", help="list the files visited")
     args = parser.parse_args(argv)
+    # Before numba is first imported (the policies import it at their first pass):
+    # follow the compiled loops as the Python they are written in.
+    if "numba" in sys.modules and os.environ.get("NUMBA_DISABLE_JIT") != "1":
+        raise SystemExit("numba is imported already: run this script in a process of its own")
+    os.environ["NUMBA_DISABLE_JIT"] = "1"
     print(f"code in {ROOT}; KTH's first {JOBS:,} jobs, {NODES} nodes, numba's JIT disabled")
     for policy in args.policies:
         index, visited, returns = trace(policy)

@@ -620,7 +620,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         self, job: JobView, tau: float, avail: np.ndarray, running: list[tuple[float, JobView]]
     ) -> list[JobView] | None:
         """A minimal set of ``job``'s candidates to suspend, or None (section 3.3:
-        `selective.choose_victims`; a re-entry read off the board when there is one)."""
+        `rule.choose_victims`; a re-entry read off the board when there is one)."""
         protected = self._protection()
         if self._board is None or job.state is not State.SUSPENDED:
             return choose_victims(job, tau, avail, running, self.sf, self._may_suspend, protected)

@@ -237,7 +237,7 @@ class Ladder:
         the first time its threshold may be high enough to preempt."""
         # A fresh job needs the lowest-threshold jobs it may suspend (by the
         # width rule) that, with the free cores, make up its size: the last
-        # of them sets the bar. Exact for a fresh job (`selective.choose_victims`
+        # of them sets the bar. Exact for a fresh job (`rule.choose_victims`
         # takes the same jobs), so no tick is spent on one that cannot preempt.
         # With one core per node a suspended job's bar is its home's instead.
         by_home = self.view.cores_per_node == 1 and len(homes.key) > 0
