@@ -12,10 +12,10 @@ for the hour (``max_runtime_as = "cap"``), the users' own estimates, CREASY at
 this process:
 
 - **python**: every pass in Python (numpy's order, then EASY's loop): CREASY's budget
-  (`schedsim.policies.creasy.PYTHON_BUDGET`) never spent;
+  (`schedsim.policies.creasy.policy.PYTHON_BUDGET`) never spent;
 - **compiled**: as shipped, the budget counted from zero as in a fresh study worker:
   the first ``--budget`` passes (the shipped budget by default) in Python, the rest in
-  one compiled loop (`schedsim.policies.kernels.creasy_pass`). Loading numba and the
+  one compiled loop (`schedsim.policies.creasy.kernels.creasy_pass`). Loading numba and the
   loop (about half a second) falls in the first compiled turn only.
 
 Each way's figures are those of its fastest turn of ``--repeat``: the simulation's CPU
@@ -47,7 +47,7 @@ from run import _json_safe, _positive_int, environment, environment_table, make_
 
 from schedsim.app.study import RunConfig
 from schedsim.model.gc_tuning import tuned_gc
-from schedsim.policies import creasy
+from schedsim.policies.creasy import policy as creasy
 
 #: The two ways, in the order each round runs them.
 WAYS: tuple[str, ...] = ("python", "compiled")

@@ -112,7 +112,8 @@ class EASY(Policy):
         return self._ends
 
     def ordered(self, queue: tuple[JobView, ...], now: float) -> Sequence[JobView]:
-        """The queue in the order a pass scans it (`schedsim.policies.creasy` overrides it)."""
+        """The queue in the order a pass scans it (CREASY overrides it:
+        `schedsim.policies.creasy.policy`)."""
         return order_queue(queue, self.order, now)
 
     def schedule(self, view: View) -> list[Start]:

@@ -5,7 +5,7 @@ shared-memory machines) describes IS: "each arriving job was given an
 immediate time-slice of 10 minutes, by suspending one or more running jobs
 if needed", choosing those of lowest instantaneous xfactor, (wait + total
 accumulated run time) / total accumulated run time. The thesis compares SS
-(`schedsim.policies.selective`) against it, on a distributed-memory
+(`schedsim.policies.selective_suspension.rule`) against it, on a distributed-memory
 machine without migration: a suspended job resumes only on its own nodes.
 
 Here an arrival gets its slice of ``quantum`` seconds (10 min) by
@@ -19,7 +19,7 @@ and otherwise it simply runs on. Idle jobs (queued, or suspended) then
 start or resume whenever their processors are free, in decreasing
 instantaneous xfactor (a job that has not run yet has an infinite one),
 without reservations, and a suspended job only on its own nodes. Only
-arrivals preempt. Placement is SS's (`schedsim.policies.selective.Idle`):
+arrivals preempt. Placement is SS's (`schedsim.policies.preemption.Idle`):
 a fresh job keeps off the suspended jobs' homes while it can.
 """
 
@@ -33,8 +33,7 @@ import numpy as np
 
 from schedsim.model.policy import Decision, Policy, Resume, Suspend, View, WakeAt, register
 from schedsim.model.view import JobView, State
-from schedsim.policies.preemption import minimal_victims, suspend
-from schedsim.policies.selective import Idle
+from schedsim.policies.preemption import Idle, minimal_victims, suspend
 
 __all__ = ["ImmediateService", "instantaneous_xfactor"]
 
@@ -204,24 +203,24 @@ class ImmediateService(Policy, Idle):
 
     @staticmethod
     def _per_node(nodes: np.ndarray, cores: np.ndarray, view: View) -> np.ndarray:
-        """Cores per node of homes laid end to end (`schedsim.policies.selective.home_cores`)."""
+        """Cores per node of homes laid end to end (`schedsim.policies.preemption.home_cores`)."""
         return np.bincount(nodes, weights=cores, minlength=view.nodes).astype(np.int64)
 
     def _fitting(self, avail: np.ndarray, skip: set[int]) -> list[JobView]:
         """The suspended jobs done writing out whose whole home is in ``avail``, in
         suspension order, but those in ``skip``.
 
-        `schedsim.policies.selective.fits_home` for every job at once, in one compiled
-        loop over the homes laid end to end (`schedsim.policies.kernels.homes_fitting`):
+        `schedsim.policies.preemption.fits_home` for every job at once, in one compiled
+        loop over the homes laid end to end (`schedsim.policies.preemption_kernels.homes_fitting`):
         a hundred homes of dozens of nodes each wait on a loaded log, and most fail at
         their first busy node.
         """
         if not self._waiting:
             self._offered = {}
             return []
-        from schedsim.policies import kernels
+        from schedsim.policies.preemption_kernels import homes_fitting
 
-        fits = kernels.homes_fitting(avail, self._home_nodes, self._home_cores, self._home_starts)
+        fits = homes_fitting(avail, self._home_nodes, self._home_cores, self._home_starts)
         waiting = self._waiting
         places = fits.tolist()
         offered = [j for j in map(waiting.__getitem__, places) if j.id not in skip]

@@ -2,13 +2,17 @@
 
 Seeds 000 and 004 preempt rigid jobs without migration: a suspended job
 keeps its nodes as its *home* and may only resume there
-(`schedsim.model.policy.Resume`). Three pieces of bookkeeping follow, used by
-`schedsim.policies.suspension` and `schedsim.policies.gang`:
+(`schedsim.model.policy.Resume`). Four pieces of bookkeeping follow, used by
+Selective Suspension (`schedsim.policies.selective_suspension`), Immediate Service
+(`schedsim.policies.immediate`) and gang scheduling (`schedsim.policies.gang`):
 
 * a **minimal victim set** (`minimal_victims`, `home_victims`): the jobs a
   job suspends so that it can run, none of which could be left out;
 * a **placement** that prefers the victims' cores (`place`): suspending a
   job and then leaving its cores idle would waste the suspension;
+* **idle jobs** (`Idle`, for SS, TSS and IS): the queued jobs and the suspended
+  ones ready to re-enter, a fresh job placed off the suspended jobs' homes while it
+  can (`fit_avoiding`, `home_cores`), a suspended one only on its home (`fits_home`);
 * **claims** (`Claims`): with a suspension overhead (seed 000 section 4.1)
   or a context-switch penalty (seed 004 section 2) a suspended job holds
   its cores while its memory is written out. The job that suspended it
@@ -37,13 +41,17 @@ from schedsim.model.cluster import Allocation, first_fit
 from schedsim.model.policy import Decision, Resume, Start, Suspend, View
 from schedsim.model.view import JobView, State
 
-# `schedsim.policies.kernels` (numba, about a second to import) is imported inside the
-# functions that call it: listing the policies imports this module, and need not load numba.
+# `schedsim.policies.preemption_kernels` (numba, about a second to import) is imported
+# inside the functions that call it: listing the policies imports this module, and need
+# not load numba.
 
 __all__ = [
     "Claims",
+    "Idle",
     "cores_of",
     "fit_avoiding",
+    "fits_home",
+    "home_cores",
     "home_victims",
     "minimal_victims",
     "place",
@@ -171,10 +179,10 @@ def fit_avoiding(
     avail: np.ndarray, size: int, cores_per_node: int, avoid: np.ndarray | None
 ) -> Allocation | None:
     """First fit on ``avail`` that takes the cores in ``avoid`` (per node) only when it must."""
-    from schedsim.policies import kernels
+    from schedsim.policies.preemption_kernels import first_fit_avoiding
 
     if cores_per_node == 1 and avoid is not None:
-        nodes = kernels.first_fit_avoiding(avail, avoid, size)  # a new array, ascending
+        nodes = first_fit_avoiding(avail, avoid, size)  # a new array, ascending
         return Allocation.one_core_each(nodes) if len(nodes) else None
     if avoid is None or not avoid.any():
         return first_fit(avail, size, cores_per_node)
@@ -326,3 +334,73 @@ class Claims:
             held = cores_of((v for v in claim.victims if v.id in writing), len(avail))
             avail[alloc.nodes] -= np.maximum(alloc.cores - held[alloc.nodes], 0)
         return avail
+
+
+# -- idle jobs, placed off the suspended jobs' homes ---------------------------------
+
+
+def fits_home(avail: np.ndarray, job: JobView) -> bool:
+    """Whether every core of suspended ``job``'s home is in ``avail``."""
+    home = job.home
+    assert home is not None
+    return bool((avail[home.nodes] >= home.cores).all())
+
+
+def home_cores(jobs: Sequence[JobView], nodes: int) -> np.ndarray:
+    """Cores per node of the homes of suspended ``jobs``."""
+    out = np.zeros(nodes, dtype=np.int64)
+    for job in jobs:
+        home = job.home
+        assert home is not None
+        out[home.nodes] += home.cores
+    return out
+
+
+class Idle:
+    """Idle jobs and what starting them costs: the part SS, TSS and IS share."""
+
+    def __init__(self) -> None:
+        self.claims = Claims()
+
+    def idle(self, view: View, skip: set[int] | None = None) -> tuple[list[JobView], list[JobView]]:
+        """Queued jobs, and suspended jobs done writing out; none on a claim or in ``skip``."""
+        skip = self.claims.ids() | (skip or set())
+        if skip:
+            fresh = [j for j in view.queue if j.id not in skip]
+            held = [j for j in view.suspended if j.allocation is None and j.id not in skip]
+        else:
+            fresh = list(view.queue)
+            held = [j for j in view.suspended if j.allocation is None]
+        return fresh, held
+
+    @staticmethod
+    def start_if_free(
+        job: JobView, avail: np.ndarray, view: View, homes: np.ndarray | None = None
+    ) -> Start | Resume | None:
+        """Start a queued job or resume a suspended one, if its cores are free.
+
+        A queued job is placed first fit, but on the cores of no suspended
+        job's home (``homes``, cores per node) while others are free, so
+        that it does not keep a suspended job from re-entering: the thesis
+        leaves placement open, and re-entry on the same nodes is the
+        scheme's bottleneck on a distributed-memory machine. Takes the
+        cores from ``avail``.
+        """
+        if job.state is State.SUSPENDED:
+            if not fits_home(avail, job):
+                return None
+            home = job.home
+            assert home is not None
+            avail[home.nodes] -= home.cores
+            return Resume(job)
+        alloc = fit_avoiding(avail, job.size, view.cores_per_node, homes)
+        if alloc is None:
+            return None
+        avail[alloc.nodes] -= alloc.cores
+        return Start(job, alloc)
+
+    def preempt(
+        self, job: JobView, victims: Sequence[JobView], avail: np.ndarray, view: View
+    ) -> list[Decision]:
+        """Suspend ``victims`` and start (or resume) ``job`` on their cores (`switch_in`)."""
+        return switch_in(job, victims, avail, view, self.claims)

@@ -173,7 +173,7 @@ def test_the_drift_command_line_refuses_nonsense(drift: ModuleType) -> None:
 
 
 def test_the_closed_loop_benchmark_times_both_ways_of_one_schedule(closed_loop: ModuleType) -> None:
-    from schedsim.policies import creasy
+    from schedsim.policies.creasy import policy as creasy
 
     budget, spent = creasy.PYTHON_BUDGET, creasy._spent
     cfg = closed_loop.config(users=10, days=2.0, cycle=True, alpha=3000.0)

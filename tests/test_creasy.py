@@ -1,6 +1,6 @@
 """CREASY (seed 002 section 2): Equations 1 and 2, the queue order, and alpha = 0 being EASY.
 
-Units throughout (see `schedsim.policies.creasy`): response and waiting times in
+Units throughout (see `schedsim.policies.creasy.policy`): response and waiting times in
 minutes, criticality = |dp/drt| of Equation 1 in 1/min, alpha in min^2,
 so alpha * criticality is minutes of seniority.
 """
@@ -20,8 +20,9 @@ from schedsim.app import registry
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import View
 from schedsim.model.view import JobView, State
-from schedsim.policies import creasy, kernels
-from schedsim.policies.creasy import CREASY, criticality, priority
+from schedsim.policies.creasy import kernels
+from schedsim.policies.creasy import policy as creasy
+from schedsim.policies.creasy.policy import CREASY, criticality, priority
 from schedsim.workloads.catalog import load
 from schedsim.workloads.job import Job
 from schedsim.workloads.transforms import first

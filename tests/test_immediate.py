@@ -2,7 +2,7 @@
 
 Its schedules are checked with every policy's (tests/test_invariants.py, test_suspension.py);
 here the compiled loop that says which homes fit is checked against numpy's expression of
-the same rule (`schedsim.policies.selective.fits_home`, one home at a time), and the homes
+the same rule (`schedsim.policies.preemption.fits_home`, one home at a time), and the homes
 IS keeps from pass to pass (from its own decisions, or by comparing the suspended jobs'
 tuples) against the same made afresh at every pass.
 """
@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from schedsim import Simulation
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.policy import View
-from schedsim.policies import kernels
 from schedsim.policies.immediate import ImmediateService
-from schedsim.policies.selective import home_cores
+from schedsim.policies.preemption import home_cores
+from schedsim.policies.preemption_kernels import homes_fitting
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import first
 
@@ -48,13 +48,13 @@ def test_homes_fitting_is_every_core_free_home_by_home(case) -> None:
         assert expected == []
         return
     starts = np.cumsum([0, *(len(n) for n in on[:-1])]).astype(np.int64)
-    got = kernels.homes_fitting(avail, np.concatenate(on), np.concatenate(cores), starts)
+    got = homes_fitting(avail, np.concatenate(on), np.concatenate(cores), starts)
     assert got.tolist() == expected
 
 
 class _Checked(ImmediateService):
     """IS that checks, at every pass, what it keeps of the suspended jobs' homes against
-    the same made from scratch (`schedsim.policies.selective.home_cores`)."""
+    the same made from scratch (`schedsim.policies.preemption.home_cores`)."""
 
     passes_with_homes = 0
     #: How each change of the suspended jobs was brought in: from the last pass's own

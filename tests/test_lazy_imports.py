@@ -98,7 +98,7 @@ seen = {"names": registry.names()}
 for name in seen["names"]:
     registry.make(name)
 seen["built every policy"] = [m for m in heavy() if m.split(".")[0] == "numba"]
-from schedsim.policies.homeboard import HomeBoard
+from schedsim.policies.selective_suspension.board import HomeBoard
 HomeBoard(4, "text")
 seen["board"] = [m for m in heavy() if m.split(".")[0] == "numba"]
 print(json.dumps(seen))
@@ -154,7 +154,7 @@ print(json.dumps({{"run": heavy()}}))
         # about what loading numba would (`conservative.PYTHON_BUDGET`): not in 2,000 jobs.
         ("conservative", "schedsim.policies.planning.conservative", 2000),
         # CREASY's pass, only after `creasy.PYTHON_BUDGET` passes in a process.
-        ("creasy", "schedsim.policies.creasy", 3000),
+        ("creasy", "schedsim.policies.creasy.policy", 3000),
     ],
 )
 def test_a_short_run_of_a_policy_that_compiles_late_leaves_numba_unloaded(

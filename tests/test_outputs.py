@@ -156,16 +156,16 @@ PROBE = textwrap.dedent(
     """
     import sys
     from schedsim.app.cli import main
-    from schedsim.policies import kernels
+    from schedsim.policies import compiled
 
-    every = sorted(kernels.suspension_kernels())
-    print("before:", kernels.cache_is_cold(), len(kernels.cached_kernels()))
+    every = sorted(compiled.suspension_kernels())
+    print("before:", compiled.cache_is_cold(), len(compiled.cached_kernels()))
     main(["run", "--first", "50", "--out", sys.argv[1] + "/easy", "--no-progress"])
     main(["run", "--first", "300", "--policy", "ss", "--out", sys.argv[1] + "/ss",
           "--no-progress"])
     main(["run", "--first", "300", "--policy", "is", "--out", sys.argv[1] + "/is",
           "--no-progress"])
-    print("after:", kernels.cache_is_cold(), sorted(kernels.cached_kernels()) == every)
+    print("after:", compiled.cache_is_cold(), sorted(compiled.cached_kernels()) == every)
     """
 )
 

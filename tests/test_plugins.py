@@ -145,7 +145,7 @@ def test_version(capsys) -> None:
 
 def test_the_policies_that_compile_kernels_are_named() -> None:
     # The CLI and a local sweep warn before the first run of these compiles numba's loops.
-    from schedsim.policies.suspension import SelectiveSuspension
+    from schedsim.policies.selective_suspension.fast import SelectiveSuspension
 
     class Mine(SelectiveSuspension):  # a researcher's subclass compiles them too
         pass
@@ -158,19 +158,22 @@ def test_the_policies_that_compile_kernels_are_named() -> None:
 
 
 def test_the_cache_is_cold_until_a_suspension_kernel_is_in_it(monkeypatch) -> None:
-    from schedsim.policies import kernels
+    from schedsim.policies import compiled
 
-    suspension = kernels.suspension_kernels()
-    assert "homes_fitting" in suspension
-    assert not suspension & (kernels.COMPRESSION | kernels.ORDERING)
-    for name in kernels.COMPRESSION | kernels.ORDERING:  # no stale name
-        assert callable(getattr(kernels, name)), name
-    monkeypatch.setattr(kernels, "cached_kernels", lambda: ["compress_plan", "creasy_scan"])
-    assert kernels.cache_is_cold()  # conservative's and CREASY's cached: SS still compiles
-    monkeypatch.setattr(kernels, "cached_kernels", lambda: ["compress_plan", "homes_fitting"])
-    assert not kernels.cache_is_cold()
-    monkeypatch.setattr(kernels, "cached_kernels", lambda: [])
-    assert kernels.cache_is_cold()
+    suspension = compiled.suspension_kernels()
+    # SS's own loops and the placement it shares with IS; not the loops it imports twice.
+    assert {"homes_fitting", "first_fit_avoiding", "may_preempt", "board_starts"} <= suspension
+    others = compiled.kernels_of(
+        ("schedsim.policies.planning.kernels", "schedsim.policies.creasy.kernels")
+    )
+    assert {"compress_plan", "creasy_scan"} <= others
+    assert not suspension & others
+    monkeypatch.setattr(compiled, "cached_kernels", lambda: ["compress_plan", "creasy_scan"])
+    assert compiled.cache_is_cold()  # conservative's and CREASY's cached: SS still compiles
+    monkeypatch.setattr(compiled, "cached_kernels", lambda: ["compress_plan", "homes_fitting"])
+    assert not compiled.cache_is_cold()
+    monkeypatch.setattr(compiled, "cached_kernels", lambda: [])
+    assert compiled.cache_is_cold()
 
 
 _CELL = """

@@ -14,7 +14,7 @@ from schedsim.model.cluster import Allocation
 from schedsim.model.policy import Resume, Start, Suspend, WakeAt
 from schedsim.model.view import JobView, Outcome, State, View
 from schedsim.policies.backfilling import EASY, Conservative
-from schedsim.policies.creasy import CREASY
+from schedsim.policies.creasy.policy import CREASY
 from schedsim.policies.fcfs import FCFS
 from schedsim.policies.gang import PreemptiveFCFS
 from schedsim.workloads.job import Job

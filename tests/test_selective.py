@@ -1,7 +1,7 @@
 """Selective Suspension's rule: ``ss`` against ``ss-plain``, and the rules on hand-built views.
 
-The first part checks that the accelerated SS (`schedsim.policies.suspension`,
-``ss``) makes the schedule of the plain rule (`schedsim.policies.selective`,
+The first part checks that the accelerated SS (`schedsim.policies.selective_suspension.fast`,
+``ss``) makes the schedule of the plain rule (`schedsim.policies.selective_suspension.rule`,
 ``ss-plain``, a pass at every tick and nothing skipped), job table and
 piece log alike: on random small workloads (hypothesis, the strategies of
 `test_invariants`: one or several cores per node, integral or fractional
@@ -40,8 +40,9 @@ from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.policy import Decision, Policy, Resume, Start, Suspend, WakeAt
 from schedsim.model.view import JobView, Outcome, State, View
 from schedsim.policies.immediate import ImmediateService, instantaneous_xfactor
-from schedsim.policies.selective import (
-    PlainSelectiveSuspension,
+from schedsim.policies.selective_suspension.fast import SelectiveSuspension
+from schedsim.policies.selective_suspension.plain import PlainSelectiveSuspension
+from schedsim.policies.selective_suspension.rule import (
     Width,
     candidates,
     choose_victims,
@@ -50,8 +51,11 @@ from schedsim.policies.selective import (
     next_tick,
     width_rule,
 )
-from schedsim.policies.suspension import SelectiveSuspension
-from schedsim.policies.tunable import CategoryLimit, TunableSelectiveSuspension, category
+from schedsim.policies.selective_suspension.tunable import (
+    CategoryLimit,
+    TunableSelectiveSuspension,
+    category,
+)
 from schedsim.workloads.catalog import load
 from schedsim.workloads.job import Job
 from schedsim.workloads.transforms import first

@@ -1,7 +1,7 @@
 """The readings of Selective Suspension the thesis leaves open, worked by hand.
 
 Kettimuthu 2003 (chapter 3) fixes SS's rule but not every detail; three
-readings are parameters of ``ss-plain`` (`schedsim.policies.selective`):
+readings are parameters of ``ss-plain`` (`schedsim.policies.selective_suspension.rule`):
 which threshold a resumed job runs with (``resumed``), whether the free
 cores of a suspended job that heads the idle jobs are kept for it
 (``hold``), and which candidates a fresh job suspends first (``prefer``).
@@ -13,6 +13,8 @@ Estimates are exact throughout; SF is 2.
 """
 
 from __future__ import annotations
+
+from itertools import product
 
 import pytest
 
@@ -121,26 +123,55 @@ def test_runs_with_the_text_readings_keep_their_ids() -> None:
     assert run_id(hold="top") != text
 
 
-@pytest.mark.parametrize("reading", [{"resumed": "start"}, {"hold": "top"}, {"prefer": "width"}])
-def test_ss_with_another_reading_makes_the_plain_rules_schedule(reading: dict[str, str]) -> None:
-    # The accelerated ss hands a reading other than the text's to the plain rule.
+def _every_reading() -> list[dict[str, str]]:
+    from schedsim.policies.selective_suspension.rule import READINGS
+
+    return [dict(zip(READINGS, values, strict=True)) for values in product(*READINGS.values())]
+
+
+@pytest.mark.parametrize("readings", _every_reading(), ids=lambda r: "-".join(r.values()))
+def test_ss_and_ss_plain_make_one_schedule_under_every_reading(readings: dict[str, str]) -> None:
+    # Every combination of the readings (`rule.READINGS`, so a reading added there is
+    # tried here too): the accelerated ss and the plain rule make the same job table
+    # and the same piece log. (ss runs the plain rule for a reading other than the
+    # text's, `fast.SelectiveSuspension._plain`; with the text's it runs its own.)
     from schedsim.workloads.catalog import load
     from schedsim.workloads.transforms import first
 
     workload = first(load("kth"), 300)
-    tables = [
-        Simulation(workload, name, nodes=100, params={"sf": 2.0, **reading}).run().jobs
+    results = [
+        Simulation(workload, name, nodes=100, params={"sf": 2.0, **readings}).run()
         for name in ("ss", "ss-plain")
     ]
-    assert tables[0].equals(tables[1])
-    assert tables[0]["suspensions"].sum() > 0
+    assert results[0].jobs.equals(results[1].jobs)
+    assert results[0].pieces is not None and results[1].pieces is not None
+    assert results[0].pieces.equals(results[1].pieces)
+    assert results[0].jobs["suspensions"].sum() > 0
+
+
+def test_a_reading_is_defined_once_and_taken_by_both_versions() -> None:
+    # `rule.READINGS` is the one definition: ss and ss-plain take every reading, with the
+    # same values (type hint) and the text's as the default, and keep run ids with it.
+    import typing
+
+    from schedsim.app import registry
+    from schedsim.policies.selective_suspension.rule import READINGS, TEXT_READINGS
+
+    for name in ("ss", "ss-plain"):
+        accepted = registry.parameters(name)
+        hints = typing.get_type_hints(registry.get(name).__init__)
+        for reading, values in READINGS.items():
+            assert accepted[reading].default == values[0], (name, reading)
+            assert typing.get_args(hints[reading]) == values, (name, reading)
+        assert registry.get(name).LATER_PARAMS == TEXT_READINGS
+    assert "resumed" not in registry.parameters("tss")  # TSS: the text's readings only
 
 
 def test_tss_with_the_thesis_averages_protects_by_table_2_3() -> None:
     # VS Seq's limit is 1.5 x Table 2.3's 2.6 = 3.9: a running VS Seq job of threshold
     # 3.8 may be suspended, one of 4.0 may not.
     from schedsim.model.view import JobView
-    from schedsim.policies.tunable import TABLE_2_3, TunableSelectiveSuspension
+    from schedsim.policies.selective_suspension.tunable import TABLE_2_3, TunableSelectiveSuspension
 
     tss = TunableSelectiveSuspension(averages="thesis")
     assert tss.average(0) == TABLE_2_3[0] == 2.6

@@ -1,9 +1,10 @@
 """Seed 000's preemptive policies: Selective Suspension (SS, TSS) and Immediate Service (IS).
 
-The rules are those of `schedsim.policies.selective` (SS, sections 3.1-3.3 of the
-thesis), `schedsim.policies.tunable` (TSS, 3.5) and `schedsim.policies.immediate`
-(IS, 2.3), on the machinery of `schedsim.policies.preemption`; the runs here use
-the accelerated SS (`schedsim.policies.suspension`). The first part works
+The rules are those of `schedsim.policies.selective_suspension.rule` (SS, sections
+3.1-3.3 of the thesis), `schedsim.policies.selective_suspension.tunable` (TSS, 3.5)
+and `schedsim.policies.immediate` (IS, 2.3), on the machinery of
+`schedsim.policies.preemption`; the runs here use
+the accelerated SS (`schedsim.policies.selective_suspension.fast`). The first part works
 small schedules out by hand: one core per node, integer times, so every
 start, end and suspended time is exact, and each test spells out in a
 comment how its numbers come about. Thresholds (xfactors) are written τ;
@@ -43,14 +44,15 @@ from schedsim import Simulation
 from schedsim.app import registry
 from schedsim.model.policy import Resume, Start, Suspend
 from schedsim.model.view import State
-from schedsim.policies.homeboard import HomeBoard
 from schedsim.policies.immediate import ImmediateService
 from schedsim.policies.preemption import minimal_victims
-from schedsim.policies.queued import Queued
-from schedsim.policies.selective import PlainSelectiveSuspension, idle_threshold
-from schedsim.policies.suspension import SelectiveSuspension
-from schedsim.policies.ticks import Homes
-from schedsim.policies.tunable import TunableSelectiveSuspension
+from schedsim.policies.queue_columns import Queued
+from schedsim.policies.selective_suspension.board import HomeBoard
+from schedsim.policies.selective_suspension.fast import SelectiveSuspension
+from schedsim.policies.selective_suspension.plain import PlainSelectiveSuspension
+from schedsim.policies.selective_suspension.rule import idle_threshold
+from schedsim.policies.selective_suspension.ticks import Homes
+from schedsim.policies.selective_suspension.tunable import TunableSelectiveSuspension
 from schedsim.workloads.catalog import load
 from schedsim.workloads.job import Job
 from schedsim.workloads.transforms import first
@@ -1309,7 +1311,7 @@ def test_every_ss_suspension_is_allowed_many(case: Case, params: dict) -> None:
 def _board_starts(now, free, queued_rows, avail, avoid, homes=()):
     """`kernels.board_starts` on queued rows ``(size, est, submit, done, id)`` and
     suspended jobs ``(size, est, submit, done, id, home nodes)``, every home free."""
-    from schedsim.policies import kernels
+    from schedsim.policies.selective_suspension import kernels
 
     q = [np.array(c) for c in zip(*queued_rows, strict=True)] if queued_rows else [
         np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0), np.zeros(0),

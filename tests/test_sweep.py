@@ -260,16 +260,16 @@ def test_study_files_get_the_users_usual_modes(tmp_path, umask, mask):
 
 
 def test_sweep_says_when_it_compiles_the_kernels(tmp_path, capsys, monkeypatch):
-    from schedsim.policies import kernels
+    from schedsim.policies import compiled
 
-    monkeypatch.setattr(kernels, "cache_is_cold", lambda: True)
+    monkeypatch.setattr(compiled, "cache_is_cold", lambda: True)
     notice = "compiling the suspension policies' kernels once for this machine"
     sweep(small_study(grid={"policy": ["easy"]}), tmp_path / "a", workers=0, progress=True)
     assert notice not in capsys.readouterr().out  # no SS run: nothing to compile
     study = small_study(base={**BASE, "first": 40}, grid={"policy": ["easy", "tss"]})
     sweep(study, tmp_path / "b", workers=0, progress=True)
     assert capsys.readouterr().out.count(notice) == 1
-    monkeypatch.setattr(kernels, "cache_is_cold", lambda: False)
+    monkeypatch.setattr(compiled, "cache_is_cold", lambda: False)
     sweep(study, tmp_path / "c", workers=0, progress=True)
     assert notice not in capsys.readouterr().out
 

@@ -69,22 +69,24 @@ SS_CHOICES = [
     "**Width rule.** Section 3.2's text (a suspender needs at least half the processors "
     "of its victim, n_i >= n_j / 2) is the default, `width=text`; section 3.3's formula "
     "n_i / n_j < 2, which differs, is `width=formula`; `width=none` drops the restriction "
-    "({py:func}`~schedsim.policies.selective.width_rule`).",
+    "({py:func}`~schedsim.policies.selective_suspension.rule.width_rule`).",
     "**Victims.** A minimal set (none could be spared), lowest thresholds first "
     "(`prefer=width`: the widest first); a suspended job re-entering suspends only jobs "
-    "on its own nodes ({py:func}`~schedsim.policies.selective.choose_victims`).",
+    "on its own nodes ({py:func}`~schedsim.policies.selective_suspension.rule.choose_victims`).",
     "**Thresholds of running jobs.** The xfactor a job had when it started or resumed, "
     "so that a restart overhead does not move it "
-    "({py:func}`~schedsim.policies.selective.running_thresholds`); `resumed=start` gives "
+    "({py:func}`~schedsim.policies.selective_suspension.rule.running_thresholds`); "
+    "`resumed=start` gives "
     "a resumed job back the threshold of its first start.",
     "**No reservations** (section 3.2); `hold=top` keeps the free nodes of a suspended "
     "job that heads the idle jobs for it. Readings other than the text's run the plain "
-    "rule (`ss-plain`); the module {py:mod}`schedsim.policies.selective` says why SS "
+    "rule (`ss-plain`); the module {py:mod}`schedsim.policies.selective_suspension.rule` "
+    "says why SS "
     "can lock the machine at high load and what each reading does to it.",
     "**Placement**, which the thesis leaves open. A fresh job goes first fit on free "
     "nodes that are no suspended job's home while there are enough of them, so that it "
     "does not block a re-entry; a job that preempts goes on its victims' cores first "
-    "({py:meth}`~schedsim.policies.selective.Idle.start_if_free`, "
+    "({py:meth}`~schedsim.policies.preemption.Idle.start_if_free`, "
     "{py:func}`~schedsim.policies.preemption.switch_in`).",
     "**Suspension overhead** (section 4.1, `--overhead`). A victim holds its cores while "
     "its memory is written out; the job that suspended it waits for them on a claim "
@@ -288,7 +290,7 @@ comparison with `multiqueue` isolates the effect of the queues.""",
             "fewer passes: ticks at which no idle job could preempt are skipped, which the "
             "tests check job for job and piece for piece.",
         ],
-        see_also="schedsim.policies.selective",
+        see_also="schedsim.policies.selective_suspension.rule",
     ),
     "ss-plain": Entry(
         title="Selective Suspension, the plain rule",
@@ -313,13 +315,15 @@ threshold exceeds `limit` (1.5) times the average slowdown of its category (the
 Everything else is [SS](ss.md).""",
         choices=[
             "**A running job's category** is taken from its estimate, the run time a "
-            "scheduler knows ({py:func}`~schedsim.policies.tunable.category`).",
+            "scheduler knows "
+            "({py:func}`~schedsim.policies.selective_suspension.tunable.category`).",
             "**The averages are tracked online** by default: the mean bounded slowdown of "
             "the jobs of each category that have finished so far; a category with no "
             "finished job yet sets no limit. `averages=FILE` reads them from a CSV in the "
             "layout of {py:meth}`~schedsim.model.results.Result.category_table` instead, "
             "for example an earlier NS (EASY) run's, as the thesis's Table 2.3 "
-            "({py:func}`~schedsim.policies.tunable.read_averages`); `averages=thesis` "
+            "({py:func}`~schedsim.policies.selective_suspension.tunable.read_averages`); "
+            "`averages=thesis` "
             "takes Table 2.3 itself.",
             "The other choices are SS's: see [`ss`](ss.md).",
         ],
@@ -345,7 +349,7 @@ suspended job resumes only on its own nodes.""",
             "free, in decreasing instantaneous xfactor (infinite for a job that has not run "
             "yet), without reservations; a suspended job only on its own nodes.",
             "Placement is SS's: a fresh job keeps off the suspended jobs' homes while it "
-            "can ({py:class}`~schedsim.policies.selective.Idle`).",
+            "can ({py:class}`~schedsim.policies.preemption.Idle`).",
         ],
     ),
     "pfcfs": Entry(

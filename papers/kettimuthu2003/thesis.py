@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedsim.policies.tunable import TABLE_2_3
+from schedsim.policies.selective_suspension.tunable import TABLE_2_3
 
 __all__ = [
     "MIX_TOLERANCE",

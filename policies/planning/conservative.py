@@ -84,7 +84,7 @@ def compress(profile: Profile, reservations: Mapping[int, Reservation]) -> dict[
     On a busy log the walks of the profile, one per waiting job at every early
     end, were most of conservative backfilling's time: once this process's
     compressions have used up `PYTHON_BUDGET` in Python, they run as one
-    compiled loop (`schedsim.policies.kernels.compress_plan`), the same
+    compiled loop (`schedsim.policies.planning.kernels.compress_plan`), the same
     comparisons and sums in the same order, so the same starts.
     """
     global _spent
@@ -114,7 +114,7 @@ def _compress_compiled(
     """`compress` as one compiled loop over the profile copied into arrays."""
     import numpy as np
 
-    from schedsim.policies.kernels import compress_plan
+    from schedsim.policies.planning.kernels import compress_plan
 
     n, count = len(profile.times), len(reservations)
     room = n + 4 * count  # each move splits at most four steps

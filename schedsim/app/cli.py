@@ -491,9 +491,9 @@ def _run_and_write(
     # SS, TSS and IS run loops numba compiles on a machine's first run (seconds,
     # silently): say so rather than seem to hang.
     if registry.compiles_kernels(type(sim.policy)):
-        from schedsim.policies import kernels
+        from schedsim.policies import compiled
 
-        if kernels.cache_is_cold():
+        if compiled.cache_is_cold():
             console.print(registry.KERNELS_NOTICE, highlight=False, soft_wrap=True)
     progress = not args.no_progress and sys.stderr.isatty()
     try:

@@ -40,12 +40,12 @@ from schedsim.model.policy import REGISTRY, Policy
 MODULES: tuple[str, ...] = (
     "schedsim.policies.fcfs",
     "schedsim.policies.backfilling",
-    "schedsim.policies.selective",
-    "schedsim.policies.suspension",
-    "schedsim.policies.tunable",
+    "schedsim.policies.selective_suspension.plain",
+    "schedsim.policies.selective_suspension.fast",
+    "schedsim.policies.selective_suspension.tunable",
     "schedsim.policies.immediate",
     "schedsim.policies.gang",
-    "schedsim.policies.creasy",
+    "schedsim.policies.creasy.policy",
     "schedsim.policies.multiqueue",
     "schedsim.policies.spacesharing",
     "schedsim.policies.glts",
@@ -59,10 +59,10 @@ ENTRY_POINTS = "schedsim.policies"
 _loaded = False
 
 
-#: The policies whose runs call loops numba compiles (`schedsim.policies.kernels`), as
+#: The policies whose runs call loops numba compiles (`schedsim.policies.compiled`), as
 #: (module, class): they and their subclasses. Named, not imported: asking is cheap.
 _COMPILED = (
-    ("schedsim.policies.suspension", "SelectiveSuspension"),  # ss, tss
+    ("schedsim.policies.selective_suspension.fast", "SelectiveSuspension"),  # ss, tss
     ("schedsim.policies.immediate", "ImmediateService"),  # is
 )
 # (Conservative backfilling compiles its compression only inside a run long enough to

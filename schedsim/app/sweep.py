@@ -544,7 +544,7 @@ def largest_first(runs: list[Run]) -> list[Run]:
 
 def _compiles_kernels(runs: list[Run]) -> bool:
     """Whether a run's policy calls the loops numba compiles (`registry.compiles_kernels`)
-    and numba's on-disk cache holds none yet (`schedsim.policies.kernels.cache_is_cold`)."""
+    and numba's on-disk cache holds none yet (`schedsim.policies.compiled.cache_is_cold`)."""
     from schedsim.app import registry
 
     for name in sorted({run.config.policy.name for run in runs}):
@@ -553,9 +553,9 @@ def _compiles_kernels(runs: list[Run]) -> bool:
         except ValueError:  # registered by the study's imports, which only workers import
             continue
         if registry.compiles_kernels(policy):
-            from schedsim.policies import kernels
+            from schedsim.policies import compiled
 
-            return kernels.cache_is_cold()
+            return compiled.cache_is_cold()
     return False
 
 

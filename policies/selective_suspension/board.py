@@ -15,7 +15,7 @@ maxima of the homes it overlaps, and a job that ends or is suspended can
 only lower those whose maximum it was, each recomputed exactly once; the
 counts move by the nodes shared. It
 serves one core per node, where a node is either free or held by one
-running job; the accelerated SS (`schedsim.policies.suspension`) uses it when
+running job; the accelerated SS (`schedsim.policies.selective_suspension.fast`) uses it when
 there is no suspension overhead (a node being written out is neither).
 
 TSS's protections (seed 000, section 3.5) fit in as they are: a running job
@@ -28,7 +28,8 @@ the few running jobs it changes are then shielded or unshielded
 (`HomeBoard.shield`), as if they ended and started again.
 
 Each node lists the slots whose homes cover it, so an event walks only
-the homes it touches; the walks are compiled loops (`schedsim.policies.kernels`).
+the homes it touches; the walks are compiled loops
+(`schedsim.policies.selective_suspension.kernels`).
 """
 
 from __future__ import annotations
@@ -38,9 +39,9 @@ import math
 import numpy as np
 
 from schedsim.model.view import JobView
-from schedsim.policies import kernels
-from schedsim.policies.queued import Queued
-from schedsim.policies.selective import Width
+from schedsim.policies.queue_columns import Queued
+from schedsim.policies.selective_suspension import kernels
+from schedsim.policies.selective_suspension.rule import Width
 
 __all__ = ["HomeBoard"]
 
@@ -55,7 +56,7 @@ class HomeBoard:
     For each suspended job (a *slot*) the board keeps the highest threshold
     on its home (``top``; -inf when the home is free) and how many of its
     home's nodes hold a job out of its reach by SS's width rule (``stuck``;
-    see `schedsim.policies.selective`): with ``width="text"`` a job more than twice
+    see `schedsim.policies.selective_suspension.rule`): with ``width="text"`` a job more than twice
     its width, with ``"formula"`` one at most half its width, with
     ``"none"`` none. Shielded jobs (``shielded``, TSS's protected ones) read
     inf as their threshold.
@@ -259,7 +260,7 @@ class HomeBoard:
 
         The highest threshold on its home; 0 when its home is free, inf when
         a job on it is out of its reach by the width rule (seed 000 section
-        3.2). The same as `schedsim.policies.ticks.Ladder._home_bars`.
+        3.2). The same as `schedsim.policies.selective_suspension.ticks.Ladder._home_bars`.
         """
         bar = np.maximum(self.top, 0.0)
         bar[self.stuck > 0] = math.inf

@@ -1,6 +1,6 @@
 """Selective Suspension, accelerated (``ss``): the thesis's rule at a fraction of the passes.
 
-`SelectiveSuspension` makes the schedule of `schedsim.policies.selective`'s
+`SelectiveSuspension` makes the schedule of `schedsim.policies.selective_suspension.rule`'s
 `PlainSelectiveSuspension` (``ss-plain``), SS as seed 000 states it
 (sections 3.1-3.3: thresholds, the width restriction, candidates, a
 minimal victim set, placement, the preemption routine at every multiple
@@ -12,7 +12,7 @@ Ticks at which no idle job could preempt are skipped: the thresholds of
 running jobs are constant and those of idle jobs grow linearly, so the
 first tick at which a job's threshold can exceed SF times the highest
 threshold among the jobs it would need is known in advance
-(`schedsim.policies.ticks`), and between events nothing else changes. More
+(`schedsim.policies.selective_suspension.ticks`), and between events nothing else changes. More
 shortcuts rest on the same monotony:
 
 * a start or a resume only raises those bars, so after a pass where
@@ -29,22 +29,22 @@ shortcuts rest on the same monotony:
   it: only the jobs that fit at its start are tried
   (`SelectiveSuspension._board_pass`); so is a tick at which no idle job
   could preempt even with fewer cores free (most events that fall on a
-  tick), which `schedsim.policies.kernels.may_preempt` tells.
+  tick), which `schedsim.policies.selective_suspension.kernels.may_preempt` tells.
 
 With one core per node and no suspension overhead (the thesis's setting
-for SS) a board (`schedsim.policies.homeboard.HomeBoard`) keeps, event by
+for SS) a board (`schedsim.policies.selective_suspension.board.HomeBoard`) keeps, event by
 event, the threshold and width of the job on each node and, for each
 suspended job, the highest threshold and the jobs out of its reach on its
 home: which suspended jobs fit and when each could preempt are then read,
 not recomputed over every home at every pass; the queued jobs' columns are
-kept beside it (`schedsim.policies.queued.Queued`), and the walks over
+kept beside it (`schedsim.policies.queue_columns.Queued`), and the walks over
 nodes, homes and jobs are loops compiled with numba
-(`schedsim.policies.kernels`). Otherwise the suspended jobs' homes are
-flat arrays updated as jobs leave and join (`schedsim.policies.ticks.Homes`),
-and the ladder of running jobs (`schedsim.policies.ticks.Ladder`) is
+(`schedsim.policies.selective_suspension.kernels`). Otherwise the suspended jobs' homes are
+flat arrays updated as jobs leave and join (`schedsim.policies.selective_suspension.ticks.Homes`),
+and the ladder of running jobs (`schedsim.policies.selective_suspension.ticks.Ladder`) is
 shared by all tests of one state.
 
-TSS (`schedsim.policies.tunable`) is this class with protections. On the
+TSS (`schedsim.policies.selective_suspension.tunable`) is this class with protections. On the
 board a protected running job is *shielded* (its threshold reads inf:
 out of every idle job's reach). A protection can only change when a job
 ends (online averages move then), and only for the running jobs the hook
@@ -58,86 +58,69 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import Decision, Policy, Resume, Start, Suspend, View, WakeAt, register
 from schedsim.model.view import JobView, State
-from schedsim.policies.queued import Queued
-from schedsim.policies.selective import (
-    Hold,
-    Idle,
-    PlainSelectiveSuspension,
-    Prefer,
+from schedsim.policies.preemption import Idle
+from schedsim.policies.queue_columns import Queued
+from schedsim.policies.selective_suspension.plain import PlainSelectiveSuspension
+from schedsim.policies.selective_suspension.rule import (
+    Parameters,
     Protection,
-    Resumed,
-    Width,
     candidates,
-    check_parameters,
     check_progress,
-    check_readings,
     choose_victims,
     idle_threshold,
     is_tick,
     next_tick,
     running_order,
     running_thresholds,
-    width_rule,
 )
-from schedsim.policies.ticks import NO_HOMES, Homes, Ladder, Slots, columns, row, thresholds
+from schedsim.policies.selective_suspension.ticks import (
+    NO_HOMES,
+    Homes,
+    Ladder,
+    Slots,
+    columns,
+    row,
+    thresholds,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from schedsim.policies.homeboard import HomeBoard
+    from schedsim.policies.selective_suspension.board import HomeBoard
 
-# `schedsim.policies.kernels` (numba, about a second to import) and the board, which
-# imports it, are imported inside the functions that use them: listing the policies
-# imports this module, and need not load numba.
+# `schedsim.policies.selective_suspension.kernels` (numba, about a second to import)
+# and the board, which imports it, are imported inside the functions that use them:
+# listing the policies imports this module, and need not load numba.
 
 __all__ = ["SelectiveSuspension"]
 
 
 @register("ss")
-class SelectiveSuspension(Policy, Idle):
+class SelectiveSuspension(Parameters, Policy, Idle):
     """Selective Suspension (Kettimuthu 2003): an idle job suspends jobs of SF-times lower xfactor.
 
-    ``sf`` is the suspension factor (seed 000 uses 1.5 to 5; with a
-    suspension overhead it must exceed 1:
-    `schedsim.policies.selective.check_progress`), ``interval`` the period
-    of the preemption routine in seconds, ``width`` the width
-    restriction: ``text`` (n_i >= n_j / 2, default), ``formula`` (n_i /
-    n_j < 2) or ``none``; ``resumed``, ``hold`` and ``prefer`` the readings
-    the thesis leaves open (`schedsim.policies.selective`). The schedule of
-    ``ss-plain`` (`schedsim.policies.selective.PlainSelectiveSuspension`), made
-    faster for the text's readings; with another, that plain rule runs as it is.
-    See `schedsim.policies.suspension`.
+    The parameters and readings are ``ss-plain``'s, defined once
+    (`schedsim.policies.selective_suspension.rule.Parameters`): ``sf`` the
+    suspension factor, ``interval`` the period of the preemption routine in
+    seconds, ``width`` the width restriction (``text``, ``formula`` or
+    ``none``), and the readings ``resumed``, ``hold`` and ``prefer``. The schedule
+    of ``ss-plain`` (`schedsim.policies.selective_suspension.plain`), made faster
+    for the text's readings; with another, that plain rule runs as it is.
+    See `schedsim.policies.selective_suspension.fast`.
     """
 
-    #: Whether `protected` may ever say yes (TSS); SS saves asking for every running job.
-    protects = False
-
-    #: The readings were added after run ids were published (as ``ss-plain``'s).
-    LATER_PARAMS: ClassVar[dict[str, object]] = PlainSelectiveSuspension.LATER_PARAMS
-
-    def __init__(
-        self,
-        sf: float = 2.0,
-        interval: float = 60.0,
-        width: Width = "text",
-        resumed: Resumed = "resume",
-        hold: Hold = "none",
-        prefer: Prefer = "threshold",
-    ) -> None:
+    def _reset(self) -> None:
         Idle.__init__(self)
-        self.sf, self.interval, self.width = check_parameters(sf, interval, width)
-        self.resumed, self.hold, self.prefer = check_readings(resumed, hold, prefer)
         #: With a reading other than the text's, the plain rule makes the schedule: the
         #: shortcuts below rest on the text's readings (module docstring).
         self._plain: PlainSelectiveSuspension | None = None
-        if (resumed, hold, prefer) != ("resume", "none", "threshold"):
-            self._plain = PlainSelectiveSuspension(sf, interval, width, resumed, hold, prefer)
-        self._may_suspend = width_rule(width)
+        if not self.text_readings():
+            self._plain = PlainSelectiveSuspension(**self.params())  # type: ignore[arg-type]
         #: The next clock time at which the preemption routine runs (None: no job idle).
         self._tick: float | None = None
         #: Whether the run has a suspension overhead (as the last view said).
@@ -146,7 +129,7 @@ class SelectiveSuspension(Policy, Idle):
         #: `row`s of the jobs suspended now, by id (see `Homes`).
         self._rows: dict[int, tuple] = {}
         self._ladder: Ladder | None = None
-        #: The running jobs' thresholds by id (`selective.running_thresholds`).
+        #: The running jobs' thresholds by id (`rule.running_thresholds`).
         self._running_tau: dict[int, float] = {}
         #: Whether no idle job could start on the free cores the last pass left
         #: (so that at a pass that only brings arrivals, only they can start).
@@ -163,24 +146,7 @@ class SelectiveSuspension(Policy, Idle):
         #: The queued jobs' columns, kept with the board (`_board_for`).
         self._queued: Queued | None = None
 
-    def params(self) -> dict[str, object]:
-        return {
-            "sf": self.sf,
-            "interval": self.interval,
-            "width": self.width,
-            "resumed": self.resumed,
-            "hold": self.hold,
-            "prefer": self.prefer,
-        }
-
-    # -- hooks for TSS ------------------------------------------------------------
-    def observe(self, view: View) -> None:
-        """Called at the start of every pass (TSS tracks finished jobs here)."""
-
-    def protected(self, job: JobView, threshold: float) -> bool:
-        """Whether a running job may not be suspended whatever its threshold (TSS)."""
-        return False
-
+    # -- hooks for TSS (`observe` and `protected` are `Parameters`'s) ----------------
     def protection_version(self) -> int:
         """Changes whenever `protected` may answer differently for the same job (TSS)."""
         return 0
@@ -294,9 +260,9 @@ class SelectiveSuspension(Policy, Idle):
         return homes
 
     def _board_for(self, view: View) -> HomeBoard | None:
-        """The board (`schedsim.policies.homeboard`) brought up to this pass, or None where it
-        cannot serve: several cores per node or a suspension overhead (a node being
-        written out is neither free nor running)."""
+        """The board (`schedsim.policies.selective_suspension.board`) brought up to
+        this pass, or None where it cannot serve: several cores per node or a
+        suspension overhead (a node being written out is neither free nor running)."""
         if not (view.overhead is None and view.cores_per_node == 1):
             self._board = self._queued = None
             return None
@@ -346,7 +312,7 @@ class SelectiveSuspension(Policy, Idle):
 
     def _build_board(self, view: View) -> HomeBoard:
         """A board of the running and suspended jobs of ``view``, from scratch."""
-        from schedsim.policies.homeboard import HomeBoard
+        from schedsim.policies.selective_suspension.board import HomeBoard
 
         board = HomeBoard(view.nodes, self.width)
         tau_of = self._running_tau
@@ -410,8 +376,8 @@ class SelectiveSuspension(Policy, Idle):
         ``ready`` does): the fresh jobs no larger than the free cores and the
         suspended jobs whose homes are free are all that is tried, in
         decreasing threshold, then submit time, then id: one compiled loop
-        (`schedsim.policies.kernels.board_starts`), which places a fresh job
-        as `schedsim.policies.selective.Idle.start_if_free` does.
+        (`schedsim.policies.selective_suspension.kernels.board_starts`), which places a fresh job
+        as `schedsim.policies.preemption.Idle.start_if_free` does.
         """
         now = view.now
         free = view.free_cores
@@ -447,7 +413,7 @@ class SelectiveSuspension(Policy, Idle):
         Events fall on ticks too (every multiple of the interval is one), and
         most of those passes have no job that could preempt.
         """
-        from schedsim.policies import kernels
+        from schedsim.policies.selective_suspension import kernels
 
         assert self._queued is not None
         sizes, est, taus = self._queued.thresholds(view.now)
@@ -528,7 +494,7 @@ class SelectiveSuspension(Policy, Idle):
                 ladder_taus = np.array([t for t, _ in open_] + [math.inf])
                 widths = np.array([r.size for _, r in open_], dtype=np.int64)
                 preempt = bool(tick and running)
-                from schedsim.policies import kernels
+                from schedsim.policies.selective_suspension import kernels
 
                 return kernels.ready_on_board(
                     now, self.sf, preempt, sizes, est, taus, nf, free, ladder_taus, widths,
@@ -654,7 +620,7 @@ class SelectiveSuspension(Policy, Idle):
         self, job: JobView, tau: float, avail: np.ndarray, running: list[tuple[float, JobView]]
     ) -> list[JobView] | None:
         """A minimal set of ``job``'s candidates to suspend, or None (section 3.3:
-        `selective.choose_victims`; a re-entry read off the board when there is one)."""
+        `rule.choose_victims`; a re-entry read off the board when there is one)."""
         protected = self._protection()
         if self._board is None or job.state is not State.SUSPENDED:
             return choose_victims(job, tau, avail, running, self.sf, self._may_suspend, protected)
@@ -787,7 +753,7 @@ class SelectiveSuspension(Policy, Idle):
         held = held_idle and not incremental
         if board is not None:
             ladder_taus, widths = board.ladder()
-            from schedsim.policies import kernels
+            from schedsim.policies.selective_suspension import kernels
 
             first = kernels.board_earliest(
                 now, self.sf, first, sizes, est, taus, avail, ladder_taus, widths, board.rule,

@@ -91,14 +91,14 @@ from schedsim.model.policy import Start, View, register
 from schedsim.model.view import JobView
 from schedsim.policies.backfilling import EASY
 from schedsim.policies.planning.profile import OVERRUN_GRACE
-from schedsim.policies.queued import Queued
+from schedsim.policies.queue_columns import Queued
 from schedsim.workloads.users import P_CONTINUE_AT_ZERO, SLOPE_PER_MINUTE
 
 MINUTE = 60.0
 
 #: A process makes its CREASY passes in Python (numpy's `CREASY.ordered`, then EASY's
 #: loop) until it has made this many of them (with two jobs or more waiting), and as one
-#: compiled loop after (`schedsim.policies.kernels.creasy_pass`: the same priorities,
+#: compiled loop after (`schedsim.policies.creasy.kernels.creasy_pass`: the same priorities,
 #: order, starts and reservation): the loop saves 15-25 microseconds a pass, and
 #: loading numba and the loop costs a process about half a second, so a short run
 #: never loads them.
@@ -119,7 +119,7 @@ _size = attrgetter("size")
 def _pass_kernel() -> Callable[..., tuple[np.ndarray, int, float, int]]:
     # Imported at the first compiled pass (importing numba takes a while), then kept:
     # an import statement in the pass itself would cost it a few microseconds.
-    from schedsim.policies.kernels import creasy_pass
+    from schedsim.policies.creasy.kernels import creasy_pass
 
     return creasy_pass
 
@@ -150,7 +150,7 @@ class CREASY(EASY):
     ``alpha`` (minutes squared; paper values 0, 1500, 3000, 4500, 6000):
     weight of criticality, ``|dp/drt|`` of Equation 1 at the expected response
     time (wait + estimate, minutes), against seniority, the wait in
-    minutes. 0 is EASY. See `schedsim.policies.creasy`.
+    minutes. 0 is EASY. See `schedsim.policies.creasy.policy`.
     """
 
     def __init__(self, alpha: float = 6000.0) -> None:
@@ -193,7 +193,7 @@ class CREASY(EASY):
         return starts
 
     def _compiled_pass(self, view: View) -> list[Start]:
-        """`EASY.schedule` as one compiled loop (`schedsim.policies.kernels.creasy_pass`):
+        """`EASY.schedule` as one compiled loop (`schedsim.policies.creasy.kernels.creasy_pass`):
         the priorities, the order, the starts, the shadow time and the backfilling, on
         the queued jobs' columns and the running jobs' ends and sizes. It orders only
         the jobs that fit the free cores and the first of the others, all a pass can
@@ -216,7 +216,7 @@ class CREASY(EASY):
         return [Start(jobs[k]) for k in started.tolist()]
 
     def _sync(self, view: View) -> None:
-        """Bring the queued jobs' columns (`schedsim.policies.queued.Queued`) to this pass's
+        """Bring the queued jobs' columns (`schedsim.policies.queue_columns.Queued`) to this pass's
         queue: a queued job's submit time, estimate and run time so far do not change
         while it waits, so only arrivals and requeued jobs are added (starts are dropped
         by `schedule`). Built afresh when the count disagrees (a first pass, a policy

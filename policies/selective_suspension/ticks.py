@@ -2,15 +2,15 @@
 
 Selective Suspension's preemption routine (seed 000, section 3.2) runs at
 every multiple of the interval while a job is idle; the rule it applies
-(section 3.3) is in `schedsim.policies.selective`. Most of those ticks can
-start nothing, and the accelerated SS (`schedsim.policies.suspension`)
+(section 3.3) is in `schedsim.policies.selective_suspension.rule`. Most of those ticks can
+start nothing, and the accelerated SS (`schedsim.policies.selective_suspension.fast`)
 skips them: the thresholds of running jobs are constant and those of idle
 jobs grow linearly, so the first tick at which a job's threshold can exceed
 SF times the highest threshold among the jobs it would need (the
 lowest-threshold running jobs it may suspend by the width rule that make
 up its size; for a re-entry, the jobs on its home) is known in advance,
 and between events nothing else changes. This module holds what that
-planning reads when the board (`schedsim.policies.homeboard`) cannot serve
+planning reads when the board (`schedsim.policies.selective_suspension.board`) cannot serve
 (several cores per node, a suspension overhead):
 
 * `Ladder`: the running jobs by threshold, and for idle jobs the earliest
@@ -39,10 +39,11 @@ import numpy as np
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import View
 from schedsim.model.view import JobView
-from schedsim.policies.selective import Protection, Width
+from schedsim.policies.selective_suspension.rule import Protection, Width
 
-# `schedsim.policies.kernels` (numba, about a second to import) is imported inside the
-# functions that call it: listing the policies imports this module, and need not load numba.
+# `schedsim.policies.selective_suspension.kernels` (numba, about a second to import) is
+# imported inside the functions that call it: listing the policies imports this module,
+# and need not load numba.
 
 __all__ = ["NO_HOMES", "Homes", "Ladder", "Slots", "columns", "row", "thresholds"]
 
@@ -236,12 +237,12 @@ class Ladder:
         the first time its threshold may be high enough to preempt."""
         # A fresh job needs the lowest-threshold jobs it may suspend (by the
         # width rule) that, with the free cores, make up its size: the last
-        # of them sets the bar. Exact for a fresh job (`selective.choose_victims`
+        # of them sets the bar. Exact for a fresh job (`rule.choose_victims`
         # takes the same jobs), so no tick is spent on one that cannot preempt.
         # With one core per node a suspended job's bar is its home's instead.
         by_home = self.view.cores_per_node == 1 and len(homes.key) > 0
         ladder = slice(0, nf) if by_home else slice(None)
-        from schedsim.policies import kernels
+        from schedsim.policies.selective_suspension import kernels
 
         rule = kernels.RULES[self.width]
         bar = kernels.fresh_bars(sizes[ladder], self.free, self.taus, self.widths, rule)

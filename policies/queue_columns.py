@@ -29,7 +29,7 @@ class Queued:
 
     The floor (1e-9 s by default) keeps SS's thresholds, which divide by the
     estimate, finite; CREASY, which does not divide, keeps the estimates as they
-    are (``floor=-inf``), as its scalar `schedsim.policies.creasy.priority` and EASY's
+    are (``floor=-inf``), as its scalar `schedsim.policies.creasy.policy.priority` and EASY's
     loop read them.
     """
 

@@ -1,6 +1,6 @@
 """Tunable Selective Suspension (TSS, seed 000 section 3.5): SS, but no victim past its limit.
 
-Section 3.5 tunes SS (`schedsim.policies.selective`) to bound the worst
+Section 3.5 tunes SS (`schedsim.policies.selective_suspension.rule`) to bound the worst
 cases: "preemption of a job is disabled when its threshold exceeds [its]
 limit", 1.5 times the average slowdown of the job's category (section
 3.5.1: a victim T_j needs τ_j ≤ 1.5 × SD_avg(category(T_j))). Here a
@@ -26,7 +26,7 @@ the scheme's own as it runs, the only ones a real scheduler would have.
 The protection is `CategoryLimit`, a mixin that fills in SS's hooks
 (``observe``, ``protected``, ``protection_version``, ``protection_changes``);
 `TunableSelectiveSuspension` puts it on the accelerated SS
-(`schedsim.policies.suspension`), and the tests put it on the plain one to
+(`schedsim.policies.selective_suspension.fast`), and the tests put it on the plain one to
 check the two against each other. A running job's threshold is constant,
 so its protection changes only when its category's average moves: with
 online averages, when a job of that category ends (never with a table).
@@ -45,8 +45,8 @@ import numpy as np
 
 from schedsim.model.policy import View, register
 from schedsim.model.view import JobView
-from schedsim.policies.selective import Width
-from schedsim.policies.suspension import SelectiveSuspension
+from schedsim.policies.selective_suspension.fast import SelectiveSuspension
+from schedsim.policies.selective_suspension.rule import READINGS, Width
 
 __all__ = ["TABLE_2_3", "CategoryLimit", "TunableSelectiveSuspension", "category", "read_averages"]
 
@@ -123,7 +123,7 @@ class CategoryLimit:
     """TSS's protection as SS's hooks: no running job past ``limit`` x its category's average.
 
     Mixed in before an SS class (`SelectiveSuspension`, or the plain
-    `schedsim.policies.selective.PlainSelectiveSuspension`), whose
+    `schedsim.policies.selective_suspension.plain.PlainSelectiveSuspension`), whose
     constructor runs first; then `init_limit`.
     """
 
@@ -234,5 +234,5 @@ class TunableSelectiveSuspension(CategoryLimit, SelectiveSuspension):
     LATER_PARAMS: ClassVar[dict[str, object]] = {}
 
     def params(self) -> dict[str, object]:
-        ss = {k: v for k, v in super().params().items() if k not in ("resumed", "hold", "prefer")}
+        ss = {k: v for k, v in super().params().items() if k not in READINGS}
         return {**ss, **self.limit_params()}

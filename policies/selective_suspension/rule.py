@@ -1,14 +1,16 @@
-"""Selective Suspension's rule (seed 000, sections 3.1-3.3), written once, and ``ss-plain``.
+"""Selective Suspension's rule (seed 000, sections 3.1-3.3), written once.
 
 Kettimuthu's thesis (seed 000) preempts rigid jobs on a distributed-memory
 machine without migration: a suspended job keeps its nodes and resumes
 only there. This module holds the rule of **Selective Suspension** as
-functions, and `PlainSelectiveSuspension` (``ss-plain``), a reference
-that applies it plainly, a pass at every tick. The accelerated SS
-(`schedsim.policies.suspension`, ``ss``), which must make the same
-schedule, is built on the same functions; so is TSS
-(`schedsim.policies.tunable`), and IS (`schedsim.policies.immediate`)
-shares the placement.
+functions, the readings the thesis leaves open, and the parameters every
+version takes (`Parameters`). ``ss-plain``
+(`schedsim.policies.selective_suspension.plain`) applies it plainly, a pass at
+every tick; the accelerated ``ss`` (`schedsim.policies.selective_suspension.fast`),
+which must make the same schedule, is built on the same functions; so is TSS
+(`schedsim.policies.selective_suspension.tunable`), and IS
+(`schedsim.policies.immediate`) shares the placement
+(`schedsim.policies.preemption.Idle`).
 
 **Thresholds** (sections 2.2 and 3.1). A job's suspension threshold is its
 xfactor, (wait + estimate) / estimate (`idle_threshold`): it grows while
@@ -45,8 +47,10 @@ algorithm without the usual reservation guarantees", since the growing
 xfactor already prevents starvation.
 
 **Readings** the thesis leaves open, each a parameter whose default is the
-text's (`PlainSelectiveSuspension`; the accelerated ``ss`` runs the plain rule
-when one is not the default):
+text's, defined here once (`READINGS`, `Parameters`) and taken by ``ss-plain`` and
+``ss`` alike; the accelerated ``ss`` runs the plain rule when one is not the
+default (its shortcuts rest on the text's readings), and the tests hold the two
+equal under every combination (tests/test_ss_readings.py):
 
 * ``resumed``: the threshold a resumed job runs with. Section 3.1: a threshold
   "remains constant when the task executes and increases when the task
@@ -97,7 +101,8 @@ itself, resumption only on the job's own nodes and a threshold that grows
 while suspended, so the text's readings stay the defaults; the study
 (papers/kettimuthu2003/study.toml) scores each reading against the thesis's claims.
 
-**Placement**, which the thesis leaves open (`Idle.start_if_free`): a fresh
+**Placement**, which the thesis leaves open
+(`schedsim.policies.preemption.Idle.start_if_free`): a fresh
 job is placed first fit on free nodes that are no suspended job's home
 while there are enough of them, so that it does not keep a suspended job
 from re-entering; a job that preempts is placed on its victims' cores first
@@ -111,35 +116,34 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, get_args
 
 import numpy as np
 
-from schedsim.model.policy import Decision, Policy, Resume, Start, Suspend, View, WakeAt, register
+from schedsim.model.policy import View
 from schedsim.model.view import JobView, State
-from schedsim.policies.preemption import (
-    Claims,
-    fit_avoiding,
-    home_victims,
-    minimal_victims,
-    switch_in,
-)
+from schedsim.policies.preemption import home_victims, minimal_victims
 
 __all__ = [
-    "Idle",
-    "PlainSelectiveSuspension",
+    "READINGS",
+    "TEXT_READINGS",
+    "Hold",
+    "Parameters",
+    "Prefer",
     "Protection",
+    "Resumed",
     "Width",
     "candidates",
     "check_parameters",
     "check_progress",
+    "check_readings",
     "choose_victims",
-    "fits_home",
-    "home_cores",
+    "hold_home",
     "idle_order",
     "idle_threshold",
     "is_tick",
     "next_tick",
+    "run_threshold",
     "running_order",
     "running_thresholds",
     "width_rule",
@@ -169,16 +173,28 @@ def check_parameters(sf: float, interval: float, width: Width) -> tuple[float, f
     return float(sf), float(interval), width
 
 
-def check_readings(resumed: str, hold: str, prefer: str) -> tuple[Resumed, Hold, Prefer]:
-    """The readings of the rule (`PlainSelectiveSuspension`), checked."""
-    for name, value, known in (
-        ("resumed", resumed, ("resume", "start")),
-        ("hold", hold, ("none", "top")),
-        ("prefer", prefer, ("threshold", "width")),
-    ):
+#: The readings of the rule the thesis leaves open (module docstring, "Readings"), each
+#: with the values it may take, the text's first: the one table ``ss-plain``, ``ss`` and
+#: ``tss`` take them from (`Parameters`). A reading added here (and to `Parameters`'s
+#: signature) is a parameter of both versions; the plain pass applies it.
+READINGS: dict[str, tuple[str, ...]] = {
+    "resumed": get_args(Resumed),
+    "hold": get_args(Hold),
+    "prefer": get_args(Prefer),
+}
+#: The text's reading of each: the defaults.
+TEXT_READINGS: dict[str, str] = {name: values[0] for name, values in READINGS.items()}
+
+
+def check_readings(**readings: str) -> dict[str, str]:
+    """The readings of the rule (`READINGS`), checked: every one known, with a known value."""
+    for name, value in readings.items():
+        known = READINGS.get(name)
+        if known is None:
+            raise ValueError(f"no reading {name!r} of SS's rule; readings: {', '.join(READINGS)}")
         if value not in known:
             raise ValueError(f"{name} must be {' or '.join(map(repr, known))}, got {value!r}")
-    return resumed, hold, prefer  # type: ignore[return-value]
+    return {**TEXT_READINGS, **readings}
 
 
 def check_progress(sf: float, view: View) -> None:
@@ -327,91 +343,62 @@ def choose_victims(
     return minimal_victims(job.size, int(avail.sum()), cands)
 
 
-# -- placement -------------------------------------------------------------------
+# -- the readings, applied -------------------------------------------------------
 
 
-def fits_home(avail: np.ndarray, job: JobView) -> bool:
-    """Whether every core of suspended ``job``'s home is in ``avail``."""
-    home = job.home
-    assert home is not None
-    return bool((avail[home.nodes] >= home.cores).all())
+def run_threshold(
+    job: JobView, now: float, resuming: bool, first: dict[int, float], resumed: Resumed
+) -> float:
+    """The threshold ``job``, (re)started now, runs with (section 3.1; reading ``resumed``).
+
+    Its xfactor now (`idle_threshold`); with ``resumed="start"`` a resumed job takes
+    back the threshold of its first start, which ``first`` keeps by id (a start
+    records it there).
+    """
+    tau = idle_threshold(job, now)
+    if resumed == "start":
+        if resuming:
+            return first.get(job.id) or tau
+        first[job.id] = tau
+    return tau
 
 
-def home_cores(jobs: Sequence[JobView], nodes: int) -> np.ndarray:
-    """Cores per node of the homes of suspended ``jobs``."""
-    out = np.zeros(nodes, dtype=np.int64)
-    for job in jobs:
+def hold_home(avail: np.ndarray, job: JobView, rank: int, hold: Hold) -> None:
+    """With ``hold="top"``, keep the free cores of the home of suspended ``job``, which
+    could not re-enter, from every job after it if it heads the idle jobs (``rank``
+    0): they are taken out of ``avail`` (a pass's own copy), like a backfilling
+    reservation. Section 3.2 drops reservations, so the text's reading keeps none."""
+    if rank == 0 and hold == "top" and job.state is State.SUSPENDED:
         home = job.home
         assert home is not None
-        out[home.nodes] += home.cores
-    return out
+        avail[home.nodes] -= np.minimum(avail[home.nodes], home.cores)
 
 
-class Idle:
-    """Idle jobs and what starting them costs: the part SS, TSS and IS share."""
-
-    def __init__(self) -> None:
-        self.claims = Claims()
-
-    def idle(self, view: View, skip: set[int] | None = None) -> tuple[list[JobView], list[JobView]]:
-        """Queued jobs, and suspended jobs done writing out; none on a claim or in ``skip``."""
-        skip = self.claims.ids() | (skip or set())
-        if skip:
-            fresh = [j for j in view.queue if j.id not in skip]
-            held = [j for j in view.suspended if j.allocation is None and j.id not in skip]
-        else:
-            fresh = list(view.queue)
-            held = [j for j in view.suspended if j.allocation is None]
-        return fresh, held
-
-    @staticmethod
-    def start_if_free(
-        job: JobView, avail: np.ndarray, view: View, homes: np.ndarray | None = None
-    ) -> Start | Resume | None:
-        """Start a queued job or resume a suspended one, if its cores are free.
-
-        A queued job is placed first fit, but on the cores of no suspended
-        job's home (``homes``, cores per node) while others are free, so
-        that it does not keep a suspended job from re-entering: the thesis
-        leaves placement open, and re-entry on the same nodes is the
-        scheme's bottleneck on a distributed-memory machine. Takes the
-        cores from ``avail``.
-        """
-        if job.state is State.SUSPENDED:
-            if not fits_home(avail, job):
-                return None
-            home = job.home
-            assert home is not None
-            avail[home.nodes] -= home.cores
-            return Resume(job)
-        alloc = fit_avoiding(avail, job.size, view.cores_per_node, homes)
-        if alloc is None:
-            return None
-        avail[alloc.nodes] -= alloc.cores
-        return Start(job, alloc)
-
-    def preempt(
-        self, job: JobView, victims: Sequence[JobView], avail: np.ndarray, view: View
-    ) -> list[Decision]:
-        """Suspend ``victims`` and start (or resume) ``job`` on their cores (`switch_in`)."""
-        return switch_in(job, victims, avail, view, self.claims)
+# -- the parameters --------------------------------------------------------------
 
 
-# -- the rule, applied plainly ---------------------------------------------------
+class Parameters:
+    """SS's parameters and readings, checked, and the hooks TSS overrides: what
+    ``ss-plain`` (`schedsim.policies.selective_suspension.plain`) and ``ss``
+    (`schedsim.policies.selective_suspension.fast`) take, from this one place.
 
+    ``sf`` is the suspension factor (seed 000 uses 1.5 to 5; with a suspension
+    overhead it must exceed 1: `check_progress`), ``interval`` the period of the
+    preemption routine in seconds, ``width`` the width restriction: ``text``
+    (n_i >= n_j / 2, default), ``formula`` (n_i / n_j < 2) or ``none``
+    (`width_rule`); ``resumed``, ``hold`` and ``prefer`` the readings the thesis
+    leaves open (`READINGS`; the module docstring says what each does). A class
+    built on it keeps its own state in `_reset`, which the constructor calls last,
+    so that its parameters stay this constructor's (the registry lists them from
+    its signature).
+    """
 
-@register("ss-plain")
-class PlainSelectiveSuspension(Policy, Idle):
-    """Selective Suspension, the plain rule: slow; the reference the accelerated ss is checked against.
+    #: Whether `protected` may ever say yes (TSS); SS saves asking for every candidate.
+    protects = False
 
-    The parameters are those of ``ss``: ``sf`` the suspension factor,
-    ``interval`` the period of the preemption routine in seconds, ``width``
-    the width restriction (``text``, ``formula`` or ``none``), and the
-    readings ``resumed``, ``hold`` and ``prefer`` (module docstring). Every pass
-    tries every idle job in turn; at a tick (a multiple of ``interval``)
-    a job that does not fit may preempt, and while a job stays idle the
-    policy asks for a pass at the next tick. See `schedsim.policies.selective`.
-    """  # noqa: E501 (the first line is what ``schedsim policies`` lists)
+    #: The readings were added after run ids were published: with the text's, a run
+    #: keeps its id (`schedsim.app.study.RunConfig.identity`).
+    LATER_PARAMS: ClassVar[dict[str, object]] = dict(TEXT_READINGS)
 
     def __init__(
         self,
@@ -422,36 +409,23 @@ class PlainSelectiveSuspension(Policy, Idle):
         hold: Hold = "none",
         prefer: Prefer = "threshold",
     ) -> None:
-        Idle.__init__(self)
         self.sf, self.interval, self.width = check_parameters(sf, interval, width)
-        self.resumed, self.hold, self.prefer = check_readings(resumed, hold, prefer)
+        self.readings = check_readings(resumed=resumed, hold=hold, prefer=prefer)
+        self.resumed: Resumed = resumed
+        self.hold: Hold = hold
+        self.prefer: Prefer = prefer
         self._may_suspend = width_rule(width)
-        #: The running jobs' thresholds by id (`running_thresholds`).
-        self._tau: dict[int, float] = {}
-        #: With ``resumed="start"``: the threshold each started job had at its first start.
-        self._first: dict[int, float] = {}
+        self._reset()
+
+    def _reset(self) -> None:
+        """Set up the state of a run (a subclass's own)."""
+
+    def text_readings(self) -> bool:
+        """Whether every reading is the text's."""
+        return self.readings == TEXT_READINGS
 
     def params(self) -> dict[str, object]:
-        return {
-            "sf": self.sf,
-            "interval": self.interval,
-            "width": self.width,
-            "resumed": self.resumed,
-            "hold": self.hold,
-            "prefer": self.prefer,
-        }
-
-    #: The readings were added after run ids were published: with the text's, a run
-    #: keeps its id (`schedsim.app.study.RunConfig.identity`).
-    LATER_PARAMS: ClassVar[dict[str, object]] = {
-        "resumed": "resume",
-        "hold": "none",
-        "prefer": "threshold",
-    }
-
-    # -- hooks for TSS (as `schedsim.policies.suspension.SelectiveSuspension`'s) ----
-    #: Whether `protected` may ever say yes; SS saves asking for every candidate.
-    protects = False
+        return {"sf": self.sf, "interval": self.interval, "width": self.width, **self.readings}
 
     def observe(self, view: View) -> None:
         """Called at the start of every pass (TSS tracks finished jobs here)."""
@@ -459,63 +433,3 @@ class PlainSelectiveSuspension(Policy, Idle):
     def protected(self, job: JobView, threshold: float) -> bool:
         """Whether a running job may not be suspended whatever its threshold (TSS)."""
         return False
-
-    def schedule(self, view: View) -> list[Decision]:
-        now = view.now
-        check_progress(self.sf, view)
-        self.observe(view)
-        tau = self._tau = running_thresholds(self._tau, view)
-        # Victims only at a tick, and only among the jobs running at the pass's start.
-        running: list[tuple[float, JobView]] = []
-        if is_tick(now, self.interval) and tau:
-            running = sorted(((tau[r.id], r) for r in view.running), key=running_order)
-        # Claims whose victims have written out start first (with an overhead).
-        settled = self.claims.settle(view)
-        avail = self.claims.avail(view, settled)
-        out: list[Decision] = [*settled]
-        fresh, held = self.idle(view, {d.job.id for d in settled})
-        homes = home_cores(held, view.nodes)  # where fresh jobs keep off while they can
-        waiting = False
-        # hold="top": the free cores of the home of a suspended job that heads the idle
-        # jobs and cannot re-enter are taken out of ``avail`` (this pass's own copy), so
-        # no job after it gets them.
-        for rank, job in enumerate(sorted(fresh + held, key=lambda j: idle_order(j, now))):
-            started = self.start_if_free(job, avail, view, homes)
-            if started is not None:
-                out.append(started)
-                continue
-            victims = None
-            if running:
-                victims = choose_victims(
-                    job, idle_threshold(job, now), avail, running, self.sf, self._may_suspend,
-                    self.protected if self.protects else None, self.prefer,
-                )  # fmt: skip
-            if victims is None:
-                waiting = True
-                if rank == 0 and self.hold == "top" and job.state is State.SUSPENDED:
-                    home = job.home
-                    assert home is not None
-                    avail[home.nodes] -= np.minimum(avail[home.nodes], home.cores)
-                continue
-            out.extend(self.preempt(job, victims, avail, view))
-            chosen = {v.id for v in victims}
-            running = [p for p in running if p[1].id not in chosen]
-        # Thresholds: those (re)started now keep the one they have now (resumed="start":
-        # a resumed job takes back the one of its first start).
-        for job in view.ended:
-            self._first.pop(job.id, None)
-        for d in out:
-            if isinstance(d, Start):
-                tau[d.job.id] = idle_threshold(d.job, now)
-                if self.resumed == "start":
-                    self._first[d.job.id] = tau[d.job.id]
-            elif isinstance(d, Resume):
-                tau[d.job.id] = self._first.get(d.job.id) or idle_threshold(d.job, now)
-            elif isinstance(d, Suspend):
-                tau.pop(d.job.id, None)
-        # While a job is idle (one suspended now too), the routine runs at the next tick.
-        if waiting or any(isinstance(d, Suspend) for d in out):
-            tick = next_tick(now, self.interval)
-            if tick not in view.timers:
-                out.append(WakeAt(tick))
-        return out

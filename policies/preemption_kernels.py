@@ -1,0 +1,76 @@
+"""Compiled loops of the preemption vocabulary (`schedsim.policies.preemption`): placing
+a job off the suspended jobs' homes (`first_fit_avoiding`, for SS, TSS and IS) and
+which suspended jobs' homes are free (`homes_fitting`, Immediate Service's check).
+
+A busy machine keeps hundreds of jobs suspended, each tied to its home nodes (seed
+000, section 3.3); a placement or a check over their homes is then a loop over
+nodes whose per-call numpy overhead dwarfs its work, so it is compiled with numba.
+The loops do the same arithmetic, in the same order, as the numpy expressions they
+replace (no ``fastmath``), so schedules are the same bit for bit. Compiled code is
+cached on disk (``cache=True``; `schedsim.policies.compiled`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["first_fit_avoiding", "homes_fitting"]
+
+
+@njit(cache=True)
+def homes_fitting(avail, nodes, cores, starts):
+    """Which homes have every core in ``avail``: their indices, in order.
+
+    The homes are laid end to end: home ``i`` is ``nodes[p]`` and ``cores[p]`` for
+    ``p`` from ``starts[i]`` to the next start (or the end); none is empty. A home
+    is left at its first node short of cores: on a busy machine most are, early.
+    `schedsim.policies.immediate.ImmediateService._fitting`.
+    """
+    count = len(starts)
+    out = np.empty(count, dtype=np.int64)
+    k = 0
+    for i in range(count):
+        end = starts[i + 1] if i + 1 < count else len(nodes)
+        fits = True
+        for p in range(starts[i], end):
+            if avail[nodes[p]] < cores[p]:
+                fits = False
+                break
+        if fits:
+            out[k] = i
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def first_fit_avoiding(avail, avoid, size):
+    """One core per node: the first ``size`` free nodes, those in ``avoid`` only when the
+    others are too few (empty when the free nodes are).
+    `schedsim.policies.preemption.fit_avoiding`."""
+    spare = 0
+    total = 0
+    for n in range(len(avail)):
+        if avail[n] > 0:
+            total += 1
+            if avail[n] > avoid[n]:
+                spare += 1
+    if total < size:
+        return np.empty(0, dtype=np.int64)
+    # Spare nodes first; then the lowest avoided ones, as many as still needed.
+    extra = size - spare if spare < size else 0
+    out = np.empty(size, dtype=np.int64)
+    k = 0
+    for n in range(len(avail)):
+        if k == size:
+            break
+        if avail[n] <= 0:
+            continue
+        if avail[n] > avoid[n]:
+            out[k] = n
+            k += 1
+        elif extra > 0:
+            out[k] = n
+            k += 1
+            extra -= 1
+    return out
