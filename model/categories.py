@@ -19,9 +19,12 @@ the reports' per-category tables use them.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = [
     "CATEGORIES",
@@ -102,6 +105,8 @@ def classify(values: np.ndarray, edges: tuple[float, ...], low: float) -> np.nda
 
 @cache
 def _dtype(names: tuple[str, ...]) -> pd.CategoricalDtype:
+    import pandas as pd  # here: a policy reads the classes without loading pandas
+
     # Made once per set of labels: pandas validates the categories at every making,
     # which was most of the cost of a small run's table.
     return pd.CategoricalDtype(list(names), ordered=True)
@@ -109,6 +114,8 @@ def _dtype(names: tuple[str, ...]) -> pd.CategoricalDtype:
 
 def categorical(codes: np.ndarray, names: tuple[str, ...]) -> pd.Categorical:
     """Codes (-1: missing) as an ordered categorical of ``names``."""
+    import pandas as pd
+
     return pd.Categorical.from_codes(codes, dtype=_dtype(names))
 
 

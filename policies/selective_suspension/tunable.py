@@ -43,6 +43,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from schedsim.model.categories import RUNTIME_CLASSES, RUNTIME_EDGES, SIZE_CLASSES, SIZE_EDGES
 from schedsim.model.policy import View, register
 from schedsim.model.view import JobView
 from schedsim.policies.selective_suspension.fast import SelectiveSuspension
@@ -52,11 +53,6 @@ __all__ = ["TABLE_2_3", "CategoryLimit", "TunableSelectiveSuspension", "category
 
 #: Seed 000, section 2.2: the bounded slowdown's threshold (seconds).
 _BOUND = 10.0
-#: Table 2.1: run-time bounds (s, inclusive) and size bounds (processors, inclusive).
-_RUNTIME_EDGES = (600.0, 3600.0, 8 * 3600.0)
-_SIZE_EDGES = (1, 8, 32)
-_ROWS = ("VS", "S", "L", "VL")
-_COLS = ("Seq", "N", "W", "VW")
 
 
 #: Kettimuthu 2003, Table 2.3: NS's average (bounded) slowdown per category, row by row
@@ -72,10 +68,10 @@ TABLE_2_3: tuple[float, ...] = (
 def category(run_time: float, size: int) -> int:
     """The Table 2.1 category (0-15, row by row) of a job of ``run_time`` and ``size``."""
     r = 0
-    while r < 3 and run_time > _RUNTIME_EDGES[r]:
+    while r < 3 and run_time > RUNTIME_EDGES[r]:
         r += 1
     s = 0
-    while s < 3 and size > _SIZE_EDGES[s]:
+    while s < 3 and size > SIZE_EDGES[s]:
         s += 1
     return 4 * r + s
 
@@ -95,15 +91,15 @@ def read_averages(path: str | Path) -> list[float]:
         raise ValueError(f"{path}: cannot read category averages: {exc}") from None
     rows = [str(r) for r in table.index]
     cols = [str(c) for c in table.columns]
-    for want, have, what in ((_ROWS, rows, "rows"), (_COLS, cols, "columns")):
+    for want, have, what in ((RUNTIME_CLASSES, rows, "rows"), (SIZE_CLASSES, cols, "columns")):
         missing = [w for w in want if w not in have]
         if missing:
             raise ValueError(
                 f"{path}: category averages need {what} {', '.join(want)}; missing {missing}"
             )
     out = []
-    for r in _ROWS:
-        for c in _COLS:
+    for r in RUNTIME_CLASSES:
+        for c in SIZE_CLASSES:
             value = pd.to_numeric(table.loc[r, c], errors="coerce")
             if isinstance(value, pd.Series):
                 raise ValueError(f"{path}: row {r!r} appears more than once")
