@@ -1,8 +1,8 @@
 """How many of the project's files one scheduling pass of a policy visits.
 
-Issue 38 ("one idea per place") measured how far a reader must follow one pass of
-``ss`` through the calls: the files of the project it enters, and how often it comes
-back to a file it had already left. This script measures it: it runs the policy on
+How far must a reader follow one pass of a policy through the calls? The files of
+the project it enters, and how often it comes back to a file it had already left,
+say it; this script measures both: it runs the policy on
 KTH's first 2,000 jobs (100 nodes), picks one pass, and follows that call of the
 policy's ``schedule`` under `sys.setprofile`:
 

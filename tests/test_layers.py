@@ -69,7 +69,7 @@ def test_no_import_cycle_inside_the_report_package() -> None:
 
 
 def test_the_report_package_keeps_to_what_every_study_uses() -> None:
-    """Issue 38: `schedsim.app.report` holds what every study's report uses (reading,
+    """`schedsim.app.report` holds what every study's report uses (reading,
     statistics, plots, console, formats, writing) in under 3,000 lines; run folders side by
     side (`schedsim.app.compare`) and a paper's claims (`schedsim.app.claims`) use it and
     are never imported by it (the papers neither: the layers contract)."""

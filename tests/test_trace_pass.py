@@ -1,4 +1,4 @@
-"""scripts/trace_pass.py's count of the files one pass visits (issue 38's measure)."""
+"""scripts/trace_pass.py's count of the files one pass visits (how far a reader follows one pass)."""
 
 from __future__ import annotations
 
