@@ -1,4 +1,4 @@
-"""scripts/trace_pass.py's count of the files one pass visits (how far a reader follows one pass)."""
+"""scripts/trace_pass.py: the count of the files one scheduling pass visits."""
 
 from __future__ import annotations
 
