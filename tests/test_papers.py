@@ -30,7 +30,7 @@ def test_every_reproduced_paper_has_its_package_study_and_page() -> None:
 def test_the_docs_extension_reads_the_one_table() -> None:
     import pytest
 
-    pytest.importorskip("sphinx", reason="the docs extra is not installed: pip install -e '.[docs]'")
+    pytest.importorskip("sphinx", reason="the docs extra is not installed: pip install '.[docs]'")
     sys.path.insert(0, str(REPO / "docs" / "_ext"))
     try:
         catalogue = importlib.import_module("policy_catalogue")
