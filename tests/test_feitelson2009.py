@@ -42,11 +42,12 @@ def test_gains_are_creasy_over_easy_of_the_same_setting() -> None:
 def test_claims_from_hand_made_tables() -> None:
     gain = pd.DataFrame(
         {
-            "users": [250, 250, 250],
-            "cycle": [True, True, False],
-            "estimates": ["users' own"] * 3,
-            "alpha": [3000.0, 6000.0, 6000.0],
-            "gain_pct": [30.0, 55.0, 3.0],
+            "users": [250, 250, 250, 250],
+            "cycle": [True, True, False, True],
+            "estimates": ["users' own"] * 4,
+            "alpha": [3000.0, 6000.0, 6000.0, 9000.0],
+            "gain_pct": [30.0, 55.0, 3.0, 57.0],
+            "utilization_gain_pct": [20.0, 52.0, 1.0, 53.0],
         }
     )
     queue = pd.DataFrame(
@@ -64,6 +65,37 @@ def test_claims_from_hand_made_tables() -> None:
         "CREASY 7:00"
         in table.loc["with daily cycles EASY's queue drains much faster than CREASY's", "schedsim"]
     )
+    assert len(table) == 8  # every claim of the paper's has a row
+
+
+def test_utilization_and_marginal_gains_beyond_6000() -> None:
+    def table(beyond: float, utilization: float) -> pd.DataFrame:
+        gain = pd.DataFrame(
+            {
+                "users": [250] * 3,
+                "cycle": [True] * 3,
+                "estimates": ["accurate"] * 3,
+                "alpha": [1500.0, 6000.0, 24000.0],
+                "gain_pct": [10.0, 40.0, beyond],
+                "utilization_gain_pct": [1.0, utilization, 9.0],
+            }
+        )
+        return paper.claims.claims(gain, pd.DataFrame(), 250).set_index("claim")["status"]
+
+    marginal = "with daily cycles, beyond alpha 6000 the gain is marginal (250 users)"
+    utilization = (
+        "with daily cycles, at 250 users and alpha 6000, CREASY's utilization beats EASY's by "
+        "more than 50%"
+    )
+    assert table(44.0, 6.9)[marginal] == "reproduced"  # 4 points more at 24000: marginal
+    assert table(66.0, 6.9)[marginal] == "not reproduced"  # 26 points more: not marginal
+    assert table(44.0, 6.9)[utilization] == "not reproduced"
+    assert table(44.0, 51.0)[utilization] == "reproduced"
+    # Without a run beyond 6000 the claim is in the table, not run.
+    at_6000 = {"users": [250], "cycle": [True], "estimates": ["accurate"], "alpha": [6000.0]}
+    gain = pd.DataFrame({**at_6000, "gain_pct": [40.0], "utilization_gain_pct": [5.0]})
+    statuses = paper.claims.claims(gain, pd.DataFrame(), 250).set_index("claim")["status"]
+    assert statuses[marginal] == "not run"
 
 
 def test_a_closed_loop_study_reports_the_claims(tmp_path) -> None:
@@ -84,4 +116,8 @@ def test_a_closed_loop_study_reports_the_claims(tmp_path) -> None:
     plots = {p.name for p in written["plots"]}
     assert {"feitelson2009-throughput.png", "feitelson2009-utilization.png"} <= plots
     claims = pd.read_csv(tmp_path / "s" / "report" / "claims.csv")
-    assert len(claims) == 6 and set(claims["status"]) <= {"reproduced", "partly", "not reproduced"}
+    statuses = {"reproduced", "partly", "not reproduced", "not run"}
+    assert len(claims) == 8 and set(claims["status"]) <= statuses
+    # The study runs alpha up to 6000: "marginal beyond 6000" cannot be checked.
+    marginal = claims[claims["claim"].str.contains("beyond alpha 6000")]
+    assert list(marginal["status"]) == ["not run"]

@@ -32,7 +32,8 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
     queue = queues(results, runs, users) if len(runs) else pd.DataFrame()
     claimed = claims(gain, queue, users)
     units = {"easy_jobs_per_day": "jobs/day", "creasy_jobs_per_day": "jobs/day",
-             "gain_pct": "%", "users": "users", "queue_min_jobs": "jobs",
+             "gain_pct": "%", "easy_utilization": "fraction", "creasy_utilization": "fraction",
+             "utilization_gain_pct": "%", "users": "users", "queue_min_jobs": "jobs",
              "queue_max_jobs": "jobs", "spread": "ratio", "drain_hour": "h"}  # fmt: skip
     tables: list[Path] = []
     for frame, name in ((gain, "feitelson2009-gains.csv"), (queue, "feitelson2009-queues.csv")):
