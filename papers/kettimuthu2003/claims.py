@@ -409,7 +409,7 @@ CLAIMS: tuple[ThesisClaim, ...] = (
                 _utilization_vs_ns(much_better, "IS", False)),
     ThesisClaim("the machine saturates at load 1.6", "section 4.2, Figure 4.9",
                 "no significant increase beyond 1.6 (here: from the second-highest load to "
-                f"the highest, {NOT_W})", "ss", _saturation),
+                f"the highest, {COMP}: a level, neither a rise nor a fall)", "ss", _saturation),
     ThesisClaim("SS's improvements are more pronounced under high load",
                 "section 4.2, Figures 4.10, 4.11", "SS vs NS lower at the highest load than "
                 "at normal load, each category", "ss", _gain_grows),

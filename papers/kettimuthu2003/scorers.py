@@ -374,7 +374,9 @@ def _saturation(v: _View, r: Reading) -> ClaimResult | None:
     for name, label in (("NS", NS), ("SS", r.ss)):
         a, b = v.total(label, hi, "utilization"), v.total(label, lo, "utilization")
         if math.isfinite(a) and math.isfinite(b) and b > 0:
-            cases.append((name, f"{b:.3f} -> {a:.3f}", a / b <= COMPARABLE))
+            # Saturation is a level: no significant rise, and no fall either (a scheme
+            # whose utilization drops with more load has not saturated the machine).
+            cases.append((name, f"{b:.3f} -> {a:.3f}", 1.0 / COMPARABLE <= a / b <= COMPARABLE))
     return _found(cases, f"load {lo:g} -> {hi:g}") if len(cases) == 2 else None
 
 
