@@ -125,7 +125,7 @@ from bisect import bisect_left, insort
 from collections.abc import Sequence
 from itertools import accumulate
 from operator import attrgetter
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -240,6 +240,10 @@ class MultiQueue(Policy):
     (``"own"``, as Figure 2 is written) or no pivot ever is (``"all"``); see
     `schedsim.policies.multiqueue`.
     """
+
+    #: Parameters added after run ids were published, with the value that behaves as
+    #: before: a run with that value keeps its id (`schedsim.app.study.RunConfig.identity`).
+    LATER_PARAMS: ClassVar[dict[str, object]] = {"trial": "waiting"}
 
     def __init__(
         self,

@@ -257,6 +257,21 @@ def test_parameters_are_checked() -> None:
     assert SingleQueue(trial="scheduled").params()["trial"] == "scheduled"
 
 
+def test_the_trial_reading_keeps_the_published_run_ids() -> None:
+    # trial came after run ids were published: its default keeps them; "scheduled"
+    # is another schedule, another id.
+    from schedsim.app.study import RunConfig
+
+    values = {"workload": "ctc", "load_factor": 1.0, "policy": "singlequeue", "seed": 4251232594,
+              "params": {"speculation": True, "speculate_above": 1000.0,
+                         "speculative_limit": 180.0, "guard": "all"}}  # fmt: skip
+    assert RunConfig(**values).run_id() == "5d37c25c79ef530c"  # tests/test_run_identity.py
+    waiting = {**values, "params": {**values["params"], "trial": "waiting"}}
+    assert RunConfig(**waiting).run_id() == "5d37c25c79ef530c"
+    scheduled = {**values, "params": {**values["params"], "trial": "scheduled"}}
+    assert RunConfig(**scheduled).run_id() != "5d37c25c79ef530c"
+
+
 def test_priorities_from_the_attribute() -> None:
     def view(value):
         attrs = {} if value is None else {"priority": value}
