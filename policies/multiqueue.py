@@ -73,6 +73,28 @@ arrival. The speculative attempt takes processors as any start does
 (borrowing if it must), so that what holds a processor is always a job of
 the partition that owns it.
 
+When the trial starts is a reading (``trial``). The text says the job "is
+scheduled for speculative execution at the earliest possible time", and
+Figure 2 says "schedule job immediately for speculative execution"; the aim
+is "to quickly remove from the system a large proportion of the jobs that
+appear to crash". ``trial="waiting"`` (default) reads "earliest possible" as
+the first pass at which the trial fits on idle processors around every
+pivot, as above: the trial is never a pivot and nothing is kept for it, so
+on a busy machine it can wait indefinitely behind the pivots and the
+backfills (and the job with it: it enters no queue until the trial has
+run). ``trial="scheduled"`` reads "schedule ... immediately" as section 2.2
+uses the same words for a reservation ("immediately schedules the job for
+execution at that time"): on submission the trial gets a fixed slot, the
+earliest time its ``min(speculative_limit, estimate)`` fit on the profile
+of the running jobs (by their estimates), the pivots of that pass and the
+other fixed slots (advance reservations and trials), and starts exactly
+then (``start_rule = "speculative"``; column ``trial_slot``). Like a
+granted reservation the slot is kept: every later pivot and backfill is
+planned around it, it is promised (kind ``"trial"``) until it starts, and
+it is planned after the pivots of its pass so that it delays none of them.
+The text allows both: it fixes neither what "earliest possible" is
+computed against nor whether the time, once found, is kept.
+
 **Advance reservations** (section 2.2). A job whose attribute
 ``reservation`` is a clock time asks to start then (`with_reservations`
 draws such requests). On submission it is granted "the earliest time
@@ -103,7 +125,7 @@ from bisect import bisect_left, insort
 from collections.abc import Sequence
 from itertools import accumulate
 from operator import attrgetter
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -211,11 +233,17 @@ class MultiQueue(Policy):
     ``boundaries``: the estimates (s) that separate the queues (Equation 1:
     ``"1000,10000"``, three queues; ``""`` is one queue). ``speculation``:
     start jobs whose estimate exceeds ``speculate_above`` s for at most
-    ``speculative_limit`` s first (section 2.1). ``guard``: whether
+    ``speculative_limit`` s first (section 2.1); ``trial``: when that trial
+    starts, at the first pass it fits (``"waiting"``) or in a slot fixed on
+    submission (``"scheduled"``). ``guard``: whether
     backfilling rules (a) and (b) may delay other partitions' pivots
     (``"own"``, as Figure 2 is written) or no pivot ever is (``"all"``); see
     `schedsim.policies.multiqueue`.
     """
+
+    #: Parameters added after run ids were published, with the value that behaves as
+    #: before: a run with that value keeps its id (`schedsim.app.study.RunConfig.identity`).
+    LATER_PARAMS: ClassVar[dict[str, object]] = {"trial": "waiting"}
 
     def __init__(
         self,
@@ -224,6 +252,7 @@ class MultiQueue(Policy):
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
         guard: Literal["all", "own"] = "all",
+        trial: Literal["waiting", "scheduled"] = "waiting",
     ) -> None:
         self.boundaries = boundaries
         self._edges = parse_boundaries(boundaries)
@@ -235,10 +264,13 @@ class MultiQueue(Policy):
             raise ValueError(f"speculative_limit must be positive seconds, got {speculative_limit}")
         if guard not in ("all", "own"):
             raise ValueError(f"guard must be 'all' or 'own', got {guard!r}")
+        if trial not in ("waiting", "scheduled"):
+            raise ValueError(f"trial must be 'waiting' or 'scheduled', got {trial!r}")
         self.speculation = bool(speculation)
         self.speculate_above = float(speculate_above)
         self.speculative_limit = float(speculative_limit)
         self.guard = guard
+        self.trial = trial
         self.partitions = len(self._edges) + 1
         #: The partition owning each node (set at the first pass), and cores per node.
         self._owner: np.ndarray | None = None
@@ -257,6 +289,11 @@ class MultiQueue(Policy):
         #: those whose attempt is over.
         self._speculating: dict[int, JobView] = {}
         self._speculated: set[int] = set()
+        #: ``trial="scheduled"``: the trials arrived this pass, to be given a slot once
+        #: the pivots are planned; job id -> its slot, for those given one (a slot not
+        #: started yet is also in `_granted`, as a reservation is).
+        self._new_trials: list[JobView] = []
+        self._trial_slot: dict[int, float] = {}
         #: (time, partition (1-based), processors) whenever the partition sizes change.
         self._sizes: list[tuple[float, int, int]] = []
         self._last_sizes: tuple[int, ...] = ()
@@ -287,12 +324,14 @@ class MultiQueue(Policy):
             "speculate_above": self.speculate_above,
             "speculative_limit": self.speculative_limit,
             "guard": self.guard,
+            "trial": self.trial,
         }
 
     # -- what the result shows -----------------------------------------------------
     def promises(self) -> list[Reservation]:
         """Each partition's pivot at its planned start (kind ``"pivot"``), and the granted
-        advance reservations not started yet (kind ``"advance"``)."""
+        advance reservations and trial slots not started yet (kinds ``"advance"``,
+        ``"trial"``)."""
         if self._promises is None and self._planned is not None:
             self._promises = self._promised(*self._planned)
         if self._promises is None:  # a pass that could start nothing did not plan
@@ -311,6 +350,8 @@ class MultiQueue(Policy):
         }
         if self._grant_time:  # a run with reservations
             columns["reservation_granted"] = dict(self._grant_time)
+        if self._trial_slot:  # a run with scheduled trials
+            columns["trial_slot"] = dict(self._trial_slot)
         return columns
 
     def tables(self) -> dict[str, tuple[Sequence[str], Sequence[tuple]]]:
@@ -385,7 +426,13 @@ class MultiQueue(Policy):
             if when > now:
                 break
             due = view.get(jid)
-            if due is not None and due.state is State.QUEUED and launch(due, "reservation", span):
+            if due is None or due.state is not State.QUEUED:
+                continue
+            if jid in self._trial_slot:
+                how = {"limit": self.speculative_limit, "on_limit": "requeue"}
+                if launch(due, "speculative", span, **how):
+                    del self._granted[jid]
+            elif launch(due, "reservation", span):
                 del self._granted[jid]
 
         # Figure 2's order: high priority first, each priority in arrival order.
@@ -399,6 +446,10 @@ class MultiQueue(Policy):
         # Speculative starts "at the earliest possible time", before the loop.
         # (Their dict is in arrival order; priorities reorder it.)
         free = view.free_cores
+        if self._new_trials:  # trial="scheduled": the slots of this pass's arrivals
+            free = self._schedule_trials(base, plan, now, free, launch)
+            if extra is not None:
+                extra = self._extra(view, plan, pivots, pst, state()[1])
         trying: list[JobView] = []
         # (Often hundreds wait for room, none of them fitting: skip them in one look.)
         if free and self._speculating and min(map(_SIZE, self._speculating.values())) <= free:
@@ -512,6 +563,8 @@ class MultiQueue(Policy):
             return False
         if arrived and any(requested_reservation(j) is not None for j in arrived):
             return False
+        if self.trial == "scheduled" and arrived and any(map(self._speculates, arrived)):
+            return False  # a trial's slot is planned on arrival
         free = view.free_cores
         return free == 0 or min(map(_SIZE, view.queue), default=free + 1) > free
 
@@ -578,6 +631,38 @@ class MultiQueue(Policy):
             return [WakeAt(min(later))]
         return []
 
+    def _schedule_trials(
+        self, base: Profile, plan: Profile, now: float, free: int, launch: Any
+    ) -> int:
+        """``trial="scheduled"``: each trial arrived this pass gets a fixed slot, the
+        earliest time it fits the plan (running jobs, the other slots and the pivots),
+        held in ``base`` and ``plan``; one due now starts now. Returns the idle cores
+        left (``free`` less those started)."""
+        trials, self._new_trials = self._new_trials, []
+        if self._low:
+            trials.sort(key=lambda j: self._prio[j.id])
+        for job in trials:
+            span = min(self.speculative_limit, duration(job.estimate))
+            when = plan.earliest(job.size, span, after=now)
+            plan.reserve(when, span, job.size)
+            base.reserve(when, span, job.size)
+            self._trial_slot[job.id] = when
+            how = {"limit": self.speculative_limit, "on_limit": "requeue"}
+            if when == now and launch(job, "speculative", span, **how):
+                free -= job.size
+            else:  # later (or its cores held past their estimates): kept until due
+                self._granted[job.id] = (when, span, job.size)
+        return free
+
+    def _speculates(self, job: JobView) -> bool:
+        """Whether a job just submitted gets a speculative trial (and no reservation)."""
+        return (
+            self.speculation
+            and job.estimate > self.speculate_above
+            and job.id not in self._speculated
+            and requested_reservation(job) is None
+        )
+
     def _promised(
         self, pivots: list[JobView | None], pst: list[float], started: set[int]
     ) -> list[Reservation]:
@@ -586,7 +671,13 @@ class MultiQueue(Policy):
             for p, j in enumerate(pivots)
             if j is not None and j.id not in started and math.isfinite(pst[p])
         ] + [
-            Reservation(jid, when, when + span, cores, kind="advance")
+            Reservation(
+                jid,
+                when,
+                when + span,
+                cores,
+                kind="trial" if jid in self._trial_slot else "advance",
+            )
             for jid, (when, span, cores) in sorted(self._granted.items(), key=lambda i: i[1])
         ]
 
@@ -615,17 +706,22 @@ class MultiQueue(Policy):
             and job.estimate > self.speculate_above
             and job.id not in self._speculated
         ):
-            self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
+            if self.trial == "scheduled":
+                self._new_trials.append(job)  # its slot: once the pivots are planned
+            else:
+                self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
 
     def _waiting(self, view: View, started: set[int]) -> Sequence[JobView]:
         """The queued jobs in Figure 2's order (high priority first, each priority in
         arrival order), but those started this pass, granted a reservation or waiting
-        for their speculative start."""
+        for their speculative start (or its slot)."""
         held = (
             self._granted.keys() | self._speculating.keys()
             if (self._granted or self._speculating)
             else ()
         )
+        if self._new_trials:  # trial="scheduled": given their slots after the pivots
+            held = {*held, *(j.id for j in self._new_trials)}
         waiting: Sequence[JobView]
         if held or started:
             waiting = [j for j in view.queue if j.id not in started and j.id not in held]
@@ -834,8 +930,9 @@ class SingleQueue(MultiQueue):
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
         guard: Literal["all", "own"] = "all",
+        trial: Literal["waiting", "scheduled"] = "waiting",
     ) -> None:
-        super().__init__("", speculation, speculate_above, speculative_limit, guard)
+        super().__init__("", speculation, speculate_above, speculative_limit, guard, trial)
 
     def params(self) -> dict[str, Any]:
         out = super().params()

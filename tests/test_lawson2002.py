@@ -95,7 +95,8 @@ def study_dir(tmp_path_factory):
         name="lawson-small",
         base={"workload": "kth", "first": 400},
         grid={"policy": ["singlequeue", "multiqueue"]},
-        variants=[{"load_factor": 1.0}, {"priorities": 0.75}, {"reservations": 0.05}],
+        variants=[{"load_factor": 1.0}, {"priorities": 0.75}, {"reservations": 0.05},
+                  {"params": {"trial": "scheduled"}}],
         report={"paper": "lawson2002", "baseline": "singlequeue", "kind": "R", "x": "none"},
     )  # fmt: skip
     directory = tmp_path_factory.mktemp("study") / "lawson-small"
@@ -107,8 +108,12 @@ def test_the_report_of_a_small_study(study_dir, tmp_path) -> None:
     results = StudyResults.load(study_dir)
     found = paper.pairs(results)
     assert sorted(c["scenario"] for c, _, _ in found) == [
-        "5% reservations", "75% high priority", "trace load",
+        "5% reservations", "75% high priority", "trace load", "trial scheduled",
     ]  # fmt: skip
+    # The trial's readings pair apart: each pair's two runs read it alike.
+    for config, one, many in found:
+        trial = "scheduled" if config["scenario"] == "trial scheduled" else "waiting"
+        assert one.meta["policy_params"]["trial"] == many.meta["policy_params"]["trial"] == trial
     table = paper.aggregate(found)
     at_load = table[(table["scenario"] == "trace load") & (table["priority"] == "all")]
     assert set(at_load["class"]) == {"all", "short", "medium", "long"}

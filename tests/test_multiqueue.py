@@ -169,6 +169,50 @@ def test_a_speculative_start_killed_at_180_s_and_requeued() -> None:
     assert j.at[3, "start"] == 580.0
 
 
+def test_a_scheduled_trial_keeps_its_slot_where_a_waiting_one_waits() -> None:
+    # One queue, 4 nodes. Job 1 (4 nodes, 100 s) runs to 100. Job 2 (2 nodes,
+    # estimate 5000 s, crashes after 100 s) arrives at 1: a trial of 180 s is due.
+    # Jobs 3 and 4 (4 nodes, 500 s each) arrive at 2 and 3.
+    # trial="waiting": the trial is never a pivot; at 100 pivot 3 takes the whole
+    # machine, at 600 pivot 4: the trial fits only at 1100 and the crash ends at 1200.
+    # trial="scheduled": at 1 the trial is given the slot 100 (the earliest its 180 s
+    # fit) and kept: job 3, arriving at 2, is planned around it (280), the trial starts
+    # at 100 and the crash ends at 200; job 3 then starts at 200 (its pivot replanned
+    # when the trial ended early), job 4 at 700.
+    jobs = [job(1, 0, 100, 4), job(2, 1, 100, 2, 5000), job(3, 2, 500, 4), job(4, 3, 500, 4)]
+    waiting, _ = simulate(jobs, 4, boundaries="")
+    assert waiting["start"].tolist() == [0.0, 1100.0, 100.0, 600.0]
+    assert "trial_slot" not in waiting
+    j, result = simulate(jobs, 4, boundaries="", trial="scheduled")
+    assert j["start"].tolist() == [0.0, 100.0, 200.0, 700.0]
+    assert (j.at[2, "end"], j.at[2, "start_rule"], j.at[2, "attempts"]) == (
+        200.0, "speculative", 1,
+    )  # fmt: skip
+    assert j.at[2, "trial_slot"] == 100.0 and j["trial_slot"].notna().sum() == 1
+    # Promised as a trial (never as a pivot) until it starts; job 3 planned after it.
+    kept = result.reservations
+    assert kept.loc[
+        kept["job"] == 2, ["kind", "start", "end"]
+    ].drop_duplicates().values.tolist() == [["trial", 100.0, 280.0]]
+    assert kept.loc[(kept["job"] == 3) & (kept["time"] == 2.0), "start"].tolist() == [280.0]
+
+
+def test_a_scheduled_trial_that_runs_out_queues_after_its_slot() -> None:
+    # One queue, 4 nodes, trial="scheduled". Job 1 (2 nodes, 400 s, estimate 5000)
+    # has its trial slot at 0, at once; killed at 180 and queued (2 attempts, 180 s
+    # lost). Job 2 (4 nodes, 100 s) at 1 is planned around the slot, at 180; job 1
+    # arrived first and is planned first at 180 (to 5180 by its estimate): job 2
+    # waits for it, to 580.
+    jobs = [job(1, 0, 400, 2, 5000), job(2, 1, 100, 4)]
+    j, result = simulate(jobs, 4, boundaries="", trial="scheduled")
+    assert (j.at[1, "attempts"], j.at[1, "lost_run"], j.at[1, "trial_slot"]) == (2, 180.0, 0.0)
+    pieces = result.pieces[result.pieces["job"] == 1]
+    assert pieces[["attempt", "kind", "start", "end"]].values.tolist() == [
+        [1, "lost", 0.0, 180.0], [2, "run", 180.0, 580.0],
+    ]  # fmt: skip
+    assert j.at[2, "start"] == 580.0
+
+
 def test_speculation_can_be_turned_off() -> None:
     jobs = [job(1, 0, 400, 2, 5000)]
     j, _ = simulate(jobs, 4, speculation=False)
@@ -208,6 +252,24 @@ def test_parameters_are_checked() -> None:
             MultiQueue(boundaries=bad)
     with pytest.raises(ValueError, match="speculative_limit"):
         MultiQueue(speculative_limit=0)
+    with pytest.raises(ValueError, match="trial must be 'waiting' or 'scheduled'"):
+        SingleQueue(trial="fixed")  # type: ignore[arg-type]
+    assert SingleQueue(trial="scheduled").params()["trial"] == "scheduled"
+
+
+def test_the_trial_reading_keeps_the_published_run_ids() -> None:
+    # trial came after run ids were published: its default keeps them; "scheduled"
+    # is another schedule, another id.
+    from schedsim.app.study import RunConfig
+
+    values = {"workload": "ctc", "load_factor": 1.0, "policy": "singlequeue", "seed": 4251232594,
+              "params": {"speculation": True, "speculate_above": 1000.0,
+                         "speculative_limit": 180.0, "guard": "all"}}  # fmt: skip
+    assert RunConfig(**values).run_id() == "5d37c25c79ef530c"  # tests/test_run_identity.py
+    waiting = {**values, "params": {**values["params"], "trial": "waiting"}}
+    assert RunConfig(**waiting).run_id() == "5d37c25c79ef530c"
+    scheduled = {**values, "params": {**values["params"], "trial": "scheduled"}}
+    assert RunConfig(**scheduled).run_id() != "5d37c25c79ef530c"
 
 
 def test_priorities_from_the_attribute() -> None:
@@ -251,6 +313,35 @@ def test_invariants_with_priorities_and_reservations(
         asked = jobs[jobs["reservation"].notna()]
         # Granted at or after the request, and started exactly then.
         assert (asked["reservation_granted"] >= asked["reservation"]).all()
+        assert (asked["start"] == asked["reservation_granted"]).all()
+
+
+@settings(FAST, max_examples=40)
+@given(cases(), st.floats(0, 1), st.floats(0, 0.3), st.sampled_from(["multiqueue", "singlequeue"]))
+def test_invariants_with_scheduled_trials(case: Case, high: float, share: float, name: str) -> None:
+    # Trials of 30 s for estimates over 50 s (most of these jobs), with priorities and
+    # advance reservations: every trial starts exactly in the slot fixed on its
+    # submission (a promise no later start may break), and every reservation at its grant.
+    w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
+    params = {"speculate_above": 50.0, "speculative_limit": 30.0, "trial": "scheduled"}
+    if name == "multiqueue":
+        params["boundaries"] = "100,500"
+    result = Simulation(w, name, nodes=case.cores, params=params).run()
+    check_invariants(result, w, case.cores, exact=bool((result.jobs["start"] % 1 == 0).all()))
+    jobs = result.jobs.set_index("id")
+    asked = {j.id for j in w if (r := j.attrs.get("reservation")) is not None and r == r}
+    tried = [j.id for j in w if j.estimate > 50.0 and j.id not in asked]
+    if not tried:
+        return
+    slot = jobs.loc[tried, "trial_slot"]
+    assert slot.notna().all() and (slot >= jobs.loc[tried, "submit"]).all()
+    # (``start``: a job's first start, its trial's.)
+    assert (jobs.loc[tried, "start"] == slot).all(), "a trial did not start in its slot"
+    assert (jobs.loc[tried, "start_rule"] != "speculative").sum() == (
+        jobs.loc[tried, "attempts"] > 1
+    ).sum()  # a trial that ran out started again from its queue
+    if "reservation_granted" in jobs:
+        asked = jobs[jobs["reservation"].notna()]
         assert (asked["start"] == asked["reservation_granted"]).all()
 
 

@@ -88,4 +88,5 @@ def test_policies_listing_shows_whole_descriptions_and_units(capsys):
     assert "short_slice=600.0 s" in text and "switch=60.0 s" in text
     assert "medium_max=10800.0 s" in text and "matched_longer=3000.0 s" in text
     assert "alpha=6000.0 min^2" in text
+    assert "trial='waiting'" in text  # multiqueue's reading of the trial, a choice: no unit
     assert "variant" not in text

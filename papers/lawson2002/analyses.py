@@ -78,6 +78,10 @@ PAPER_TABLE_2: dict[str, dict[float, tuple[int, int, int]]] = {
 }
 
 
+#: The configuration column of the speculative trial's reading (both policies take it).
+TRIAL = "params.trial"
+
+
 def slowdown(jobs: pd.DataFrame) -> float:
     """The average job slowdown 1 + d / v over the jobs with v > 0 (NaN if none)."""
     run = jobs["run"].to_numpy(dtype=float)
@@ -116,7 +120,9 @@ def _groups(jobs: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
 
 
 def scenario(row: Mapping[str, Any]) -> str:
-    """A run's scenario, as the paper names it: its load, priorities or reservations."""
+    """A run's scenario, as the paper names it: its load, priorities or reservations; and
+    ``"trial scheduled"`` for the reading of the speculative trial that fixes its slot
+    on submission (``params.trial``, `schedsim.policies.multiqueue`)."""
     load = row.get("load_factor")
     prio = row.get("priorities")
     res = row.get("reservations")
@@ -127,6 +133,8 @@ def scenario(row: Mapping[str, Any]) -> str:
         parts.append(f"{100 * prio:g}% high priority")
     if isinstance(res, (int, float)) and not pd.isna(res):
         parts.append(f"{100 * res:g}% reservations")
+    if row.get(TRIAL) == "scheduled":
+        parts.append("trial scheduled")
     return ", ".join(parts) or "trace load"
 
 
@@ -136,6 +144,8 @@ def pairs(results: StudyResults) -> list[tuple[dict[str, Any], Result, Result]]:
     done = results.done
     done = done[(done["replication"] == 0) & done["policy"].isin([SINGLE, MULTI])]
     keys = [c for c in results.scenario_columns if c not in ("seed",) and c in done]
+    if TRIAL in done:  # a policy parameter both policies take: a scenario of its own
+        keys.append(TRIAL)
     out = []
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for record in done.to_dict("records"):

@@ -201,7 +201,7 @@ UNITLESS_PARAMETERS: frozenset[str] = frozenset(
     {
         "seed",  # a random seed
         "order",  # easy, creasy: the queue order
-        "guard", "speculation",  # multiqueue, singlequeue
+        "guard", "speculation", "trial",  # multiqueue, singlequeue
         "width", "resumed", "hold", "prefer", "averages",  # ss, ss-plain, tss
         "queue_in_cycle",  # pfcfs family
         "inner", "non_type_backfill",  # scojo
