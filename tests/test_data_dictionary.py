@@ -75,6 +75,9 @@ def runs() -> dict[str, Result]:
             workload="kth", first=300, policy="multiqueue", priorities=0.75, reservations=0.05,
             log_decisions=True, log_reservations=True,
         ).simulation().run(),
+        "trials": RunConfig(
+            workload="kth", first=300, policy="multiqueue", params={"trial": "scheduled"}
+        ).simulation().run(),
         "closed": RunConfig(
             workload="kth", policy="ss", users=8, days=1, overhead="memory", seed=2
         ).simulation().run(),
