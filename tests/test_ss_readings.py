@@ -103,7 +103,7 @@ def test_a_fresh_job_suspends_the_widest_candidates_first() -> None:
 
 
 @pytest.mark.parametrize(
-    ("key", "value"), [("resumed", "later"), ("hold", "all"), ("prefer", "random")]
+    ("key", "value"), [("resumed", "later"), ("hold", "every"), ("prefer", "random")]
 )
 def test_an_unknown_reading_is_refused(key: str, value: str) -> None:
     with pytest.raises(ValueError, match=key):

@@ -153,8 +153,9 @@ __all__ = [
 Width = Literal["text", "formula", "none"]
 #: The threshold a resumed job runs with: its xfactor at resumption, or at its first start.
 Resumed = Literal["resume", "start"]
-#: Whether the free cores of the home of a suspended job that heads the idle jobs wait for it.
-Hold = Literal["none", "top"]
+#: Whether the free cores of a suspended job's home wait for it: never, when it heads the
+#: idle jobs, or for every suspended job that cannot re-enter, from the jobs ranked below it.
+Hold = Literal["none", "top", "all"]
 #: Which candidates a fresh job suspends first: the lowest thresholds, or the widest.
 Prefer = Literal["threshold", "width"]
 
@@ -364,14 +365,17 @@ def run_threshold(
 
 
 def hold_home(avail: np.ndarray, job: JobView, rank: int, hold: Hold) -> None:
-    """With ``hold="top"``, keep the free cores of the home of suspended ``job``, which
-    could not re-enter, from every job after it if it heads the idle jobs (``rank``
-    0): they are taken out of ``avail`` (a pass's own copy), like a backfilling
-    reservation. Section 3.2 drops reservations, so the text's reading keeps none."""
-    if rank == 0 and hold == "top" and job.state is State.SUSPENDED:
-        home = job.home
-        assert home is not None
-        avail[home.nodes] -= np.minimum(avail[home.nodes], home.cores)
+    """Keep the free cores of the home of suspended ``job``, which could not re-enter,
+    from every job after it in the idle order (reading ``hold``): they are taken out
+    of ``avail`` (a pass's own copy). ``hold="top"`` keeps them only if ``job`` heads
+    the idle jobs (``rank`` 0), like a backfilling reservation; ``hold="all"`` for
+    every suspended job, whatever its rank. Section 3.2 drops reservations, so the
+    text's reading (``"none"``) keeps none."""
+    if job.state is not State.SUSPENDED or hold == "none" or (hold == "top" and rank != 0):
+        return
+    home = job.home
+    assert home is not None
+    avail[home.nodes] -= np.minimum(avail[home.nodes], home.cores)
 
 
 # -- the parameters --------------------------------------------------------------
