@@ -26,8 +26,10 @@ the scheme's own as it runs, the only ones a real scheduler would have.
 The protection is `CategoryLimit`, a mixin that fills in SS's hooks
 (``observe``, ``protected``, ``protection_version``, ``protection_changes``);
 `TunableSelectiveSuspension` puts it on the accelerated SS
-(`schedsim.policies.selective_suspension.fast`), and the tests put it on the plain one to
-check the two against each other. A running job's threshold is constant,
+(`schedsim.policies.selective_suspension.fast`), and
+`PlainTunableSelectiveSuspension` on the plain one: the schedule ``tss`` makes with
+``hold="top"`` or ``"all"`` (the only reading of SS's it takes), as ``ss`` runs
+``ss-plain``; the tests check the two against each other. A running job's threshold is constant,
 so its protection changes only when its category's average moves: with
 online averages, when a job of that category ends (never with a table).
 The accelerated SS asks again only for the running jobs of those
