@@ -638,6 +638,28 @@ def test_plain_ss_places_fresh_jobs_off_suspended_homes(size: int, nodes: list[i
     assert acts(PlainSelectiveSuspension().schedule(view)) == [("start", 3, nodes)]
 
 
+@pytest.mark.parametrize("cls", [PlainSelectiveSuspension, SelectiveSuspension])
+@pytest.mark.parametrize(("hold", "nodes"), [("none", [1]), ("top", [3]), ("all", None)])
+def test_held_homes_of_the_top_or_every_suspended_job(
+    cls: type[PlainSelectiveSuspension], hold: str, nodes: list[int] | None
+) -> None:
+    # At 1030 (no tick): S1 (τ 1.93, home 0-1) and S2 (τ 1.465, home 2-3) cannot
+    # re-enter, R1 and R2 holding nodes 0 and 2; nodes 1 and 3 are free, both homes.
+    # Q (1 node, τ 1.03) comes last. hold="none": Q takes node 1, first fit; "top":
+    # node 1 waits for S1, which heads the idle jobs, and Q takes node 3; "all":
+    # node 3 waits for S2 as well, ranked above Q, and Q waits for the next tick.
+    s1 = suspended(job(1, 0, 2, 1000), [0, 1], start=0, ran=100)
+    s2 = suspended(job(2, 0, 2, 2000), [2, 3], start=0, ran=100)
+    r1 = running(job(3, 100, 1, 10_000), [0], 100)
+    r2 = running(job(4, 100, 1, 10_000), [2], 100)
+    q = queued(job(5, 1000, 1, 1000))
+    view = View.of(1030.0, 4, running=[r1, r2], suspended=[s1, s2], queue=[q])
+    out = cls(hold=hold).schedule(view)  # type: ignore[arg-type]
+    assert acts(out) == ([] if nodes is None else [("start", 5, nodes)])
+    if nodes is None:
+        assert timers(out) == [1080.0]
+
+
 def test_plain_ss_starts_in_decreasing_threshold_without_reservations() -> None:
     # Two free nodes, at 100: Q3 (1 node, τ 2) comes first and starts on node 0;
     # Q1 (2 nodes, τ 1.5) no longer fits and holds no reservation; Q2 (1 node,

@@ -103,7 +103,7 @@ def test_a_fresh_job_suspends_the_widest_candidates_first() -> None:
 
 
 @pytest.mark.parametrize(
-    ("key", "value"), [("resumed", "later"), ("hold", "all"), ("prefer", "random")]
+    ("key", "value"), [("resumed", "later"), ("hold", "every"), ("prefer", "random")]
 )
 def test_an_unknown_reading_is_refused(key: str, value: str) -> None:
     with pytest.raises(ValueError, match=key):
@@ -164,7 +164,9 @@ def test_a_reading_is_defined_once_and_taken_by_both_versions() -> None:
             assert accepted[reading].default == values[0], (name, reading)
             assert typing.get_args(hints[reading]) == values, (name, reading)
         assert registry.get(name).LATER_PARAMS == TEXT_READINGS
-    assert "resumed" not in registry.parameters("tss")  # TSS: the text's readings only
+    tss = registry.parameters("tss")  # TSS: hold, and the text's other readings
+    assert tss["hold"].default == "none" and "resumed" not in tss and "prefer" not in tss
+    assert registry.get("tss").LATER_PARAMS == {"hold": "none"}
 
 
 def test_tss_with_the_thesis_averages_protects_by_table_2_3() -> None:
@@ -179,4 +181,25 @@ def test_tss_with_the_thesis_averages_protects_by_table_2_3() -> None:
     assert not tss.protected(job, 3.8)
     assert tss.protected(job, 4.0)
     assert tss.params()["averages"] == "thesis"
-    assert "hold" not in tss.params()
+    assert tss.params()["hold"] == "none" and "resumed" not in tss.params()
+
+
+@pytest.mark.parametrize("hold", ["none", "top", "all"])
+def test_tss_keeps_its_protection_under_every_hold(hold: str) -> None:
+    # tss makes the schedule of TSS's protection on the plain rule under every hold
+    # (with "top" or "all" it runs that plain rule); the protection matters here (a
+    # limit of 1 x the online averages: 28 suspensions against ss's 35 with "all"): ss
+    # under the same hold makes another schedule.
+    from schedsim.policies.selective_suspension.tunable import PlainTunableSelectiveSuspension
+    from schedsim.workloads.catalog import load
+    from schedsim.workloads.transforms import first
+
+    workload = first(load("kth"), 300)
+    tss = Simulation(workload, "tss", nodes=100, params={"sf": 2.0, "hold": hold, "limit": 1.0})
+    ss = Simulation(workload, "ss", nodes=100, params={"sf": 2.0, "hold": hold})
+    reference = PlainTunableSelectiveSuspension(2.0, hold=hold, limit=1.0)  # type: ignore[arg-type]
+    tss, plain, ss = tss.run(), Simulation(workload, reference, nodes=100).run(), ss.run()
+    assert tss.jobs.equals(plain.jobs)
+    assert tss.pieces is not None and plain.pieces is not None
+    assert tss.pieces.equals(plain.pieces)
+    assert not tss.jobs.equals(ss.jobs)

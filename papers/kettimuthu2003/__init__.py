@@ -3,7 +3,7 @@ thesis, The Ohio State University): selective suspension (SS, TSS, IS) against n
 suspension (NS).
 
 Its page is README.md beside this file; its studies ``study.toml`` (the thesis's
-schemes, 43 runs) and ``subset.toml`` (the search for the CTC subset the thesis ran).
+schemes, 46 runs) and ``subset.toml`` (the search for the CTC subset the thesis ran).
 `thesis`: the thesis's own numbers; `values`: what the claims read from a study;
 `readings`: the other readings of SS and TSS a study may hold; `words`: the thesis's
 words made numbers; `scorers`: what the runs give for each claim; `claims`: the thesis's

@@ -120,7 +120,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         #: shortcuts below rest on the text's readings (module docstring).
         self._plain: PlainSelectiveSuspension | None = None
         if not self.text_readings():
-            self._plain = PlainSelectiveSuspension(**self.params())  # type: ignore[arg-type]
+            self._plain = self._plain_rule()
         #: The next clock time at which the preemption routine runs (None: no job idle).
         self._tick: float | None = None
         #: Whether the run has a suspension overhead (as the last view said).
@@ -147,6 +147,10 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         self._queued: Queued | None = None
 
     # -- hooks for TSS (`observe` and `protected` are `Parameters`'s) ----------------
+    def _plain_rule(self) -> PlainSelectiveSuspension:
+        """The plain rule that makes the schedule under a reading other than the text's."""
+        return PlainSelectiveSuspension(self.sf, self.interval, self.width, **self.readings)  # type: ignore[arg-type]
+
     def protection_version(self) -> int:
         """Changes whenever `protected` may answer differently for the same job (TSS)."""
         return 0

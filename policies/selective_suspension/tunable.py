@@ -26,8 +26,10 @@ the scheme's own as it runs, the only ones a real scheduler would have.
 The protection is `CategoryLimit`, a mixin that fills in SS's hooks
 (``observe``, ``protected``, ``protection_version``, ``protection_changes``);
 `TunableSelectiveSuspension` puts it on the accelerated SS
-(`schedsim.policies.selective_suspension.fast`), and the tests put it on the plain one to
-check the two against each other. A running job's threshold is constant,
+(`schedsim.policies.selective_suspension.fast`), and
+`PlainTunableSelectiveSuspension` on the plain one: the schedule ``tss`` makes with
+``hold="top"`` or ``"all"`` (the only reading of SS's it takes), as ``ss`` runs
+``ss-plain``; the tests check the two against each other. A running job's threshold is constant,
 so its protection changes only when its category's average moves: with
 online averages, when a job of that category ends (never with a table).
 The accelerated SS asks again only for the running jobs of those
@@ -47,9 +49,17 @@ from schedsim.model.categories import RUNTIME_CLASSES, RUNTIME_EDGES, SIZE_CLASS
 from schedsim.model.policy import View, register
 from schedsim.model.view import JobView
 from schedsim.policies.selective_suspension.fast import SelectiveSuspension
-from schedsim.policies.selective_suspension.rule import READINGS, Width
+from schedsim.policies.selective_suspension.plain import PlainSelectiveSuspension
+from schedsim.policies.selective_suspension.rule import READINGS, TEXT_READINGS, Hold, Width
 
-__all__ = ["TABLE_2_3", "CategoryLimit", "TunableSelectiveSuspension", "category", "read_averages"]
+__all__ = [
+    "TABLE_2_3",
+    "CategoryLimit",
+    "PlainTunableSelectiveSuspension",
+    "TunableSelectiveSuspension",
+    "category",
+    "read_averages",
+]
 
 #: Seed 000, section 2.2: the bounded slowdown's threshold (seconds).
 _BOUND = 10.0
@@ -202,6 +212,26 @@ class CategoryLimit:
         return threshold > self.limit * self.average(self._category_of(job))
 
 
+class PlainTunableSelectiveSuspension(CategoryLimit, PlainSelectiveSuspension):
+    """TSS's protection on the plain rule: what ``tss`` runs with a reading other than the
+    text's (as ``ss`` runs ``ss-plain``), and the reference the tests check ``tss`` against."""
+
+    def __init__(
+        self,
+        sf: float = 2.0,
+        interval: float = 60.0,
+        width: Width = "text",
+        hold: Hold = "none",
+        limit: float = 1.5,
+        averages: str = "",
+    ) -> None:
+        super().__init__(sf, interval, width, hold=hold)
+        self.init_limit(limit, averages)
+
+    def params(self) -> dict[str, object]:
+        return {**super().params(), **self.limit_params()}
+
+
 @register("tss")
 class TunableSelectiveSuspension(CategoryLimit, SelectiveSuspension):
     """Tunable SS (Kettimuthu 2003): SS, but jobs far beyond their category's slowdown stay put.
@@ -211,7 +241,9 @@ class TunableSelectiveSuspension(CategoryLimit, SelectiveSuspension):
     section 3.5). ``averages``: a CSV of per-category averages (rows
     VS/S/L/VL, columns Seq/N/W/VW, as `schedsim.model.results.Result.category_table`
     writes), or "thesis" for the thesis's Table 2.3; empty (default) tracks them
-    online. Other parameters as SS (its text readings only).
+    online. ``hold`` as SS's (with "top" or "all" TSS runs on the plain rule,
+    `PlainTunableSelectiveSuspension`); the other parameters as SS, with the text's
+    other readings.
     """
 
     def __init__(
@@ -221,14 +253,21 @@ class TunableSelectiveSuspension(CategoryLimit, SelectiveSuspension):
         width: Width = "text",
         limit: float = 1.5,
         averages: str = "",
+        hold: Hold = "none",
     ) -> None:
-        super().__init__(sf, interval, width)
-        self.init_limit(limit, averages)
+        self.init_limit(limit, averages)  # first: SS's constructor may call `_plain_rule`
+        super().__init__(sf, interval, width, hold=hold)
 
-    #: TSS takes SS's text readings only (`SelectiveSuspension`'s others run the plain
-    #: rule, which has no protections).
-    LATER_PARAMS: ClassVar[dict[str, object]] = {}
+    def _plain_rule(self) -> PlainTunableSelectiveSuspension:
+        # SS's plain rule has no protection: TSS's own, with this one's limit.
+        return PlainTunableSelectiveSuspension(
+            self.sf, self.interval, self.width, self.hold, self.limit, self.averages
+        )
+
+    #: TSS takes ``hold`` of SS's readings (added after run ids were published: with the
+    #: text's, a run keeps its id); the others stay the text's.
+    LATER_PARAMS: ClassVar[dict[str, object]] = {"hold": TEXT_READINGS["hold"]}
 
     def params(self) -> dict[str, object]:
-        ss = {k: v for k, v in super().params().items() if k not in READINGS}
+        ss = {k: v for k, v in super().params().items() if k not in READINGS or k == "hold"}
         return {**ss, **self.limit_params()}
