@@ -52,7 +52,7 @@ from schedsim.policies.selective_suspension.rule import (
     width_rule,
 )
 from schedsim.policies.selective_suspension.tunable import (
-    CategoryLimit,
+    PlainTunableSelectiveSuspension,
     TunableSelectiveSuspension,
     category,
 )
@@ -64,20 +64,8 @@ from schedsim.workloads.workload import Workload
 from invariants import check_invariants, check_preemption, record_holdings
 from test_invariants import Case, cases, random_workload
 
-
-class PlainTSS(CategoryLimit, PlainSelectiveSuspension):
-    """TSS's protection on the plain rule: the reference ``tss`` is checked against."""
-
-    def __init__(
-        self,
-        sf: float = 2.0,
-        interval: float = 60.0,
-        width: Width = "text",
-        limit: float = 1.5,
-        averages: str = "",
-    ) -> None:
-        super().__init__(sf, interval, width)
-        self.init_limit(limit, averages)
+#: TSS's protection on the plain rule: the reference ``tss`` is checked against.
+PlainTSS = PlainTunableSelectiveSuspension
 
 
 #: The simple overhead model of the tests: 10 s to write a job out, 5 s to read it back.

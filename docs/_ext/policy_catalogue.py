@@ -79,7 +79,8 @@ SS_CHOICES = [
     "`resumed=start` gives "
     "a resumed job back the threshold of its first start.",
     "**No reservations** (section 3.2); `hold=top` keeps the free nodes of a suspended "
-    "job that heads the idle jobs for it. Readings other than the text's run the plain "
+    "job that heads the idle jobs for it, `hold=all` those of every suspended job from the "
+    "jobs ranked below it. Readings other than the text's run the plain "
     "rule (`ss-plain`); the module {py:mod}`schedsim.policies.selective_suspension.rule` "
     "says why SS "
     "can lock the machine at high load and what each reading does to it.",
