@@ -92,8 +92,16 @@ then (``start_rule = "speculative"``; column ``trial_slot``). Like a
 granted reservation the slot is kept: every later pivot and backfill is
 planned around it, it is promised (kind ``"trial"``) until it starts, and
 it is planned after the pivots of its pass so that it delays none of them.
-The text allows both: it fixes neither what "earliest possible" is
-computed against nor whether the time, once found, is kept.
+``trial="reserved"`` reads "schedule ... immediately" more literally still: on
+submission the slot is granted exactly as an advance reservation is (below),
+the earliest time its ``min(speculative_limit, estimate)`` fit on the profile
+of the running jobs (by their estimates) and the other fixed slots, NOT
+around the pivots: the pivots, planned after it, move out of its way (a
+trial may delay every pivot, as a reservation may), while ``"scheduled"``
+lets no trial delay a pivot already waiting. It starts, is promised and
+recorded as a ``"scheduled"`` slot is. The text allows all three: it fixes
+neither what "earliest possible" is computed against nor whether the time,
+once found, is kept.
 
 **Advance reservations** (section 2.2). A job whose attribute
 ``reservation`` is a clock time asks to start then (`with_reservations`
@@ -235,7 +243,8 @@ class MultiQueue(Policy):
     start jobs whose estimate exceeds ``speculate_above`` s for at most
     ``speculative_limit`` s first (section 2.1); ``trial``: when that trial
     starts, at the first pass it fits (``"waiting"``) or in a slot fixed on
-    submission (``"scheduled"``). ``guard``: whether
+    submission, after the pivots (``"scheduled"``) or before them, as an advance
+    reservation is granted (``"reserved"``). ``guard``: whether
     backfilling rules (a) and (b) may delay other partitions' pivots
     (``"own"``, as Figure 2 is written) or no pivot ever is (``"all"``); see
     `schedsim.policies.multiqueue`.
@@ -252,7 +261,7 @@ class MultiQueue(Policy):
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
         guard: Literal["all", "own"] = "all",
-        trial: Literal["waiting", "scheduled"] = "waiting",
+        trial: Literal["waiting", "scheduled", "reserved"] = "waiting",
     ) -> None:
         self.boundaries = boundaries
         self._edges = parse_boundaries(boundaries)
@@ -264,8 +273,8 @@ class MultiQueue(Policy):
             raise ValueError(f"speculative_limit must be positive seconds, got {speculative_limit}")
         if guard not in ("all", "own"):
             raise ValueError(f"guard must be 'all' or 'own', got {guard!r}")
-        if trial not in ("waiting", "scheduled"):
-            raise ValueError(f"trial must be 'waiting' or 'scheduled', got {trial!r}")
+        if trial not in ("waiting", "scheduled", "reserved"):
+            raise ValueError(f"trial must be 'waiting', 'scheduled' or 'reserved', got {trial!r}")
         self.speculation = bool(speculation)
         self.speculate_above = float(speculate_above)
         self.speculative_limit = float(speculative_limit)
@@ -291,7 +300,8 @@ class MultiQueue(Policy):
         self._speculated: set[int] = set()
         #: ``trial="scheduled"``: the trials arrived this pass, to be given a slot once
         #: the pivots are planned; job id -> its slot, for those given one (a slot not
-        #: started yet is also in `_granted`, as a reservation is).
+        #: started yet is also in `_granted`, as a reservation is; ``"reserved"``
+        #: gives it on submission).
         self._new_trials: list[JobView] = []
         self._trial_slot: dict[int, float] = {}
         #: (time, partition (1-based), processors) whenever the partition sizes change.
@@ -563,7 +573,7 @@ class MultiQueue(Policy):
             return False
         if arrived and any(requested_reservation(j) is not None for j in arrived):
             return False
-        if self.trial == "scheduled" and arrived and any(map(self._speculates, arrived)):
+        if self.trial != "waiting" and arrived and any(map(self._speculates, arrived)):
             return False  # a trial's slot is planned on arrival
         free = view.free_cores
         return free == 0 or min(map(_SIZE, view.queue), default=free + 1) > free
@@ -708,6 +718,13 @@ class MultiQueue(Policy):
         ):
             if self.trial == "scheduled":
                 self._new_trials.append(job)  # its slot: once the pivots are planned
+            elif self.trial == "reserved":  # its slot now, as a reservation's grant
+                assert base is not None  # a pass with a trial plans (`_nothing_can_start`)
+                span = min(self.speculative_limit, duration(job.estimate))
+                when = base.earliest(job.size, span, after=now)
+                base.reserve(when, span, job.size)
+                self._granted[job.id] = (when, span, job.size)  # one due now starts now
+                self._trial_slot[job.id] = when
             else:
                 self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
 
@@ -930,7 +947,7 @@ class SingleQueue(MultiQueue):
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
         guard: Literal["all", "own"] = "all",
-        trial: Literal["waiting", "scheduled"] = "waiting",
+        trial: Literal["waiting", "scheduled", "reserved"] = "waiting",
     ) -> None:
         super().__init__("", speculation, speculate_above, speculative_limit, guard, trial)
 

@@ -39,6 +39,9 @@ def test_scenarios_are_named_as_the_paper_does() -> None:
     assert paper.scenario({"load_factor": 1.25}) == "load x1.25"
     assert paper.scenario({"priorities": 0.75}) == "75% high priority"
     assert paper.scenario({"reservations": 0.05, "load_factor": math.nan}) == "5% reservations"
+    assert paper.scenario({"params.trial": "scheduled"}) == "trial scheduled"
+    assert paper.scenario({"params.trial": "reserved"}) == "trial reserved"
+    assert paper.scenario({"params.trial": "waiting"}) == "trace load"
 
 
 def _table(values: dict[tuple[str, str, str, str], float]) -> pd.DataFrame:

@@ -213,6 +213,34 @@ def test_a_scheduled_trial_that_runs_out_queues_after_its_slot() -> None:
     assert j.at[2, "start"] == 580.0
 
 
+def test_a_reserved_trial_is_planned_before_the_pivots_a_scheduled_one_after() -> None:
+    # One queue, 4 nodes. Job 1 (4 nodes, 100 s) runs to 100. Job 2 (4 nodes, 500 s)
+    # arrives at 1: the pivot, at 100. Job 3 (2 nodes, estimate 5000 s, crashes after
+    # 100 s) arrives at 2: a trial of 180 s is due.
+    # trial="scheduled": the slot is planned after the pivot, around it: 600 (job 2
+    # runs 100-600), and the crash ends at 700.
+    # trial="reserved": the slot is granted as an advance reservation is, against the
+    # running jobs and the other fixed slots only: 100. The pivot is then planned
+    # around it (280); the trial starts at 100, the crash ends at 200 and job 2 (its
+    # pivot replanned when the trial ended early) starts at 200.
+    jobs = [job(1, 0, 100, 4), job(2, 1, 500, 4), job(3, 2, 100, 2, 5000)]
+    scheduled, _ = simulate(jobs, 4, boundaries="", trial="scheduled")
+    assert scheduled["start"].tolist() == [0.0, 100.0, 600.0]
+    assert scheduled.at[3, "trial_slot"] == 600.0
+    j, result = simulate(jobs, 4, boundaries="", trial="reserved")
+    assert j["start"].tolist() == [0.0, 200.0, 100.0]
+    assert (j.at[3, "end"], j.at[3, "start_rule"], j.at[3, "attempts"]) == (
+        200.0, "speculative", 1,
+    )  # fmt: skip
+    assert j.at[3, "trial_slot"] == 100.0 and j["trial_slot"].notna().sum() == 1
+    # Promised as a trial until it starts; the pivot planned after it from then on.
+    kept = result.reservations
+    assert kept.loc[
+        kept["job"] == 3, ["kind", "start", "end"]
+    ].drop_duplicates().values.tolist() == [["trial", 100.0, 280.0]]
+    assert kept.loc[(kept["job"] == 2) & (kept["time"] == 2.0), "start"].tolist() == [280.0]
+
+
 def test_speculation_can_be_turned_off() -> None:
     jobs = [job(1, 0, 400, 2, 5000)]
     j, _ = simulate(jobs, 4, speculation=False)
@@ -252,9 +280,10 @@ def test_parameters_are_checked() -> None:
             MultiQueue(boundaries=bad)
     with pytest.raises(ValueError, match="speculative_limit"):
         MultiQueue(speculative_limit=0)
-    with pytest.raises(ValueError, match="trial must be 'waiting' or 'scheduled'"):
+    with pytest.raises(ValueError, match="trial must be 'waiting', 'scheduled' or 'reserved'"):
         SingleQueue(trial="fixed")  # type: ignore[arg-type]
     assert SingleQueue(trial="scheduled").params()["trial"] == "scheduled"
+    assert MultiQueue(trial="reserved").params()["trial"] == "reserved"
 
 
 def test_the_trial_reading_keeps_the_published_run_ids() -> None:
@@ -317,13 +346,23 @@ def test_invariants_with_priorities_and_reservations(
 
 
 @settings(FAST, max_examples=40)
-@given(cases(), st.floats(0, 1), st.floats(0, 0.3), st.sampled_from(["multiqueue", "singlequeue"]))
-def test_invariants_with_scheduled_trials(case: Case, high: float, share: float, name: str) -> None:
+@given(
+    cases(),
+    st.floats(0, 1),
+    st.floats(0, 0.3),
+    st.sampled_from(["multiqueue", "singlequeue"]),
+    st.sampled_from(["scheduled", "reserved"]),
+)
+def test_invariants_with_fixed_trial_slots(
+    case: Case, high: float, share: float, name: str, trial: str
+) -> None:
     # Trials of 30 s for estimates over 50 s (most of these jobs), with priorities and
     # advance reservations: every trial starts exactly in the slot fixed on its
-    # submission (a promise no later start may break), and every reservation at its grant.
+    # submission (a promise no later start may break), and every reservation at its
+    # grant; under either reading of when the slot is fixed (after the pivots or
+    # before them, as a reservation).
     w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
-    params = {"speculate_above": 50.0, "speculative_limit": 30.0, "trial": "scheduled"}
+    params = {"speculate_above": 50.0, "speculative_limit": 30.0, "trial": trial}
     if name == "multiqueue":
         params["boundaries"] = "100,500"
     result = Simulation(w, name, nodes=case.cores, params=params).run()

@@ -121,8 +121,9 @@ def _groups(jobs: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
 
 def scenario(row: Mapping[str, Any]) -> str:
     """A run's scenario, as the paper names it: its load, priorities or reservations; and
-    ``"trial scheduled"`` for the reading of the speculative trial that fixes its slot
-    on submission (``params.trial``, `schedsim.policies.multiqueue`)."""
+    ``"trial scheduled"`` and ``"trial reserved"`` for the readings of the speculative
+    trial that fix its slot on submission, after the pivots or as a reservation's grant
+    (``params.trial``, `schedsim.policies.multiqueue`)."""
     load = row.get("load_factor")
     prio = row.get("priorities")
     res = row.get("reservations")
@@ -133,8 +134,8 @@ def scenario(row: Mapping[str, Any]) -> str:
         parts.append(f"{100 * prio:g}% high priority")
     if isinstance(res, (int, float)) and not pd.isna(res):
         parts.append(f"{100 * res:g}% reservations")
-    if row.get(TRIAL) == "scheduled":
-        parts.append("trial scheduled")
+    if row.get(TRIAL) in ("scheduled", "reserved"):
+        parts.append(f"trial {row[TRIAL]}")
     return ", ".join(parts) or "trace load"
 
 
