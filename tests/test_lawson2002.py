@@ -160,3 +160,25 @@ def test_schedsim_report_prints_the_claims(study_dir, tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     assert "The paper's claims (lawson2002)" in out
     assert (tmp_path / "report" / "lawson2002-R-by-class.png").exists()
+
+
+def test_the_report_of_a_study_without_the_trace_load_scenario(tmp_path) -> None:
+    # Only the trial read as a reservation (no "trace load" run): the tables are
+    # written and the figures of the scenarios not run left out, not a crash.
+    study = Study(
+        name="lawson-reserved",
+        base={"workload": "kth", "first": 400, "params": {"trial": "reserved"}},
+        grid={"policy": ["singlequeue", "multiqueue"]},
+        report={"paper": "lawson2002", "baseline": "singlequeue(trial=reserved)", "kind": "R",
+                "x": "none"},
+    )  # fmt: skip
+    directory = tmp_path / "lawson-reserved"
+    sweep(study, directory, workers=0, progress=False)
+    results = StudyResults.load(directory)
+    assert [c["scenario"] for c, _, _ in paper.pairs(results)] == ["trial reserved"]
+    (tmp_path / "report").mkdir()
+    tables, plots, _ = paper.write(results, tmp_path / "report")
+    assert tmp_path / "report" / "lawson2002-slowdown-ratios.csv" in tables
+    ratios = pd.read_csv(tmp_path / "report" / "lawson2002-slowdown-ratios.csv")
+    assert set(ratios["scenario"]) == {"trial reserved"}
+    assert "lawson2002-R-by-class" not in {p.stem for p in plots}

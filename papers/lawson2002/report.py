@@ -48,12 +48,15 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
     )
     figures = []
     if len(table):
-        figures.append(
-            ("lawson2002-R-by-class", ratio_figure(
-                table, [s for s in ("trace load", "load x1.25", "load x1.5")
-                        if (table["scenario"] == s).any()],
-                "Slowdown ratio R, multiple against single queue (Figures 3 and 5)"))
-        )  # fmt: skip
+        loads = [
+            s for s in ("trace load", "load x1.25", "load x1.5") if (table["scenario"] == s).any()
+        ]  # (none in a study of other scenarios only: then no figure)
+        if loads:
+            figures.append(
+                ("lawson2002-R-by-class", ratio_figure(
+                    table, loads,
+                    "Slowdown ratio R, multiple against single queue (Figures 3 and 5)"))
+            )  # fmt: skip
         prio = [
             s for s in ("75% high priority", "95% high priority") if (table["scenario"] == s).any()
         ]
@@ -66,8 +69,9 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
             figures.append(("lawson2002-R-reservations", ratio_figure(
                 table, res_s, "R with reservations (Figure 10)")))  # fmt: skip
     if len(batches):
-        figures.append(("lawson2002-transient", transient_figure(
-            batches, "trace load", "R per 1000 submissions (Figure 4)")))  # fmt: skip
+        if (batches["scenario"] == "trace load").any():
+            figures.append(("lawson2002-transient", transient_figure(
+                batches, "trace load", "R per 1000 submissions (Figure 4)")))  # fmt: skip
         if (batches["scenario"] == "75% high priority").any():
             figures.append(("lawson2002-transient-priorities", transient_figure(
                 batches, "75% high priority",
