@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from schedsim.model.pieces import HELD
 from schedsim.model.results import Result
 from schedsim.workloads.multicore import MEDIUM_MAX, SHORT_MAX
 
@@ -60,7 +61,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "BLOCK_SIZE",
     "F_SLACK",
-    "HELD_KINDS",
     "KEYS",
     "NO_SLICING",
     "N_HIGH",
@@ -96,8 +96,6 @@ TYPES: tuple[str, ...] = ("short", "medium", "long")
 RR_BOUND = 600.0
 #: Table 6's N_H: waiting jobs from which the machine is in a high-load phase.
 N_HIGH = 12
-#: Piece kinds during which a job holds its cores (`schedsim.model.pieces`).
-HELD_KINDS: tuple[str, ...] = ("run", "overhead", "lost")
 #: Table 6's defaults, which a run that does not set them ran with.
 BLOCK_SIZE = 16
 F_SLACK = 1.5
@@ -258,7 +256,7 @@ def usage(pieces: pd.DataFrame) -> pd.DataFrame:
     cores is: under SSP a job of one process per node uses the node and one core
     of its four, which is the gap Equation 3 measures.
     """
-    held = pieces[pieces["kind"].astype(str).isin(HELD_KINDS)]
+    held = pieces[pieces["kind"].astype(str).isin(HELD)]
     start = held["start"].to_numpy(dtype=float)
     end = held["end"].to_numpy(dtype=float)
     size = held["size"].to_numpy(dtype=float)
