@@ -1,18 +1,28 @@
-"""The claims of a paper against a study's results: one vocabulary for every paper.
+"""The claims of a paper against a study's results: one vocabulary, and one verdict rule,
+for every paper.
 
 A paper's claims module is data, a tuple of `Claim` (what the paper says, where, its
-value and how a verdict is reached), and small functions that compute *ours* from the
-results: the claim's `Case` list (one per trace, category, load... the claim covers).
-`score` pairs them into `ClaimResult`; `claims_table` makes the claims table every
-paper's report writes (``claims.csv``, columns `COLUMNS`), `write_claims` writes it as CSV and
-Markdown, `markdown` gives the Markdown alone and `print_claims` prints it.
+value and the numeric reading it is checked by), and small functions that compute *ours*
+from the results: the claim's `Case` list (one per trace, category, load... the claim
+covers). `score` pairs them into `ClaimResult`; `claims_table` makes the claims table every
+paper's report writes (``claims.csv``, columns `COLUMNS`), `write_claims` writes it as CSV
+and Markdown, `markdown` gives the Markdown alone and `print_claims` prints it.
+`readings_table` sets the verdicts of several readings of a paper side by side.
 
-Two rules make a verdict, both named objects with the rule in their docstring and text:
+**The verdict rule** (`RULE`, the same for every paper; issue 39):
 
-* a case's `Rule`: ours (a number) -> (holds, holds in a weaker sense), for example
-  `same_sign_within` (Zeng & Sodan's "like the paper's: same sign, within a factor 2");
-* a claim's `Tally`: its cases -> ``reproduced``, ``partly`` or ``not reproduced``
-  (``not run`` without cases), for example `ALL_OR_ANY`.
+* a case is **reproduced** when ours goes the paper's way and its size is within 25% of
+  the paper's (`TOLERANCE`), or when the paper's value lies inside our 95% interval over
+  replications (`Estimate`); **direction only** when it goes the paper's way and the size
+  does not hold; **not reproduced** otherwise. A claim in words ("much better",
+  "marginal", "saturates") is checked by a numeric reading stated in its definition
+  (`Claim.reading`), fixed before our number was seen: `at_least`, `at_most`, `between`;
+* a claim is reproduced when the cases it needs (`Need`: all of them unless the paper
+  says "most" or "some") are reproduced; direction only when they at least go the
+  paper's way; not reproduced otherwise; **not checked** (with the reason) when it has no
+  case, because the study does not run what it needs or the claim cannot be measured.
+
+Each case of a rule is a `Rule`: ours (a number) -> (reproduced, goes the paper's way).
 """
 
 from __future__ import annotations
@@ -29,27 +39,45 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 __all__ = [
+    "ALL",
     "ALL_OR_ANY",
     "ALL_OR_HALF",
     "ALL_OR_HALF_WEAK",
     "ALL_OR_WEAK",
     "CASE",
     "COLUMNS",
+    "CONFIDENCE",
+    "DIRECTION",
+    "NOT_CHECKED",
+    "NOT_REPRODUCED",
     "NOT_RUN",
+    "REPRODUCED",
+    "RULE",
     "STATUSES",
+    "TOLERANCE",
     "Case",
     "Claim",
     "ClaimResult",
+    "Estimate",
+    "Need",
     "Ours",
     "Rule",
     "Tally",
     "at_least",
     "at_most",
+    "between",
+    "change",
     "claims_table",
+    "counts",
+    "estimate",
+    "exactly",
     "groups",
+    "level",
     "markdown",
     "needed",
     "print_claims",
+    "readings_markdown",
+    "readings_table",
     "same_sign_within",
     "score",
     "within",
@@ -57,15 +85,87 @@ __all__ = [
     "write_claims",
 ]
 
-#: The verdicts, best first.
-STATUSES: tuple[str, ...] = ("reproduced", "partly", "not reproduced")
-#: The verdict of a claim without a case (none of its runs is in the study).
+#: The verdicts of a checked claim, best first (`RULE`).
+REPRODUCED, DIRECTION, NOT_REPRODUCED = "reproduced", "direction only", "not reproduced"
+#: The verdict of a claim without a case: the study does not run what it needs, or it
+#: cannot be measured (the reason is the result's note).
+NOT_CHECKED = "not checked"
+#: The verdicts, best first ("partly" is the older rules' middle verdict).
+STATUSES: tuple[str, ...] = (REPRODUCED, DIRECTION, "partly", NOT_REPRODUCED)
+#: The verdict of a claim without a case (the older name of `NOT_CHECKED`).
 NOT_RUN = "not run"
+#: How far from the paper's value a size still reproduces it: 25% of the paper's value.
+TOLERANCE = 0.25
+#: The confidence of an interval over replications.
+CONFIDENCE = 0.95
+#: The verdict rule in words, for a claims page.
+RULE = (
+    "A case is *reproduced* when ours goes the paper's way and its size is within 25% of "
+    "the paper's value, or the paper's value lies inside our 95% interval over "
+    "replications (shown in brackets); *direction only* when ours goes the paper's way "
+    "and the size does not hold; *not reproduced* otherwise. A claim in words is checked "
+    "by the numeric reading in its row, fixed before our number was seen. A claim is "
+    "reproduced when the cases it needs (all, unless the paper says most or some) are; "
+    "direction only when they go the paper's way; *not checked* (with the reason) when "
+    "the study cannot measure it."
+)
 #: The columns of a claims table (``claims.csv``): the claim, where the paper makes it,
 #: the paper's value, ours, the cases that hold ("k of n") and the verdict.
 COLUMNS: tuple[str, ...] = ("claim", "where", "paper", "schedsim", "holds", "status")
 #: How a case is shown among ours by default: its name, then ours.
 CASE = "{name} {shown}"
+
+
+# -- ours: a value with its interval over replications --------------------------------
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Ours: ``value`` (the mean over replications, or the one run's value), its 95%
+    interval ``low``-``high`` over replications (NaN with one run) and each
+    replication's value (``runs``)."""
+
+    value: float
+    low: float = math.nan
+    high: float = math.nan
+    runs: tuple[float, ...] = ()
+
+    @classmethod
+    def of(cls, runs: Iterable[float], confidence: float = CONFIDENCE) -> Estimate:
+        """The mean of ``runs`` (NaN ignored) with its Student t interval."""
+        from schedsim.app.report.statistics import describe
+
+        values = tuple(float(v) for v in runs if not math.isnan(float(v)))
+        mean, _, low, high, _ = describe(values, confidence)
+        return cls(mean, low, high, values)
+
+    @property
+    def has_interval(self) -> bool:
+        return math.isfinite(self.low) and math.isfinite(self.high)
+
+    def covers(self, x: float) -> bool:
+        """Whether ``x`` lies inside the interval (False without one)."""
+        return self.has_interval and self.low <= x <= self.high
+
+    @property
+    def signs_differ(self) -> bool:
+        """Whether some replications fall on each side of 0."""
+        return any(v > 0 for v in self.runs) and any(v < 0 for v in self.runs)
+
+    def text(self, fmt: str = "{:.3g}", unit: str = "") -> str:
+        """The value, its interval in brackets, and each replication where their signs
+        differ: ``-23.4% [-30.1, -16.7]`` or ``-5.0% [-12.0, 2.0] (runs -9.1, 3.0, -5.9)``."""
+        out = fmt.format(self.value) + unit
+        if self.has_interval:
+            out += f" [{fmt.format(self.low)}, {fmt.format(self.high)}]"
+        if self.signs_differ:
+            out += " (runs " + ", ".join(fmt.format(v) for v in self.runs) + ")"
+        return out
+
+
+def estimate(ours: float | Estimate) -> Estimate:
+    """``ours`` as an `Estimate` (a number is one run's value)."""
+    return ours if isinstance(ours, Estimate) else Estimate(float(ours))
 
 
 # -- a case and its rule -----------------------------------------------------------------
@@ -86,21 +186,90 @@ class Case:
     def holds_weakly(self) -> bool:
         return self.holds or bool(self.weak)
 
+    @property
+    def verdict(self) -> str:
+        """The case's verdict: reproduced, direction only (the weaker sense) or not."""
+        return REPRODUCED if self.holds else DIRECTION if self.weak else NOT_REPRODUCED
+
 
 @dataclass(frozen=True)
 class Rule:
-    """A case's test: ``test(ours)`` -> (holds, holds in the weaker sense); ``text``
-    says it in words (the ``rule`` column where a paper shows it)."""
+    """A case's test: ``test(ours)`` -> (reproduced, goes the paper's way; under the
+    older rules: holds in a weaker sense); ``text`` says it in words (the ``rule``
+    column). ``paper``: the paper's value where the rule compares ours with it, so that
+    an interval of ours that covers it reproduces the case (`RULE`)."""
 
     text: str
     test: Callable[[float], tuple[bool, bool]] = field(compare=False)
+    paper: float | None = None
 
-    def __call__(self, ours: float) -> tuple[bool, bool]:
-        return self.test(ours)
+    def __call__(self, ours: float | Estimate) -> tuple[bool, bool]:
+        ours = estimate(ours)
+        holds, way = self.test(ours.value)
+        if self.paper is not None and ours.covers(self.paper):
+            return True, True
+        return bool(holds), bool(way)
 
-    def case(self, name: str, ours: float, shown: str) -> Case:
-        holds, weak = self.test(ours)
-        return Case(name, shown, bool(holds), bool(weak))
+    def case(self, name: str, ours: float | Estimate, shown: str | None = None,
+             fmt: str = "{:.3g}", unit: str = "") -> Case:  # fmt: skip
+        """The case ``name``: ours tested, shown as ``shown`` (default: the estimate's
+        `Estimate.text` with ``fmt`` and ``unit``)."""
+        holds, way = self(ours)
+        text = estimate(ours).text(fmt, unit) if shown is None else shown
+        return Case(name, text, holds, way)
+
+
+def _near(v: float, paper: float) -> bool:
+    return abs(v - paper) <= TOLERANCE * abs(paper)
+
+
+def change(paper: float) -> Rule:
+    """A change (or difference) like the paper's: reproduced when it has the paper's sign
+    and lies within 25% of it (or our interval covers it); direction only with the
+    paper's sign."""
+
+    def test(v: float) -> tuple[bool, bool]:
+        way = v * paper > 0
+        return way and _near(v, paper), way
+
+    return Rule(f"{paper:+g} within 25%; direction only: {'above' if paper > 0 else 'below'} 0",
+                test, paper)  # fmt: skip
+
+
+def level(paper: float, baseline: float | None = None) -> Rule:
+    """A value like the paper's: reproduced within 25% of it (or when our interval covers
+    it). With a ``baseline`` (the value that means "no effect", a ratio's 1) the size is
+    the effect, ``value - baseline``, and must lie within 25% of the paper's effect;
+    direction only on the paper's side of the baseline."""
+
+    def test(v: float) -> tuple[bool, bool]:
+        if baseline is None:
+            return _near(v, paper), _near(v, paper)
+        way = (v - baseline) * (paper - baseline) > 0
+        return way and _near(v - baseline, paper - baseline), way
+
+    side = ""
+    if baseline is not None:
+        side = f"; direction only: {'above' if paper > baseline else 'below'} {baseline:g}"
+    size = "" if baseline is None else f" (the effect beyond {baseline:g})"
+    return Rule(f"{paper:g} within 25%{size}{side}", test, paper)
+
+
+def between(low: float, high: float, way: float | None = None) -> Rule:
+    """A verbal claim read as a range: reproduced between ``low`` and ``high``; direction
+    only beyond ``way`` on the range's side (None: no direction)."""
+
+    def test(v: float) -> tuple[bool, bool]:
+        holds = low <= v <= high
+        return holds, holds or (way is not None and (v - way) * (low - way) > 0)
+
+    side = "" if way is None else f"; direction only: {'above' if low > way else 'below'} {way:g}"
+    return Rule(f"between {low:g} and {high:g}{side}", test)
+
+
+def exactly(paper: float) -> Rule:
+    """A count or a choice (a block size, a number of batches) equal to the paper's."""
+    return Rule(f"= {paper:g}", lambda v: (v == paper, v == paper))
 
 
 def same_sign_within(paper: float, factor: float = 2.0) -> Rule:
@@ -129,14 +298,18 @@ def within_factor(paper: float, factor: float, weak: float) -> Rule:
     )
 
 
-def at_most(limit: float) -> Rule:
-    """At most ``limit`` (a fall of at least -``limit``; weaker: below 0)."""
-    return Rule(f"at most {limit:g}; weaker: below 0", lambda v: (v <= limit, v < 0))
+def at_most(limit: float, way: float = 0.0) -> Rule:
+    """A verbal claim read as a bound: reproduced at most ``limit`` (a fall of at least
+    -``limit``); direction only below ``way``."""
+    return Rule(f"at most {limit:g}; direction only: below {way:g}",
+                lambda v: (v <= limit, v < way or v <= limit))  # fmt: skip
 
 
-def at_least(limit: float) -> Rule:
-    """At least ``limit`` (weaker: above 0)."""
-    return Rule(f"at least {limit:g}; weaker: above 0", lambda v: (v >= limit, v > 0))
+def at_least(limit: float, way: float = 0.0) -> Rule:
+    """A verbal claim read as a bound: reproduced at least ``limit``; direction only
+    above ``way``."""
+    return Rule(f"at least {limit:g}; direction only: above {way:g}",
+                lambda v: (v >= limit, v > way or v >= limit))  # fmt: skip
 
 
 # -- a claim's verdict -------------------------------------------------------------------
@@ -183,6 +356,41 @@ ALL_OR_WEAK = Tally(
 )
 
 
+def _count(need: str | int) -> Callable[[int], int]:
+    words: dict[str, Callable[[int], int]] = {
+        "all": lambda n: n, "most": lambda n: n // 2 + 1, "some": lambda n: 1}  # fmt: skip
+    return words[need] if isinstance(need, str) else (lambda n: min(need, n))
+
+
+@dataclass(frozen=True)
+class Need:
+    """The one verdict rule's tally (`RULE`): a claim is reproduced when ``need`` of its
+    cases are (``"all"``, ``"most"``: more than half, ``"some"``: one, or a number); direction
+    only when as many at least go the paper's way; not reproduced otherwise; not checked
+    without cases."""
+
+    need: str | int = "all"
+
+    @property
+    def text(self) -> str:
+        return f"{self.need} of the cases reproduced; direction only: {self.need} go its way"
+
+    def __call__(self, cases: Sequence[Case]) -> str:
+        hits, way = sum(c.holds for c in cases), sum(c.holds_weakly for c in cases)
+        return self.verdict(hits, way, len(cases))
+
+    def verdict(self, hits: int, way: int, n: int) -> str:
+        """The verdict of ``hits`` reproduced cases, ``way`` going the paper's way, of ``n``."""
+        if n == 0:
+            return NOT_CHECKED
+        count = _count(self.need)(n)
+        return REPRODUCED if hits >= count else DIRECTION if way >= count else NOT_REPRODUCED
+
+
+#: Every case reproduced (the usual quantifier of `Need`).
+ALL = Need("all")
+
+
 def needed(need: str | int) -> Tally:
     """The thesis's words for how many cases a claim needs, ``all``, ``most`` (more
     than half) or ``some`` (one), or a number of cases; partly when at least one, and
@@ -210,7 +418,10 @@ class Claim:
     paper: str
     unit: str = ""
     rule: str = ""
-    tally: Tally = ALL_OR_ANY
+    tally: Tally | Need = ALL_OR_ANY
+    #: A headline claim: one the paper makes in its abstract or conclusions (counted
+    #: per reading by `readings_table`).
+    headline: bool = False
 
 
 @dataclass
@@ -279,6 +490,55 @@ def score(claims: Iterable[Claim], ours: Mapping[str, Ours]) -> list[ClaimResult
         else:
             out.append(ClaimResult(claim, list(got or [])))
     return out
+
+
+def counts(results: Iterable[ClaimResult], headline: bool = False) -> dict[str, int]:
+    """How many claims (``headline``: headline claims only) have each verdict."""
+    out: dict[str, int] = {}
+    for r in results:
+        if r.claim.headline or not headline:
+            out[r.status] = out.get(r.status, 0) + 1
+    return out
+
+
+def readings_table(readings: Mapping[str, Sequence[ClaimResult]]) -> pd.DataFrame:
+    """The verdicts of one paper's claims under each of its readings: one row per claim
+    (``claim``, ``where``, ``headline``), one column per reading (its name), in the order
+    given; a claim a reading does not score is blank there. The first reading names the
+    claims' order."""
+    order: dict[str, ClaimResult] = {}
+    for results in readings.values():
+        for r in results:
+            order.setdefault(r.claim.key, r)
+    rows = []
+    for key, first in order.items():
+        row = {"claim": key, "where": first.claim.where, "headline": first.claim.headline}
+        for name, results in readings.items():
+            row[name] = next((r.status for r in results if r.claim.key == key), "")
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["claim", "where", "headline", *readings])
+
+
+def readings_markdown(table: pd.DataFrame) -> str:
+    """A `readings_table` as Markdown, headline claims marked (*), then a row per reading
+    with how many headline claims it reproduces, and the reading that reproduces most."""
+    names = [c for c in table.columns if c not in ("claim", "where", "headline")]
+    lines = ["| claim (where) | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for row in table.to_dict("records"):
+        mark = " (*)" if row["headline"] else ""
+        cells = " | ".join(str(row[n]) for n in names)
+        lines.append(f"| {_escape(row['claim'])}{mark} ({_escape(row['where'])}) | {cells} |")
+    heads = table[table["headline"]]
+    got = {n: int((heads[n] == REPRODUCED).sum()) for n in names}
+    lines.append("| **headline claims reproduced (of "
+                 f"{len(heads)})** | " + " | ".join(str(got[n]) for n in names) + " |")  # fmt: skip
+    best = max(names, key=lambda n: got[n]) if names else ""
+    text = "\n".join(lines) + "\n"
+    if best:
+        text += ("\n(*) a headline claim (abstract or conclusions). The reading that "
+                 f"reproduces the most headline claims: **{best}** "
+                 f"({got[best]} of {len(heads)}).\n")  # fmt: skip
+    return text
 
 
 def claims_table(results: Iterable[ClaimResult], rule: bool = False, keep_not_run: bool = True,
@@ -356,7 +616,7 @@ def print_claims(console: Console, claims: pd.DataFrame, paper: str | None = Non
     table = Table(title=f"The paper's claims ({paper})" if paper else "The paper's claims")
     for column in COLUMNS:
         table.add_column(column)
-    style = dict(zip(STATUSES, ("green", "yellow", "red"), strict=True))
+    style = dict(zip(STATUSES, ("green", "yellow", "yellow", "red"), strict=True))
     for row in claims.to_dict("records"):
         status = str(row["status"])
         table.add_row(
