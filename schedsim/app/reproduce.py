@@ -33,7 +33,7 @@ from typing import Any
 
 import pandas as pd
 
-from schedsim.app.claims import NOT_RUN
+from schedsim.app.claims import NOT_CHECKED, NOT_RUN
 from schedsim.app.claims import STATUSES as VERDICTS
 from schedsim.app.report import StudyResults, load_results
 from schedsim.app.study import Study, StudyError, load_study
@@ -53,8 +53,8 @@ __all__ = [
 #: Appended to a reduced study's name, so that its runs are never taken for the full study's.
 REDUCED_SUFFIX = "-reduced"
 #: The statuses of a claims table (the report modules' ``status`` column), in the order told:
-#: the verdicts of `schedsim.app.claims`, then a claim none of whose runs is in the study.
-STATUSES: tuple[str, ...] = (*VERDICTS, NOT_RUN)
+#: the verdicts of `schedsim.app.claims`, then a claim the study cannot check.
+STATUSES: tuple[str, ...] = (*VERDICTS, NOT_CHECKED, NOT_RUN)
 
 
 def find_root(start: str | Path | None = None) -> Path:
@@ -120,7 +120,7 @@ def reduce_study(
 
 
 def claim_counts(claims: pd.DataFrame) -> str:
-    """A claims table in one sentence: ``"14 claims: 3 reproduced, 5 partly, ..."``."""
+    """A claims table in one sentence: ``"14 claims: 3 reproduced, 5 direction only, ..."``."""
     counts = claims["status"].value_counts()
     parts = [f"{counts[s]} {s}" for s in STATUSES if s in counts]
     parts += [f"{n} {s}" for s, n in counts.items() if s not in STATUSES]
