@@ -24,6 +24,7 @@ TSS_SIX = "TSS improves the worst-case slowdown of VL W, VL VW, L N, VS Seq, VS 
 SHORT_LOAD = "SS benefits the short jobs significantly at every load"
 MIX = "the job mix over the 16 categories is Table 2.2's"
 SATURATES = "the machine saturates at load 1.6"
+MIX4 = "the job mix over the 4 categories of the load study is Table 4.2's"
 
 # --------------------------------------------------------------------------- #
 # Hand-made tables: every category has the same values unless told otherwise
@@ -208,8 +209,10 @@ def test_each_reading_gets_its_own_columns_and_counts() -> None:
     assert verdicts.loc[MIX, "resume=start"] == verdicts.loc[MIX, "default"]
     heads = int(verdicts["headline"].sum())
     assert counts.loc["default", "headline"] == heads
-    assert counts.loc["resume=start", "headline reproduced"] < counts.loc["default",
-                                                                          "headline reproduced"]
+    assert (
+        counts.loc["resume=start", "headline reproduced"]
+        < counts.loc["default", "headline reproduced"]
+    )
     assert "| SS is significantly better" in paper.markdown(table, "resume=start")
 
 
@@ -353,3 +356,30 @@ def test_load_metrics_of_a_run_with_suspensions() -> None:
     assert got["homes_mean"] == pytest.approx(2 / 4)
     # Over [25, 30) jobs 1 and 3 both have a home on node 1.
     assert got["homes_peak"] == 2.0
+
+
+def test_the_reading_normal_1_0_starts_the_load_series_at_the_original_trace() -> None:
+    # The study's normal load 0.8 (series 0.8 ... 1.28, beyond 1.44) and the original
+    # trace's, 1.0 (series 1.0 ... 1.6, beyond 1.8), in one table.
+    util = {0.8: 0.5, 1.28: 0.78, 1.44: 0.85, 1.0: 0.6, 1.6: 0.90, 1.8: 0.91}
+    rows = []
+    for label in ("NS", "SS sf=2"):
+        for load, u in util.items():
+            frame = _overall([label], accurate=False, load=load)
+            frame["utilization"] = u
+            rows.append(frame)
+    cats = pd.concat([_cats(lab, False, x, "4") for lab in ("NS", "SS sf=2") for x in util])
+    scored = paper.claims.score_all(pd.concat(rows), cats)
+    assert [r.name for r in scored.readings] == ["default", "normal=1.0"]
+    table = paper.claims.table(scored)
+    row = _row(table, SATURATES)
+    # From 0.8: +9% past 1.28, not a level; from 1.0: +1% past 1.6, a level.
+    assert row["schedsim"].startswith("load 1.28 -> 1.44;") and row["status"] == "direction only"
+    assert row["schedsim [normal=1.0]"].startswith("load 1.6 -> 1.8;")
+    assert row["status [normal=1.0]"] == "reproduced"
+    # Each series holds its own loads only: 1.0 is not the thesis's 1.25 from 0.8.
+    short = _row(table, SHORT_LOAD)
+    assert "load 1 " not in short["schedsim"] and "load 1.6 " not in short["schedsim"]
+    assert "load 1.28 " not in short["schedsim [normal=1.0]"]
+    # The claims outside the load series are not the reading's.
+    assert _row(table, MIX4)["status [normal=1.0]"] == ""

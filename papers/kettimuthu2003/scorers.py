@@ -347,6 +347,16 @@ def _smaller_gain(column: str, cats: Sequence[str], than: str) -> Scorer:
     return score
 
 
+def _normal(v: _View, r: Reading) -> float:
+    """The normal load of the reading's load series: its own, else the study's."""
+    return r.normal if r.normal is not None else v.normal.get("trace", 1.0)
+
+
+def _series(v: _View, r: Reading) -> list[float]:
+    """The reading's load series (`_View.series`)."""
+    return v.series(_normal(v, r)) if r.normal is not None else v.loads
+
+
 def _upper(loads: Sequence[float]) -> list[float]:
     """The load factors above the median of ``loads``."""
     if not loads:
@@ -368,7 +378,7 @@ def _utilization_vs_ns(test: Rule, who: str, higher: bool) -> Scorer:
     def score(v: _View, r: Reading) -> ClaimResult | None:
         label = r.ss if who == "SS" else IS
         column = _utilization_column(r)
-        loads = _upper(v.loads) if higher else v.loads
+        loads = _upper(_series(v, r)) if higher else _series(v, r)
         cases = []
         for load in loads:
             a, b = v.total(label, load, column), v.total(NS, load, column)
@@ -382,9 +392,10 @@ def _utilization_vs_ns(test: Rule, who: str, higher: bool) -> Scorer:
 def _saturation(v: _View, r: Reading) -> ClaimResult | None:
     """NS's and SS's utilization at the first load beyond the thesis's series over the
     series' highest (the thesis's 1.6), tested by `SATURATED`."""
-    if not v.loads or not v.beyond:
+    loads, beyond = _series(v, r), v.past(_normal(v, r))
+    if not loads or not beyond:
         return None
-    top, past = v.loads[-1], v.beyond[0]
+    top, past = loads[-1], beyond[0]
     column = _utilization_column(r)
     cases = []
     for name, label in (("NS", NS), ("SS", r.ss)):
@@ -395,9 +406,10 @@ def _saturation(v: _View, r: Reading) -> ClaimResult | None:
 
 
 def _gain_grows(v: _View, r: Reading) -> ClaimResult | None:
-    if len(v.loads) < 2:
+    loads = _series(v, r)
+    if len(loads) < 2:
         return None
-    lo, hi = v.loads[0], v.loads[-1]
+    lo, hi = loads[0], loads[-1]
     cases = []
     for col in AVERAGES:
         first = _ratios(v.cat(r.ss, lo, col, "4"), v.cat(NS, lo, col, "4"), CATEGORIES4)
@@ -424,7 +436,7 @@ def _per_load(
     def score(v: _View, r: Reading) -> ClaimResult | None:
         la, lb = a(r), b(r)
         cases = []
-        for load in _upper(v.loads) if higher else v.loads:
+        for load in _upper(_series(v, r)) if higher else _series(v, r):
             for col in columns:
                 got = _ratios(v.cat(la, load, col, "4"), v.cat(lb, load, col, "4"), cats)
                 cases += [(f"load {load:g} {c} {SHORT_NAMES[col]}", _pct(x), test(c, x))
@@ -436,7 +448,7 @@ def _per_load(
 
 def _overall_per_load(v: _View, r: Reading) -> ClaimResult | None:
     cases = []
-    for load in v.loads:
+    for load in _series(v, r):
         for col in ("mean_bounded_slowdown", "mean_turnaround"):
             ss = v.total(r.ss, load, col)
             for name, label in (("NS", NS), ("IS", IS)):
@@ -450,9 +462,9 @@ def _overall_per_load(v: _View, r: Reading) -> ClaimResult | None:
 
 def _is_low_utilization(v: _View, r: Reading) -> ClaimResult | None:
     column = _utilization_column(r)
-    is_ = [v.total(IS, load, column) for load in v.loads]
+    is_ = [v.total(IS, load, column) for load in _series(v, r)]
     is_ = [x for x in is_ if math.isfinite(x)]
-    ns = v.total(NS, "trace", column)
+    ns = v.total(NS, _normal(v, r), column)
     if not is_ or not math.isfinite(ns):
         return None
     top = max(is_)
@@ -478,7 +490,7 @@ def _overhead(v: _View, r: Reading) -> ClaimResult | None:
 
 def _high_load_all(v: _View, r: Reading) -> ClaimResult | None:
     cases = []
-    for load in _upper(v.loads):
+    for load in _upper(_series(v, r)):
         ss = v.cat(r.ss, load, MEAN_TAT, "4")
         for name, label in (("NS", NS), ("IS", IS)):
             got = _ratios(ss, v.cat(label, load, MEAN_TAT, "4"), CATEGORIES4)
