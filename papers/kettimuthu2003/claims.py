@@ -120,6 +120,7 @@ from schedsim.papers.kettimuthu2003.scorers import (
     _is_low_utilization,
     _is_overall,
     _is_worst,
+    _load_trends,
     _lower_for,
     _max_over_mean,
     _mix,
@@ -538,6 +539,11 @@ CLAIMS: tuple[ThesisClaim, ...] = (
                 "section 4.2, Figures 4.10, 4.11", "SS vs NS lower at the highest load than "
                 "at normal load, each category", "ss", _gain_grows,
                 rule="SS / NS lower at the highest load than at the normal load", load=True),
+    ThesisClaim("the trends per category under higher loads are those under the normal load",
+                "section 4.2, Figures 4.10, 4.11", "similar trends (SS vs NS: the same "
+                "direction as at the normal load) for most", "ss", _load_trends, "most",
+                rule="r = SS / NS on the same side of 1 as at the normal load (no size said)",
+                load=True),
     ThesisClaim("SS benefits the short jobs significantly at every load",
                 "section 4.2, Figures 4.10, 4.11", f"significant benefit ({SIG}) for SN, SW",
                 "ss", _per_load(_ss, _ns, ("SN", "SW"), AVERAGES,

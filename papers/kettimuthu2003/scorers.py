@@ -508,3 +508,23 @@ def _overhead_benefit(v: _View, r: Reading) -> ClaimResult | None:
         if math.isfinite(ss) and math.isfinite(other) and other > 0:
             cases.append((f"SS vs {name}", _pct(ss / other), MUCH_BETTER(ss / other)))
     return _found(cases, "with the overhead, all jobs") if cases else None
+
+
+def _load_trends(v: _View, r: Reading) -> ClaimResult | None:
+    """SS against NS on the same side of 1 at each higher load as at the normal load,
+    per category of Table 4.1, slowdown and turnaround."""
+    loads = _series(v, r)
+    if len(loads) < 2:
+        return None
+    cases = []
+    for col in AVERAGES:
+        first = _ratios(v.cat(r.ss, loads[0], col, "4"), v.cat(NS, loads[0], col, "4"),
+                        CATEGORIES4)  # fmt: skip
+        for load in loads[1:]:
+            now = _ratios(v.cat(r.ss, load, col, "4"), v.cat(NS, load, col, "4"), CATEGORIES4)
+            for c in now:
+                if c in first:
+                    cases.append((f"load {load:g} {c} {SHORT_NAMES[col]}",
+                                  f"{_pct(now[c])} ({_pct(first[c])})",
+                                  (now[c] < 1.0) == (first[c] < 1.0)))  # fmt: skip
+    return _found(cases, f"SS vs NS (at load {loads[0]:g})") if cases else None
