@@ -217,8 +217,11 @@ def test_the_report_of_a_small_study(tmp_path: Path) -> None:
     claims = pd.read_csv(directory / "report" / "claims.csv").set_index("where")
     assert list(claims.columns) == ["claim", "paper", "schedsim", "holds", "status"]
     assert claims.loc["section 2.4, Table 2.2 (read transposed)", "holds"] == "16 of 16"
-    assert claims.loc["section 4.2, Table 4.2", "status"] == "reproduced"
-    assert claims.loc["section 2.4", "status"] == "reproduced"  # utilization 51%
+    assert claims.loc["section 4.2, Table 4.2", "holds"] == "4 of 4"
+    assert claims.loc["section 2.4", "holds"] == "1 of 1"  # utilization 51%
+    # The search fits these values: calibrated, so none is evidence.
+    assert set(claims["status"]) == {"not checked"}
+    assert claims["schedsim"].str.startswith("calibrated, not evidence").all()
     assert claims.loc["section 2.4, Table 2.3", "holds"] == "16 of 16"
 
 

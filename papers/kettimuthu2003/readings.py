@@ -7,13 +7,34 @@ name (`schedsim.papers.kettimuthu2003.claims` says how each reading is scored).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-__all__ = ["DEFAULT", "IS", "NS", "SF_LABELS", "SS_PREFIX", "TSS_PREFIX", "Reading", "readings"]
+__all__ = [
+    "ARRIVALS",
+    "DEFAULT",
+    "IS",
+    "NS",
+    "SF_LABELS",
+    "SS_PREFIX",
+    "TSS_PREFIX",
+    "WINDOWED",
+    "Reading",
+    "readings",
+]
 
 
 #: The name of the study's own reading (labels ``SS sf=2`` and ``TSS`` exactly).
 DEFAULT = "default"
+
+
+#: The name a reading takes when its utilization is read over the arrival window.
+ARRIVALS = "window=arrivals"
+#: The readings also scored with the utilization over the arrival window: the default
+#: and the two hold readings (section 4.2's saturation, per hold reading).
+WINDOWED: tuple[str, ...] = (DEFAULT, "hold=top", "hold=all")
+#: Other normal loads the load series may start from: 1.0, "the original trace" (section
+#: 4.2), where the study's own normal load is fitted to chapter 2's NS (0.8).
+NORMALS: tuple[float, ...] = (1.0,)
 
 
 NS, IS = "NS", "IS"
@@ -37,6 +58,12 @@ class Reading:
     tss_ss: str | None
     sf15: str | None
     sf5: str | None
+    #: The utilization the claims on it read: over the whole run (``"run"``, the
+    #: summary's) or over the arrival window (``"arrivals"``,
+    #: `schedsim.papers.kettimuthu2003.load`).
+    window: str = "run"
+    #: The normal load of its load series (None: the study's, its lowest load factor).
+    normal: float | None = None
 
 
 def _suffix(label: str, prefix: str) -> str | None:
@@ -49,9 +76,13 @@ def _suffix(label: str, prefix: str) -> str | None:
     return None
 
 
-def readings(labels: Iterable[str]) -> list[Reading]:
+def readings(labels: Iterable[str], windows: bool = False, normals: Iterable[float] = ()
+             ) -> list[Reading]:  # fmt: skip
     """The default reading first, then one per name after ``SS sf=2`` or ``TSS`` among
-    ``labels``, in order of first appearance."""
+    ``labels``, in order of first appearance; with ``windows``, then each of `WINDOWED`
+    present again with its utilization over the arrival window (named ``window=arrivals``,
+    ``hold=all window=arrivals``); for each of ``normals``, the default's SS with the load
+    series from that normal load (``normal=1.0``; and over the arrival window too)."""
     labels = list(dict.fromkeys(str(x) for x in labels))
     have = set(labels)
     names: list[str] = []
@@ -71,4 +102,10 @@ def readings(labels: Iterable[str]) -> list[Reading]:
         sf15, sf5 = pick(f"{SF_LABELS[1.5]} {name}"), pick(f"{SF_LABELS[5.0]} {name}")
         tss = pick(f"{TSS_PREFIX} {name}")
         out.append(Reading(name, ss, tss, ss or pick(SS_PREFIX), sf15, sf5))
+    for normal in normals:
+        out.append(replace(out[0], name=f"normal={normal:.1f}", normal=float(normal)))
+    if windows:
+        for r in [r for r in out if (r.name in WINDOWED or r.normal is not None) and r.ss]:
+            name = ARRIVALS if r.name == DEFAULT else f"{r.name} {ARRIVALS}"
+            out.append(replace(r, name=name, window="arrivals"))
     return out

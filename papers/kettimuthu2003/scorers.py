@@ -15,18 +15,16 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from schedsim.app.claims import Case, Claim, ClaimResult
+from schedsim.app.claims import Case, Claim, ClaimResult, Rule, level
 from schedsim.app.report.formats import significant
 from schedsim.model.categories import CATEGORIES, CATEGORIES4
 from schedsim.papers.kettimuthu2003.readings import IS, NS, Reading
 from schedsim.papers.kettimuthu2003.thesis import (
-    MIX_TOLERANCE,
     THESIS_MIX,
     THESIS_MIX4,
     THESIS_OVERALL_SLOWDOWN,
     THESIS_SLOWDOWN,
     THESIS_UTILIZATION,
-    UTILIZATION_TOLERANCE,
 )
 from schedsim.papers.kettimuthu2003.values import (
     AVERAGES,
@@ -37,21 +35,22 @@ from schedsim.papers.kettimuthu2003.values import (
     _View,
 )
 from schedsim.papers.kettimuthu2003.words import (
-    COMPARABLE,
+    BETTER,
+    MUCH_BETTER,
+    MUCH_WORSE,
+    NOT_BETTER,
+    NOT_SIGNIFICANT,
+    NOT_WORSE,
     S_,
+    SATURATED,
     SHORT_WIDE,
+    UNDER_3,
     VL,
     VS,
     L,
-    _matches,
     _num,
     _pct,
     _ratios,
-    better,
-    much_better,
-    much_worse,
-    not_significant,
-    not_worse,
 )
 
 #: The claim of a scorer's result until `schedsim.papers.kettimuthu2003.claims.claims`
@@ -59,9 +58,16 @@ from schedsim.papers.kettimuthu2003.words import (
 _UNNAMED = Claim("", "", "")
 
 
-def _found(cases: Sequence[tuple[str, str, bool]], note: str = "") -> ClaimResult:
-    """A scorer's result: its cases (name, value as text, holds) and a note."""
-    return ClaimResult(_UNNAMED, [Case(n, text, bool(ok)) for n, text, ok in cases], note)
+def _found(cases: Sequence[tuple[str, str, bool | tuple[bool, bool]]], note: str = ""
+           ) -> ClaimResult:  # fmt: skip
+    """A scorer's result: its cases (name, value as text, outcome) and a note. An outcome
+    is a `Rule`'s (reproduced, goes the thesis's way), or a bool for a claim with no size
+    (an order, a sign): reproduced exactly when it goes the thesis's way."""
+    out = []
+    for name, text, ok in cases:
+        holds, way = ok if isinstance(ok, tuple) else (ok, ok)
+        out.append(Case(name, text, bool(holds), bool(way)))
+    return ClaimResult(_UNNAMED, out, note)
 
 
 #: A claim's scorer: the values and a reading -> its cases (a `ClaimResult` whose claim
@@ -75,11 +81,11 @@ def _versus(
     scenario: str | float,
     cats: Sequence[str],
     columns: Sequence[str],
-    test: Callable[[float], bool],
+    test: Rule,
     estimate: str = "all",
 ) -> Scorer:
     """A scorer: per category and column, r = a / b (labels picked from the reading)
-    under ``scenario``, a case holding when ``test(r)``."""
+    under ``scenario``, each case tested by ``test`` (a `Rule` on r)."""
 
     def score(v: _View, r: Reading) -> ClaimResult | None:
         la, lb = a(r), b(r)
@@ -125,7 +131,7 @@ def _shares(v: _View, scheme: str, scenarios: tuple[str, str], thesis: Sequence[
         return None
     share = 100.0 * jobs.fillna(0) / jobs.fillna(0).sum()
     categories = CATEGORIES if scheme == "16" else CATEGORIES4
-    cases = [(c, f"{share[c]:.1f}% ({t:g}%)", abs(share[c] - t) <= MIX_TOLERANCE)
+    cases = [(c, f"{share[c]:.1f}% ({t:g}%)", level(t)(float(share[c])))
              for c, t in zip(categories, thesis, strict=True)]  # fmt: skip
     return _found(cases)
 
@@ -143,7 +149,7 @@ def _table23(v: _View, r: Reading) -> ClaimResult | None:
     if sld is None:
         return None
     thesis = zip(CATEGORIES, THESIS_SLOWDOWN, strict=True)
-    cases = [(c, f"{significant(sld[c])} ({t:g})", _matches(float(sld[c]), t))
+    cases = [(c, f"{significant(sld[c])} ({t:g})", level(t)(float(sld[c])))
              for c, t in thesis if math.isfinite(sld[c])]  # fmt: skip
     return _found(cases) if cases else None
 
@@ -152,7 +158,7 @@ def _overall_sld(v: _View, r: Reading) -> ClaimResult | None:
     x = v.total(NS, "accurate", "mean_bounded_slowdown")
     if not math.isfinite(x):
         return None
-    return _found([("NS", significant(x), _matches(x, THESIS_OVERALL_SLOWDOWN))])
+    return _found([("NS", significant(x), level(THESIS_OVERALL_SLOWDOWN)(x))])
 
 
 def _utilization(v: _View, r: Reading) -> ClaimResult | None:
@@ -161,7 +167,7 @@ def _utilization(v: _View, r: Reading) -> ClaimResult | None:
         u = v.total(NS, scenario, "utilization")
         if math.isfinite(u):
             cases.append((f"{scenario} estimates", f"{u:.3f}",
-                          abs(u - THESIS_UTILIZATION) <= UTILIZATION_TOLERANCE))  # fmt: skip
+                          level(THESIS_UTILIZATION)(u)))  # fmt: skip
     return _found(cases) if cases else None
 
 
@@ -231,7 +237,7 @@ def _vs_vw_under_3(v: _View, r: Reading) -> ClaimResult | None:
         return None
     before = f"NS {significant(float(ns['VS VW']))} -> " if ns is not None else ""
     return _found([("VS VW", before + f"SS {significant(float(ss['VS VW']))}",
-                     float(ss["VS VW"]) < 3.0)])  # fmt: skip
+                     UNDER_3(float(ss["VS VW"])))])  # fmt: skip
 
 
 def _vs_vw_turnaround(v: _View, r: Reading) -> ClaimResult | None:
@@ -242,7 +248,7 @@ def _vs_vw_turnaround(v: _View, r: Reading) -> ClaimResult | None:
     for who, values, thesis in (("NS", ns, 4000.0), ("SS", ss, 600.0)):
         x = float(values["VS VW"])
         if math.isfinite(x):
-            cases.append((who, f"{x:,.0f} s", _matches(x, thesis)))
+            cases.append((who, f"{x:,.0f} s", level(thesis)(x)))
     return _found(cases) if cases else None
 
 
@@ -250,16 +256,16 @@ def _is_overall(v: _View, r: Reading) -> ClaimResult | None:
     ns, ss, is_ = (v.total(lab, "accurate", "mean_bounded_slowdown") for lab in (NS, r.ss, IS))
     cases = []
     if math.isfinite(ns) and math.isfinite(is_) and ns > 0:
-        cases.append(("IS vs NS", _pct(is_ / ns), much_better(is_ / ns)))
+        cases.append(("IS vs NS", _pct(is_ / ns), MUCH_BETTER(is_ / ns)))
     if math.isfinite(ss) and math.isfinite(is_) and ss > 0:
-        cases.append(("IS vs SS", _pct(is_ / ss), is_ >= ss))
+        cases.append(("IS vs SS", _pct(is_ / ss), NOT_BETTER(is_ / ss)))
     return _found(cases) if len(cases) == 2 else None
 
 
 def _max_over_mean(v: _View, r: Reading) -> ClaimResult | None:
     worst, mean = v.cat(r.ss, "accurate", MAX_SLD), v.cat(r.ss, "accurate", MEAN_SLD)
     got = _ratios(worst, mean, (*VS, *S_))
-    cases = [(c, f"x{x:.1f}", much_worse(x)) for c, x in got.items()]
+    cases = [(c, f"x{x:.1f}", MUCH_WORSE(x)) for c, x in got.items()]
     return _found(cases) if cases else None
 
 
@@ -271,8 +277,8 @@ def _is_worst(v: _View, r: Reading) -> ClaimResult | None:
     high = _ratios(is_, v.cat(NS, "accurate", MAX_SLD), (*L, *VL))
     if not low or not high:
         return None
-    cases = [(f"{c} vs SS", _pct(x), better(x)) for c, x in low.items()]
-    cases += [(f"{c} vs NS", _pct(x), much_worse(x)) for c, x in high.items()]
+    cases = [(f"{c} vs SS", _pct(x), BETTER(x)) for c, x in low.items()]
+    cases += [(f"{c} vs NS", _pct(x), MUCH_WORSE(x)) for c, x in high.items()]
     return _found(cases)
 
 
@@ -285,7 +291,7 @@ def _tss_keeps_averages(v: _View, r: Reading) -> ClaimResult | None:
         ns, ss, tss = (v.cat(lab, "accurate", col) for lab in (NS, r.tss_ss, r.tss))
         gained = [c for c, x in _ratios(ss, ns, CATEGORIES).items() if x < 1.0]
         for c, x in _ratios(tss, ss, gained).items():
-            cases.append((f"{c} {SHORT_NAMES[col]}", _pct(x), not_worse(x)))
+            cases.append((f"{c} {SHORT_NAMES[col]}", _pct(x), NOT_WORSE(x)))
     return _found(cases, "TSS vs SS where SS beats NS") if cases else None
 
 
@@ -341,6 +347,16 @@ def _smaller_gain(column: str, cats: Sequence[str], than: str) -> Scorer:
     return score
 
 
+def _normal(v: _View, r: Reading) -> float:
+    """The normal load of the reading's load series: its own, else the study's."""
+    return r.normal if r.normal is not None else v.normal.get("trace", 1.0)
+
+
+def _series(v: _View, r: Reading) -> list[float]:
+    """The reading's load series (`_View.series`)."""
+    return v.series(_normal(v, r)) if r.normal is not None else v.loads
+
+
 def _upper(loads: Sequence[float]) -> list[float]:
     """The load factors above the median of ``loads``."""
     if not loads:
@@ -349,16 +365,23 @@ def _upper(loads: Sequence[float]) -> list[float]:
     return [x for x in loads if x > median]
 
 
-def _utilization_vs_ns(test: Callable[[float], bool], who: str, higher: bool) -> Scorer:
-    """``who``'s utilization over NS's at each load factor (``higher``: the upper
-    half only)."""
+def _utilization_column(r: Reading) -> str:
+    """The utilization a reading reads: over the whole run (``utilization``) or over the
+    arrival window (``utilization_arrivals``, `schedsim.papers.kettimuthu2003.load`)."""
+    return "utilization" if r.window == "run" else "utilization_arrivals"
+
+
+def _utilization_vs_ns(test: Rule, who: str, higher: bool) -> Scorer:
+    """``who``'s utilization over NS's at each load factor of the thesis's series
+    (``higher``: the upper half only), tested by ``test``."""
 
     def score(v: _View, r: Reading) -> ClaimResult | None:
         label = r.ss if who == "SS" else IS
-        loads = _upper(v.loads) if higher else v.loads
+        column = _utilization_column(r)
+        loads = _upper(_series(v, r)) if higher else _series(v, r)
         cases = []
         for load in loads:
-            a, b = v.total(label, load, "utilization"), v.total(NS, load, "utilization")
+            a, b = v.total(label, load, column), v.total(NS, load, column)
             if math.isfinite(a) and math.isfinite(b) and b > 0:
                 cases.append((f"load {load:g}", f"{a:.3f} vs {b:.3f}", test(a / b)))
         return _found(cases) if cases else None
@@ -367,23 +390,26 @@ def _utilization_vs_ns(test: Callable[[float], bool], who: str, higher: bool) ->
 
 
 def _saturation(v: _View, r: Reading) -> ClaimResult | None:
-    if len(v.loads) < 2:
+    """NS's and SS's utilization at the first load beyond the thesis's series over the
+    series' highest (the thesis's 1.6), tested by `SATURATED`."""
+    loads, beyond = _series(v, r), v.past(_normal(v, r))
+    if not loads or not beyond:
         return None
-    hi, lo = v.loads[-1], v.loads[-2]
+    top, past = loads[-1], beyond[0]
+    column = _utilization_column(r)
     cases = []
     for name, label in (("NS", NS), ("SS", r.ss)):
-        a, b = v.total(label, hi, "utilization"), v.total(label, lo, "utilization")
+        a, b = v.total(label, past, column), v.total(label, top, column)
         if math.isfinite(a) and math.isfinite(b) and b > 0:
-            # Saturation is a level: no significant rise, and no fall either (a scheme
-            # whose utilization drops with more load has not saturated the machine).
-            cases.append((name, f"{b:.3f} -> {a:.3f}", 1.0 / COMPARABLE <= a / b <= COMPARABLE))
-    return _found(cases, f"load {lo:g} -> {hi:g}") if len(cases) == 2 else None
+            cases.append((name, f"{b:.3f} -> {a:.3f} ({_pct(a / b)})", SATURATED(a / b)))
+    return _found(cases, f"load {top:g} -> {past:g}") if len(cases) == 2 else None
 
 
 def _gain_grows(v: _View, r: Reading) -> ClaimResult | None:
-    if len(v.loads) < 2:
+    loads = _series(v, r)
+    if len(loads) < 2:
         return None
-    lo, hi = v.loads[0], v.loads[-1]
+    lo, hi = loads[0], loads[-1]
     cases = []
     for col in AVERAGES:
         first = _ratios(v.cat(r.ss, lo, col, "4"), v.cat(NS, lo, col, "4"), CATEGORIES4)
@@ -400,7 +426,7 @@ def _per_load(
     b: Callable[[Reading], str | None],
     cats: Sequence[str],
     columns: Sequence[str],
-    test: Callable[[str, float], bool],
+    test: Callable[[str, float], bool | tuple[bool, bool]],
     higher: bool = False,
     note: str = "",
 ) -> Scorer:
@@ -410,7 +436,7 @@ def _per_load(
     def score(v: _View, r: Reading) -> ClaimResult | None:
         la, lb = a(r), b(r)
         cases = []
-        for load in _upper(v.loads) if higher else v.loads:
+        for load in _upper(_series(v, r)) if higher else _series(v, r):
             for col in columns:
                 got = _ratios(v.cat(la, load, col, "4"), v.cat(lb, load, col, "4"), cats)
                 cases += [(f"load {load:g} {c} {SHORT_NAMES[col]}", _pct(x), test(c, x))
@@ -422,7 +448,7 @@ def _per_load(
 
 def _overall_per_load(v: _View, r: Reading) -> ClaimResult | None:
     cases = []
-    for load in v.loads:
+    for load in _series(v, r):
         for col in ("mean_bounded_slowdown", "mean_turnaround"):
             ss = v.total(r.ss, load, col)
             for name, label in (("NS", NS), ("IS", IS)):
@@ -430,14 +456,15 @@ def _overall_per_load(v: _View, r: Reading) -> ClaimResult | None:
                 if math.isfinite(ss) and math.isfinite(other) and other > 0:
                     short = SHORT_NAMES["mean_" + col.split("mean_")[1]]
                     cases.append((f"load {load:g} {short} vs {name}", _pct(ss / other),
-                                  much_better(ss / other)))  # fmt: skip
+                                  MUCH_BETTER(ss / other)))  # fmt: skip
     return _found(cases, "SS vs NS and IS, all jobs") if cases else None
 
 
 def _is_low_utilization(v: _View, r: Reading) -> ClaimResult | None:
-    is_ = [v.total(IS, load, "utilization") for load in v.loads]
+    column = _utilization_column(r)
+    is_ = [v.total(IS, load, column) for load in _series(v, r)]
     is_ = [x for x in is_ if math.isfinite(x)]
-    ns = v.total(NS, "trace", "utilization")
+    ns = v.total(NS, _normal(v, r), column)
     if not is_ or not math.isfinite(ns):
         return None
     top = max(is_)
@@ -445,7 +472,7 @@ def _is_low_utilization(v: _View, r: Reading) -> ClaimResult | None:
                    "IS at any load vs NS at normal load")  # fmt: skip
 
 
-def _lower_for(short: str) -> Callable[[str, float], bool]:
+def _lower_for(short: str) -> Callable[[str, float], bool | tuple[bool, bool]]:
     """IS better than SS (r = IS / SS < 1) exactly for the categories in ``short``."""
     keep = set(short.split())
     return lambda c, x: (x < 1.0) == (c in keep)
@@ -456,17 +483,48 @@ def _overhead(v: _View, r: Reading) -> ClaimResult | None:
     cases = []
     for col in AVERAGES:
         got = _ratios(v.cat(r.ss, "overhead", col), v.cat(r.ss, "trace", col), CATEGORIES)
-        cases += [(f"{c} {SHORT_NAMES[col]}", _pct(x), not_significant(x))
+        cases += [(f"{c} {SHORT_NAMES[col]}", _pct(x), NOT_SIGNIFICANT(x))
                   for c, x in got.items()]  # fmt: skip
     return _found(cases, "with vs without overhead") if cases else None
 
 
 def _high_load_all(v: _View, r: Reading) -> ClaimResult | None:
     cases = []
-    for load in _upper(v.loads):
+    for load in _upper(_series(v, r)):
         ss = v.cat(r.ss, load, MEAN_TAT, "4")
         for name, label in (("NS", NS), ("IS", IS)):
             got = _ratios(ss, v.cat(label, load, MEAN_TAT, "4"), CATEGORIES4)
-            cases += [(f"load {load:g} {c} vs {name}", _pct(x), much_better(x))
+            cases += [(f"load {load:g} {c} vs {name}", _pct(x), MUCH_BETTER(x))
                       for c, x in got.items()]  # fmt: skip
     return _found(cases, "SS turnaround") if cases else None
+
+
+def _overhead_benefit(v: _View, r: Reading) -> ClaimResult | None:
+    """With the suspension overhead: SS's overall average slowdown over NS's and IS's."""
+    ss = v.total(r.ss, "overhead", MEAN_SLD)
+    cases = []
+    for name, label in (("NS", NS), ("IS", IS)):
+        other = v.total(label, "overhead", MEAN_SLD)
+        if math.isfinite(ss) and math.isfinite(other) and other > 0:
+            cases.append((f"SS vs {name}", _pct(ss / other), MUCH_BETTER(ss / other)))
+    return _found(cases, "with the overhead, all jobs") if cases else None
+
+
+def _load_trends(v: _View, r: Reading) -> ClaimResult | None:
+    """SS against NS on the same side of 1 at each higher load as at the normal load,
+    per category of Table 4.1, slowdown and turnaround."""
+    loads = _series(v, r)
+    if len(loads) < 2:
+        return None
+    cases = []
+    for col in AVERAGES:
+        first = _ratios(v.cat(r.ss, loads[0], col, "4"), v.cat(NS, loads[0], col, "4"),
+                        CATEGORIES4)  # fmt: skip
+        for load in loads[1:]:
+            now = _ratios(v.cat(r.ss, load, col, "4"), v.cat(NS, load, col, "4"), CATEGORIES4)
+            for c in now:
+                if c in first:
+                    cases.append((f"load {load:g} {c} {SHORT_NAMES[col]}",
+                                  f"{_pct(now[c])} ({_pct(first[c])})",
+                                  (now[c] < 1.0) == (first[c] < 1.0)))  # fmt: skip
+    return _found(cases, f"SS vs NS (at load {loads[0]:g})") if cases else None

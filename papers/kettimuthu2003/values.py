@@ -9,6 +9,7 @@ load factor) the overall means (`overall_values`) and the per-category statistic
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -20,12 +21,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "AVERAGES",
+    "BEYOND",
     "MAX_SLD",
     "MAX_TAT",
     "MEAN_SLD",
     "MEAN_TAT",
     "OVERALL",
+    "SERIES",
     "SHORT_NAMES",
+    "THESIS_TOP_LOAD",
     "WORST",
     "category_values",
     "overall_values",
@@ -44,6 +48,13 @@ SHORT_NAMES: dict[str, str] = {
     MAX_SLD: "worst slowdown",
     MAX_TAT: "worst turnaround",
 }
+#: The thesis's load series, relative to the normal load (section 4.2, Figures 4.9-4.13).
+SERIES: tuple[float, ...] = (1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6)
+#: Its highest load.
+THESIS_TOP_LOAD = SERIES[-1]
+#: Loads beyond the series the study runs for the saturation claim ("no significant
+#: increase ... beyond 1.6"): the thesis's 1.8.
+BEYOND: tuple[float, ...] = (1.8,)
 #: Overall columns (`StudyResults.aggregate`'s means).
 OVERALL: tuple[str, ...] = ("mean_bounded_slowdown", "mean_turnaround", "utilization",
                             "suspensions")  # fmt: skip
@@ -122,7 +133,12 @@ class _View:
             if len(rows):
                 self.normal[name] = float(rows["load_factor"].min())
         trace = both[~both["accurate"] & (both["overhead"] == "")]
-        self.loads: list[float] = sorted(set(trace["load_factor"].tolist()))
+        #: Every load factor run with the trace's estimates and no overhead.
+        self.trace_loads: list[float] = sorted(set(trace["load_factor"].tolist()))
+        first = self.trace_loads[0] if self.trace_loads else 1.0
+        #: The thesis's series and the loads beyond it, from the study's normal load.
+        self.loads: list[float] = self.series(first)
+        self.beyond: list[float] = self.past(first)
         self.labels: set[str] = set(overall["label"]) | set(cats["label"])
         # Indexed once: a claim looks up hundreds of (run, table) pairs.
         self._totals: dict[tuple[Any, ...], dict[str, float]] = {}
@@ -137,6 +153,21 @@ class _View:
             names = list(CATEGORIES if scheme == "16" else CATEGORIES4)
             frame = rows.drop_duplicates("category").set_index("category").reindex(names)
             self._cats.setdefault(key, frame)
+
+    def _times(self, normal: float, factors: Sequence[float]) -> list[float]:
+        return [x for x in self.trace_loads
+                if any(math.isclose(x, normal * k, rel_tol=1e-6) for k in factors)]  # fmt: skip
+
+    def series(self, normal: float) -> list[float]:
+        """The load factors of the thesis's series (`SERIES`: 1.0-1.6 times the normal
+        load, section 4.2: "we report the performance ... between 1.0 (normal) and 1.6")
+        that the study ran, from the normal load ``normal``."""
+        return self._times(normal, SERIES)
+
+    def past(self, normal: float) -> list[float]:
+        """The load factors beyond the series (`BEYOND` times ``normal``) the study ran:
+        the saturation claim's only."""
+        return self._times(normal, BEYOND)
 
     @staticmethod
     def _key(row: dict[str, Any]) -> tuple[Any, ...]:
