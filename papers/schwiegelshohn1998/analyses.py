@@ -242,13 +242,23 @@ def _sign_agrees(ours_pct: np.ndarray, paper: np.ndarray) -> np.ndarray:
     return np.sign(np.round(ours_pct, 1)) == np.sign(paper)
 
 
+def _pearson(x: np.ndarray, y: np.ndarray) -> float:
+    """Pearson's r over the pairs where both are finite; NaN with fewer than 3 pairs or a
+    constant side."""
+    ok = np.isfinite(x) & np.isfinite(y)
+    a, b = x[ok], y[ok]
+    if a.size < 3 or np.ptp(a) == 0 or np.ptp(b) == 0:
+        return math.nan
+    return float(np.corrcoef(a, b)[0, 1])
+
+
 def agreement(values: pd.DataFrame) -> pd.DataFrame:
     """Per table, reading and pairing: the month cells with both values
     (``month_cells``), those where ours has the paper's sign (``same_sign``) and
-    those within 25% (relative) of it (``within_25pct``),
-    and the Sum rows. ``pairing`` is ``as named`` (our PFCFSk against the paper's
-    PFCFSk) or ``swapped (hypothesis)`` (our PFCFS2 against the paper's PFCFS3 and
-    the reverse; PFCFS1 is not repeated)."""
+    those within 25% (relative) of it (``within_25pct``), Pearson's r of ours and the
+    paper's over the months (``pearson_r``), and the Sum rows. ``pairing`` is
+    ``as named`` (our PFCFSk against the paper's PFCFSk) or ``swapped (hypothesis)``
+    (our PFCFS2 against the paper's PFCFS3 and the reverse; PFCFS1 is not repeated)."""
     rows = []
     for table in TABLES:
         fcfs, pct = _percents(values, table.metric, table.nodes)
@@ -268,6 +278,7 @@ def agreement(values: pd.DataFrame) -> pd.DataFrame:
                         "same_sign": int(_sign_agrees(o[ok], p[ok]).sum()),
                         "within_25pct": int((np.abs(o[ok] - p[ok]) <= WITHIN * np.abs(p[ok]))
                                             .sum()),
+                        "pearson_r": _pearson(o, p),
                         "paper_sum": table.total[STRATEGIES.index(paper_s)],
                         "ours_sum": total_change(o, fcfs),
                     })  # fmt: skip
