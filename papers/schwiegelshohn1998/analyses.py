@@ -64,7 +64,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from schedsim.app.report.study_results import StudyResults
 
 __all__ = [
-    "FACTOR",
     "METRICS",
     "POLICIES",
     "READINGS",
@@ -90,10 +89,9 @@ READINGS: tuple[str, ...] = ("waits", "moves")
 SWAPPED: dict[str, str] = {"PFCFS1": "PFCFS1", "PFCFS2": "PFCFS3", "PFCFS3": "PFCFS2"}
 #: Relative tolerance of a month cell "within 25%" of the paper's.
 WITHIN = 0.25
-#: Claims: "rough magnitude" is within this factor of the paper's Sum (either way);
+#: The claims' readings of the paper's words (`schedsim.papers.schwiegelshohn1998.claims`):
 #: "significant" improvement at least SIGNIFICANT percent; "very sensitive" a spread of
 #: the three Sum rows of a table of at least SENSITIVE percentage points.
-FACTOR = 2.0
 SIGNIFICANT = 10.0
 SENSITIVE = 20.0
 #: The paper's names of the metrics, and their units here.

@@ -19,7 +19,7 @@ where it had one (10% for "significant", 20 points for "very sensitive", 40% for
   "substantial [significant] performance improvements over FCFS are possible" and "using
   a preemptive FCFS strategy is potentially beneficial" (`IMPROVE`: in every table some
   strategy's Sum row is at least 10% better than FCFS, the paper's PFCFS2 10.4-38.0%);
-  "highly [very] sensitive to the preemption strategy" (`SENSITIVE`: the three Sum rows
+  "highly [very] sensitive to the preemption strategy" (`SENSITIVITY`: the three Sum rows
   of each table span at least 20 points, the paper's 25.0-93.6); "the optimal parameter
   setting depends on the workload" (`WORKLOAD`: in some table a strategy is at least 5%
   better than FCFS in one month and at least 5% worse in another; the paper's own
@@ -63,7 +63,14 @@ from schedsim.app.claims import (
     claims_table,
     readings_table,
 )
-from schedsim.papers.schwiegelshohn1998.analyses import SWAPPED, _percents, _readings, sums
+from schedsim.papers.schwiegelshohn1998.analyses import (
+    SENSITIVE,
+    SIGNIFICANT,
+    SWAPPED,
+    _percents,
+    _readings,
+    sums,
+)
 from schedsim.papers.schwiegelshohn1998.bound import bound_table
 from schedsim.papers.schwiegelshohn1998.tables import MONTHS, STRATEGIES, TABLE2, TABLES
 
@@ -78,7 +85,7 @@ __all__ = [
     "JOBS",
     "NOVEMBER",
     "OUTPERFORM",
-    "SENSITIVE",
+    "SENSITIVITY",
     "SIDE",
     "THEOREM",
     "WORKLOAD",
@@ -98,10 +105,6 @@ CLAIM_READINGS: dict[str, tuple[str, bool]] = {
 #: The default reading: Table 1 as written, the labels as printed.
 DEFAULT = "waits"
 
-#: "significant" improvement: a Sum row at least this many percent better than FCFS.
-SIGNIFICANT = 10.0
-#: "very sensitive": the three Sum rows of a table span at least this many points.
-SPAN = 20.0
 #: "depends on the workload": a strategy at least this many percent better than FCFS in
 #: one month and as much worse in another.
 SWING = 5.0
@@ -158,10 +161,10 @@ IMPROVE = Claim(
     "direction only: below 0",
     ALL, headline=True,
 )  # fmt: skip
-SENSITIVE = Claim(
+SENSITIVITY = Claim(
     "the schedule quality is highly sensitive to the preemption strategy",
     "abstract; section 6", "the three Sum rows span 25.0-93.6 points per table", "points",
-    f"per table, the three Sum rows span at least {SPAN:g} points (\"very sensitive\"; a "
+    f"per table, the three Sum rows span at least {SENSITIVE:g} points (\"very sensitive\"; a "
     "span has no direction)",
     ALL, headline=True,
 )  # fmt: skip
@@ -220,7 +223,7 @@ GREEDY = Claim(
 )  # fmt: skip
 
 #: The claims in the table's order.
-CLAIMS: tuple[Claim, ...] = (IMPROVE, SENSITIVE, WORKLOAD, *SIDE.values(), *CELLS.values(),
+CLAIMS: tuple[Claim, ...] = (IMPROVE, SENSITIVITY, WORKLOAD, *SIDE.values(), *CELLS.values(),
                              OUTPERFORM, NOVEMBER, JANUARY, JOBS, THEOREM, GREEDY)  # fmt: skip
 
 _NO_RUNS = "the study has no runs of this reading"
@@ -390,11 +393,11 @@ def _score(values: pd.DataFrame, facts: pd.DataFrame | None, summed: pd.DataFram
     best, worst, span = _extremes(summed, queue)
     improve = at_most(-SIGNIFICANT, way=0.0)
     outperform = at_least(0.1, way=0.0)
-    sensitive = Rule(f"at least {SPAN:g} points", lambda v: (v >= SPAN, v >= SPAN))
+    sensitive = Rule(f"at least {SENSITIVE:g} points", lambda v: (v >= SENSITIVE, v >= SENSITIVE))
     return [
         ClaimResult(IMPROVE, [improve.case(f"T{n}", v, shown=f"{s} {_pct(v)}")
                               for n, s, v in best]),
-        ClaimResult(SENSITIVE, [sensitive.case(f"T{n}", d, shown=f"{d:.1f} points")
+        ClaimResult(SENSITIVITY, [sensitive.case(f"T{n}", d, shown=f"{d:.1f} points")
                                 for n, d in span]),
         _workload(values, queue),
         *_sides(summed, queue, swapped, impossible),
