@@ -269,7 +269,7 @@ def _sides(summed: pd.DataFrame, queue: str, swapped: bool,
             if np.isfinite(o):
                 bound = impossible.get((t.number, "Sum", s))
                 cases.append(_change_case(f"T{t.number}", t.total[i], o, bound))
-        note = f"ours: {mine}" if swapped else ""
+        note = f"ours: {mine}" if mine != s else ""
         out.append(ClaimResult(SIDE[s], cases, note=note))
     return out
 
@@ -291,7 +291,7 @@ def _cells(values: pd.DataFrame, queue: str, swapped: bool,
                                               float(frame.at[month, s]), o, bound))  # fmt: skip
         same = sum(c.holds_weakly for c in cases)
         shown = (
-            f"{'ours: ' + mine + '; ' if swapped else ''}within 25% in "
+            f"{'ours: ' + mine + '; ' if mine != s else ''}within 25% in "
             f"{sum(c.holds for c in cases)} of {len(cases)}, the paper's sign in {same}"
         )
         gone = [c for c in cases if "impossible" in c.shown]
