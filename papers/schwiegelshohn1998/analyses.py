@@ -7,8 +7,8 @@ change 100 (PFCFS - FCFS) / FCFS (negative: better than FCFS) of the
 makespan (Tables 4 and 7), the total weighted completion time (5 and 8)
 and the total weighted flow time (6 and 9), with w_i = r_i h_i. `TABLES`
 holds those tables as printed. A study of ``fcfs`` and ``pfcfs1``-``3``
-(``month``, ``nodes``; optionally ``params.queue_in_cycle``, the two
-readings of `schedsim.policies.gang`) is set beside them:
+(``month``, ``nodes``; optionally ``params.queue_in_cycle`` and
+``params.preempt``, readings of `schedsim.policies.gang`) is set beside them:
 
 * **side by side** per table (`side_by_side`): the months and a Sum row;
   the paper's three columns, then ours for each reading the study ran;
@@ -45,8 +45,10 @@ readings of `schedsim.policies.gang`) is set beside them:
 * one figure: paper and ours month by month, weighted flow time on 128
   and 256 nodes, a panel per strategy (`month_figure`).
 
-Our runs are identified by ``policy`` and ``params.queue_in_cycle``, not
-by their labels; a run without the parameter is the default, ``waits``.
+Our runs are identified by ``policy``, ``params.queue_in_cycle`` and
+``params.preempt``, not by their labels; a run without them is the default, ``waits``
+(with the greedy choice of the jobs to preempt). A run that preempts every running job
+(Table 1's step F, ``preempt = "all"``) is the reading ``<queue>-all``.
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ __all__ = [
 
 POLICIES: dict[str, str] = {"pfcfs1": "PFCFS1", "pfcfs2": "PFCFS2", "pfcfs3": "PFCFS3"}
 #: The readings of the queue during a wide job's cycle (`schedsim.policies.gang`), in order.
-READINGS: tuple[str, ...] = ("waits", "moves")
+#: ``<queue>-all``: the same with every running job preempted (``preempt = "all"``).
+READINGS: tuple[str, ...] = ("waits", "moves", "waits-all", "moves-all")
 #: The swapped-rows hypothesis: our strategy -> the paper's column it is set against.
 SWAPPED: dict[str, str] = {"PFCFS1": "PFCFS1", "PFCFS2": "PFCFS3", "PFCFS3": "PFCFS2"}
 #: Relative tolerance of a month cell "within 25%" of the paper's.
@@ -128,6 +131,8 @@ def ours(results: StudyResults) -> pd.DataFrame:
         )
     else:
         reading = pd.Series("waits", index=done.index, dtype=object)
+    if "params.preempt" in done:
+        reading = reading.where(done["params.preempt"].astype(object) != "all", reading + "-all")
     strategy = done["policy"].map({"fcfs": "FCFS", **POLICIES})
     rows = []
     for metric in METRICS:

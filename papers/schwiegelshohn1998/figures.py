@@ -28,7 +28,8 @@ def month_figure(values: pd.DataFrame, metric: str = "weighted_flow_time") -> Fi
     fig = Figure(figsize=(12, 6.4), layout="constrained")
     axes = fig.subplots(2, len(STRATEGIES), squeeze=False, sharex=True)
     x = np.arange(len(MONTHS))
-    styles = {"waits": ("C0", "--", "s"), "moves": ("C1", "-.", "^")}
+    styles = {"waits": ("C0", "--", "s"), "moves": ("C1", "-.", "^"),
+              "waits-all": ("C2", ":", "v"), "moves-all": ("C3", ":", "D")}  # fmt: skip
     for r, nodes in enumerate((128, 256)):
         table = _table(metric, nodes)
         _, pct = _percents(values, metric, nodes)
