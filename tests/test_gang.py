@@ -141,7 +141,7 @@ def test_greedy_preempts_the_widest_jobs_only() -> None:
 
 
 def test_parameters_and_names() -> None:
-    assert PFCFS1().params() == {"penalty": 0.0, "queue_in_cycle": "waits"}
+    assert PFCFS1().params() == {"penalty": 0.0, "queue_in_cycle": "waits", "preempt": "greedy"}
     p = PreemptiveFCFS(wait=30, quantum=math.inf, rounds=2, penalty=1, queue_in_cycle="moves")
     assert p.params() == {
         "wait": 30.0,
@@ -149,15 +149,47 @@ def test_parameters_and_names() -> None:
         "rounds": 2,
         "penalty": 1.0,
         "queue_in_cycle": "moves",
+        "preempt": "greedy",
     }
     bad_ones = ({"wait": -1}, {"quantum": 0}, {"rounds": -1}, {"penalty": -2},
-                {"queue_in_cycle": "runs"})  # fmt: skip
+                {"queue_in_cycle": "runs"}, {"preempt": "some"})  # fmt: skip
     for bad in bad_ones:
         with pytest.raises(ValueError):
             PreemptiveFCFS(**bad)  # type: ignore[arg-type]
     assert (PFCFS2().wait, PFCFS2().quantum, PFCFS2().rounds) == (60.0, 60.0, 1)
     assert PFCFS3().quantum == math.inf
     assert PFCFS2(queue_in_cycle="moves").queue_in_cycle == "moves"
+    assert PFCFS3(preempt="all").params()["preempt"] == "all"
+
+
+# -- which running jobs a wide job preempts (preempt) -------------------------------------
+
+#: 4 nodes. A and D (1 node, 5000 s each) run from 0 and 5; the wide W (3 nodes, 1000 s)
+#: arrives at 10 (2 < 3 nodes in use) and preempts at 610.
+ALL = [job(1, 0, 1, 5000), job(2, 5, 1, 5000), job(3, 10, 3, 1000)]
+
+
+def test_a_greedy_wide_job_preempts_only_what_it_needs() -> None:
+    # PFCFS3: W needs one of the two busy nodes; the greedy choice (widest, then the
+    # latest started) suspends D alone; A runs on beside W.
+    got = run(PFCFS3(), ALL)
+    assert (got[3]["start"], got[3]["end"]) == (610, 1610)
+    assert (got[1]["suspensions"], got[2]["suspensions"]) == (0, 1)
+    assert got[1]["end"] == 5000 and got[2]["end"] == 6005
+
+
+def test_table1_step_f_preempts_every_running_job() -> None:
+    # preempt = "all": W suspends A and D both (Table 1, F), one node stays idle; both
+    # resume on their own nodes when W completes.
+    got = run(PFCFS3(preempt="all"), ALL)
+    assert (got[3]["start"], got[3]["end"]) == (610, 1610)
+    assert (got[1]["suspensions"], got[2]["suspensions"]) == (1, 1)
+    assert got[1]["end"] == 6000 and got[2]["end"] == 6005
+    assert got[1]["nodes"] == "0"
+    # PFCFS1 swaps the gangs every 10 minutes: each time W preempts both again.
+    got = run(PFCFS1(preempt="all"), ALL)
+    assert got[1]["suspensions"] == got[2]["suspensions"] >= 2
+    assert got[1]["suspensions"] == got[3]["suspensions"] + 1
 
 
 # -- the two readings of the queue during a cycle (queue_in_cycle) ------------------------

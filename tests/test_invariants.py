@@ -44,6 +44,9 @@ VARIANTS: tuple[tuple[str, dict[str, object]], ...] = (
     # Schwiegelshohn & Yahyapour 1998: the queue moves during a wide job's cycle.
     ("pfcfs1", {"queue_in_cycle": "moves"}),
     ("pfcfs2", {"queue_in_cycle": "moves"}),
+    # ... and a wide job preempts every running job (Table 1's step F).
+    ("pfcfs1", {"preempt": "all"}),
+    ("pfcfs3", {"preempt": "all", "queue_in_cycle": "moves"}),
 )
 ORDERS = ("fcfs", "sjf", "xfactor")
 

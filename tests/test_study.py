@@ -1089,13 +1089,16 @@ def test_seed004_study_is_the_papers_grid():
         pytest.skip("the pfcfs policies are not registered")
     study = load_study(PAPERS / "schwiegelshohn1998" / "study.toml")
     runs = study.runs()
-    assert len(runs) == 7 * 2 * 11  # FCFS, and PFCFS1-3 under each reading of the queue
-    labels = {f"pfcfs{k}-{q}" for k in (1, 2, 3) for q in ("waits", "moves")}
+    # FCFS, and PFCFS1-3 under each reading of the queue and with every job preempted.
+    assert len(runs) == 10 * 2 * 11
+    labels = {f"pfcfs{k}-{q}" for k in (1, 2, 3) for q in ("waits", "moves", "all")}
     assert {r.label for r in runs} == {"fcfs", *labels}
     for r in runs:
         reading = r.label.rsplit("-", 1)[-1]
         if r.label != "fcfs":
-            assert r.config.params["queue_in_cycle"] == reading
+            queue = "waits" if reading == "all" else reading
+            assert r.config.params["queue_in_cycle"] == queue
+            assert r.config.params["preempt"] == ("all" if reading == "all" else "greedy")
     assert {r.config.nodes for r in runs} == {128, 256}
     months = sorted({r.config.month for r in runs})
     assert months[0] == "1996-07" and months[-1] == "1997-05" and len(months) == 11

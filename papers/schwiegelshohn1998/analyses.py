@@ -7,8 +7,8 @@ change 100 (PFCFS - FCFS) / FCFS (negative: better than FCFS) of the
 makespan (Tables 4 and 7), the total weighted completion time (5 and 8)
 and the total weighted flow time (6 and 9), with w_i = r_i h_i. `TABLES`
 holds those tables as printed. A study of ``fcfs`` and ``pfcfs1``-``3``
-(``month``, ``nodes``; optionally ``params.queue_in_cycle``, the two
-readings of `schedsim.policies.gang`) is set beside them:
+(``month``, ``nodes``; optionally ``params.queue_in_cycle`` and
+``params.preempt``, readings of `schedsim.policies.gang`) is set beside them:
 
 * **side by side** per table (`side_by_side`): the months and a Sum row;
   the paper's three columns, then ours for each reading the study ran;
@@ -45,8 +45,10 @@ readings of `schedsim.policies.gang`) is set beside them:
 * one figure: paper and ours month by month, weighted flow time on 128
   and 256 nodes, a panel per strategy (`month_figure`).
 
-Our runs are identified by ``policy`` and ``params.queue_in_cycle``, not
-by their labels; a run without the parameter is the default, ``waits``.
+Our runs are identified by ``policy``, ``params.queue_in_cycle`` and
+``params.preempt``, not by their labels; a run without them is the default, ``waits``
+(with the greedy choice of the jobs to preempt). A run that preempts every running job
+(Table 1's step F, ``preempt = "all"``) is the reading ``<queue>-all``.
 """
 
 from __future__ import annotations
@@ -64,7 +66,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from schedsim.app.report.study_results import StudyResults
 
 __all__ = [
-    "FACTOR",
     "METRICS",
     "POLICIES",
     "READINGS",
@@ -85,15 +86,15 @@ __all__ = [
 
 POLICIES: dict[str, str] = {"pfcfs1": "PFCFS1", "pfcfs2": "PFCFS2", "pfcfs3": "PFCFS3"}
 #: The readings of the queue during a wide job's cycle (`schedsim.policies.gang`), in order.
-READINGS: tuple[str, ...] = ("waits", "moves")
+#: ``<queue>-all``: the same with every running job preempted (``preempt = "all"``).
+READINGS: tuple[str, ...] = ("waits", "moves", "waits-all", "moves-all")
 #: The swapped-rows hypothesis: our strategy -> the paper's column it is set against.
 SWAPPED: dict[str, str] = {"PFCFS1": "PFCFS1", "PFCFS2": "PFCFS3", "PFCFS3": "PFCFS2"}
 #: Relative tolerance of a month cell "within 25%" of the paper's.
 WITHIN = 0.25
-#: Claims: "rough magnitude" is within this factor of the paper's Sum (either way);
+#: The claims' readings of the paper's words (`schedsim.papers.schwiegelshohn1998.claims`):
 #: "significant" improvement at least SIGNIFICANT percent; "very sensitive" a spread of
 #: the three Sum rows of a table of at least SENSITIVE percentage points.
-FACTOR = 2.0
 SIGNIFICANT = 10.0
 SENSITIVE = 20.0
 #: The paper's names of the metrics, and their units here.
@@ -130,6 +131,8 @@ def ours(results: StudyResults) -> pd.DataFrame:
         )
     else:
         reading = pd.Series("waits", index=done.index, dtype=object)
+    if "params.preempt" in done:
+        reading = reading.where(done["params.preempt"].astype(object) != "all", reading + "-all")
     strategy = done["policy"].map({"fcfs": "FCFS", **POLICIES})
     rows = []
     for metric in METRICS:
@@ -242,13 +245,23 @@ def _sign_agrees(ours_pct: np.ndarray, paper: np.ndarray) -> np.ndarray:
     return np.sign(np.round(ours_pct, 1)) == np.sign(paper)
 
 
+def _pearson(x: np.ndarray, y: np.ndarray) -> float:
+    """Pearson's r over the pairs where both are finite; NaN with fewer than 3 pairs or a
+    constant side."""
+    ok = np.isfinite(x) & np.isfinite(y)
+    a, b = x[ok], y[ok]
+    if a.size < 3 or np.ptp(a) == 0 or np.ptp(b) == 0:
+        return math.nan
+    return float(np.corrcoef(a, b)[0, 1])
+
+
 def agreement(values: pd.DataFrame) -> pd.DataFrame:
     """Per table, reading and pairing: the month cells with both values
     (``month_cells``), those where ours has the paper's sign (``same_sign``) and
-    those within 25% (relative) of it (``within_25pct``),
-    and the Sum rows. ``pairing`` is ``as named`` (our PFCFSk against the paper's
-    PFCFSk) or ``swapped (hypothesis)`` (our PFCFS2 against the paper's PFCFS3 and
-    the reverse; PFCFS1 is not repeated)."""
+    those within 25% (relative) of it (``within_25pct``), Pearson's r of ours and the
+    paper's over the months (``pearson_r``), and the Sum rows. ``pairing`` is
+    ``as named`` (our PFCFSk against the paper's PFCFSk) or ``swapped (hypothesis)``
+    (our PFCFS2 against the paper's PFCFS3 and the reverse; PFCFS1 is not repeated)."""
     rows = []
     for table in TABLES:
         fcfs, pct = _percents(values, table.metric, table.nodes)
@@ -268,6 +281,7 @@ def agreement(values: pd.DataFrame) -> pd.DataFrame:
                         "same_sign": int(_sign_agrees(o[ok], p[ok]).sum()),
                         "within_25pct": int((np.abs(o[ok] - p[ok]) <= WITHIN * np.abs(p[ok]))
                                             .sum()),
+                        "pearson_r": _pearson(o, p),
                         "paper_sum": table.total[STRATEGIES.index(paper_s)],
                         "ours_sum": total_change(o, fcfs),
                     })  # fmt: skip

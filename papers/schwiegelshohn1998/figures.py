@@ -28,7 +28,8 @@ def month_figure(values: pd.DataFrame, metric: str = "weighted_flow_time") -> Fi
     fig = Figure(figsize=(12, 6.4), layout="constrained")
     axes = fig.subplots(2, len(STRATEGIES), squeeze=False, sharex=True)
     x = np.arange(len(MONTHS))
-    styles = {"waits": ("C0", "--", "s"), "moves": ("C1", "-.", "^")}
+    styles = {"waits": ("C0", "--", "s"), "moves": ("C1", "-.", "^"),
+              "waits-all": ("C2", ":", "v"), "moves-all": ("C3", ":", "D")}  # fmt: skip
     for r, nodes in enumerate((128, 256)):
         table = _table(metric, nodes)
         _, pct = _percents(values, metric, nodes)
@@ -39,8 +40,10 @@ def month_figure(values: pd.DataFrame, metric: str = "weighted_flow_time") -> Fi
             ax.plot(x, paper[s], color="black", marker="o", label=f"paper ({table.name})")
             for reading in _readings(values):
                 color, line, mark = styles[reading]
+                queue = reading.removesuffix("-all")
+                every = ", every job preempted" if reading.endswith("-all") else ""
                 ax.plot(x, pct[(reading, s)], color=color, linestyle=line, marker=mark,
-                        label=f"ours, queue {reading}")  # fmt: skip
+                        label=f"ours, queue {queue}{every}")  # fmt: skip
             ax.set_title(f"{s}, {nodes} nodes ({table.name})", fontsize=10)
             ax.grid(alpha=0.3)
             if c == 0:

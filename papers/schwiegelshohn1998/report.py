@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from schedsim.app.claims import write_claims
+from schedsim.app.claims import RULE, ClaimResult, readings_markdown
 from schedsim.papers.schwiegelshohn1998.analyses import (
     READINGS,
     UNITS,
@@ -19,8 +19,11 @@ from schedsim.papers.schwiegelshohn1998.analyses import (
     side_by_side,
     sums,
 )
-from schedsim.papers.schwiegelshohn1998.claims import claims
+from schedsim.papers.schwiegelshohn1998.bound import FACTS, bound_table, month_facts
+from schedsim.papers.schwiegelshohn1998.claims import DEFAULT, claims, readings
+from schedsim.papers.schwiegelshohn1998.claims import results as results_of
 from schedsim.papers.schwiegelshohn1998.figures import month_figure
+from schedsim.papers.schwiegelshohn1998.labels import queue_order, swap_summary
 from schedsim.papers.schwiegelshohn1998.tables import TABLES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,19 +61,84 @@ def _consistency_unit(column: str) -> str:
     return {"completion": "%", "flow": "%", "ratio": "ratio"}.get(column, "")
 
 
+def _facts_unit(column: str) -> str:
+    return FACTS.get(column, "")
+
+
+def _bound_unit(column: str) -> str:
+    if column in ("fcfs_makespan", "makespan_bound"):
+        return "s"
+    if column == "nodes":
+        return "nodes"
+    return "%" if column == "largest_change" or column.startswith("paper_") else ""
+
+
+def _swap_unit(column: str) -> str:
+    if column in ("months", "signs_as_named", "signs_swapped"):
+        return "months"
+    return "nodes" if column == "nodes" else ""
+
+
+def _queue_unit(column: str) -> str:
+    if column in ("wide_jobs", "wide_within_quantum"):
+        return "jobs"
+    if column == "nodes":
+        return "nodes"
+    return "%" if column.startswith(("paper_", "waits_")) else ""
+
+
+#: What the claims page says before its tables.
+INTRO = (
+    f"{RULE}\n\nNo interval: one deterministic run per month and machine (a trace replay). "
+    "Each reading is a column group: the queue during a wide job's cycle (`waits`, Table 1 "
+    "as written, the default; `moves`), and each with the paper's PFCFS2 and PFCFS3 labels "
+    "swapped (a hypothesis the paper does not state: its PFCFS2 claims scored against our "
+    "PFCFS3 and the reverse).\n"
+)
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def claims_markdown(title: str, scored: dict[str, list[ClaimResult]]) -> str:
+    """``claims.md``: the title, the rule (`INTRO`), the readings x claims table
+    (`readings_markdown`), then each reading's claims: the claim (where), the paper, the
+    claim's numeric reading (``rule``), ours, the cases that hold and the verdict."""
+    parts = [f"# {title}\n", INTRO]
+    if scored:
+        parts += ["## Readings x claims\n", readings_markdown(readings(scored))]
+    head = "| the paper says | paper | read as | here | holds | |\n|---|---|---|---|---|---|"
+    for name, res in scored.items():
+        parts += [f"## Reading: {name}{' (the default)' if name == DEFAULT else ''}\n", head]
+        for r in res:
+            row = r.row()
+            parts.append(f"| {_cell(row['claim'])} ({_cell(row['where'])}) | {_cell(row['paper'])} "
+                         f"| {_cell(row.get('rule', ''))} | {_cell(row['schedsim'])} "
+                         f"| {row['holds']} | {row['status']} |")  # fmt: skip
+        parts.append("")
+    return "\n".join(parts) + "\n"
+
+
 def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.DataFrame]:
     """The paper's tables beside ours, the Sum rows, the agreement, the paper's
-    consistency and the claims, into ``out``:
+    consistency, the label-swap evidence, the makespan bound and the claims, into ``out``:
 
     ``schwiegelshohn1998-table<N>.csv`` for N = 4-9 (`side_by_side`),
     ``schwiegelshohn1998-sums.csv``, ``schwiegelshohn1998-agreement.csv``,
-    ``schwiegelshohn1998-consistency.csv``, ``claims.csv`` (and ``claims.md``), and the figure
-    ``schwiegelshohn1998-flow-by-month.png`` (`month_figure`).
+    ``schwiegelshohn1998-consistency.csv``, ``schwiegelshohn1998-label-swap.csv``
+    (`swap_summary`), and from the FCFS runs' jobs ``schwiegelshohn1998-months.csv``
+    (`month_facts`), ``schwiegelshohn1998-makespan-bound.csv`` (`bound_table`) and
+    ``schwiegelshohn1998-queue-order.csv`` (`queue_order`); ``claims.csv`` (the default
+    reading's columns, then a column group per other reading) and ``claims.md`` (the
+    rule, the readings x claims table, then each reading's claims), ``readings.csv``; and
+    the figure ``schwiegelshohn1998-flow-by-month.png`` (`month_figure`).
     """
     from schedsim.app.report.formats import with_units
     from schedsim.app.report.plots import save_figures
 
     values = ours(results)
+    facts = month_facts(results)
     tables: list[Path] = []
 
     def put(frame: pd.DataFrame, name: str, unit: Callable[[str], str]) -> None:
@@ -82,12 +150,25 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
         put(side_by_side(values, table), f"schwiegelshohn1998-table{table.number}.csv",
             _unit(table.metric))  # fmt: skip
     put(sums(values), "schwiegelshohn1998-sums.csv", _unit("makespan"))
-    put(agreement(values), "schwiegelshohn1998-agreement.csv", _agreement_unit)
+    agreed = agreement(values)
+    put(agreed, "schwiegelshohn1998-agreement.csv", _agreement_unit)
     put(consistency(), "schwiegelshohn1998-consistency.csv", _consistency_unit)
-    claimed = claims(values)
-    tables += write_claims(
-        claimed, out, f"Schwiegelshohn & Yahyapour 1998: the paper's claims ({results.name})"
-    )
+    put(swap_summary(agreed), "schwiegelshohn1998-label-swap.csv", _swap_unit)
+    if not facts.empty:
+        put(facts, "schwiegelshohn1998-months.csv", _facts_unit)
+        put(bound_table(facts), "schwiegelshohn1998-makespan-bound.csv", _bound_unit)
+        put(queue_order(values, facts), "schwiegelshohn1998-queue-order.csv", _queue_unit)
+    scored = results_of(values, facts)
+    claimed = claims(values, facts, scored)
+    title = f"Schwiegelshohn & Yahyapour 1998: the paper's claims ({results.name})"
+    csv, md = out / "claims.csv", out / "claims.md"
+    claimed.to_csv(csv, index=False)
+    md.write_text(claims_markdown(title, scored))
+    tables += [csv, md]
+    if scored:
+        path = out / "readings.csv"
+        readings(scored).to_csv(path, index=False)
+        tables.append(path)
     plots: list[Path] = []
     if len(values) and _readings(values):
         plots = save_figures([("schwiegelshohn1998-flow-by-month", month_figure(values))], out)
