@@ -1043,7 +1043,7 @@ PAPERS = Path(__file__).resolve().parent.parent / "papers"
 def test_seed000_study_covers_the_thesis_scenarios():
     study = load_study(PAPERS / "kettimuthu2003" / "study.toml")
     runs = study.runs()
-    assert len(runs) == 46
+    assert len(runs) == 81
     assert {r.config.workload.name for r in runs} == {"ctc"}
     assert {r.config.month for r in runs} == {"1996-07"}
     labels = ["NS", "SS sf=1.5", "SS sf=2", "SS sf=5", "TSS", "IS"]
@@ -1053,6 +1053,7 @@ def test_seed000_study_covers_the_thesis_scenarios():
         "SS sf=2 prefer=width",
         "SS sf=2 resumed=start",
     ]
+    holds = readings[:2]
 
     def scenario(exact=False, overhead=None, load=0.8):
         # The thesis's normal load is load factor 0.8 here (the subset search).
@@ -1066,9 +1067,14 @@ def test_seed000_study_covers_the_thesis_scenarios():
     assert scenario(exact=True) == [*labels, *readings, "TSS averages=thesis"]
     assert scenario() == [*labels, *readings]
     assert scenario(overhead="memory") == ["NS", "SS sf=2", "TSS", "IS"]
-    for load in (0.88, 0.96, 1.04, 1.12, 1.2):  # the thesis's 1.1-1.5
+    for load in (0.88, 0.96, 1.04, 1.12, 1.2):  # the thesis's 1.1-1.5, with both holds
+        assert sorted(scenario(load=load)) == sorted(["IS", "NS", "SS sf=2", *holds])
+    assert sorted(scenario(load=1.28)) == sorted(["IS", "NS", "SS sf=2", *readings[:3]])
+    # The thesis's 1.8 (saturation): NS, SS and both holds.
+    assert sorted(scenario(load=1.44)) == sorted(["NS", "SS sf=2", *holds])
+    # normal=1.0: the thesis's loads 1.0-1.8 from the original trace.
+    for load in (1.0, 1.1, 1.3, 1.4, 1.5, 1.6, 1.8):
         assert sorted(scenario(load=load)) == ["IS", "NS", "SS sf=2"]
-    assert sorted(scenario(load=1.28)) == ["IS", "NS", "SS sf=2", *sorted(readings[:3])]
     for r in runs:
         if r.label in readings:
             key, value = r.label.split()[-1].split("=")
