@@ -63,7 +63,8 @@ def test_the_table_and_its_files(tmp_path: Path) -> None:
     assert rows[0]["holds"] == "1 of 2" and rows[1]["status"] == "not run"
     text = (tmp_path / "claims.md").read_text().splitlines()
     assert text[0] == "# A paper's claims"
-    assert text[-1] == "| a claim \\| with a bar (section 3) | - | - | 0 of 0 | not run |"
+    # The reading each claim is checked by follows the paper's value ("-": none stated).
+    assert text[-1] == "| a claim \\| with a bar (section 3) | - | - | - | 0 of 0 | not run |"
 
 
 # -- the one verdict rule (issue 39) ---------------------------------------------------
@@ -132,3 +133,11 @@ def test_the_readings_table_counts_headline_claims() -> None:
     assert c.counts(c.score([a, b], {"A": lambda: no, "B": lambda: yes}), headline=True) == {
         c.DIRECTION: 1
     }
+
+
+def test_the_readings_table_says_when_no_reading_leads() -> None:
+    a = c.Claim("A", "abstract", "-", tally=c.ALL, headline=True)
+    no = [c.Case("x", "", False, True)]
+    table = c.readings_table({"text": c.score([a], {"A": lambda: no}),
+                              "other": c.score([a], {"A": lambda: no})})  # fmt: skip
+    assert "No reading reproduces a headline claim." in c.readings_markdown(table)

@@ -264,7 +264,7 @@ def between(low: float, high: float, way: float | None = None) -> Rule:
         return holds, holds or (way is not None and (v - way) * (low - way) > 0)
 
     side = "" if way is None else f"; direction only: {'above' if low > way else 'below'} {way:g}"
-    return Rule(f"between {low:g} and {high:g}{side}", test)
+    return Rule(f"between {low:.4g} and {high:.4g}{side}", test)
 
 
 def exactly(paper: float) -> Rule:
@@ -532,13 +532,18 @@ def readings_markdown(table: pd.DataFrame) -> str:
     got = {n: int((heads[n] == REPRODUCED).sum()) for n in names}
     lines.append("| **headline claims reproduced (of "
                  f"{len(heads)})** | " + " | ".join(str(got[n]) for n in names) + " |")  # fmt: skip
-    best = max(names, key=lambda n: got[n]) if names else ""
-    text = "\n".join(lines) + "\n"
-    if best:
-        text += ("\n(*) a headline claim (abstract or conclusions). The reading that "
-                 f"reproduces the most headline claims: **{best}** "
-                 f"({got[best]} of {len(heads)}).\n")  # fmt: skip
-    return text
+    text = "\n".join(lines) + "\n\n(*) a headline claim (abstract or conclusions). "
+    most = max(got.values(), default=0)
+    best = [n for n in names if got[n] == most]
+    if most == 0:
+        return text + "No reading reproduces a headline claim.\n"
+    if len(best) == len(names) > 1:
+        return (
+            text + f"Every reading reproduces as many headline claims ({most} of {len(heads)}).\n"
+        )
+    which = ", ".join(f"**{n}**" for n in best)
+    one = "The reading that reproduces" if len(best) == 1 else "The readings that reproduce"
+    return text + f"{one} the most headline claims: {which} ({most} of {len(heads)}).\n"
 
 
 def claims_table(results: Iterable[ClaimResult], rule: bool = False, keep_not_run: bool = True,
@@ -547,7 +552,8 @@ def claims_table(results: Iterable[ClaimResult], rule: bool = False, keep_not_ru
     each case as ``form`` joined by ``sep`` (`ClaimResult.text`); ``keep_not_run=False``
     leaves out the claims without a case."""
     rows = [r.row(None, form, sep) for r in results if keep_not_run or r.cases]
-    return pd.DataFrame(rows, columns=[*COLUMNS, *(["rule"] if rule else [])])
+    table = pd.DataFrame(rows, columns=[*COLUMNS, *(["rule"] if rule else [])])
+    return table.fillna({"rule": ""}) if rule else table
 
 
 def _escape(text: Any) -> str:
@@ -555,13 +561,17 @@ def _escape(text: Any) -> str:
 
 
 def markdown(table: pd.DataFrame, tag: str = "", header: Sequence[str] | None = None,
-             rows: Sequence[int] | None = None) -> str:  # fmt: skip
+             rows: Sequence[int] | None = None, rule: bool = False) -> str:  # fmt: skip
     """A claims table as a Markdown table: the claim (where), the paper, ours, holds and
-    the verdict; ``tag`` picks a column group ``schedsim [tag]``... whose blank cells
-    stand for the default's; ``header`` names the five columns; ``rows`` (positions)
-    picks some rows."""
+    the verdict, and with ``rule`` (and a ``rule`` column) the reading it is checked by
+    after the paper's value; ``tag`` picks a column group ``schedsim [tag]``... whose blank
+    cells stand for the default's; ``header`` names the five columns; ``rows``
+    (positions) picks some rows."""
     suffix = f" [{tag}]" if tag else ""
-    names = header or ("the paper says", "paper", "here", "holds", "")
+    rule = rule and "rule" in table.columns
+    names = list(header or ("the paper says", "paper", "here", "holds", ""))
+    if rule:
+        names.insert(2, "checked as")
     picked = table if rows is None else table.iloc[list(rows)]
     lines = ["|" + "|".join(f" {n} " if n else " " for n in names) + "|", "|---" * len(names) + "|"]
     for row in picked.to_dict("records"):
@@ -569,7 +579,9 @@ def markdown(table: pd.DataFrame, tag: str = "", header: Sequence[str] | None = 
         if not state:  # the column group does not change this claim: the default's cells
             here, holds, state = row["schedsim"], row["holds"], row["status"]
         said = f"{_escape(row['claim'])} ({_escape(row['where'])})"
-        lines.append(f"| {said} | {_escape(row['paper'])} | {_escape(here)} | {holds} | {state} |")
+        checked = f" {_escape(row['rule'] or '-')} |" if rule else ""
+        lines.append(f"| {said} | {_escape(row['paper'])} |{checked} {_escape(here)} | {holds} "
+                     f"| {state} |")  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
@@ -583,20 +595,21 @@ def groups(table: pd.DataFrame) -> list[str]:
 
 def write_claims(table: pd.DataFrame, out: Path, title: str, intro: str = "",
                  md: str = "claims.md", header: Sequence[str] | None = None,
-                 section: str | None = None) -> list[Path]:  # fmt: skip
+                 section: str | None = None, rule: bool = True) -> list[Path]:  # fmt: skip
     """The claims table as ``claims.csv`` (its columns are text: no unit) and as
     Markdown (``md``): ``# title``, ``intro``, then the table, or with ``section``
     (a heading with ``{name}``) one table per column group (`groups`, the first named
-    "default"); ``header``: `markdown`'s."""
+    "default"); ``header``: `markdown`'s; ``rule``: the reading each claim is checked by,
+    where the table has it."""
     csv, text = out / "claims.csv", out / md
     table.to_csv(csv, index=False)
     parts = [f"# {title}\n", *([intro] if intro else [])]
     if section is None:
-        parts.append(markdown(table, header=header))
+        parts.append(markdown(table, header=header, rule=rule))
     else:
         for tag in groups(table):
             heading = section.format(name=tag or "default")
-            parts += [f"\n{heading}\n", markdown(table, tag, header)]
+            parts += [f"\n{heading}\n", markdown(table, tag, header, rule=rule)]
     text.write_text("\n".join(parts))
     return [csv, text]
 
