@@ -386,3 +386,27 @@ def test_users_drawn_from_several_logs():
     assert merge_models([kth]) is kth
     with pytest.raises(ValueError, match="cannot be merged"):
         merge_models([kth, fit_users(load("sdsc-sp2"), response_unit="hours")])
+
+
+def test_a_study_draws_its_users_from_several_logs():
+    from schedsim.app.study import RunConfig, StudyError
+
+    base = {"workload": "kth", "policy": "creasy", "users": 20, "days": 2}
+    c = RunConfig(**base, user_logs=["kth", "sdsc-sp2"])
+    model = c.population().model
+    assert model.source == "KTH-SP2-1996-2.1-cln+SDSC-SP2-1998-4.2-cln"
+    assert model.machine == 100
+    assert len(model.pools) > len(RunConfig(**base).population().model.pools)
+    # The default spelled out is the default: one run id (and the ids of earlier runs).
+    assert RunConfig(**base, user_logs=["kth"]).run_id() == RunConfig(**base).run_id()
+    assert c.run_id() != RunConfig(**base).run_id()
+    for logs, why in (
+        (["sdsc-sp2", "kth"], "must name the workload 'kth' first"),
+        (["kth", "nope"], "unknown log 'nope'"),
+        (["kth", "kth"], "names a log twice"),
+        ("kth", "expected a non-empty list"),
+    ):
+        with pytest.raises(StudyError, match=why):
+            RunConfig(**base, user_logs=logs)
+    with pytest.raises(StudyError, match="applies only to a closed-loop run"):
+        RunConfig(workload="kth", user_logs=["kth", "ctc"])
