@@ -52,10 +52,11 @@ def curves_figure(runs: pd.DataFrame, column: str) -> Figure:
     from matplotlib.figure import Figure
 
     label, _, panel = CURVES[column]
-    # One row per reading run with and without the cycle, the text's first; each point
-    # the mean over the replications.
+    # One row per reading run with and without the cycle (with one setting only: every
+    # reading), the text's first; each point the mean over the replications.
     both = runs.groupby("reading")["cycle"].nunique()
-    kinds = sorted(both[both == 2].index, key=lambda k: (k != DEFAULT_READING, k))
+    kinds = sorted(both[both == 2].index if (both == 2).any() else both.index,
+                   key=lambda k: (k != DEFAULT_READING, k))  # fmt: skip
     runs = runs.groupby(["reading", "cycle", "alpha", "users"], as_index=False)[list(CURVES)].mean()
     fig = Figure(figsize=(10, 3.4 * max(len(kinds), 1)), layout="constrained")
     axes = fig.subplots(len(kinds), 2, squeeze=False, sharey=True)
@@ -154,13 +155,16 @@ def closed_loop_figures(
 
 def load_scan_figure(scan: pd.DataFrame, nights: pd.DataFrame) -> Figure:
     """The load scan (section 4.1's picture: CREASY's night busier and its queue draining
-    later than EASY's): for each reading run with the cycle, top row, the hour the average
+    later than EASY's): for the text's reading and accurate estimates, top row, the hour the average
     queue drains (Figure 5's, hours after midnight; a point at 8:00+ = not by 8:00) against
     the users, EASY and CREASY; bottom row, night by night for the first replication, the
     hour each night's queue empties, one panel per load."""
     from matplotlib.figure import Figure
 
-    readings = sorted(set(scan["reading"]), key=lambda k: (k != DEFAULT_READING, k))[:2]
+    # The text's reading and accurate estimates (the page's two), else the first two.
+    present = set(scan["reading"])
+    readings = [r for r in (DEFAULT_READING, "accurate estimates") if r in present]
+    readings = readings or sorted(present)[:2]
     loads = sorted(set(nights["users"])) if len(nights) else []
     cols = max(len(loads), 2)
     fig = Figure(figsize=(3.2 * cols, 3.0 * (1 + len(readings))), layout="constrained")
