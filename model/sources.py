@@ -27,7 +27,7 @@ from schedsim.model.job import JobRun
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.scheduler import Scheduler, delay_until
 from schedsim.workloads.job import Job, trusted_job
-from schedsim.workloads.users import P_CONTINUE_AT_ZERO, DailyCycle, UserModel, continue_probability
+from schedsim.workloads.users import DailyCycle, UserModel
 
 
 def replay(
@@ -193,6 +193,9 @@ def _user(
     rows, n_rows = pool.tolist(), len(pool)
     open_at = clock.open_at if pop.cycle.enabled else float
     think, breaks = gaps
+    # Equation 1 as this model reads it (its unit and constants: `UserModel.continuation`).
+    continuation = pop.model.continuation
+    p_continue, at_zero = continuation.probability, continuation.at_zero
     # Without a cycle a user is somewhere inside a break at time 0, so that the
     # users do not all start at once.
     wake = 0.0 if pop.cycle.enabled else rng.random() * breaks[rng.integers(len(breaks))]
@@ -223,10 +226,10 @@ def _user(
             jobs += 1
             yield done
             u = rng.random()
-            if u < continue_probability(env.now - job.submit):
+            if u < p_continue(env.now - job.submit):
                 yield env.timeout(think[rng.integers(len(think))])
                 continue
-            reason = "response" if u < P_CONTINUE_AT_ZERO else "choice"
+            reason = "response" if u < at_zero else "choice"
             break
         if jobs:
             log.sessions.append((uid, session, first, env.now, jobs, reason))

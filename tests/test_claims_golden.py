@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from schedsim.app.claims import claims_table, readings_markdown, readings_table
 from schedsim.model.categories import CATEGORIES, CATEGORIES4
 from schedsim.papers import feitelson2009, kettimuthu2003, lawson2002, schwiegelshohn1998, zeng2009
 from schedsim.papers.kettimuthu2003 import report as kettimuthu_report
@@ -40,27 +41,41 @@ def _spread(rng: np.random.Generator, n: int | None = None, sigma: float = 0.4) 
 
 
 def _feitelson(seed: int) -> dict[str, str]:
+    # Three replications of two readings' tables at 100 and 250 users (gains around the
+    # paper's 50% with the cycle, around 0 without; drains from 18:00 to 10:00, some not
+    # by 8:00), scored per reading and set side by side (the readings x claims table).
     rng = np.random.default_rng(seed)
-    gain = pd.DataFrame(
-        [
-            {"users": u, "cycle": c, "estimates": e, "alpha": a,
-             "gain_pct": float(rng.normal(30.0 if c else 0.0, 30.0 if c else 8.0))}
-            for u, c, e, a in itertools.product(
-                (100, 250), (True, False), ("users' own", "accurate"), (1000.0, 3000.0, 6000.0)
-            )
-        ]
-    )  # fmt: skip
-    drains = rng.uniform(18.0, 34.0, 8)
-    drains[rng.integers(0, 8)] = np.nan
-    queue = pd.DataFrame(
-        [
-            {"policy": p, "cycle": c, "estimates": e, "spread": float(rng.uniform(1.0, 2.0)),
-             "drain_hour": float(drains[i])}
-            for i, (c, e, p) in enumerate(itertools.product(
-                (True, False), ("users' own", "accurate"), ("EASY", "CREASY(6000)")))
-        ]
-    )  # fmt: skip
-    return {"claims.csv": feitelson2009.claims.claims(gain, queue, 250).to_csv(index=False)}
+    reps, loads = range(3), (100, 250)
+    readings = {}
+    for reading in ("text", "accurate estimates"):
+        gain = pd.DataFrame(
+            [{"users": u, "cycle": c, "replication": r, "alpha": a,
+              "gain_pct": float(rng.normal(45.0 * a / 6000 if c else 0.0, 15.0 if c else 6.0)),
+              "utilization_gain_pct": float(rng.normal(10.0 if c else 0.0, 8.0))}
+             for u, c, r, a in itertools.product(loads, (True, False), reps, (3000.0, 6000.0))]
+        )  # fmt: skip
+        drains = rng.uniform(18.0, 34.0, 2 * len(reps) * len(loads))
+        drains[drains > 32.0] = np.nan
+        queue = pd.DataFrame(
+            [{"users": u, "policy": p, "cycle": c, "replication": r,
+              "spread": float(rng.uniform(1.0, 2.0)), "drain_hour": float(drains[i // 2]),
+              "queue_10h_jobs": float(rng.uniform(20, 60)),
+              "queue_18h_jobs": float(rng.uniform(20, 90)),
+              "night_busy_cores": float(rng.uniform(30, 90))}
+             for i, (u, c, r, p) in enumerate(itertools.product(
+                 loads, (True, False), reps, ("EASY", "CREASY(6000)")))]
+        )  # fmt: skip
+        runs = pd.DataFrame(
+            [{"users": u, "alpha": a, "cycle": c, "replication": r,
+              "utilization": float(rng.uniform(0.4, 0.7) if c else rng.uniform(0.6, 0.95))}
+             for u, a, c, r in itertools.product(loads, (0.0, 6000.0), (True, False), reps)]
+        )  # fmt: skip
+        readings[reading] = feitelson2009.claims.claim_results(gain, queue, 250, runs)
+    table = claims_table(readings["text"], rule=True, form="{name}: {shown}", sep="; ")
+    return {
+        "claims.csv": table.to_csv(index=False),
+        "readings.md": readings_markdown(readings_table(readings)),
+    }
 
 
 # -- Lawson & Smirni 2002 --------------------------------------------------------------

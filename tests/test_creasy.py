@@ -85,6 +85,50 @@ def test_priority_by_hand(
     assert priority(_queued(1, submit, estimate), now, alpha) == pytest.approx(expected, rel=1e-12)
 
 
+@pytest.mark.parametrize(
+    ("unit", "expected"),
+    [
+        # Waited 10 min, estimate 10 min: rt = 20 min. Minutes: 0.04 / 2^2 = 0.01, so
+        # 3000 * 0.01 + 10 = 40. Seconds: rt = 1200 s, 0.04 / 61^2; hours: rt = 1/3 h,
+        # 0.04 / (1 + 0.05/3)^2. Seniority stays in minutes (section 2).
+        ("minutes", 40.0),
+        ("seconds", 3000 * 0.04 / 61**2 + 10),
+        ("hours", 3000 * 0.04 / (1 + 0.05 / 3) ** 2 + 10),
+    ],
+)
+def test_priority_in_each_unit_of_equation_1(unit: str, expected: float) -> None:
+    from schedsim.workloads.users import Continuation
+
+    job = _queued(1, 0.0, 600.0)
+    assert priority(job, 600.0, 3000.0, Continuation(unit=unit)) == pytest.approx(
+        expected, rel=1e-12
+    )  # type: ignore[arg-type]
+    # The policy orders by the same priorities: a job of rt 2 min against one of rt 30 min.
+    queue = (_queued(1, 0.0, 1800.0), _queued(2, 0.0, 120.0))
+    policy = CREASY(3000.0, unit)  # type: ignore[arg-type]
+    got = [j.id for j in policy.ordered(queue, 0.0)]
+    eq = Continuation(unit=unit)  # type: ignore[arg-type]
+    want = sorted(queue, key=lambda j: (-priority(j, 0.0, 3000.0, eq), j.submit, j.id))
+    assert got == [j.id for j in want]
+
+
+def test_equation_1_constants_and_unit_are_parameters_of_the_policy() -> None:
+    # Constants: 0.6 / (0.1 rt + 1); criticality 0.06 / (0.1 * 20 + 1)^2 = 0.00667 at
+    # rt 20 min: 3000 * that + 10 = 30.
+    from schedsim.workloads.users import Continuation
+
+    job = _queued(1, 0.0, 600.0)
+    assert priority(job, 600.0, 3000.0, Continuation(0.6, 0.1)) == pytest.approx(30.0)
+    params = registry.resolve_params("creasy", {"response_unit": "hours",
+                                                "continue_slope": 0.1})  # fmt: skip
+    policy = CREASY(**params)
+    assert policy.params() == {"alpha": 6000.0, "response_unit": "hours", "continue_slope": 0.1}
+    with pytest.raises(ValueError, match="response_unit"):
+        registry.resolve_params("creasy", {"response_unit": "days"})
+    with pytest.raises(ValueError, match="response_unit must be one of"):
+        CREASY(6000.0, "days")  # type: ignore[arg-type]
+
+
 def test_priority_of_a_short_job_falls_while_it_waits() -> None:
     # Section 4.2: "if short jobs wait for a long time in the queue, their priority
     # decreases". Estimate 1 min, alpha 6000: at wait 0, rt = 1: 240 / 1.05^2 = 217.69;
@@ -165,8 +209,9 @@ _ESTIMATES = st.sampled_from([-5.0, 0.0, 60.0, 600.0, 3600.0]) | st.floats(0.0, 
         max_size=4,
     ),
     st.sampled_from([0.0, 1500.0, 6000.0]),
+    st.sampled_from(["minutes", "seconds", "hours"]),
 )
-def test_a_compiled_pass_decides_as_the_pass_in_python(rows, running, alpha) -> None:
+def test_a_compiled_pass_decides_as_the_pass_in_python(rows, running, alpha, unit) -> None:
     # `kernels.creasy_pass` must start the same jobs, in the same order, and reserve the
     # same job at the same shadow time as EASY's pass in Python over the queue in
     # `ordered`'s order: ties in the running jobs' ends, overrun jobs (planned a grace
@@ -182,7 +227,7 @@ def test_a_compiled_pass_decides_as_the_pass_in_python(rows, running, alpha) -> 
         )
         node += size
     view = View.of(now, 8, running=busy, queue=queue)
-    compiled, python = CREASY(alpha), CREASY(alpha)
+    compiled, python = CREASY(alpha, unit), CREASY(alpha, unit)
     with _budget(0):
         started = [d.job.id for d in compiled.schedule(view)]
         assert creasy._spent == 0  # it went compiled: nothing counted
@@ -209,28 +254,32 @@ def test_a_compiled_pass_decides_as_the_pass_in_python(rows, running, alpha) -> 
     st.integers(0, 9),
     st.sampled_from([0.0, 1500.0, 6000.0, 12345.6]),
     st.sampled_from([5017.25, 86400.0 * 179 + 0.1]),
+    st.sampled_from([("minutes", 0.8, 0.05), ("seconds", 0.8, 0.05), ("hours", 0.7, 0.1)]),
 )
 def test_the_compiled_scan_is_the_numpy_order_less_the_jobs_that_cannot_start(
-    rows, free, alpha, now
+    rows, free, alpha, now, equation
 ) -> None:
     # `kernels.creasy_scan` must pick the jobs that fit and the first of the others, in
     # exactly the order numpy's priorities give (`ordered`), ties included (equal
     # priorities go by submit time, then id).
     queue = tuple(_queued(i + 1, sub, est, size) for i, (size, sub, est) in enumerate(rows))
     view = View.of(now, 16, queue=queue)
-    policy = CREASY(alpha)
+    policy = CREASY(alpha, *equation)
     policy._sync(view)
     ordered = policy.ordered(view.queue, now)
     wide = [j.id for j in ordered if j.size > free][:1]
     queued = policy._queued
-    picked = kernels.creasy_scan(*queued.columns(), now, alpha, creasy._SCALE, free)
+    reading = (policy._slope, policy._per_minute)
+    picked = kernels.creasy_scan(*queued.columns(), now, alpha, policy._scale, free, *reading)
     compiled = [queued.jobs[k].id for k in picked.tolist()]
     assert compiled == [j.id for j in ordered if j.size <= free or j.id in wide]
     # The priorities themselves, bit for bit (an order rarely shows a last-bit difference).
     _, estimate, submit, done, _ = policy._queued.columns()
     wait = (now - submit - done) / creasy.MINUTE
-    prio = alpha * criticality(wait + estimate / creasy.MINUTE) + wait
-    keys = kernels.creasy_keys(estimate, submit, done, now, alpha, creasy._SCALE)
+    crit = criticality(wait + estimate / creasy.MINUTE, policy._slope, policy._scale,
+                       policy._per_minute)  # fmt: skip
+    prio = alpha * crit + wait
+    keys = kernels.creasy_keys(estimate, submit, done, now, alpha, policy._scale, *reading)
     assert keys.tobytes() == (-prio).tobytes()
 
 
@@ -445,7 +494,10 @@ def test_registered_with_alpha_from_the_command_line() -> None:
     assert isinstance(policy.alpha, float)
     assert policy.params() == {"alpha": 3000.0}
     assert registry.make("creasy", {"alpha": 4500}).alpha == 4500.0  # a TOML int
-    assert registry.resolve_params("creasy") == {"alpha": 6000.0}  # the paper's CREASY
+    assert registry.resolve_params("creasy") == {  # the paper's CREASY
+        "alpha": 6000.0, "response_unit": "minutes", "continue_at_zero": 0.8,
+        "continue_slope": 0.05,
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize("alpha", ["-1", "nan", "inf"])

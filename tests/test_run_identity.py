@@ -74,6 +74,7 @@ KEY_CHANGES: dict[str, tuple[dict[str, Any], Any]] = {
     "workload_params": (LUBLIN, {"start_hour": 6.0}),
     "contention_params": (STATISTICAL, {"mates": "product"}),
     "user_params": (CLOSED, {"min_jobs": 10}),
+    "user_logs": (CLOSED, ["kth", "sdsc-sp2"]),
 }
 
 _ZENG = {"alpha_means": "shape", "rounding": "nodes", "max_sl": 1.3, "self_sl2": 1.2}
@@ -97,6 +98,9 @@ TABLE_CHANGES: dict[tuple[str, str], tuple[dict[str, Any], dict[str, Any]]] = {
             "day_end": 19.0,
             "arrive_until": 9.0,
             "unix_start_time": EPOCH + 86400,
+            "response_unit": "seconds",
+            "continue_at_zero": 0.7,
+            "continue_slope": 0.1,
         },
     ),
 }
@@ -242,7 +246,7 @@ def built(config: RunConfig) -> Any:
         pop = config.population()
         model = pop.model
         return (model.session_gap, tuple(model.breaks), len(model.pools), pop.cycle,
-                pop.unix_start_time)  # fmt: skip
+                pop.unix_start_time, model.continuation)  # fmt: skip
     contention = config.contention_model()
     w = config.build_workload()
     return w.header, w.jobs, repr(contention)

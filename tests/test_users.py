@@ -313,3 +313,100 @@ def test_closed_loop_figures_keep_accurate_estimates_apart(tmp_path):
     for stem in ("cycle", "cycle-exact-estimates"):
         queue = pd.read_csv(tmp_path / "s" / "report" / f"queue-by-time-of-day-{stem}.csv")
         assert len(queue) == 2 * 144  # two labels, one line each
+
+
+# ---- Equation 1's reading: its unit and constants (issue 39) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("unit", "response", "p"),
+    [
+        # 0.8 / (0.05 * 20 + 1) = 0.4 at a response of 20 units, whatever the unit.
+        ("minutes", 1200.0, 0.4),
+        ("seconds", 20.0, 0.4),
+        ("hours", 72_000.0, 0.4),
+        # A one-hour response: 0.8 / 4 in minutes, 0.8 / 181 in seconds, 0.8 / 1.05 in hours.
+        ("minutes", 3600.0, 0.2),
+        ("seconds", 3600.0, 0.8 / 181),
+        ("hours", 3600.0, 0.8 / 1.05),
+    ],
+)
+def test_equation_1_in_each_unit_the_text_allows(unit, response, p):
+    from schedsim.workloads.users import Continuation
+
+    assert Continuation(unit=unit).probability(response) == pytest.approx(p, rel=1e-12)
+    # The constants: 0.6 / (0.1 * 20 + 1) = 0.2 at 20 minutes.
+    assert Continuation(0.6, 0.1).probability(1200.0) == pytest.approx(0.2, rel=1e-12)
+
+
+def test_equation_1_reading_is_checked_and_reaches_the_model():
+    from schedsim.workloads.users import Continuation
+
+    with pytest.raises(ValueError, match="response_unit must be one of"):
+        Continuation(unit="days")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="continue_at_zero"):
+        Continuation(at_zero=1.5)
+    with pytest.raises(ValueError, match="continue_slope"):
+        Continuation(slope=-1.0)
+    m = fit_users(load("kth"), response_unit="seconds", continue_at_zero=0.7,
+                  continue_slope=0.1)  # fmt: skip
+    assert m.continuation == Continuation(0.7, 0.1, "seconds")
+    assert m.restrict(50).continuation == m.continuation
+    assert m.describe()["response_unit"] == "seconds"
+
+
+def test_sessions_follow_equation_1_in_the_chosen_unit():
+    # Jobs of 60 s on an empty machine. In minutes p = 0.8 / 1.05, sessions of mean
+    # 1 / (1 - p) = 4.2 jobs; in seconds p = 0.8 / 4: mean 1.25 jobs; in hours
+    # p = 0.8 / (0.05/60 + 1): mean 4.98 jobs.
+    from dataclasses import replace
+
+    from schedsim.workloads.users import Continuation
+
+    for unit, p in (("minutes", 0.8 / 1.05), ("seconds", 0.2), ("hours", 0.8 / (0.05 / 60 + 1))):
+        model = replace(toy_model(60.0), continuation=Continuation(unit=unit))
+        r = run(model, 20, 30, DailyCycle(enabled=False), seed=5)
+        done = r.sessions[r.sessions["reason"] != "horizon"]
+        assert done["jobs"].mean() == pytest.approx(1 / (1 - p), rel=0.06), unit
+
+
+def test_users_drawn_from_several_logs():
+    from schedsim.workloads.users import merge_models
+
+    kth, sp2 = fit_users(load("kth")), fit_users(load("sdsc-sp2"))
+    both = merge_models([kth, sp2])
+    # SDSC-SP2's 128-node jobs do not fit KTH's 100 nodes: they leave the pools, counted.
+    narrow = sp2.restrict(kth.machine)
+    assert len(both.pools) == len(kth.pools) + len(narrow.pools)
+    assert both.machine == kth.machine == 100
+    assert max(p[:, 0].max() for p in both.pools) <= 100
+    assert both.think.size == kth.think.size + sp2.think.size
+    assert both.source == f"{kth.source}+{sp2.source}"
+    assert any("wider than 100" in n for n in both.notes)
+    assert merge_models([kth]) is kth
+    with pytest.raises(ValueError, match="cannot be merged"):
+        merge_models([kth, fit_users(load("sdsc-sp2"), response_unit="hours")])
+
+
+def test_a_study_draws_its_users_from_several_logs():
+    from schedsim.app.study import RunConfig, StudyError
+
+    base = {"workload": "kth", "policy": "creasy", "users": 20, "days": 2}
+    c = RunConfig(**base, user_logs=["kth", "sdsc-sp2"])
+    model = c.population().model
+    assert model.source == "KTH-SP2-1996-2.1-cln+SDSC-SP2-1998-4.2-cln"
+    assert model.machine == 100
+    assert len(model.pools) > len(RunConfig(**base).population().model.pools)
+    # The default spelled out is the default: one run id (and the ids of earlier runs).
+    assert RunConfig(**base, user_logs=["kth"]).run_id() == RunConfig(**base).run_id()
+    assert c.run_id() != RunConfig(**base).run_id()
+    for logs, why in (
+        (["sdsc-sp2", "kth"], "must name the workload 'kth' first"),
+        (["kth", "nope"], "unknown log 'nope'"),
+        (["kth", "kth"], "names a log twice"),
+        ("kth", "expected a non-empty list"),
+    ):
+        with pytest.raises(StudyError, match=why):
+            RunConfig(**base, user_logs=logs)
+    with pytest.raises(StudyError, match="applies only to a closed-loop run"):
+        RunConfig(workload="kth", user_logs=["kth", "ctc"])

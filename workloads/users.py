@@ -7,11 +7,19 @@ with the session with probability (Equation 1)
     p(continue) = 0.8 / (0.05 * response + 1),    response in **minutes**,
 
 or ends it. A think time longer than 20 minutes separates sessions
-(Zilber et al., as seed 002 section 3 quotes). The unit is minutes because
+(Zilber et al., as seed 002 section 3 quotes). The paper prints no unit for
+Equation 1's response time; minutes is the reading used by default because
 that is what makes the curve the paper describes: Figure 1's data are
 plotted per minute of response, and with minutes the probability halves at
 a 20-minute response, the same 20 minutes that separate sessions; in
-seconds a one-minute job would already end 3 sessions in 4.
+seconds a one-minute job would already end 3 sessions in 4, in hours a
+one-hour job would still go on 3 times in 4. `Continuation` holds the
+equation with its constants and its unit (``"seconds"``, ``"minutes"``,
+``"hours"``), each a parameter of `fit_users` (``response_unit``,
+``continue_at_zero``, ``continue_slope``: ``user_params`` keys of a study), so
+the other readings the text allows can be run; CREASY's priority takes the
+same three as its own parameters (`schedsim.policies.creasy.policy`), set
+separately.
 
 What the paper leaves open, and is chosen here (every choice a parameter):
 
@@ -68,12 +76,18 @@ from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
 
 __all__ = [
+    "PAPER_CONTINUATION",
     "P_CONTINUE_AT_ZERO",
+    "RESPONSE_UNITS",
     "SLOPE_PER_MINUTE",
+    "Continuation",
     "DailyCycle",
+    "ResponseUnit",
     "UserModel",
     "continue_probability",
     "fit_users",
+    "merge_models",
+    "response_unit_seconds",
 ]
 
 _DAY = 86400.0
@@ -85,13 +99,62 @@ P_CONTINUE_AT_ZERO = 0.8
 SLOPE_PER_MINUTE = 0.05
 
 
+#: Equation 1's response time: the readings of its unit, in seconds per unit.
+RESPONSE_UNITS: dict[str, float] = {"seconds": 1.0, "minutes": 60.0, "hours": 3600.0}
+#: The name of a reading of Equation 1's unit (`RESPONSE_UNITS`).
+ResponseUnit = Literal["seconds", "minutes", "hours"]
+
+
+def response_unit_seconds(unit: str, where: str = "response_unit") -> float:
+    """Seconds per ``unit`` of Equation 1's response time; ValueError naming ``where``
+    (the parameter as the caller calls it) for a unit not in `RESPONSE_UNITS`."""
+    try:
+        return RESPONSE_UNITS[unit]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"{where} must be one of {', '.join(map(repr, RESPONSE_UNITS))}, got {unit!r}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class Continuation:
+    """Seed 002 Equation 1, ``p = at_zero / (slope x response + 1)``, with its reading.
+
+    ``at_zero`` (0.8) is the probability of going on after an instant response,
+    ``slope`` (0.05) the denominator's slope per ``unit`` of response time
+    (``"minutes"``, the default reading; ``"seconds"`` and ``"hours"`` are the
+    others the paper's unprinted unit allows: module docstring).
+    """
+
+    at_zero: float = P_CONTINUE_AT_ZERO
+    slope: float = SLOPE_PER_MINUTE
+    unit: ResponseUnit = "minutes"
+
+    def __post_init__(self) -> None:
+        if not (0.0 < self.at_zero <= 1.0):
+            raise ValueError(f"continue_at_zero must be in (0, 1], got {self.at_zero!r}")
+        if not (self.slope >= 0.0 and math.isfinite(self.slope)):
+            raise ValueError(f"continue_slope must be a finite number >= 0, got {self.slope!r}")
+        response_unit_seconds(self.unit)
+
+    def probability(self, response: float | np.ndarray) -> float | np.ndarray:
+        """Equation 1 at ``response`` **seconds** (converted to `unit` here, so callers stay
+        in the simulator's seconds)."""
+        return self.at_zero / (self.slope * (response / RESPONSE_UNITS[self.unit]) + 1.0)
+
+
+#: Equation 1 as the paper's default reading (response in minutes).
+PAPER_CONTINUATION = Continuation()
+
+
 def continue_probability(response: float | np.ndarray) -> float | np.ndarray:
     """Seed 002 Equation 1: 0.8 / (0.05 x response + 1), ``response`` in **seconds**.
 
-    The equation reads the response in minutes (see the module docstring);
-    this function converts, so callers stay in the simulator's seconds.
+    The equation reads the response in minutes (the default reading: see the module
+    docstring); this function converts, so callers stay in the simulator's seconds.
+    `Continuation` is the same with other constants or another unit.
     """
-    return P_CONTINUE_AT_ZERO / (SLOPE_PER_MINUTE * (response / 60.0) + 1.0)
+    return PAPER_CONTINUATION.probability(response)
 
 
 @dataclass(frozen=True)
@@ -152,6 +215,9 @@ class UserModel:
     max_runtime: float | None = 3600.0
     notes: tuple[str, ...] = field(default=(), compare=False)
     max_runtime_as: Literal["cap", "filter"] = "filter"
+    #: Equation 1 as the users read it: after each job they go on with the session
+    #: with this probability of its response time.
+    continuation: Continuation = PAPER_CONTINUATION
 
     def __post_init__(self) -> None:
         if not self.pools:
@@ -180,6 +246,9 @@ class UserModel:
             "mean_size": float(sizes.mean()),
             "mean_run_time": float(runs.mean()),
             "notes": list(self.notes),
+            "continue_at_zero": self.continuation.at_zero,
+            "continue_slope": self.continuation.slope,
+            "response_unit": self.continuation.unit,
         }
 
     def restrict(self, cores: int) -> UserModel:
@@ -205,6 +274,7 @@ class UserModel:
             self.max_runtime,
             (*self.notes, note),
             self.max_runtime_as,
+            self.continuation,
         )
 
 
@@ -222,6 +292,9 @@ def fit_users(
     max_break: float = 8 * _HOUR,
     min_jobs: int = 5,
     max_runtime_as: Literal["cap", "filter"] = "filter",
+    response_unit: ResponseUnit = "minutes",
+    continue_at_zero: float = P_CONTINUE_AT_ZERO,
+    continue_slope: float = SLOPE_PER_MINUTE,
 ) -> UserModel:
     """A `UserModel` from a trace's users (seed 002 section 3; module docstring).
 
@@ -231,7 +304,10 @@ def fit_users(
     estimates are cut to it either way. ``session_gap`` splits think times from
     breaks; ``max_break`` is the longest gap still counted as a break;
     ``min_jobs`` is the fewest usable jobs a trace user needs to be imitated.
+    ``response_unit``, ``continue_at_zero`` and ``continue_slope`` are Equation 1's
+    reading (`Continuation`): the unit of its response time and its two constants.
     """
+    continuation = Continuation(continue_at_zero, continue_slope, response_unit)
     if max_runtime is not None and not max_runtime > 0:
         raise ValueError(f"max_runtime must be positive or None, got {max_runtime}")
     if max_runtime_as not in ("cap", "filter"):
@@ -281,4 +357,45 @@ def fit_users(
         None if max_runtime is None else float(max_runtime),
         tuple(notes),
         max_runtime_as,
+        continuation,
+    )
+
+
+def merge_models(models: list[UserModel] | tuple[UserModel, ...]) -> UserModel:
+    """One `UserModel` whose users are those of every model in ``models``: the paper drew
+    its users from five logs (seed 002 section 3: "empirical data drawn from five
+    different parallel system traces"). A simulated user is assigned uniformly among all
+    their eligible users (so a log weighs by its count of users); think times and breaks
+    are pooled over the logs. The machine is the first model's (its jobs' log is the
+    run's ``workload``): the others' jobs wider than it leave their pools
+    (`UserModel.restrict`, counted in the notes). The run-time limit, its reading and
+    Equation 1's reading must be the same in every model (one study's settings)."""
+    if not models:
+        raise ValueError("merge_models needs at least one user model")
+    first = models[0]
+    for m in models[1:]:
+        same = (m.max_runtime, m.max_runtime_as, m.session_gap, m.continuation)
+        if same != (first.max_runtime, first.max_runtime_as, first.session_gap,
+                    first.continuation):  # fmt: skip
+            raise ValueError(
+                f"user models from {first.source!r} and {m.source!r} differ in their "
+                "run-time limit, session gap or Equation 1: they cannot be merged"
+            )
+    if len(models) == 1:
+        return first
+    fitted = [first, *(m.restrict(first.machine) for m in models[1:])]
+    notes = [f"{m.source}: {n}" for m in fitted for n in m.notes]
+    notes.append(", ".join(f"{m.source}: {len(m.pools)} users" for m in fitted))
+    return UserModel(
+        tuple(p for m in fitted for p in m.pools),
+        tuple(u for m in fitted for u in m.trace_users),
+        np.concatenate([m.think for m in fitted]),
+        np.concatenate([m.breaks for m in fitted]),
+        first.machine,
+        "+".join(m.source for m in fitted),
+        first.session_gap,
+        first.max_runtime,
+        tuple(notes),
+        first.max_runtime_as,
+        first.continuation,
     )

@@ -220,9 +220,12 @@ derivative of Equation 1, p(rt) = 0.8 / (0.05 rt + 1). Seniority is the wait.
 Jobs expected to respond soon, whose owners are still at their desks, jump ahead;
 `alpha = 0` is EASY, job for job. The backfilling itself is EASY's.""",
         choices=[
-            "**Units.** Equation 1's response time is in minutes (the paper does not print "
-            "the unit; the minute is that of its slope 0.05 in the user model it comes "
-            "from); seniority is the wait in minutes, so `alpha` is in minutes squared.",
+            "**Units.** Equation 1's response time is in minutes by default (the paper does "
+            "not print the unit; the minute is that of its slope 0.05 in the user model it "
+            "comes from); `response_unit` = `seconds` or `hours` are the other readings, and "
+            "`continue_at_zero` (0.8) and `continue_slope` (0.05) Equation 1's constants, "
+            "set apart from the users' own reading (`user_params`). Seniority is the wait in "
+            "minutes, so `alpha` is in minutes squared.",
             "**Criticality is the magnitude** |dp/drt|: the derivative itself is negative, "
             "and used with its sign `alpha > 0` would favour the longest jobs.",
             "**Every queued job** gets criticality: Equation 2 sets no condition on the "

@@ -1,10 +1,12 @@
 """Feitelson & Shmueli 2009, *A Case for Conservative Workload Modeling: Parallel Job
 Scheduling with Daily Cycles of Activity* (MASCOTS 2009): CREASY against EASY.
 
-Its page is README.md beside this file; its studies ``study.toml`` (14 days) and
-``study-full.toml`` (the paper's 180 days). `analyses`: the gains and the queue by time
-of day; `claims`: the paper's claims scored; `figures`: Figures 2, 4, 5 and 6; `report`:
-`write`, the files it adds to a study's report (``[report] paper = "feitelson2009"``).
+Its page is README.md beside this file; its studies ``study.toml`` (14 days, the readings
+the paper leaves open, 3 replications), ``study-full.toml`` (the paper's grid over its 180
+days) and ``study-alpha.toml`` (alpha beyond 6000). `analyses`: the readings, the gains,
+the queue by time of day and night by night; `claims`: the paper's claims scored under the
+one verdict rule; `figures`: Figures 2, 4, 5 and 6 and the load scan; `report`: `write`,
+the files it adds to a study's report (``[report] paper = "feitelson2009"``).
 """
 
 from __future__ import annotations

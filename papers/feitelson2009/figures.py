@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from schedsim.model.results import Result
-from schedsim.papers.feitelson2009.analyses import _column
+from schedsim.papers.feitelson2009.analyses import (
+    DEFAULT_READING,
+    NIGHT_TO,
+    _column,
+    reading_of,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -20,7 +25,7 @@ if TYPE_CHECKING:
     from schedsim.app.report.study_results import StudyResults
 
 
-__all__ = ["CURVES", "QUEUE_UNITS", "closed_loop_figures", "curves_figure"]
+__all__ = ["CURVES", "QUEUE_UNITS", "closed_loop_figures", "curves_figure", "load_scan_figure"]
 
 
 #: The curves of Figures 2 and 4: run column -> (axis label, file stem, figure panel). The
@@ -41,13 +46,19 @@ QUEUE_UNITS: dict[str, str] = {
 
 
 def curves_figure(runs: pd.DataFrame, column: str) -> Figure:
-    """Figures 2 and 4 side by side: ``column`` against the users, one line per alpha,
-    a panel per daily-cycle setting (columns) and kind of estimate (rows)."""
+    """Figures 2 and 4 side by side: ``column`` against the users, one line per alpha
+    (the mean over replications), a panel per daily-cycle setting (columns) and reading
+    run with both settings (rows; `analyses.runs`)."""
     from matplotlib.figure import Figure
 
     label, _, panel = CURVES[column]
-    kinds = sorted(set(runs["estimates"]), reverse=True)  # the users' own first
-    fig = Figure(figsize=(10, 3.4 * len(kinds)), layout="constrained")
+    # One row per reading run with and without the cycle (with one setting only: every
+    # reading), the text's first; each point the mean over the replications.
+    both = runs.groupby("reading")["cycle"].nunique()
+    kinds = sorted(both[both == 2].index if (both == 2).any() else both.index,
+                   key=lambda k: (k != DEFAULT_READING, k))  # fmt: skip
+    runs = runs.groupby(["reading", "cycle", "alpha", "users"], as_index=False)[list(CURVES)].mean()
+    fig = Figure(figsize=(10, 3.4 * max(len(kinds), 1)), layout="constrained")
     axes = fig.subplots(len(kinds), 2, squeeze=False, sharey=True)
     alphas = sorted(set(runs["alpha"]))
     colors = [f"C{i}" for i in range(len(alphas))]
@@ -55,14 +66,14 @@ def curves_figure(runs: pd.DataFrame, column: str) -> Figure:
         for c, (cycle, name) in enumerate(((False, "without daily cycles (Figure 2)"),
                                            (True, "with daily cycles (Figure 4)"))):  # fmt: skip
             ax = axes[r][c]
-            sub = runs[(runs["estimates"] == kind) & (runs["cycle"] == cycle)]
+            sub = runs[(runs["reading"] == kind) & (runs["cycle"] == cycle)]
             for alpha, color in zip(alphas, colors, strict=True):
                 line = sub[sub["alpha"] == alpha].sort_values("users")
                 name_ = "EASY (alpha 0)" if alpha == 0 else f"alpha {alpha:g}"
                 if len(line):
                     ax.plot(line["users"], line[column], marker="o", color=color,
                             label=name_)  # fmt: skip
-            ax.set_title(f"{name}, {kind} estimates", fontsize=10)
+            ax.set_title(f"{name}\nreading: {kind}", fontsize=10)
             ax.set_xlabel("closed-loop users (users)")
             ax.grid(alpha=0.3)
         axes[r][0].set_ylabel(label)
@@ -104,6 +115,11 @@ def closed_loop_figures(
     size = int(done["users"].max() if users is None else users)
     hours = list(hours) if hours is not None else [10.0, 16.0, 23.0]
     picked = done[(done["users"] == size) & (done["replication"] == 0)]
+    # The text's reading and accurate estimates only: the other readings' runs have the
+    # same labels (a policy's alpha) and would overwrite theirs.
+    text = [reading_of(r) in (DEFAULT_READING, "accurate estimates")
+            for r in picked.to_dict("records")]  # fmt: skip
+    picked = picked[text] if len(picked) else picked
     if picked.empty:
         raise ValueError(f"study {results.name!r} has no finished run with {size} users")
     # Unset is the default, a daily cycle; accurate estimates or the users' own, when the
@@ -135,3 +151,62 @@ def closed_loop_figures(
             out,
         )  # fmt: skip
     return tables, plots
+
+
+def load_scan_figure(scan: pd.DataFrame, nights: pd.DataFrame) -> Figure:
+    """The load scan (section 4.1's picture: CREASY's night busier and its queue draining
+    later than EASY's): for the text's reading and accurate estimates, top row, the hour the average
+    queue drains (Figure 5's, hours after midnight; a point at 8:00+ = not by 8:00) against
+    the users, EASY and CREASY; bottom row, night by night for the first replication, the
+    hour each night's queue empties, one panel per load."""
+    from matplotlib.figure import Figure
+
+    # The text's reading and accurate estimates (the page's two), else the first two.
+    present = set(scan["reading"])
+    readings = [r for r in (DEFAULT_READING, "accurate estimates") if r in present]
+    readings = readings or sorted(present)[:2]
+    loads = sorted(set(nights["users"])) if len(nights) else []
+    cols = max(len(loads), 2)
+    fig = Figure(figsize=(3.2 * cols, 3.0 * (1 + len(readings))), layout="constrained")
+    grid = fig.subplots(1 + len(readings), cols, squeeze=False)
+    late = NIGHT_TO + 24.0 + 0.5  # where "not by 8:00" is drawn
+    styles = {"EASY": ("C0", "o"), "CREASY": ("C3", "s")}
+    for k, reading in enumerate(readings):
+        ax = grid[0][k]
+        sub = scan[scan["reading"] == reading]
+        for policy, g in sub.groupby("policy"):
+            color, marker = styles["EASY" if policy == "EASY" else "CREASY"]
+            g = g.sort_values("users")
+            y = (g["drain_hour"].fillna(late) - 24.0).to_numpy()
+            ax.plot(g["users"], y, marker=marker, color=color, label=str(policy))
+        ax.axhline(NIGHT_TO, color="grey", lw=0.8, ls="--")
+        ax.set_title(f"average queue drains\nreading: {reading}", fontsize=9)
+        ax.set_xlabel("closed-loop users (users)")
+        ax.set_ylabel("drain time (h after midnight)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    for extra in range(len(readings), cols):
+        grid[0][extra].axis("off")
+    for r, reading in enumerate(readings, 1):
+        for c in range(cols):
+            ax = grid[r][c]
+            if c >= len(loads):
+                ax.axis("off")
+                continue
+            users = loads[c]
+            sub = nights[(nights["reading"] == reading) & (nights["users"] == users)
+                         & (nights["replication"] == 0)]  # fmt: skip
+            for policy, g in sub.groupby("policy"):
+                color, marker = styles["EASY" if policy == "EASY" else "CREASY"]
+                y = (g["drain_hour"].fillna(late) - 24.0).to_numpy()
+                ax.plot(g["night"], y, marker=marker, color=color, lw=0.8, label=str(policy))
+            ax.axhline(NIGHT_TO, color="grey", lw=0.8, ls="--")
+            ax.set_title(f"{users} users, {reading}", fontsize=8)
+            ax.set_xlabel("night (1 = the first evening)")
+            ax.set_ylabel("queue empty at (h after midnight)")
+            ax.set_ylim(-6.5, late - 24.0 + 0.5)
+            ax.grid(alpha=0.3)
+    fig.suptitle("When the queue drains at night, EASY against CREASY (alpha 6000); "
+                 "dashed: 8:00, above it: not by 8:00 (negative: before midnight)",
+                 fontsize=10)  # fmt: skip
+    return fig

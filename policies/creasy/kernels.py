@@ -31,25 +31,27 @@ def _before(key, submit, ids, a, b):
 
 
 @njit(cache=True)
-def creasy_keys(estimate, submit, done, now, alpha, scale):
+def creasy_keys(estimate, submit, done, now, alpha, scale, slope, per_minute):
     """Minus each queued job's CREASY priority (Feitelson & Shmueli 2009, Equation 2).
 
     ``alpha * scale / d**2 + wait`` with ``wait = (now - submit - done) / 60`` and
-    ``d = 0.05 * (wait + estimate / 60) + 1`` (``scale`` is 0.8 x 0.05, computed by
-    the caller as `schedsim.policies.creasy.policy.criticality` computes it): the numpy
+    ``d = slope * ((wait + estimate / 60) * per_minute) + 1`` (``scale`` is at-zero x
+    ``slope``, 0.8 x 0.05, computed by the caller as
+    `schedsim.policies.creasy.policy.criticality` computes it; ``per_minute`` the units
+    of Equation 1's response time in a minute, 1.0 for its default reading): the numpy
     expression's operations in its order, so the same numbers bit for bit (tested).
     """
     n = len(estimate)
     key = np.empty(n)
     for i in range(n):
         wait = (now - submit[i] - done[i]) / 60.0
-        d = 0.05 * (wait + estimate[i] / 60.0) + 1.0
+        d = slope * ((wait + estimate[i] / 60.0) * per_minute) + 1.0
         key[i] = -(alpha * (scale / (d * d)) + wait)
     return key
 
 
 @njit(cache=True)
-def creasy_scan(size, estimate, submit, done, ids, now, alpha, scale, free):
+def creasy_scan(size, estimate, submit, done, ids, now, alpha, scale, free, slope, per_minute):
     """The queue positions a CREASY pass with ``free`` free cores looks at, in its order.
 
     `schedsim.policies.creasy.policy.CREASY.ordered`'s order, on the priorities of
@@ -59,7 +61,7 @@ def creasy_scan(size, estimate, submit, done, ids, now, alpha, scale, free):
     handful of jobs fit a loaded machine).
     """
     n = len(size)
-    key = creasy_keys(estimate, submit, done, now, alpha, scale)
+    key = creasy_keys(estimate, submit, done, now, alpha, scale, slope, per_minute)
     out = np.empty(n, np.int64)
     m = 0
     wide = -1
@@ -84,8 +86,9 @@ def creasy_scan(size, estimate, submit, done, ids, now, alpha, scale, free):
 
 @njit(cache=True)
 def creasy_pass(
-    size, estimate, submit, done, ids, now, alpha, scale, free, run_end, run_size, grace
-):
+    size, estimate, submit, done, ids, now, alpha, scale, free, run_end, run_size, grace,
+    slope, per_minute,
+):  # fmt: skip
     """One CREASY pass: EASY backfilling over the queue in CREASY's order, compiled.
 
     `schedsim.policies.backfilling.EASY.schedule` on the jobs `creasy_scan` keeps
@@ -101,7 +104,9 @@ def creasy_pass(
     Returns the queue positions started, in order, the head's position (-1: none),
     and the shadow time and extra cores (meaningful only with a head).
     """
-    picked = creasy_scan(size, estimate, submit, done, ids, now, alpha, scale, free)
+    picked = creasy_scan(
+        size, estimate, submit, done, ids, now, alpha, scale, free, slope, per_minute
+    )
     m = len(picked)
     started = np.empty(m, np.int64)
     s = 0

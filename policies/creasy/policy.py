@@ -73,6 +73,18 @@ Left open by the paper, and chosen here:
 * When priorities are evaluated: at scheduling passes only, which happen
   when a job arrives or ends (as in the paper's simulator, section 3:
   "every time a new job arrives or a running job terminates").
+* Equation 1's unit. The paper prints none; minutes is the default reading
+  (above), ``response_unit = "seconds"`` or ``"hours"`` the others
+  (`schedsim.workloads.users.RESPONSE_UNITS`), with Equation 1's constants
+  ``continue_at_zero`` (0.8) and ``continue_slope`` (0.05): parameters of the
+  policy, set separately from the users' own reading of Equation 1
+  (``user_params``). Only the criticality reads them: its argument, the expected
+  response, is taken in that unit (``rt_unit = rt_minutes x minutes per unit``), and
+  the derivative is per that unit; seniority stays "in minutes", as section 2 says.
+  In seconds criticality is spent within a minute of expected response (a quarter
+  of its top at 20 seconds), in hours it hardly changes over the one-hour jobs
+  (0.036 at an hour against 0.04): either way CREASY orders much as EASY does, and
+  minutes is the reading that gives it its strength.
 * The default alpha: 6000, the value of the paper's CREASY runs (Figure 5(b)
   "CREASY Scheduler (α = 6000)"; "beyond 6000, improvements in performance
   for CREASY are marginal"). Alpha = 0 is EASY (registered as ``easy``).
@@ -84,6 +96,7 @@ import math
 from collections.abc import Callable, Sequence
 from functools import cache
 from operator import attrgetter
+from typing import ClassVar
 
 import numpy as np
 
@@ -92,7 +105,13 @@ from schedsim.model.view import JobView
 from schedsim.policies.backfilling import EASY
 from schedsim.policies.planning.profile import OVERRUN_GRACE
 from schedsim.policies.queue_columns import Queued
-from schedsim.workloads.users import P_CONTINUE_AT_ZERO, SLOPE_PER_MINUTE
+from schedsim.workloads.users import (
+    P_CONTINUE_AT_ZERO,
+    SLOPE_PER_MINUTE,
+    Continuation,
+    ResponseUnit,
+    response_unit_seconds,
+)
 
 MINUTE = 60.0
 
@@ -124,23 +143,37 @@ def _pass_kernel() -> Callable[..., tuple[np.ndarray, int, float, int]]:
     return creasy_pass
 
 
-def criticality(rt_minutes: float | np.ndarray) -> float | np.ndarray:
-    """``|dp/drt|`` of Equation 1 at expected response time ``rt`` minutes, per minute.
+def criticality(
+    rt_minutes: float | np.ndarray,
+    slope: float = SLOPE_PER_MINUTE,
+    scale: float = _SCALE,
+    per_minute: float = 1.0,
+) -> float | np.ndarray:
+    """``|dp/drt|`` of Equation 1 at expected response time ``rt`` minutes, per unit.
 
     dp/drt = -0.8 * 0.05 / (0.05 * rt + 1) ** 2; this returns its magnitude,
-    largest (0.04) at rt = 0 and falling towards 0 as rt grows.
+    largest (0.04) at rt = 0 and falling towards 0 as rt grows. ``slope`` and
+    ``scale`` (its numerator, at-zero x slope) are Equation 1's; ``per_minute`` the
+    units of Equation 1's response time in a minute (1: minutes, the default reading;
+    60: seconds; 1/60: hours), so ``rt`` is read as ``rt_minutes * per_minute`` units
+    (times 1.0 is exact: the default reading's numbers are bit for bit the same).
     """
-    d = SLOPE_PER_MINUTE * rt_minutes + 1.0
-    return _SCALE / (d * d)
+    d = slope * (rt_minutes * per_minute) + 1.0
+    return scale / (d * d)
 
 
-def priority(job: JobView, now: float, alpha: float) -> float:
+def priority(job: JobView, now: float, alpha: float,
+             equation: Continuation | None = None) -> float:  # fmt: skip
     """Equation 2 (seed 002 section 2) for a queued job at clock time ``now`` (seconds).
 
-    ``alpha * criticality(wait + estimate) + wait``, times in minutes.
+    ``alpha * criticality(wait + estimate) + wait``, times in minutes; ``equation``:
+    Equation 1's reading (None: the paper's, in minutes).
     """
+    eq = equation or Continuation()
     wait = job.wait(now) / MINUTE
-    return float(alpha * criticality(wait + job.estimate / MINUTE) + wait)
+    per_minute = MINUTE / response_unit_seconds(eq.unit)
+    crit = criticality(wait + job.estimate / MINUTE, eq.slope, eq.at_zero * eq.slope, per_minute)
+    return float(alpha * crit + wait)
 
 
 @register("creasy")
@@ -150,14 +183,39 @@ class CREASY(EASY):
     ``alpha`` (minutes squared; paper values 0, 1500, 3000, 4500, 6000):
     weight of criticality, ``|dp/drt|`` of Equation 1 at the expected response
     time (wait + estimate, minutes), against seniority, the wait in
-    minutes. 0 is EASY. See `schedsim.policies.creasy.policy`.
+    minutes. 0 is EASY. ``response_unit`` (``"minutes"``; ``"seconds"``,
+    ``"hours"``), ``continue_at_zero`` (0.8) and ``continue_slope`` (0.05): Equation
+    1's reading for the criticality, independent of the users'. See
+    `schedsim.policies.creasy.policy`.
     """
 
-    def __init__(self, alpha: float = 6000.0) -> None:
+    #: Parameters added after run ids were published, with the values that behave as
+    #: before (the run ids of studies that do not set them stay the same).
+    LATER_PARAMS: ClassVar[dict[str, object]] = {
+        "response_unit": "minutes",
+        "continue_at_zero": P_CONTINUE_AT_ZERO,
+        "continue_slope": SLOPE_PER_MINUTE,
+    }
+
+    def __init__(
+        self,
+        alpha: float = 6000.0,
+        response_unit: ResponseUnit = "minutes",
+        continue_at_zero: float = P_CONTINUE_AT_ZERO,
+        continue_slope: float = SLOPE_PER_MINUTE,
+    ) -> None:
         if not (alpha >= 0 and math.isfinite(alpha)):
             raise ValueError(f"alpha must be a non-negative finite number, got {alpha}")
+        self.equation = Continuation(float(continue_at_zero), float(continue_slope),
+                                     response_unit)  # fmt: skip
         super().__init__("fcfs")
         self.alpha = float(alpha)
+        # Equation 1's reading as the criticality computes it: its slope, its numerator
+        # (computed as `_SCALE` is, so the default's numbers are the same bit for bit)
+        # and the units of its response time in a minute.
+        self._slope = self.equation.slope
+        self._scale = self.equation.at_zero * self.equation.slope
+        self._per_minute = MINUTE / response_unit_seconds(response_unit)
         self._queued: Queued | None = None
         # The queue `_queued` holds the columns of, for this pass only.
         self._synced: tuple[JobView, ...] | None = None
@@ -167,8 +225,14 @@ class CREASY(EASY):
         self._run_end = np.zeros(0)
         self._run_size = np.zeros(0, np.int64)
 
-    def params(self) -> dict[str, float]:  # type: ignore[override]
-        return {"alpha": self.alpha}
+    def params(self) -> dict[str, float | str]:  # type: ignore[override]
+        """``alpha``, and Equation 1's reading where it is not the paper's default (so the
+        metadata of a default run is as it was before the reading was a parameter)."""
+        eq = self.equation
+        reading = {"response_unit": eq.unit, "continue_at_zero": eq.at_zero,
+                   "continue_slope": eq.slope}  # fmt: skip
+        changed = {k: v for k, v in reading.items() if v != self.LATER_PARAMS[k]}
+        return {"alpha": self.alpha, **changed}
 
     def schedule(self, view: View) -> list[Start]:
         """EASY's pass over the queue in `ordered`'s order: in Python until this process
@@ -208,8 +272,9 @@ class CREASY(EASY):
         assert queued is not None  # `_sync` made it
         size, estimate, submit, done, ids = queued.columns()
         started, head, when, _ = _pass_kernel()(
-            size, estimate, submit, done, ids, view.now, self.alpha, _SCALE,
+            size, estimate, submit, done, ids, view.now, self.alpha, self._scale,
             view.free_cores, self._run_end, self._run_size, OVERRUN_GRACE,
+            self._slope, self._per_minute,
         )  # fmt: skip
         jobs = queued.jobs
         self.reservation = (jobs[head], when) if head >= 0 else None
@@ -255,5 +320,6 @@ class CREASY(EASY):
             jobs = queue
         # A queued job is not running: its wait is now - submit - run time so far.
         wait = (now - submit - done) / MINUTE
-        prio = self.alpha * criticality(wait + estimate / MINUTE) + wait
+        crit = criticality(wait + estimate / MINUTE, self._slope, self._scale, self._per_minute)
+        prio = self.alpha * crit + wait
         return [jobs[k] for k in np.lexsort((ids, submit, -prio)).tolist()]

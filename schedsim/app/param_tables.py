@@ -17,7 +17,8 @@ they mean):
     ``self_and_cos``, ``pair``).
 ``user_params``
     `schedsim.workloads.users.fit_users` (``session_gap``, ``max_break``,
-    ``min_jobs``), `schedsim.workloads.users.DailyCycle` (``day_start``,
+    ``min_jobs``; Equation 1's reading: ``response_unit``, ``continue_at_zero``,
+    ``continue_slope``), `schedsim.workloads.users.DailyCycle` (``day_start``,
     ``day_end``, ``arrive_until``) and `schedsim.model.sources.Population`
     (``unix_start_time``).
 
@@ -128,6 +129,14 @@ CHECKS: dict[tuple[str, str], tuple[Callable[[Any], bool], str]] = {
     ("user_params", "min_jobs"): (
         lambda v: 1 <= v <= limits.MAX_JOBS,
         f"a positive number of jobs, at most {limits.MAX_JOBS:,}",
+    ),
+    ("user_params", "continue_at_zero"): (
+        lambda v: 0.0 < v <= 1.0,
+        "a probability in (0, 1] (Equation 1's at an instant response)",
+    ),
+    ("user_params", "continue_slope"): (
+        lambda v: 0.0 <= v < float("inf"),
+        "a finite number >= 0 (Equation 1's slope per unit of response time)",
     ),
     ("user_params", "day_start"): (lambda v: 0.0 <= v <= 24.0, "an hour in [0, 24]"),
     ("user_params", "day_end"): (lambda v: 0.0 <= v <= 24.0, "an hour in [0, 24]"),

@@ -180,6 +180,9 @@ OPTIONS: tuple[Option, ...] = (
     Option(_USERS, ("--max-runtime-as",), "max_runtime_as", {"choices": ("cap", "filter"),
            "help": "trace jobs that ran longer than --max-runtime: cap (run for it) or filter "
            "(left out; the default)"}),
+    Option(_USERS, ("--user-logs",), "user_logs", {"nargs": "+", "metavar": "LOG",
+           "help": "draw the users from these logs' users, the workload's first (default: the "
+           "workload's alone); the machine is the workload's"}),
     Option(_USERS, ("--user-param",), "user_params", _with("the closed-loop users' (--users): "
            "e.g. session_gap=1800, day_start=9", "user_params"), _table("user_params")),
     Option(_M, ("--nodes",), "nodes", {"type": int, "metavar": "N",

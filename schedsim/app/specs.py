@@ -62,6 +62,7 @@ class WorkloadSpec:
     max_runtime: float | None = None
     max_runtime_as: str | None = None
     user_params: Mapping[str, Any] = field(default_factory=dict)
+    user_logs: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,7 @@ LAYOUT: dict[str, tuple[str, str]] = {
     "workload_params": ("workload", "params"),
     "contention_params": ("machine", "contention_params"),
     "user_params": ("workload", "user_params"),
+    "user_logs": ("workload", "user_logs"),
 }
 
 _SPECS = {"workload": WorkloadSpec, "machine": MachineSpec, "policy": PolicySpec,

@@ -62,9 +62,12 @@ Workloads that are made, not read (issue 5)::
     weekdays = [0, 1, 2, 3, 4]            # a weekly cycle (default: every day)
     max_runtime = 3600                    # users' jobs run at most this long (inf: no limit)
     max_runtime_as = "cap"                # longer trace jobs run for it ("filter": left out)
+    user_logs = ["kth", "ctc", "sdsc-sp2"] # users drawn from these logs' users (default:
+                                          # the workload's alone); the first must be the
+                                          # workload, whose machine the run has
 
-``days``, ``daily_cycle``, ``weekdays``, ``max_runtime`` and ``max_runtime_as``
-need ``users``; ``max_runtime_as`` left out is ``"filter"``, as before the key
+``days``, ``daily_cycle``, ``weekdays``, ``max_runtime``, ``max_runtime_as`` and
+``user_logs`` need ``users``; ``max_runtime_as`` left out is ``"filter"``, as before the key
 existed (`schedsim.workloads.users`);
 ``jobs`` needs a generated workload and ``lublin_alpha`` ``workload =
 "lublin"``; ``load_factor`` does not apply to a population (its size sets
@@ -203,7 +206,7 @@ from schedsim.workloads.transforms import (
     with_priorities,
     with_reservations,
 )
-from schedsim.workloads.users import DailyCycle, fit_users
+from schedsim.workloads.users import DailyCycle, fit_users, merge_models
 from schedsim.workloads.workload import Workload
 
 if TYPE_CHECKING:
@@ -408,6 +411,11 @@ class RunConfig:
             values[key] = p.convert(values.get(key))
         if values["weekdays"] is not None:
             values["weekdays"] = tuple(sorted(set(values["weekdays"])))
+        logs = values.get("user_logs")
+        if isinstance(logs, (list, tuple)):
+            values["user_logs"] = tuple(logs)
+            if list(logs) == [values["workload"]]:
+                values["user_logs"] = None  # the default spelled out: one run id for both
         # Defaults spelled out are the defaults: one run id for both spellings.
         for key, default in (("limit_in", "run"), ("pieces", True), ("log_decisions", False),
                              ("strict", False), ("log_reservations", False)):  # fmt: skip
@@ -482,6 +490,8 @@ class RunConfig:
             out[key] = dict(out[key])
         if out["weekdays"] is not None:
             out["weekdays"] = list(out["weekdays"])
+        if out.get("user_logs") is not None:
+            out["user_logs"] = list(out["user_logs"])
         if isinstance(out["overhead"], Mapping):
             out["overhead"] = dict(out["overhead"])
         return out
@@ -695,12 +705,18 @@ class RunConfig:
         if self.workload.users is None:
             raise self._error("users", "not a closed-loop configuration")
         limit = 3600.0 if self.workload.max_runtime is None else self.workload.max_runtime
-        model = fit_users(
-            self.build_workload(),
-            max_runtime=None if math.isinf(limit) else limit,
-            max_runtime_as=self.workload.max_runtime_as or "filter",  # type: ignore[arg-type]
+        options: dict[str, Any] = {
+            "max_runtime": None if math.isinf(limit) else limit,
+            "max_runtime_as": self.workload.max_runtime_as or "filter",
             **self._values_for("user_params", fit_users),
-        )
+        }
+        model = fit_users(self.build_workload(), **options)
+        others = (self.workload.user_logs or ())[1:]  # the first is the workload (checked)
+        if others:  # users from several logs (seed 002 section 3: five), on the first's machine
+            alone = (self.replace(workload=log, user_logs=None) for log in others)
+            model = merge_models(
+                [model, *(fit_users(c.build_workload(), **options) for c in alone)]
+            )
         return Population(
             model,
             self.workload.users,
@@ -858,6 +874,7 @@ _LATER_KEYS = (
     "reservation_lead",
     "contention",
     "max_runtime_as",
+    "user_logs",
 )
 
 #: The flat keys a configuration (the study's base, a variant, a grid) may set, in the
@@ -1169,8 +1186,10 @@ def _field_problems(c: _Flat) -> list[tuple[str, str]]:
         for key in ("priorities", "reservations"):
             if getattr(c, key) is not None:
                 problems.append((key, "applies to a workload of jobs, not to users ="))
+    problems += _user_logs_problems(c)
     if c.users is None:
-        for key in ("days", "daily_cycle", "weekdays", "max_runtime", "max_runtime_as"):
+        for key in ("days", "daily_cycle", "weekdays", "max_runtime", "max_runtime_as",
+                    "user_logs"):  # fmt: skip
             if getattr(c, key) is not None:
                 problems.append((key, "applies only to a closed-loop run: set users = N"))
     elif c.load_factor is not None:
@@ -1178,6 +1197,27 @@ def _field_problems(c: _Flat) -> list[tuple[str, str]]:
             ("load_factor", "does not apply with users = (the population sets the load)")
         )
     return problems
+
+
+def _user_logs_problems(c: _Flat) -> list[tuple[str, str]]:
+    """(``user_logs``, why) unless it is a list of distinct shipped or archive log names
+    whose first is the workload (whose machine the run has)."""
+    logs = getattr(c, "user_logs", None)
+    if logs is None:
+        return []
+    known = catalog.names()
+    if not (isinstance(logs, (list, tuple)) and logs and all(isinstance(x, str) for x in logs)):
+        return [("user_logs", f"expected a non-empty list of log names, got {logs!r}")]
+    unknown = [x for x in logs if x not in known]
+    if unknown:
+        return [("user_logs", f"unknown log {unknown[0]!r}: expected names of "
+                 f"{', '.join(known[:6])}...")]  # fmt: skip
+    if len(set(logs)) != len(logs):
+        return [("user_logs", f"names a log twice: {list(logs)!r}")]
+    if logs[0] != c.workload:
+        return [("user_logs", f"must name the workload {c.workload!r} first (the run has its "
+                 f"machine), got {list(logs)!r}")]  # fmt: skip
+    return []
 
 
 def _model_problems(c: _Flat) -> list[tuple[str, str]]:

@@ -159,6 +159,8 @@ CONFIG_AXES: dict[str, tuple[str, str]] = {
     "params.penalty": ("preemption penalty", "s"),
     "params.rounds": ("rounds", "count"),
     "params.alpha": ("CREASY alpha", "min^2"),
+    "params.continue_at_zero": ("CREASY's Equation 1: p(continue) at response 0", "fraction"),
+    "params.continue_slope": ("CREASY's Equation 1: slope per unit of response", "ratio"),
     "params.speculate_above": ("speculation above an estimate of", "s"),
     "params.speculative_limit": ("speculative run limit", "s"),
     "params.boundaries": ("queue boundaries (estimates)", "s"),
@@ -186,6 +188,8 @@ CONFIG_AXES: dict[str, tuple[str, str]] = {
     "user_params.session_gap": ("longest think time", "s"),
     "user_params.max_break": ("longest break", "s"),
     "user_params.min_jobs": ("jobs a trace user needs", "jobs"),
+    "user_params.continue_at_zero": ("Equation 1: p(continue) at response 0", "fraction"),
+    "user_params.continue_slope": ("Equation 1: slope per unit of response", "ratio"),
     "user_params.day_start": ("working day starts", "h"),
     "user_params.day_end": ("working day ends", "h"),
     "user_params.arrive_until": ("latest daily arrival", "h"),
@@ -201,6 +205,7 @@ UNITLESS_PARAMETERS: frozenset[str] = frozenset(
     {
         "seed",  # a random seed
         "order",  # easy, creasy: the queue order
+        "response_unit",  # creasy: Equation 1's unit, a choice
         "guard", "speculation", "trial",  # multiqueue, singlequeue
         "width", "resumed", "hold", "prefer", "averages",  # ss, ss-plain, tss
         "queue_in_cycle",  # pfcfs family
