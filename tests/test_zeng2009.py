@@ -541,6 +541,20 @@ def test_a_claim_reproduces_when_our_interval_covers_the_papers_value() -> None:
     assert (ssp["holds"], ssp["status"]) == ("3 of 3", "reproduced")
 
 
+def test_a_study_of_another_reading_alone_is_scored_under_it() -> None:
+    # study-rounding.toml: SSP and GLTS rounded to whole nodes, no run of the text's
+    # reading; its claims table is that reading's, not a table of "not checked".
+    runs = _runs([
+        {"workload": "W1", "scheduler": "SSP", "rounding": "nodes", "rr_all": 6.0},
+        {"workload": "W1", "scheduler": "GLTS", "rounding": "nodes", "rr_all": 4.0},
+    ])  # fmt: skip
+    assert paper.claims.scored_reading(runs).name == "rounding nodes"
+    found = paper.claims.claims(runs, paper.claims.scored_reading(runs)).set_index("claim")
+    assert found.loc["GLTS has a lower RR than SSP (W1)", "schedsim"] == "all -33.3%"
+    assert paper.claims.scored_reading(runs.assign(rounding="pow2")).name == "text"
+    assert paper.claims.scored_reading(runs.iloc[:0]).name == "text"
+
+
 def test_readings_pick_their_runs_and_measures() -> None:
     # RR at a 10 s cut-off and the per-phase utilization read other columns of the same
     # runs; the arrival reading reads its own runs.

@@ -69,6 +69,7 @@ __all__ = [
     "claims",
     "readings",
     "results",
+    "scored_reading",
 ]
 
 
@@ -532,7 +533,20 @@ def readings(runs: pd.DataFrame, chosen: Sequence[Reading] = READINGS
     """The results of each reading in ``chosen`` whose workload reading the runs have
     (a measure reading always: it reads the default's runs), by name, for
     `schedsim.app.claims.readings_table`."""
-    table = with_readings(runs)
-    have = set(zip(table["alpha_means"], table["rounding"], strict=True)) if len(table) else set()
+    have = _workload_readings(runs)
     return {r.name: results(runs, r) for r in chosen
             if (r.alpha_means, r.rounding) in have}  # fmt: skip
+
+
+def _workload_readings(runs: pd.DataFrame) -> set[tuple[str, str]]:
+    """The (alpha_means, rounding) pairs the runs have."""
+    table = with_readings(runs)
+    return set(zip(table["alpha_means"], table["rounding"], strict=True)) if len(table) else set()
+
+
+def scored_reading(runs: pd.DataFrame) -> Reading:
+    """The reading a study's claims table is scored under: the text's (`DEFAULT`) when
+    the runs have its workload reading, else the first of `READINGS` they have (a study
+    of one other reading alone, ``study-rounding.toml``); `DEFAULT` without runs."""
+    have = _workload_readings(runs)
+    return next((r for r in READINGS if (r.alpha_means, r.rounding) in have), DEFAULT)

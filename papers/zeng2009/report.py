@@ -26,11 +26,11 @@ from schedsim.papers.zeng2009.analyses import (
     study_runs,
 )
 from schedsim.papers.zeng2009.claims import (
-    DEFAULT,
     READING_TEXT,
     READINGS,
     claims,
     readings,
+    scored_reading,
 )
 from schedsim.papers.zeng2009.figures import (
     _base,
@@ -82,9 +82,7 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
     runs = study_runs(results)
     table = aggregate(runs)
     by_reading = readings(runs)
-    # The text's reading; a study of another workload reading alone (study-rounding.toml)
-    # is scored under its own.
-    reading = next((r for r in READINGS if r.name in by_reading), DEFAULT)
+    reading = scored_reading(runs)
     claimed = claims(runs, reading)
     chosen = paper_setting(default_reading(table))
     tables: list[Path] = []
