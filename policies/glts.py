@@ -92,6 +92,16 @@ primary runs. Its jobs run on where they are (no migration); the table
 ``groups`` (`GLTS.tables`) records each group, its gain, when it formed and
 disbanded and why.
 
+*The matchmaking log* (`GLTS.tables`' ``matchmaking``, `MATCHMAKING`): one row per
+group search, a primary looking for matched jobs (Case 1, Case 2, or Case 3 per
+running primary that can take the job): its pre-selected candidates (section 4.5's
+step 1: the paper's "candidate jobs for matchmaking", fewer than 4 in 85% of its
+cases, section 5.3), the groups kept for the checks, how many were passed over for
+a gain below ``min_utilgain``, had no room, or failed the fairness check before one
+passed, the gain of the one that passed and whether it was started (the best of
+the due job's options). It is written as the searches run and never read by
+them: the schedule is the same with or without it.
+
 **Variants** (section 5.1), one implementation: ``glts`` (all of it),
 ``glts-fbo`` (only the first block: no step 4), ``glts-ns`` (no sorting per
 block), ``glts-nh`` (no sorting, no blocks: the window slides over all
@@ -128,6 +138,7 @@ __all__ = [
     "CST",
     "CSTWS",
     "GLTS",
+    "MATCHMAKING",
     "GLTSFirstBlockOnly",
     "GLTSNoHeuristics",
     "GLTSNoSorting",
@@ -138,6 +149,16 @@ __all__ = [
 ]
 
 Variant = Literal["glts", "fbo", "ns", "nh", "cst", "cstws"]
+
+#: The columns of the ``matchmaking`` table (module docstring): ``time`` (the
+#: planner's clock, s), ``job`` (the job being started), ``case`` (1, 2 or 3),
+#: ``primary`` (the group's primary: the job itself in Cases 1 and 2, a running job in
+#: Case 3), ``candidates`` (pre-selected jobs; Case 3 counts the job itself),
+#: ``groups`` (kept for the checks), ``below_gain``, ``no_room``, ``unfair`` (groups
+#: passed over, in order, before one passed or none was left), ``gain`` (the passing
+#: group's, NaN when none passed) and ``taken`` (1 when that group was started).
+MATCHMAKING: tuple[str, ...] = ("time", "job", "case", "primary", "candidates", "groups",
+                                "below_gain", "no_room", "unfair", "gain", "taken")  # fmt: skip
 
 
 # -- utilization gain (section 4.6) ---------------------------------------------------
@@ -333,6 +354,10 @@ class GLTS(NodePlanner):
         #: job id -> index of its live group in `_groups`.
         self._group_of: dict[int, int] = {}
         self._live_matched: dict[int, set[int]] = {}
+        #: The matchmaking log (`MATCHMAKING`), and the row of each search's passing
+        #: group by the identity of its launches (to mark the one started).
+        self._searches: list[list[Any]] = []
+        self._search_of: dict[int, tuple[int, list[Launch]]] = {}
 
     def params(self) -> dict[str, Any]:
         return {
@@ -354,7 +379,13 @@ class GLTS(NodePlanner):
 
     def tables(self) -> dict[str, tuple[Sequence[str], Sequence[tuple]]]:
         columns = ("group", "primary", "matched", "formed", "gain", "disbanded", "reason")
-        return {"groups": (columns, [tuple(g) for g in self._groups])}
+        return {"groups": (columns, [tuple(g) for g in self._groups]),
+                "matchmaking": (MATCHMAKING, self.searches)}  # fmt: skip
+
+    @property
+    def searches(self) -> list[tuple]:
+        """The matchmaking log so far (`tables`' ``matchmaking`` rows, `MATCHMAKING`)."""
+        return [tuple(r) for r in self._searches]
 
     @property
     def groups(self) -> list[tuple]:
@@ -414,8 +445,17 @@ class GLTS(NodePlanner):
         if self._cores_per_node >= 2 and self._eligible(job) and not self._low_load(view, free):
             options.extend(self._cases(view, job, base, free, running=job is self._head(view)))
         launches = max(options, key=lambda o: o[0])[1] if options else [space]
+        self._taken(launches)
         self._commit(now, launches, base)
         return launches
+
+    def _taken(self, launches: list[Launch]) -> None:
+        """Mark in the matchmaking log the search whose group ``launches`` starts (if
+        any), and forget this decision's searches."""
+        row, found = self._search_of.get(id(launches), (-1, None))
+        if found is launches:
+            self._searches[row][-1] = 1
+        self._search_of.clear()
 
     def _early(self, view: View, base: Profile, free: list[int]) -> list[Launch]:
         """Section 4.3's special case: the first waiting job, not due (no room to space
@@ -427,8 +467,10 @@ class GLTS(NodePlanner):
             return []
         options = self._cases(view, job, base, free, running=True, waiting=False)
         if not options:
+            self._search_of.clear()
             return []
         launches = max(options, key=lambda o: o[0])[1]
+        self._taken(launches)
         self._commit(view.now, launches, base)
         return launches
 
@@ -645,15 +687,31 @@ class GLTS(NodePlanner):
         base: Profile,
         groups: list[_Group],
         lay_out: Callable[[_Group], list[Launch] | None],
+        search: tuple[int, int, int, int],
     ) -> tuple[float, list[Launch]] | None:
+        """The first of ``groups`` with enough gain, room and fairness, started as
+        launches; the search (``search``: job, case, primary, candidates) is logged."""
+        below = no_room = unfair = 0
+        found: tuple[float, list[Launch]] | None = None
         for group in groups:
             if group.run.gain < self.min_utilgain:
+                below += 1
                 continue
             launches = lay_out(group)
-            if launches is not None and self.fair(view, launches, base):
+            if launches is None:
+                no_room += 1
+            elif not self.fair(view, launches, base):
+                unfair += 1
+            else:
                 launches[0] = _GroupLaunch.of(launches[0], group.run.gain)
-                return group.run.gain, launches
-        return None
+                found = group.run.gain, launches
+                break
+        self._searches.append([view.now, *search, len(groups), below, no_room, unfair,
+                               math.nan if found is None else found[0], 0])  # fmt: skip
+        if found is not None:
+            # Keyed by identity; the list is held until the decision, so its id stays its own.
+            self._search_of[id(found[1])] = (len(self._searches) - 1, found[1])
+        return found
 
     def _limit(self, nodes: int) -> int:
         """The most nodes the matched jobs may need (Table 6's MATCHED_LARGER)."""
@@ -667,7 +725,8 @@ class GLTS(NodePlanner):
         if p.nodes > len(free):
             return None
         limit = min(self._limit(p.nodes), len(free))
-        groups = self._kept_groups(p, limit, self._waiting_candidates(view, p, limit))
+        cands = self._waiting_candidates(view, p, limit)
+        groups = self._kept_groups(p, limit, cands)
         now = view.now
 
         def lay_out(group: _Group) -> list[Launch]:
@@ -682,7 +741,7 @@ class GLTS(NodePlanner):
                 k += c.nodes
             return out
 
-        return self._first_fair(view, base, groups, lay_out)
+        return self._first_fair(view, base, groups, lay_out, (a.id, 1, a.id, len(cands)))
 
     def _case2(
         self, view: View, a: JobView, base: Profile, free: list[int]
@@ -691,7 +750,8 @@ class GLTS(NodePlanner):
         (and takes free nodes for what they leave over)."""
         p = self._as_primary(a, view.now)
         limit = self._limit(p.nodes)
-        groups = self._kept_groups(p, limit, self._running_candidates(view, p, limit))
+        cands = self._running_candidates(view, p, limit)
+        groups = self._kept_groups(p, limit, cands)
         now = view.now
 
         def lay_out(group: _Group) -> list[Launch] | None:
@@ -709,7 +769,7 @@ class GLTS(NodePlanner):
                                    start=False, old_end=c.old_end))  # fmt: skip
             return out
 
-        return self._first_fair(view, base, groups, lay_out)
+        return self._first_fair(view, base, groups, lay_out, (a.id, 2, a.id, len(cands)))
 
     def _case3(
         self, view: View, a: JobView, base: Profile, free: list[int]
@@ -744,7 +804,8 @@ class GLTS(NodePlanner):
                     k += c.nodes
                 return out
 
-            found = self._first_fair(view, base, groups, lay_out)
+            found = self._first_fair(view, base, groups, lay_out,
+                                     (a.id, 3, r.id, len(cands)))  # fmt: skip
             if found is not None and (best is None or found[0] > best[0]):
                 best = found
         return best

@@ -64,13 +64,15 @@ delayed). A waiting job started so joins its own machine as running.
 Choice: non-type backfilled waiting jobs are never grouped.
 
 Tables: ``slices`` (every slice: type, start, useful start, end, why it
-ended) and G-LOMARC-TS's ``groups`` (with the virtual machine of each).
+ended) and G-LOMARC-TS's ``groups`` and ``matchmaking`` log (with the virtual
+machine of each row: `schedsim.policies.glts.MATCHMAKING`).
 Job columns: ``job_type``, ``delay_factor``, ``v_submit``, ``v_end``
 (virtual times), ``non_type_resumes`` (how often the job was resumed in
 another type's slice), and the inner planners' ``cos_case`` (how the job
 started: ``non-type`` when non-type backfilling started it), ``ppn``,
 ``r_est``, ``group``. The ``groups`` table's ``formed`` and ``disbanded``
-are times of the group's virtual machine, as everything its planner sees.
+are times of the group's virtual machine, as everything its planner sees, and so
+is the ``matchmaking`` log's ``time``.
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ from schedsim.model.policy import (
     register,
 )
 from schedsim.model.view import JobView, State, View
-from schedsim.policies.glts import GLTS
+from schedsim.policies.glts import GLTS, MATCHMAKING
 from schedsim.policies.planning.profile import INF
 from schedsim.policies.spacesharing import SSP, NodePlanner, layout
 from schedsim.workloads.multicore import MAX_SL, MEDIUM_MAX, SELF_SL2, SHORT_MAX
@@ -283,13 +285,16 @@ class ScojoPECT(Policy):
         out: dict[str, tuple[Sequence[str], Sequence[tuple]]] = {"slices": (columns, rows)}
         offsets = self._group_offsets()
         groups: list[tuple] = []
+        searches: list[tuple] = []
         for t in TYPES:
             vm = self.vms[t]
             if isinstance(vm, GLTS):
                 groups += [(g[0] + offsets[t], t, *g[1:]) for g in vm.groups]
+                searches += [(t, *row) for row in vm.searches]
         if isinstance(self.vms["long"], GLTS):
             cols = ("group", "vm", "primary", "matched", "formed", "gain", "disbanded", "reason")
             out["groups"] = (cols, groups)
+            out["matchmaking"] = (("vm", *MATCHMAKING), searches)
         return out
 
     def promises(self) -> list[Reservation]:

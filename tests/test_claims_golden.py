@@ -113,23 +113,31 @@ def _lawson(seed: int) -> dict[str, str]:
 
 
 def _zeng(seed: int) -> dict[str, str]:
+    from schedsim.app.claims import readings_markdown, readings_table
+
     rng = np.random.default_rng(seed)
     rows = []
 
-    def add(workload: str, scheduler: str, block: float = 16.0, slack: float = 1.5) -> None:
-        rr = 4.0 * _spread(rng, 3)
-        rows.append({
-            "workload": workload, "scheduler": scheduler, "block_size": block, "f_slack": slack,
-            "runs": 3, "rr_medium": rr[0], "rr_long": rr[1] * 2.0, "rr_all": rr[2],
-            "u_core_high": 0.6 * _spread(rng, sigma=0.15),
-            "makespan_s": 1e6 * _spread(rng, sigma=0.1),
-            "group_size_jobs": 2.5 * _spread(rng, sigma=0.3),
-            "groups_per_10k_jobs": 1500.0 * _spread(rng, sigma=0.5),
-            "grouped_share": float(rng.uniform(0.2, 0.6)),
-            "delay_mean": float(rng.normal(1.0, 0.2)),
-            **{f"delay_p{q}_{t}": float(rng.normal(p, 0.2))
-               for q, p in ((75, 1.3), (95, 1.4)) for t in ("medium", "long")},
-        })  # fmt: skip
+    def add(workload: str, scheduler: str, block: float = 16.0, slack: float = 1.5,
+            alpha_means: str = "aarr") -> None:  # fmt: skip
+        for replication in range(3):
+            rr = 4.0 * _spread(rng, 3)
+            rows.append({
+                "workload": workload, "scheduler": scheduler, "block_size": block,
+                "f_slack": slack, "alpha_means": alpha_means, "rounding": "pow2",
+                "replication": replication, "rr_medium": rr[0], "rr_long": rr[1] * 2.0,
+                "rr_all": rr[2], "rr_all_cut10": rr[2] * 3.0,
+                "u_core_high": 0.6 * _spread(rng, sigma=0.15),
+                "u_core_phase": 0.6 * _spread(rng, sigma=0.15),
+                "makespan_s": 1e6 * _spread(rng, sigma=0.1),
+                "group_size_jobs": 2.5 * _spread(rng, sigma=0.3),
+                "groups_per_10k_jobs": 1500.0 * _spread(rng, sigma=0.5),
+                "grouped_share": float(rng.uniform(0.2, 0.6)),
+                "few_candidates_share": float(rng.uniform(0.5, 1.0)),
+                "delay_mean": float(rng.normal(1.0, 0.2)),
+                **{f"delay_p{q}_{t}": float(rng.normal(p, 0.05))
+                   for q, p in ((75, 1.3), (95, 1.4)) for t in ("medium", "long")},
+            })  # fmt: skip
 
     for name in ("SSP", "CST", "CSTWS", "GLTS", "FBO", "NS", "NH"):
         add("W1", name)
@@ -137,14 +145,21 @@ def _zeng(seed: int) -> dict[str, str]:
     for block in (8.0, 12.0, 24.0):
         add("W2", "GLTS", block=block)
         add("W2", "FBO", block=block)
+        add("W2", "NS", block=block)
     for slack in (1.0, 1.25, 2.0, 3.0):
         add("W1", "GLTS", slack=slack)
+    for name in ("SSP", "GLTS"):
+        add("W1", name, alpha_means="shape")
     table = pd.DataFrame(rows)
-    if seed == 2:  # no CSTWS, no variants on W1: claims left out
+    if seed == 2:  # no CSTWS, no variants on W1: claims not checked
         table = table[~table["scheduler"].isin(["CSTWS", "FBO", "NS", "NH"])]
     if seed == 3:  # one metric missing
         table = table.assign(u_core_high=np.nan)
-    return {"claims.csv": zeng2009.claims.claims(table).to_csv(index=False)}
+    readings = zeng2009.claims.readings(table)
+    return {
+        "claims.csv": zeng2009.claims.claims(table).to_csv(index=False),
+        "readings.md": readings_markdown(readings_table(readings)),
+    }
 
 
 # -- Schwiegelshohn & Yahyapour 1998 ---------------------------------------------------

@@ -125,7 +125,7 @@ def test_every_policy_table_is_documented(runs) -> None:
     for r in runs.values():
         for name, table in r.tables.items():
             tables.setdefault(name, set()).update(table.columns)
-    assert set(tables) == {"partitions", "groups", "slices"}
+    assert set(tables) == {"partitions", "groups", "matchmaking", "slices"}
     for name, columns in tables.items():
         check(f"policy-{name}.parquet", sorted(columns), level3=True)
 

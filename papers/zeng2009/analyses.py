@@ -59,25 +59,31 @@ if TYPE_CHECKING:  # pragma: no cover
     from schedsim.app.report.study_results import StudyResults
 
 __all__ = [
+    "ALPHA_MEANS",
     "BLOCK_SIZE",
+    "FEW_CANDIDATES",
     "F_SLACK",
     "KEYS",
     "NO_SLICING",
     "N_HIGH",
     "PAPER_JOBS",
+    "ROUNDING",
     "RR_BOUND",
+    "RR_CUTS",
     "SCHEDULERS",
     "SCOJO",
     "TYPES",
     "UNITS",
     "WORKLOADS",
     "aggregate",
+    "default_reading",
     "delay_factors",
     "delay_stats",
     "group_stats",
     "high_load_phases",
     "job_type",
     "makespan",
+    "matchmaking_stats",
     "metrics",
     "paper_setting",
     "relative_response",
@@ -87,6 +93,7 @@ __all__ = [
     "usage",
     "utilization",
     "waiting",
+    "with_readings",
 ]
 
 
@@ -94,6 +101,16 @@ __all__ = [
 TYPES: tuple[str, ...] = ("short", "medium", "long")
 #: Seconds: the cut-off of RR for very short jobs: the short-job bound (`relative_response`).
 RR_BOUND = 600.0
+#: Seconds: the cut-offs every run's RR is also computed at (``rr_TYPE_cutC``), the
+#: readings of the paper's unstated cut-off (`relative_response`): the usual bounded
+#: slowdown's 10 s, a minute, and the short-job bound.
+RR_CUTS: tuple[float, ...] = (10.0, 60.0, 600.0)
+#: Table 6's defaults of the workload readings (`schedsim.workloads.multicore`): how
+#: Table 5's alpha is read and how Equation 7 is rounded, for a run that does not say.
+ALPHA_MEANS, ROUNDING = "aarr", "pow2"
+#: Section 5.3: "the number of candidate jobs for matchmaking is less than 4 in 85% of
+#: the cases": the count below which a search has few candidates (`matchmaking_stats`).
+FEW_CANDIDATES = 4
 #: Table 6's N_H: waiting jobs from which the machine is in a high-load phase.
 N_HIGH = 12
 #: Table 6's defaults, which a run that does not set them ran with.
@@ -292,11 +309,13 @@ def usage(pieces: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _integral(t: np.ndarray, v: np.ndarray, windows: np.ndarray) -> float:
-    """The integral of the step function (t, v) (zero before t[0]) over disjoint
-    windows ``[[a, b], ...]``."""
-    if t.size == 0 or windows.size == 0:
-        return 0.0
+def _integrals(t: np.ndarray, v: np.ndarray, windows: np.ndarray) -> np.ndarray:
+    """The integral of the step function (t, v) (zero before t[0]) over each window of
+    ``[[a, b], ...]``."""
+    if windows.size == 0:
+        return np.empty(0)
+    if t.size == 0:
+        return np.zeros(len(windows))
     area = np.concatenate([[0.0], np.cumsum(v[:-1] * np.diff(t))])
 
     def cumulative(x: np.ndarray) -> np.ndarray:
@@ -305,7 +324,12 @@ def _integral(t: np.ndarray, v: np.ndarray, windows: np.ndarray) -> float:
         kk = np.maximum(k, 0)
         return np.where(inside, area[kk] + v[kk] * (x - t[kk]), 0.0)
 
-    return float(np.sum(cumulative(windows[:, 1]) - cumulative(windows[:, 0])))
+    return cumulative(windows[:, 1]) - cumulative(windows[:, 0])
+
+
+def _integral(t: np.ndarray, v: np.ndarray, windows: np.ndarray) -> float:
+    """The integral of the step function (t, v) over disjoint windows (their sum)."""
+    return float(np.sum(_integrals(t, v, windows)))
 
 
 def makespan(jobs: pd.DataFrame) -> float:
@@ -328,10 +352,13 @@ def utilization(result: Result, n_high: int = N_HIGH) -> dict[str, float]:
     section's "percentage of used-nodes time over this phase", taken over the
     union of the phases (choice: one figure for a run, each phase weighted by its
     length, where a mean of the phases' own percentages would let a phase of a
-    second count as much as one of a day). NaN without a phase.
+    second count as much as one of a day). NaN without a phase. The other reading
+    the text allows, the mean of the phases' own utilizations (each phase of
+    positive length counted once), is ``u_node_phase`` and ``u_core_phase``
+    (`schedsim.papers.zeng2009.claims`' reading ``utilization="phase"``).
 
     Keys: ``u_node``, ``u_core``, ``u_node_high``, ``u_core_high``,
-    ``high_load_phases``, ``high_load_s``.
+    ``u_node_phase``, ``u_core_phase``, ``high_load_phases``, ``high_load_s``.
     """
     if result.pieces is None:
         raise ValueError("utilization needs the piece log: run with pieces kept")
@@ -357,6 +384,11 @@ def utilization(result: Result, n_high: int = N_HIGH) -> dict[str, float]:
             out[f"u_core{name}"] = _integral(t, uc, windows) / (length * cores_total)
         else:
             out[f"u_node{name}"] = out[f"u_core{name}"] = math.nan
+    lengths = phases[:, 1] - phases[:, 0] if len(phases) else np.empty(0)
+    some = lengths > 0
+    for kind, v, total in (("node", un, nodes_total), ("core", uc, cores_total)):
+        each = _integrals(t, v, phases[some]) / (lengths[some] * total)
+        out[f"u_{kind}_phase"] = float(np.mean(each)) if each.size else math.nan
     out["high_load_phases"] = float(len(phases))
     out["high_load_s"] = float(np.sum(phases[:, 1] - phases[:, 0])) if len(phases) else 0.0
     return out
@@ -397,6 +429,46 @@ def group_stats(result: Result) -> dict[str, float]:
         "groups": float(n),
         "group_size_jobs": float(np.mean(sizes)) if sizes else math.nan,
         "grouped_share": share,
+    }
+
+
+def matchmaking_stats(result: Result) -> dict[str, float]:
+    """The group searches of a run, from the policy's ``matchmaking`` log
+    (`schedsim.policies.glts.MATCHMAKING`: one row per primary looking for matched
+    jobs), NaN without one (SSP):
+
+    * ``searches``: how many; ``searches_case1``: those of Case 1, a job about to
+      start looking ahead in the waiting queue (section 4.5: the search the variants
+      FBO, NS and NH change);
+    * ``candidates_mean``: the pre-selected candidates of a Case 1 search, on
+      average, and ``few_candidates_share``: the share of Case 1 searches with fewer
+      than `FEW_CANDIDATES` (section 5.3: "less than 4 in 85% of the cases"; choice:
+      every Case 1 search counts, those with no candidate too: the paper's reason
+      for the variants' small effect is that the search rarely has a choice);
+    * ``fair_rejects``: groups that failed the fairness check (over every case),
+      and ``fair_rejected_share``: the share of searches in which at least one did;
+    * ``groups_found``: searches where a group passed, ``groups_taken``: those
+      whose group was started (the best of the job's options; the groups table's
+      count).
+    """
+    table = result.tables.get("matchmaking")
+    names = ("searches", "searches_case1", "candidates_mean", "few_candidates_share",
+             "fair_rejects", "fair_rejected_share", "groups_found", "groups_taken")  # fmt: skip
+    if table is None:
+        return dict.fromkeys(names, math.nan)
+    case = table["case"].to_numpy()
+    cands = table["candidates"].to_numpy(dtype=float)[case == 1]
+    unfair = table["unfair"].to_numpy(dtype=float)
+    n = len(table)
+    return {
+        "searches": float(n),
+        "searches_case1": float(cands.size),
+        "candidates_mean": float(cands.mean()) if cands.size else math.nan,
+        "few_candidates_share": float(np.mean(cands < FEW_CANDIDATES)) if cands.size else math.nan,
+        "fair_rejects": float(unfair.sum()),
+        "fair_rejected_share": float(np.mean(unfair > 0)) if n else math.nan,
+        "groups_found": float(np.isfinite(table["gain"].to_numpy(dtype=float)).sum()),
+        "groups_taken": float(table["taken"].to_numpy(dtype=float).sum()),
     }
 
 
@@ -451,13 +523,17 @@ def metrics(result: Result, bound: float = RR_BOUND, n_high: int = N_HIGH) -> di
     ``u_node``, ``u_core``, ``u_node_high``, ``u_core_high`` (fractions),
     ``high_load_phases``, ``high_load_s`` (`utilization`), ``groups``,
     ``group_size_jobs``, ``grouped_share`` (a fraction; `group_stats`), ``delay_mean``,
-    ``delay_p75``, ``delay_p95`` and per type (ratios, `delay_stats`), and
-    ``makespan_s``."""
+    ``delay_p75``, ``delay_p95`` and per type (ratios, `delay_stats`),
+    ``makespan_s``, RR at each cut-off of `RR_CUTS` (``rr_all_cut10`` ...) and the
+    group searches (`matchmaking_stats`)."""
     jobs = result.jobs
     out: dict[str, float] = {"jobs": float(len(jobs))}
     out.update({f"rr_{k}": v for k, v in rr(jobs, bound).items()})
+    for cut in RR_CUTS:
+        out.update({f"rr_{k}_cut{cut:g}": v for k, v in rr(jobs, cut).items()})
     out.update(utilization(result, n_high))
     out.update(group_stats(result))
+    out.update(matchmaking_stats(result))
     out.update(delay_stats(jobs))
     out["makespan_s"] = makespan(jobs)
     return out
@@ -468,7 +544,8 @@ UNITS: dict[str, str] = {
     "jobs": "jobs",
     **{f"rr_{t}": "ratio" for t in (*TYPES, "all")},
     "rr": "ratio",
-    **{f"u_{w}{h}": "fraction" for w in ("node", "core") for h in ("", "_high")},
+    **{f"rr_{t}_cut{c:g}": "ratio" for t in (*TYPES, "all") for c in RR_CUTS},
+    **{f"u_{w}{h}": "fraction" for w in ("node", "core") for h in ("", "_high", "_phase")},
     "high_load_phases": "phases",
     "high_load_s": "s",
     "groups": "groups",
@@ -478,6 +555,14 @@ UNITS: dict[str, str] = {
     "delay_mean": "ratio",
     **{f"delay_p{q}{s}": "ratio" for q in (75, 95) for s in ("", "_medium", "_long")},
     "makespan_s": "s",
+    "searches": "searches",
+    "searches_case1": "searches",
+    "candidates_mean": "jobs",
+    "few_candidates_share": "fraction",
+    "fair_rejects": "groups",
+    "fair_rejected_share": "fraction",
+    "groups_found": "groups",
+    "groups_taken": "groups",
     "block_size": "jobs",
     "f_slack": "ratio",
 }
@@ -513,12 +598,20 @@ def _number(value: Any, default: float) -> float:
     return default if value is None else float(value)
 
 
+def _text(value: Any, default: str) -> str:
+    """A reading's value as the run states it; ``default`` when it does not (None, NaN)."""
+    missing = value is None or (isinstance(value, float) and math.isnan(value))
+    return default if missing else str(value)
+
+
 def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
     """`metrics` of every finished run of the seven schedulers, one row each, with
     ``id``, ``workload`` (W1, W2 or the study's name), ``slicing`` (``Scojo-PECT``
     for the runs of ``scojo``, the paper's set-up, ``none`` for a scheduler run
     alone), ``scheduler``, ``block_size`` and ``f_slack`` (Table 6's 16 and 1.5 for
-    a run that does not set them: the policies' defaults) and ``replication``. N_H
+    a run that does not set them: the policies' defaults), the workload readings
+    ``alpha_means`` and ``rounding`` (``workload_params``; `ALPHA_MEANS`, `ROUNDING`
+    when not set) and ``replication``. N_H
     is each run's ``params.n_high`` when it sets one, else Table 6's 12."""
     rows = []
     for record in results.done.to_dict("records"):
@@ -533,6 +626,8 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
             "scheduler": name,
             "block_size": _number(_param(record, "block_size"), BLOCK_SIZE),
             "f_slack": _number(_param(record, "f_slack"), F_SLACK),
+            "alpha_means": _text(record.get("workload_params.alpha_means"), ALPHA_MEANS),
+            "rounding": _text(record.get("workload_params.rounding"), ROUNDING),
             "replication": record.get("replication"),
         }
         row.update(metrics(results.result(record["id"]), bound, n_high))
@@ -544,17 +639,19 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
 
 
 #: The columns a configuration is told by (replications averaged over the rest).
-KEYS: tuple[str, ...] = ("workload", "slicing", "scheduler", "block_size", "f_slack")
+KEYS: tuple[str, ...] = ("workload", "alpha_means", "rounding", "slicing", "scheduler",
+                         "block_size", "f_slack")  # fmt: skip
 
 
 def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
     """The metrics of `study_runs` averaged over the replications of each
     configuration (section 5.1: "run with 3 random workloads ... results are
-    averaged"), one row per workload, slicing, scheduler, block size and slack
-    factor, with ``runs`` (how many were averaged); schedulers in the paper's
-    order."""
+    averaged"), one row per workload, workload reading, slicing, scheduler, block
+    size and slack factor, with ``runs`` (how many were averaged); schedulers in the
+    paper's order. A table without the reading columns gets the defaults."""
     if runs.empty:
         return pd.DataFrame(columns=[*KEYS, "runs"])
+    runs = with_readings(runs)
     values = [c for c in runs.columns if c not in (*KEYS, "id", "replication")]
     grouped = runs.groupby(list(KEYS), sort=True, dropna=False)
     table = grouped[values].mean().reset_index()
@@ -562,10 +659,29 @@ def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
     order = {name: k for k, name in enumerate(SCHEDULERS.values())}
     table["_order"] = table["scheduler"].map(order)
     return (
-        table.sort_values(["workload", "slicing", "_order", "block_size", "f_slack"])
+        table.sort_values(
+            ["workload", "alpha_means", "rounding", "slicing", "_order", "block_size", "f_slack"]
+        )
         .drop(columns="_order")
         .reset_index(drop=True)
     )
+
+
+def with_readings(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with the workload readings' columns, `ALPHA_MEANS` and `ROUNDING`
+    where it has none (a table made before they were kept)."""
+    out = table
+    for column, default in (("alpha_means", ALPHA_MEANS), ("rounding", ROUNDING)):
+        if column not in out:
+            out = out.assign(**{column: default})
+    return out
+
+
+def default_reading(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``table`` under the default workload readings (`ALPHA_MEANS`,
+    `ROUNDING`): the runs the figures and the default claims read."""
+    t = with_readings(table)
+    return t[(t["alpha_means"] == ALPHA_MEANS) & (t["rounding"] == ROUNDING)].reset_index(drop=True)
 
 
 def paper_setting(table: pd.DataFrame) -> pd.DataFrame:

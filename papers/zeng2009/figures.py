@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 
 from schedsim.papers.zeng2009.analyses import BLOCK_SIZE, F_SLACK, _setting_note
-from schedsim.papers.zeng2009.claims import _series
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -26,6 +25,18 @@ __all__ = [
 
 
 # -- figures --------------------------------------------------------------------------
+
+
+def _series(table: pd.DataFrame, workload: str, name: str, column: str, fixed: str) -> pd.DataFrame:
+    """The rows of one workload and scheduler along ``column``, the other parameter
+    (``fixed``) at Table 6's value, sorted."""
+    default = BLOCK_SIZE if fixed == "block_size" else F_SLACK
+    part = table[
+        (table["workload"] == workload)
+        & (table["scheduler"] == name)
+        & np.isclose(table[fixed].astype(float), default)
+    ]
+    return part.sort_values(column)
 
 
 def _base(table: pd.DataFrame, workload: str) -> pd.DataFrame:

@@ -7,19 +7,34 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from schedsim.app.claims import write_claims
+from schedsim.app.claims import (
+    RULE,
+    claims_table,
+    readings_markdown,
+    readings_table,
+    write_claims,
+)
 from schedsim.app.report.plots import save_figures
 from schedsim.papers.zeng2009.analyses import (
     KEYS,
+    RR_CUTS,
     TYPES,
     UNITS,
     aggregate,
+    default_reading,
     paper_setting,
     study_runs,
 )
-from schedsim.papers.zeng2009.claims import _series, claims
+from schedsim.papers.zeng2009.claims import (
+    READING_TEXT,
+    READINGS,
+    claims,
+    readings,
+    scored_reading,
+)
 from schedsim.papers.zeng2009.figures import (
     _base,
+    _series,
     block_figure,
     rr_figure,
     slack_figure,
@@ -34,6 +49,16 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["write"]
 
 
+#: The columns of ``zeng2009-utilization.csv`` beyond the configuration's.
+UTILIZATION_COLUMNS = ("u_node", "u_core", "u_node_high", "u_core_high", "u_node_phase",
+                       "u_core_phase", "high_load_phases", "high_load_s", "makespan_s")  # fmt: skip
+#: The columns of ``zeng2009-matchmaking.csv`` (`analyses.matchmaking_stats`).
+MATCHMAKING_COLUMNS = (
+    "searches", "searches_case1", "candidates_mean", "few_candidates_share", "fair_rejects",
+    "fair_rejected_share", "groups_found", "groups_taken",
+)  # fmt: skip
+
+
 def _unit(column: str) -> str:
     return UNITS.get(column, "")
 
@@ -42,16 +67,24 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
     """The paper's tables, figures and claims for a study, into ``out``.
 
     Tables: every run's metrics (``zeng2009-runs.csv``), and averaged over the
-    replications: RR per scheduler and type, the utilizations, the groups and
-    the fairness (delay factors); ``claims.csv`` and ``claims.md``. Figures 6-9 where the study
-    has their runs.
+    replications: RR per scheduler and type, RR at each cut-off, the utilizations
+    (pooled over the high-load phases and as a mean of the phases), the groups, the
+    group searches (``zeng2009-matchmaking.csv``, from each run's matchmaking log) and the
+    fairness (delay factors); ``claims.csv`` and ``claims.md`` under the text's reading
+    (`schedsim.papers.zeng2009.claims.DEFAULT`; a study without its runs, under the first
+    reading it has), each claim under every reading the runs
+    have (``zeng2009-claims-readings.csv``) and the readings x claims table
+    (``readings.csv``, ``readings.md``). Figures 6-9 where the study has their runs, under
+    the default workload reading.
     """
     from schedsim.app.report.formats import with_units
 
     runs = study_runs(results)
     table = aggregate(runs)
-    claimed = claims(table)
-    chosen = paper_setting(table)
+    by_reading = readings(runs)
+    reading = scored_reading(runs)
+    claimed = claims(runs, reading)
+    chosen = paper_setting(default_reading(table))
     tables: list[Path] = []
     plots: list[Path] = []
     keys = [*KEYS, "runs"]
@@ -64,13 +97,16 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
             value_name="rr",
         )
         long_rr["type"] = long_rr["type"].str.removeprefix("rr_")
+        cuts = [f"rr_{t}_cut{c:g}" for c in RR_CUTS for t in ("short", "all")]
+        searches = [c for c in MATCHMAKING_COLUMNS if c in table]
         frames += [
             (long_rr, "zeng2009-rr.csv"),
-            (table[[*keys, "u_node", "u_core", "u_node_high", "u_core_high",
-                    "high_load_phases", "high_load_s", "makespan_s"]],
+            (table[[*keys, *(c for c in cuts if c in table)]], "zeng2009-rr-cutoffs.csv"),
+            (table[[*keys, *(c for c in UTILIZATION_COLUMNS if c in table)]],
              "zeng2009-utilization.csv"),
             (table[[*keys, "jobs", "groups", "groups_per_10k_jobs", "group_size_jobs",
                     "grouped_share"]], "zeng2009-groups.csv"),
+            (table[[*keys, *searches]], "zeng2009-matchmaking.csv"),
             (table[[*keys, *(c for c in table.columns if c.startswith("delay_"))]],
              "zeng2009-fairness.csv"),
         ]  # fmt: skip
@@ -78,7 +114,26 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
         path = out / name
         with_units(frame, _unit).to_csv(path, index=False)
         tables.append(path)
-    tables += write_claims(claimed, out, f"Zeng & Sodan 2009: the paper's claims ({results.name})")
+    intro = (f"{RULE}\n\nOurs is the mean over the replications with its 95% interval in "
+             "brackets; a change is taken per replication (the two schedulers on the same "
+             f"workload). Reading: {reading.name!r} ({READING_TEXT[reading.name]}); the "
+             "other readings are in `readings.md`.\n")  # fmt: skip
+    title = f"Zeng & Sodan 2009: the paper's claims ({results.name})"
+    tables += write_claims(claimed, out, title, intro)
+    every = pd.concat(
+        [claims_table(r, rule=True).assign(reading=name) for name, r in by_reading.items()],
+        ignore_index=True,
+    )
+    every.to_csv(out / "zeng2009-claims-readings.csv", index=False)
+    grid = readings_table(by_reading)
+    grid.to_csv(out / "readings.csv", index=False)
+    (out / "readings.md").write_text(
+        f"# Zeng & Sodan 2009: readings x claims ({results.name})\n\n"
+        + "\n".join(f"- **{r.name}**: {READING_TEXT[r.name]}" for r in READINGS
+                    if r.name in by_reading)
+        + "\n\n" + readings_markdown(grid)
+    )  # fmt: skip
+    tables += [out / "zeng2009-claims-readings.csv", out / "readings.csv", out / "readings.md"]
     figures: list[tuple[str, Figure]] = []
     if len(chosen) and len(_base(chosen, "W1")):
         figures.append(("zeng2009-fig6-rr", rr_figure(chosen)))
