@@ -79,6 +79,10 @@ def test_a_change_is_reproduced_within_25_percent_of_the_papers() -> None:
     # The paper's value inside our 95% interval over replications reproduces it.
     assert rule(c.Estimate.of([-15.0, -25.0, -50.0])) == (True, True)
     assert rule(c.Estimate(-20.0, -22.0, -18.0)) == (False, True)
+    # ... but only when ours goes the paper's way: a mean of the other sign is not.
+    assert rule(c.Estimate(5.0, -40.0, 50.0)) == (False, False)
+    # A level has no direction: an interval covering the paper's value reproduces it.
+    assert c.level(12.0)(c.Estimate(20.0, 10.0, 30.0)) == (True, True)
     case = rule.case("long", c.Estimate.of([-27.8, -45.0, -47.0]), fmt="{:+.1f}", unit="%")
     assert case.verdict == c.REPRODUCED and case.shown.startswith("-39.9% [")
 

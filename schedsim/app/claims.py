@@ -12,7 +12,7 @@ and Markdown, `markdown` gives the Markdown alone and `print_claims` prints it.
 **The verdict rule** (`RULE`, the same for every paper; issue 39):
 
 * a case is **reproduced** when ours goes the paper's way and its size is within 25% of
-  the paper's (`TOLERANCE`), or when the paper's value lies inside our 95% interval over
+  the paper's (`TOLERANCE`) or the paper's value lies inside our 95% interval over
   replications (`Estimate`); **direction only** when it goes the paper's way and the size
   does not hold; **not reproduced** otherwise. A claim in words ("much better",
   "marginal", "saturates") is checked by a numeric reading stated in its definition
@@ -101,7 +101,7 @@ CONFIDENCE = 0.95
 #: The verdict rule in words, for a claims page.
 RULE = (
     "A case is *reproduced* when ours goes the paper's way and its size is within 25% of "
-    "the paper's value, or the paper's value lies inside our 95% interval over "
+    "the paper's value or the paper's value lies inside our 95% interval over "
     "replications (shown in brackets); *direction only* when ours goes the paper's way "
     "and the size does not hold; *not reproduced* otherwise. A claim in words is checked "
     "by the numeric reading in its row, fixed before our number was seen. A claim is "
@@ -202,11 +202,15 @@ class Rule:
     text: str
     test: Callable[[float], tuple[bool, bool]] = field(compare=False)
     paper: float | None = None
+    #: Whether the rule has a direction (a change, a level against a baseline): then an
+    #: interval that covers the paper's value reproduces a case only when ours goes the
+    #: paper's way (the same direction *and* the size or the interval).
+    directed: bool = False
 
     def __call__(self, ours: float | Estimate) -> tuple[bool, bool]:
         ours = estimate(ours)
         holds, way = self.test(ours.value)
-        if self.paper is not None and ours.covers(self.paper):
+        if self.paper is not None and ours.covers(self.paper) and (way or not self.directed):
             return True, True
         return bool(holds), bool(way)
 
@@ -233,7 +237,7 @@ def change(paper: float) -> Rule:
         return way and _near(v, paper), way
 
     return Rule(f"{paper:+g} within 25%; direction only: {'above' if paper > 0 else 'below'} 0",
-                test, paper)  # fmt: skip
+                test, paper, directed=True)  # fmt: skip
 
 
 def level(paper: float, baseline: float | None = None) -> Rule:
@@ -252,7 +256,7 @@ def level(paper: float, baseline: float | None = None) -> Rule:
     if baseline is not None:
         side = f"; direction only: {'above' if paper > baseline else 'below'} {baseline:g}"
     size = "" if baseline is None else f" (the effect beyond {baseline:g})"
-    return Rule(f"{paper:g} within 25%{size}{side}", test, paper)
+    return Rule(f"{paper:g} within 25%{size}{side}", test, paper, directed=baseline is not None)
 
 
 def between(low: float, high: float, way: float | None = None) -> Rule:
