@@ -100,7 +100,7 @@ TOLERANCE = 0.25
 CONFIDENCE = 0.95
 #: The verdict rule in words, for a claims page.
 RULE = (
-    "A case is *reproduced* when ours goes the paper's way and its size is within 25% of "
+    "A case is *reproduced* when ours goes the paper's way and either its size is within 25% of "
     "the paper's value or the paper's value lies inside our 95% interval over "
     "replications (shown in brackets); *direction only* when ours goes the paper's way "
     "and the size does not hold; *not reproduced* otherwise. A claim in words is checked "
