@@ -695,7 +695,7 @@ def test_the_report_of_a_small_study(study_dir: Path, tmp_path: Path) -> None:
                                   "RR cut-off 10 s", "utilization per phase"]  # fmt: skip
     assert grid["headline"].sum() == 6
     assert (
-        "reproduce the most headline claims"
+        "the most headline claims"
         in (tmp_path / "readings.md").read_text()
     )
     with (tmp_path / "zeng2009-matchmaking.csv").open(newline="") as f:
