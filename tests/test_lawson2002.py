@@ -67,7 +67,8 @@ def test_starvation_and_crashed_jobs_by_hand() -> None:
     # Waits 0, 8 d and 3 d: the longest 8 days, one wait over 7 days. Estimates 2000 s
     # with runs 100 s and 500 s, and 500 s with 100 s: one job of three "crashed".
     jobs = pd.DataFrame({"id": [1, 2, 3], "wait": [0.0, 8 * 86400.0, 3 * 86400.0],
-                         "run": [100.0, 500.0, 100.0], "estimate": [2000.0, 2000.0, 500.0]})  # fmt: skip
+                         "run": [100.0, 500.0, 100.0],
+                         "estimate": [2000.0, 2000.0, 500.0]})  # fmt: skip
     result = SimpleNamespace(jobs=jobs)  # (all these read of a run's result)
     found = [({"trace": "KTH", "scenario": "trace load"}, result, result)]
     starved = paper.starvation(found)
@@ -147,7 +148,8 @@ def test_a_better_slowdown_below_the_reading_goes_the_papers_way_only() -> None:
     from schedsim.app.claims import readings_markdown, readings_table
 
     text = readings_markdown(readings_table(got))
-    assert "The reading that reproduces the most headline claims: **trial reserved** (1 of 6)" in text
+    best = "The reading that reproduces the most headline claims: **trial reserved** (1 of 6)"
+    assert best in text
 
 
 @pytest.fixture(scope="module")

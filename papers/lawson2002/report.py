@@ -46,8 +46,10 @@ def _cell(text: object) -> str:
 def starvation_markdown(starved: pd.DataFrame) -> str:
     """The starvation line per trace and reading at the trace's own load: each policy's
     longest wait (days) and its jobs waiting over 7 days."""
-    head = ("| trace | reading | single queue: longest wait (days), waits > 7 d "
-            "| multiple queues: longest wait (days), waits > 7 d |")
+    head = (
+        "| trace | reading | single queue: longest wait (days), waits > 7 d "
+        "| multiple queues: longest wait (days), waits > 7 d |"
+    )
     lines = [head, "|---|---|---|---|"]
     for reading in READINGS:
         for trace in sorted(set(starved["trace"])):
