@@ -112,7 +112,12 @@ the first pass at which the trial fits on idle processors around every
 pivot, as above: the trial is never a pivot and nothing is kept for it, so
 on a busy machine it can wait indefinitely behind the pivots and the
 backfills (and the job with it: it enters no queue until the trial has
-run). ``trial="scheduled"`` reads "schedule ... immediately" as section 2.2
+run). ``trial="idle"`` reads "earliest possible" against the running jobs alone: the
+trial starts at the first pass at which its cores are idle over its span (by the
+running jobs' estimates and the granted slots), whether or not a pivot was planned
+on them; the pivots are then planned around it (nothing is kept for it either).
+It is how a version that plans trials without the pivots behaves.
+``trial="scheduled"`` reads "schedule ... immediately" as section 2.2
 uses the same words for a reservation ("immediately schedules the job for
 execution at that time"): on submission the trial gets a fixed slot, the
 earliest time its ``min(speculative_limit, estimate)`` fit on the profile
@@ -225,6 +230,9 @@ def parse_boundaries(text: str) -> tuple[float, ...]:
 
 
 _SIZE = attrgetter("size")
+#: The readings of the trial that fix its slot on submission.
+_FIXED = ("scheduled", "reserved")
+_TRIALS = ("waiting", "idle", "scheduled", "reserved")
 
 
 class _IdleNodes:
@@ -272,7 +280,8 @@ class MultiQueue(Policy):
     ``"1000,10000"``, three queues; ``""`` is one queue). ``speculation``:
     start jobs whose estimate exceeds ``speculate_above`` s for at most
     ``speculative_limit`` s first (section 2.1); ``trial``: when that trial
-    starts, at the first pass it fits (``"waiting"``) or in a slot fixed on
+    starts, at the first pass it fits around the pivots (``"waiting"``) or on idle
+    cores whatever the pivots (``"idle"``), or in a slot fixed on
     submission, after the pivots (``"scheduled"``) or before them, as an advance
     reservation is granted (``"reserved"``). ``guard``: whether
     backfilling rules (a) and (b) may delay other partitions' pivots
@@ -292,7 +301,7 @@ class MultiQueue(Policy):
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
         guard: Literal["all", "own", "return"] = "all",
-        trial: Literal["waiting", "scheduled", "reserved"] = "waiting",
+        trial: Literal["waiting", "idle", "scheduled", "reserved"] = "waiting",
     ) -> None:
         self.boundaries = boundaries
         self._edges = parse_boundaries(boundaries)
@@ -304,8 +313,10 @@ class MultiQueue(Policy):
             raise ValueError(f"speculative_limit must be positive seconds, got {speculative_limit}")
         if guard not in ("all", "own", "return"):
             raise ValueError(f"guard must be 'all', 'own' or 'return', got {guard!r}")
-        if trial not in ("waiting", "scheduled", "reserved"):
-            raise ValueError(f"trial must be 'waiting', 'scheduled' or 'reserved', got {trial!r}")
+        if trial not in _TRIALS:
+            raise ValueError(
+                f"trial must be 'waiting', 'idle', 'scheduled' or 'reserved', got {trial!r}"
+            )
         self.speculation = bool(speculation)
         self.speculate_above = float(speculate_above)
         self.speculative_limit = float(speculative_limit)
@@ -520,19 +531,26 @@ class MultiQueue(Policy):
         # threshold are longer than the limit, unless the threshold is below it): the
         # fewest cores free in that window, less what each start takes, says which fit.
         same = self.speculate_above >= self.speculative_limit
-        room = plan.min_free(now, now + self.speculative_limit) if trying and same else 0
+        # trial="idle": on the cores idle over its span by the running jobs and the
+        # granted slots alone; the pivots then move out of its way.
+        fit = base if self.trial == "idle" else plan
+        room = fit.min_free(now, now + self.speculative_limit) if trying and same else 0
         for trial in trying:
             size = trial.size
             if size > free:
                 continue
             span = min(self.speculative_limit, duration(trial.estimate))
-            if (room if same else plan.min_free(now, now + span)) >= size:
+            if (room if same else fit.min_free(now, now + span)) >= size:
                 launch(trial, "speculative", span, limit=self.speculative_limit, on_limit="requeue")
                 free -= size
                 room -= size
                 base.add(now, now + span, -size)
                 plan.add(now, now + span, -size)
                 del self._speculating[trial.id]
+        if fit is base and trying and any(t.id in started for t in trying):
+            plan, pst = self._plan(base, pivots, now)  # the pivots, around the trials
+            if extra is not None:
+                extra = self._extra(view, plan, pivots, pst, state()[1])
 
         # The fewest cores free from now to the end of each step of the plan (made
         # again after the plan changes): whether a job fits over its estimate is then
@@ -644,7 +662,7 @@ class MultiQueue(Policy):
             return False
         if arrived and any(requested_reservation(j) is not None for j in arrived):
             return False
-        if self.trial != "waiting" and arrived and any(map(self._speculates, arrived)):
+        if self.trial in _FIXED and arrived and any(map(self._speculates, arrived)):
             return False  # a trial's slot is planned on arrival
         free = view.free_cores
         return free == 0 or min(map(_SIZE, view.queue), default=free + 1) > free
@@ -1062,7 +1080,7 @@ class SingleQueue(MultiQueue):
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
         guard: Literal["all", "own", "return"] = "all",
-        trial: Literal["waiting", "scheduled", "reserved"] = "waiting",
+        trial: Literal["waiting", "idle", "scheduled", "reserved"] = "waiting",
     ) -> None:
         super().__init__("", speculation, speculate_above, speculative_limit, guard, trial)
 

@@ -206,6 +206,23 @@ def test_a_speculative_start_killed_at_180_s_and_requeued() -> None:
     assert j.at[3, "start"] == 580.0
 
 
+def test_an_idle_trial_starts_on_cores_a_pivot_was_planned_on() -> None:
+    # One queue, 4 nodes. Job 1 (2 nodes, 100 s) runs to 100. Job 2 (4 nodes, 500 s)
+    # arrives at 1: the pivot, planned at 100. Job 3 (2 nodes, estimate 5000 s, runs
+    # 150 s) arrives at 2, due a trial of 180 s. trial="waiting": 2 cores are idle
+    # now but the pivot counts on them at 100: the trial waits for the pivot, to 600,
+    # and its 150 s end at 750. trial="idle": the cores are idle (no running job
+    # needs them), so the trial starts at 2 and the pivot moves to 152, when it ends.
+    jobs = [job(1, 0, 100, 2), job(2, 1, 500, 4), job(3, 2, 150, 2, 5000)]
+    waiting, _ = simulate(jobs, 4, boundaries="")
+    assert (waiting.at[3, "start"], waiting.at[3, "end"], waiting.at[2, "start"]) == (
+        600.0, 750.0, 100.0)  # fmt: skip
+    idle, _ = simulate(jobs, 4, boundaries="", trial="idle")
+    assert (idle.at[3, "start"], idle.at[3, "start_rule"], idle.at[3, "end"]) == (
+        2.0, "speculative", 152.0)  # fmt: skip
+    assert idle.at[2, "start"] == 152.0
+
+
 def test_a_scheduled_trial_keeps_its_slot_where_a_waiting_one_waits() -> None:
     # One queue, 4 nodes. Job 1 (4 nodes, 100 s) runs to 100. Job 2 (2 nodes,
     # estimate 5000 s, crashes after 100 s) arrives at 1: a trial of 180 s is due.
@@ -319,7 +336,7 @@ def test_parameters_are_checked() -> None:
         MultiQueue(speculative_limit=0)
     with pytest.raises(ValueError, match="guard must be 'all', 'own' or 'return'"):
         MultiQueue(guard="lend")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="trial must be 'waiting', 'scheduled' or 'reserved'"):
+    with pytest.raises(ValueError, match="trial must be 'waiting', 'idle', 'scheduled' or"):
         SingleQueue(trial="fixed")  # type: ignore[arg-type]
     assert SingleQueue(trial="scheduled").params()["trial"] == "scheduled"
     assert MultiQueue(trial="reserved").params()["trial"] == "reserved"
@@ -390,7 +407,7 @@ def test_invariants_with_priorities_and_reservations(
     st.floats(0, 1),
     st.floats(0, 0.3),
     st.sampled_from(["all", "own", "return"]),
-    st.sampled_from(["waiting", "reserved"]),
+    st.sampled_from(["waiting", "idle", "reserved"]),
 )
 def test_invariants_under_every_guard(
     case: Case, high: float, share: float, guard: str, trial: str

@@ -140,7 +140,8 @@ def scenario(row: Mapping[str, Any]) -> str:
     """A run's scenario, as the paper names it: its load, priorities or reservations; then
     the readings that are not the defaults: ``"trial scheduled"`` and ``"trial
     reserved"`` (the speculative trial's slot fixed on submission, after the pivots or
-    as a reservation's grant: ``params.trial``), ``"guard own"`` and ``"guard return"``
+    as a reservation's grant: ``params.trial``), ``"trial idle"`` (started on idle cores
+    whatever the pivots), ``"guard own"`` and ``"guard return"``
     (how partitions lend: ``params.guard``, `schedsim.policies.multiqueue`) and
     ``"512 nodes"`` (a machine other than the log's header: ``nodes``)."""
     load = row.get("load_factor")
@@ -153,7 +154,7 @@ def scenario(row: Mapping[str, Any]) -> str:
         parts.append(f"{100 * prio:g}% high priority")
     if isinstance(res, (int, float)) and not pd.isna(res):
         parts.append(f"{100 * res:g}% reservations")
-    if row.get(TRIAL) in ("scheduled", "reserved"):
+    if row.get(TRIAL) in ("idle", "scheduled", "reserved"):
         parts.append(f"trial {row[TRIAL]}")
     if row.get(GUARD) in ("own", "return"):
         parts.append(f"guard {row[GUARD]}")

@@ -99,6 +99,7 @@ DEFAULT = Reading("default")
 #: "trial reserved" run every scenario; the others the trace's own load.
 READINGS: tuple[Reading, ...] = (
     DEFAULT,
+    Reading("trial idle", "trial idle"),
     Reading("trial scheduled", "trial scheduled"),
     Reading("trial reserved", "trial reserved"),
     Reading("guard own", "guard own"),
