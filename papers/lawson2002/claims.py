@@ -212,32 +212,40 @@ def _batches(base: str, prios: tuple[str, ...] = ("all",)) -> Values:
                       for tr in t.traces for p in prios}  # fmt: skip
 
 
-def _res_rows(t: Tables) -> list[dict]:
-    """Table 2's rows that ran under the reading (reservations at the trace's load)."""
+def _res_rows(t: Tables) -> dict[str, dict | None]:
+    """Table 2's cases ("CTC 1%"...), each trace and share the study ran, with its row
+    under the reading (None: not run under it)."""
     if not len(t.res):
-        return []
+        return {}
     rows = t.res.to_dict("records")
-    if "scenario" not in t.res:
-        return rows  # (a table without scenarios: one reading)
-    return [r for r in rows
-            if r["scenario"] == t.reading.scenario(f"{100 * r['share']:g}% reservations",
-                                                   r["trace"])]  # fmt: skip
+    out: dict[str, dict | None] = {}
+    for r in rows:
+        out.setdefault(f"{r['trace']} {100 * r['share']:g}%", None)
+    for r in rows:
+        scen = t.reading.scenario(f"{100 * r['share']:g}% reservations", r["trace"])
+        if "scenario" not in r or r["scenario"] == scen:  # (no scenarios: one reading)
+            out[f"{r['trace']} {100 * r['share']:g}%"] = r
+    return out
 
 
 def _missed(t: Tables) -> dict[str, float]:
     """(multiple - single) / the larger, per trace and share of reservations."""
     out = {}
-    for row in _res_rows(t):
+    for name, row in _res_rows(t).items():
+        if row is None:
+            out[name] = math.nan
+            continue
         a, b = row["single missed"], row["multiple missed"]
-        out[f"{row['trace']} {100 * row['share']:g}%"] = (b - a) / max(a, b) if a + b else 0.0
+        out[name] = (b - a) / max(a, b) if a + b else 0.0
     return out
 
 
 def _missed_share(t: Tables) -> dict[str, float]:
     """The single queue's share of the requested reservations missed (Table 2's cases)."""
-    return {f"{r['trace']} {100 * r['share']:g}%": r["single missed share"]
-            for r in _res_rows(t) if "single missed share" in r
-            and not pd.isna(r.get("paper single missed share"))}  # fmt: skip
+    return {name: math.nan if row is None else row["single missed share"]
+            for name, row in _res_rows(t).items()
+            if row is None or ("single missed share" in row
+                               and not pd.isna(row.get("paper single missed share")))}  # fmt: skip
 
 
 def _paper_missed_share(t: Tables, name: str) -> Rule:
@@ -245,6 +253,7 @@ def _paper_missed_share(t: Tables, name: str) -> Rule:
     trace, share = name.split()
     res = t.res
     hit = res[(res["trace"] == trace) & np.isclose(100 * res["share"], float(share.rstrip("%")))]
+    hit = hit[hit["paper single missed share"].notna()]
     return level(float(hit["paper single missed share"].iloc[0]))
 
 
@@ -261,6 +270,7 @@ def _delay_tails(t: Tables) -> dict[str, float]:
         if "scenario" in d:
             mine = mine[mine["scenario"] == scen]
         if not len(mine):
+            out[tr] = math.nan  # (not run under the reading)
             continue
         one = float(np.percentile(mine.loc[mine["policy"] == "singlequeue", "delay"], 95))
         many = float(np.percentile(mine.loc[mine["policy"] == "multiqueue", "delay"], 95))
