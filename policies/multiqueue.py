@@ -497,7 +497,7 @@ class MultiQueue(Policy):
             if due is None or due.state is not State.QUEUED:
                 continue
             if jid in self._trial_slot:
-                how = {"limit": self.speculative_limit, "on_limit": "requeue"}
+                how: dict[str, Any] = {"limit": self.speculative_limit, "on_limit": "requeue"}
                 if launch(due, "speculative", span, **how):
                     del self._granted[jid]
             elif launch(due, "reservation", span):
@@ -746,7 +746,7 @@ class MultiQueue(Policy):
             plan.reserve(when, span, job.size)
             base.reserve(when, span, job.size)
             self._trial_slot[job.id] = when
-            how = {"limit": self.speculative_limit, "on_limit": "requeue"}
+            how: dict[str, Any] = {"limit": self.speculative_limit, "on_limit": "requeue"}
             if when == now and launch(job, "speculative", span, **how):
                 free -= job.size
             else:  # later (or its cores held past their estimates): kept until due
