@@ -584,6 +584,7 @@ class MultiQueue(Policy):
             if extra is None and not fits:
                 continue  # (guard "all", "return": every rule needs it)
             caps = None
+            rule: str | None
             if lend:  # what each partition may lend it (rules a and b, per partition)
                 idle = state()[1]
                 if spare is None:
