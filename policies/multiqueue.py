@@ -54,7 +54,37 @@ arrival order. `with_priorities` marks a share of a workload high priority.
   own processors and running jobs), and only (c) against every pivot.
   Under ``"all"`` the three rules decide together whether a job may start
   (it fits the profile with every pivot in it); they still say which
-  processors it takes and are recorded as ``start_rule``.
+  processors it takes and are recorded as ``start_rule``. So under ``"all"``
+  the partitions change no start decision (it is EASY with one reservation
+  per queue), and under ``"own"`` the processors a job borrows stay with its
+  partition for good (see below), so they drift to the partition that
+  borrows most.
+
+  ``guard="return"`` reads section 2.1's partitions as owners that *lend*:
+  "processors idle in one partition can be used for backfilling in another"
+  and partition p "can obtain sufficient idle processors from one or more
+  other partitions without delaying any pivot". Each node keeps its home
+  partition (Figure 1's initial blocks); a job running on a node of another
+  partition holds it for its own partition while it runs, and the node goes
+  back to its home partition when the job ends (a *lent* processor comes
+  back). A backfill (step 7) of partition p may take, from each partition q
+  (p itself included), the idle processors of q if it ends (by its estimate)
+  by pivot_q's start time, else at most extra_q of them: q's processors idle
+  at pivot_q's start time (its idle ones now and those of its home held by
+  jobs that end by then, whoever runs them) that pivot_q does not need. That
+  is rules (a) and (b) applied to every partition the job takes from, so
+  that no partition lends a processor its own pivot is counting on; and the
+  start must also fit the machine-wide plan of every pivot, as under
+  ``"all"``, so that no pivot is delayed at all. The partitions then refuse
+  starts ``"all"`` allows (a job may not take a partition's processors that
+  its pivot needs even when that pivot could start as early on processors
+  freed elsewhere), and they do not drift. Pivots (step 6), trials and
+  reservations take processors as under ``"all"``. The text never says when
+  a borrowed processor returns; the alternative reading, that it goes back
+  only when its home partition's pivot needs it, would keep ``"own"``'s
+  drift between those moments and is not implemented. ``start_rule`` is
+  "a" or "b" when the job takes only its own partition's processors (ending
+  by pivot_p's start time or not), "c" when it borrows.
 
 **Which processors.** A job takes idle processors of its own partition
 first (lowest-numbered nodes), then borrows from the other partitions,
@@ -82,7 +112,12 @@ the first pass at which the trial fits on idle processors around every
 pivot, as above: the trial is never a pivot and nothing is kept for it, so
 on a busy machine it can wait indefinitely behind the pivots and the
 backfills (and the job with it: it enters no queue until the trial has
-run). ``trial="scheduled"`` reads "schedule ... immediately" as section 2.2
+run). ``trial="idle"`` reads "earliest possible" against the running jobs alone: the
+trial starts at the first pass at which its cores are idle over its span (by the
+running jobs' estimates and the granted slots), whether or not a pivot was planned
+on them; the pivots are then planned around it (nothing is kept for it either).
+It is how a version that plans trials without the pivots behaves.
+``trial="scheduled"`` reads "schedule ... immediately" as section 2.2
 uses the same words for a reservation ("immediately schedules the job for
 execution at that time"): on submission the trial gets a fixed slot, the
 earliest time its ``min(speculative_limit, estimate)`` fit on the profile
@@ -195,6 +230,9 @@ def parse_boundaries(text: str) -> tuple[float, ...]:
 
 
 _SIZE = attrgetter("size")
+#: The readings of the trial that fix its slot on submission.
+_FIXED = ("scheduled", "reserved")
+_TRIALS = ("waiting", "idle", "scheduled", "reserved")
 
 
 class _IdleNodes:
@@ -242,12 +280,14 @@ class MultiQueue(Policy):
     ``"1000,10000"``, three queues; ``""`` is one queue). ``speculation``:
     start jobs whose estimate exceeds ``speculate_above`` s for at most
     ``speculative_limit`` s first (section 2.1); ``trial``: when that trial
-    starts, at the first pass it fits (``"waiting"``) or in a slot fixed on
+    starts, at the first pass it fits around the pivots (``"waiting"``) or on idle
+    cores whatever the pivots (``"idle"``), or in a slot fixed on
     submission, after the pivots (``"scheduled"``) or before them, as an advance
     reservation is granted (``"reserved"``). ``guard``: whether
     backfilling rules (a) and (b) may delay other partitions' pivots
-    (``"own"``, as Figure 2 is written) or no pivot ever is (``"all"``); see
-    `schedsim.policies.multiqueue`.
+    (``"own"``, as Figure 2 is written) or no pivot ever is (``"all"``), or
+    partitions lend only what their pivots do not need and get it back when the
+    borrowing job ends (``"return"``); see `schedsim.policies.multiqueue`.
     """
 
     #: Parameters added after run ids were published, with the value that behaves as
@@ -260,8 +300,8 @@ class MultiQueue(Policy):
         speculation: bool = True,
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
-        guard: Literal["all", "own"] = "all",
-        trial: Literal["waiting", "scheduled", "reserved"] = "waiting",
+        guard: Literal["all", "own", "return"] = "all",
+        trial: Literal["waiting", "idle", "scheduled", "reserved"] = "waiting",
     ) -> None:
         self.boundaries = boundaries
         self._edges = parse_boundaries(boundaries)
@@ -271,10 +311,12 @@ class MultiQueue(Policy):
             )
         if not (speculative_limit > 0 and math.isfinite(speculative_limit)):
             raise ValueError(f"speculative_limit must be positive seconds, got {speculative_limit}")
-        if guard not in ("all", "own"):
-            raise ValueError(f"guard must be 'all' or 'own', got {guard!r}")
-        if trial not in ("waiting", "scheduled", "reserved"):
-            raise ValueError(f"trial must be 'waiting', 'scheduled' or 'reserved', got {trial!r}")
+        if guard not in ("all", "own", "return"):
+            raise ValueError(f"guard must be 'all', 'own' or 'return', got {guard!r}")
+        if trial not in _TRIALS:
+            raise ValueError(
+                f"trial must be 'waiting', 'idle', 'scheduled' or 'reserved', got {trial!r}"
+            )
         self.speculation = bool(speculation)
         self.speculate_above = float(speculate_above)
         self.speculative_limit = float(speculative_limit)
@@ -324,6 +366,13 @@ class MultiQueue(Policy):
         self._planned: tuple[list[JobView | None], list[float], set[int]] | None = None
         #: On nodes of one core with several partitions: each partition's idle nodes.
         self._idle_nodes: _IdleNodes | None = None
+        #: ``guard="return"``: each running job's (partition, cores taken from each home
+        #: partition, planned end), and the cores of home q held for partition p
+        #: (``_lent[p, q]``); nodes never change owner, they are only held.
+        self._loans: dict[int, tuple[int, list[int], float]] = {}
+        self._lent = np.zeros((self.partitions, self.partitions), dtype=np.int64)
+        #: The cores the last `_take` took from each partition.
+        self._took: list[int] = [0] * self.partitions
         #: The nodes of the jobs started on them, by id (while they run).
         self._nodes_of: dict[int, np.ndarray] = {}
 
@@ -401,6 +450,9 @@ class MultiQueue(Policy):
                 self._arrive(job, None, now)
             self._promises = self._planned = None
             self._unplanned = view
+            if self._moved and self.guard == "return":  # processors came back home
+                self._record_sizes(now)
+                self._moved = False
             return self._timer(view)
 
         base = self._base(view)
@@ -418,11 +470,17 @@ class MultiQueue(Policy):
                 cores.extend(self._idle_cores(view))
             return cores[0], cores[1]
 
-        def launch(job: JobView, rule: str, span: float, **limit: Any) -> bool:
+        lend = self.guard == "return"
+
+        def launch(job: JobView, rule: str, span: float, caps: list[int] | None = None,
+                   **limit: Any) -> bool:  # fmt: skip
             free_cores, idle = state()
-            alloc = self._take(free_cores, idle, self._class[job.id], job.size)
+            p = self._class[job.id]
+            alloc = self._take(free_cores, idle, p, job.size, caps)
             if alloc is None:
                 return False
+            if lend:
+                self._lend(job.id, p, self._took, now + span)
             out.append(Start(job, alloc, **limit))
             if self._idle_nodes is not None:
                 self._nodes_of[job.id] = alloc.nodes
@@ -439,7 +497,7 @@ class MultiQueue(Policy):
             if due is None or due.state is not State.QUEUED:
                 continue
             if jid in self._trial_slot:
-                how = {"limit": self.speculative_limit, "on_limit": "requeue"}
+                how: dict[str, Any] = {"limit": self.speculative_limit, "on_limit": "requeue"}
                 if launch(due, "speculative", span, **how):
                     del self._granted[jid]
             elif launch(due, "reservation", span):
@@ -452,6 +510,9 @@ class MultiQueue(Policy):
         extra = None
         if self.guard == "own":
             extra = self._extra(view, plan, pivots, pst, state()[1])
+        # guard "return": each partition's processors its pivot does not need, made when
+        # a backfill first asks (after the trials took theirs).
+        spare: list[int] | None = None
 
         # Speculative starts "at the earliest possible time", before the loop.
         # (Their dict is in arrival order; priorities reorder it.)
@@ -470,19 +531,26 @@ class MultiQueue(Policy):
         # threshold are longer than the limit, unless the threshold is below it): the
         # fewest cores free in that window, less what each start takes, says which fit.
         same = self.speculate_above >= self.speculative_limit
-        room = plan.min_free(now, now + self.speculative_limit) if trying and same else 0
+        # trial="idle": on the cores idle over its span by the running jobs and the
+        # granted slots alone; the pivots then move out of its way.
+        fit = base if self.trial == "idle" else plan
+        room = fit.min_free(now, now + self.speculative_limit) if trying and same else 0
         for trial in trying:
             size = trial.size
             if size > free:
                 continue
             span = min(self.speculative_limit, duration(trial.estimate))
-            if (room if same else plan.min_free(now, now + span)) >= size:
+            if (room if same else fit.min_free(now, now + span)) >= size:
                 launch(trial, "speculative", span, limit=self.speculative_limit, on_limit="requeue")
                 free -= size
                 room -= size
                 base.add(now, now + span, -size)
                 plan.add(now, now + span, -size)
                 del self._speculating[trial.id]
+        if fit is base and trying and any(t.id in started for t in trying):
+            plan, pst = self._plan(base, pivots, now)  # the pivots, around the trials
+            if extra is not None:
+                extra = self._extra(view, plan, pivots, pst, state()[1])
 
         # The fewest cores free from now to the end of each step of the plan (made
         # again after the plan changes): whether a job fits over its estimate is then
@@ -502,6 +570,7 @@ class MultiQueue(Policy):
                     pivots = self._pivots(waiting, started)  # a new pivot for p
                     plan, pst = self._replan(base, plan, pst, pivots, p, now)
                     low = None
+                    spare = None
                     if extra is not None:
                         extra = self._extra(view, plan, pivots, pst, state()[1])
                 continue
@@ -513,9 +582,25 @@ class MultiQueue(Policy):
             # Delays no pivot, no reservation: enough cores over [now, now + span).
             fits = low[bisect_left(plan.times, now + span) - 1] >= job.size
             if extra is None and not fits:
-                continue  # (guard "all": every rule needs it)
-            rule = self._rule_for(job, p, span, now, state()[1], fits, pst, extra)
-            if rule is not None and launch(job, rule, span):
+                continue  # (guard "all", "return": every rule needs it)
+            caps = None
+            rule: str | None
+            if lend:  # what each partition may lend it (rules a and b, per partition)
+                idle = state()[1]
+                if spare is None:
+                    spare = self._spare(idle, pivots, pst, now)
+                caps = [i if now + span <= pst[q] else min(i, spare[q])
+                        for q, i in enumerate(idle)]  # fmt: skip
+                if sum(caps) < job.size:
+                    continue
+                rule = ("a" if now + span <= pst[p] else "b") if caps[p] >= job.size else "c"
+            else:
+                rule = self._rule_for(job, p, span, now, state()[1], fits, pst, extra)
+            if rule is not None and launch(job, rule, span, caps):
+                if spare is not None:
+                    for q, k in enumerate(self._took):
+                        if k and now + span > pst[q]:
+                            spare[q] -= k
                 free -= job.size
                 base.add(now, now + span, -job.size)
                 plan.add(now, now + span, -job.size)
@@ -556,6 +641,11 @@ class MultiQueue(Policy):
     def _left(self, job_id: int) -> None:
         # A job left its nodes: back on their partitions' lists at the next look. One
         # started while there were no lists leaves them short: they are made afresh.
+        loan = self._loans.pop(job_id, None)
+        if loan is not None:  # guard "return": what it held goes back to its home
+            p, took, _ = loan
+            self._lent[p] -= took
+            self._moved = self._moved or any(k for q, k in enumerate(took) if q != p)
         nodes = self._nodes_of.pop(job_id, None)
         kept = self._idle_nodes
         if kept is None:
@@ -573,7 +663,7 @@ class MultiQueue(Policy):
             return False
         if arrived and any(requested_reservation(j) is not None for j in arrived):
             return False
-        if self.trial != "waiting" and arrived and any(map(self._speculates, arrived)):
+        if self.trial in _FIXED and arrived and any(map(self._speculates, arrived)):
             return False  # a trial's slot is planned on arrival
         free = view.free_cores
         return free == 0 or min(map(_SIZE, view.queue), default=free + 1) > free
@@ -657,7 +747,7 @@ class MultiQueue(Policy):
             plan.reserve(when, span, job.size)
             base.reserve(when, span, job.size)
             self._trial_slot[job.id] = when
-            how = {"limit": self.speculative_limit, "on_limit": "requeue"}
+            how: dict[str, Any] = {"limit": self.speculative_limit, "on_limit": "requeue"}
             if when == now and launch(job, "speculative", span, **how):
                 free -= job.size
             else:  # later (or its cores held past their estimates): kept until due
@@ -862,27 +952,35 @@ class MultiQueue(Policy):
             return "b"
         return "c" if fits else None
 
-    def _take(self, free: Any, idle: list[int], p: int, size: int) -> Allocation | None:
+    def _take(
+        self, free: Any, idle: list[int], p: int, size: int, caps: list[int] | None = None
+    ) -> Allocation | None:
         """``size`` idle cores for a job of partition ``p``: its own nodes' first, then
         other partitions' (the one with the most idle cores first), lowest-numbered
-        nodes first. A node borrowed whole becomes ``p``'s (on nodes of one core,
-        every borrowed node); one whose other cores are busy stays with its owner.
-        ``free`` (what `_idle_cores` made) and ``idle`` (per partition) are updated."""
+        nodes first; ``caps``: at most so many cores from each partition. A node
+        borrowed whole becomes ``p``'s (on nodes of one core, every borrowed node; not
+        under ``guard="return"``, where it is only held); one whose other cores are
+        busy stays with its owner. ``free`` (what `_idle_cores` made) and ``idle`` (per
+        partition) are updated; `_took` says how many cores came from each partition."""
         owner, cpn = self._owner, self._cpn
         assert owner is not None
-        if sum(idle) < size:
+        room = idle if caps is None else [min(i, c) for i, c in zip(idle, caps, strict=True)]
+        if sum(room) < size:
             return None
+        took = self._took = [0] * self.partitions
+        took[p] = min(room[p], size)
         if cpn == 1 and self.partitions == 1:  # one partition: first fit
             nodes = np.flatnonzero(free)[:size]
             free[nodes] = 0
             idle[p] -= size
             return Allocation.one_core_each(nodes)
+        keeps = self.guard == "return"  # nodes keep their home partition
         if cpn == 1:  # each partition's idle nodes, ascending: take from the front
             picked: list[int] = []
             borrowed: list[int] = []  # those of other partitions (idle ones keep theirs)
             left = size
-            for q in (p,) if idle[p] >= size else (p, *self._lenders(idle, p)):
-                k = min(idle[q], left)
+            for q in (p,) if room[p] >= size else (p, *self._lenders(idle, p)):
+                k = min(room[q], left)
                 if k:
                     nodes_q = free.lists[q]
                     picked += nodes_q[:k]
@@ -890,13 +988,15 @@ class MultiQueue(Policy):
                         borrowed += nodes_q[:k]
                     del nodes_q[:k]
                     idle[q] -= k
+                    took[q] = k
                     left -= k
                     if not left:
                         break
             if borrowed:
                 picked.sort()  # ascending, as an allocation's nodes are
-                owner[borrowed] = p  # a node borrowed changes partition
-                self._moved = True
+                if not keeps:
+                    owner[borrowed] = p  # a node borrowed changes partition
+                    self._moved = True
             return Allocation.one_core_each(np.array(picked, dtype=np.int64))
         avail = free
         others = self._lenders(idle, p)
@@ -906,18 +1006,49 @@ class MultiQueue(Policy):
         # Own nodes first, then the other partitions in turn; node order within each.
         order = candidates[np.argsort(rank[owner[candidates]], kind="stable")]
         cores = avail[order]
+        if caps is not None:  # at most room[q] from partition q: its first nodes' cores
+            home = owner[order]
+            for q in range(self.partitions):
+                mine = home == q
+                have = cores[mine]
+                cores[mine] = np.minimum(have, np.maximum(room[q] - (np.cumsum(have) - have), 0))
         taken = np.minimum(cores, np.maximum(size - (np.cumsum(cores) - cores), 0))
         used = taken > 0
         nodes, counts = order[used], taken[used]
         avail[nodes] -= counts
+        took[p] = 0
         for q, n in zip(owner[nodes].tolist(), counts.tolist(), strict=True):
             idle[q] -= n
+            took[q] += n
         whole = nodes[(counts == cpn) & (owner[nodes] != p)]
-        if len(whole):
+        if len(whole) and not keeps:
             owner[whole] = p  # a whole node borrowed changes partition
             self._moved = True
         sort = np.argsort(nodes)
         return Allocation(nodes[sort].copy(), counts[sort].copy())
+
+    def _lend(self, job_id: int, p: int, took: list[int], end: float) -> None:
+        """``guard="return"``: a job of partition ``p`` holds ``took`` cores of each home
+        partition until it ends (planned at ``end``)."""
+        self._loans[job_id] = (p, took, end)
+        self._lent[p] += took
+        if any(k for q, k in enumerate(took) if q != p):
+            self._moved = True
+
+    def _spare(
+        self, idle: list[int], pivots: list[JobView | None], pst: list[float], now: float
+    ) -> list[int]:
+        """``guard="return"``: extra_q of step 5 for every partition q, on its home
+        processors: those idle now (``idle``) and those held by jobs (of any partition)
+        that end by pivot_q's start time, less what pivot_q needs; all the idle ones
+        of a partition without a pivot."""
+        out = list(idle)
+        for q, job in enumerate(pivots):
+            if job is None or not math.isfinite(pst[q]):
+                continue
+            freed = sum(took[q] for _, took, end in self._loans.values() if end <= pst[q])
+            out[q] = max(idle[q] + freed - job.size, 0)
+        return out
 
     def _lenders(self, idle: list[int], p: int) -> list[int]:
         """The partitions p borrows from, in turn: the most idle cores first (ties: the
@@ -926,7 +1057,10 @@ class MultiQueue(Policy):
 
     def _record_sizes(self, now: float) -> None:
         assert self._owner is not None
-        sizes = tuple((np.bincount(self._owner, minlength=self.partitions) * self._cpn).tolist())
+        counts = np.bincount(self._owner, minlength=self.partitions) * self._cpn
+        if self.guard == "return":  # the home blocks, plus what each holds, less what it lent
+            counts = counts + self._lent.sum(axis=1) - self._lent.sum(axis=0)
+        sizes = tuple(counts.tolist())
         if sizes != self._last_sizes:
             self._last_sizes = sizes
             self._sizes.extend((now, p + 1, n) for p, n in enumerate(sizes))
@@ -946,8 +1080,8 @@ class SingleQueue(MultiQueue):
         speculation: bool = True,
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
-        guard: Literal["all", "own"] = "all",
-        trial: Literal["waiting", "scheduled", "reserved"] = "waiting",
+        guard: Literal["all", "own", "return"] = "all",
+        trial: Literal["waiting", "idle", "scheduled", "reserved"] = "waiting",
     ) -> None:
         super().__init__("", speculation, speculate_above, speculative_limit, guard, trial)
 

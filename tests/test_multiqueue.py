@@ -126,6 +126,43 @@ def test_guard_own_lets_rule_a_delay_another_partitions_pivot() -> None:
     assert every.at[3, "start"] == 100.0 and every.at[5, "start"] == 390.0
 
 
+THREE = {"boundaries": "100,1000", "speculation": False}
+
+
+def test_guard_return_lends_only_what_the_lenders_pivot_does_not_need() -> None:
+    # 6 nodes, three partitions (boundaries 100 and 1000): P1 = 0-1, P2 = 2-3, P3 = 4-5.
+    # Job 1 (P1, 4 nodes, 50 s) starts on 0-3, borrowing P2's 2-3. Job 2 (P3, 4 nodes,
+    # 2000 s) at 1: P3's pivot at 50. Job 3 (P1, all 6, 90 s) at 1.5: P1's pivot, at
+    # 2050. Job 4 (P1, 2 nodes, 90 s) at 2: only P3's 4-5 are idle; it would end at
+    # 92, after P3's pivot starts (50). guard="all": it fits the machine's plan (at 50
+    # job 2 finds 0-3 free), so it starts at 2 on 4-5 and P3's nodes go to P1 for good.
+    # guard="return": P3 may lend its idle nodes only to a job that gives them back by
+    # 50, or extra_P3 of them, its nodes free at 50 beyond its pivot's 4: 2 + 0 - 4 < 0:
+    # none. Job 4 waits; at 50 job 2 takes P3's 4-5 and P1's 0-1 (job 1 gave 2-3 back
+    # to P2), and job 4 borrows P2's 2-3 (P2 has no pivot): rule (c), to 140.
+    jobs = [job(1, 0, 50, 4), job(2, 1, 2000, 4), job(3, 1.5, 90, 6), job(4, 2, 90, 2)]
+    every, every_run = simulate(jobs, 6, **THREE)
+    assert (every.at[4, "start"], every.at[4, "nodes"], every.at[4, "start_rule"]) == (
+        2.0, "4-5", "c")  # fmt: skip
+    back, back_run = simulate(jobs, 6, guard="return", **THREE)
+    assert (back.at[4, "start"], back.at[4, "nodes"], back.at[4, "start_rule"]) == (
+        50.0, "2-3", "c")  # fmt: skip
+    assert back.at[2, "start"] == every.at[2, "start"] == 50.0  # no pivot delayed
+    assert back.at[3, "start"] == every.at[3, "start"] == 2050.0
+
+    def sizes(result):
+        table = result.tables["partitions"]
+        return table.pivot(index="time", columns="partition", values="processors")
+
+    # Lent processors come back: P2's 2-3 when job 1 ends (50) and again when job 4
+    # does (140); at the end every partition holds its first block again. Under "all"
+    # they stay where the last borrower took them.
+    got = sizes(back_run)
+    assert got.loc[50.0].tolist() == [2, 0, 4] and got.loc[140.0].tolist() == [0, 2, 4]
+    assert got.iloc[-1].tolist() == [2, 2, 2]
+    assert sizes(every_run).iloc[-1].tolist() == [6, 0, 0]
+
+
 def test_a_high_priority_arrival_displaces_a_low_priority_pivot() -> None:
     # 4 nodes, P1 = 0-1, P2 = 2-3. Job 1 (P2, 4 nodes, 500 s, high) runs to 500. Job 2
     # (P1, 4 nodes, 50 s, low) at 1 is P1's pivot; job 3 (P2, 4 nodes, 200 s, high) at
@@ -167,6 +204,23 @@ def test_a_speculative_start_killed_at_180_s_and_requeued() -> None:
         [1, "lost", 0.0, 180.0], [2, "run", 180.0, 580.0],
     ]  # fmt: skip
     assert j.at[3, "start"] == 580.0
+
+
+def test_an_idle_trial_starts_on_cores_a_pivot_was_planned_on() -> None:
+    # One queue, 4 nodes. Job 1 (2 nodes, 100 s) runs to 100. Job 2 (4 nodes, 500 s)
+    # arrives at 1: the pivot, planned at 100. Job 3 (2 nodes, estimate 5000 s, runs
+    # 150 s) arrives at 2, due a trial of 180 s. trial="waiting": 2 cores are idle
+    # now but the pivot counts on them at 100: the trial waits for the pivot, to 600,
+    # and its 150 s end at 750. trial="idle": the cores are idle (no running job
+    # needs them), so the trial starts at 2 and the pivot moves to 152, when it ends.
+    jobs = [job(1, 0, 100, 2), job(2, 1, 500, 4), job(3, 2, 150, 2, 5000)]
+    waiting, _ = simulate(jobs, 4, boundaries="")
+    assert (waiting.at[3, "start"], waiting.at[3, "end"], waiting.at[2, "start"]) == (
+        600.0, 750.0, 100.0)  # fmt: skip
+    idle, _ = simulate(jobs, 4, boundaries="", trial="idle")
+    assert (idle.at[3, "start"], idle.at[3, "start_rule"], idle.at[3, "end"]) == (
+        2.0, "speculative", 152.0)  # fmt: skip
+    assert idle.at[2, "start"] == 152.0
 
 
 def test_a_scheduled_trial_keeps_its_slot_where_a_waiting_one_waits() -> None:
@@ -280,7 +334,9 @@ def test_parameters_are_checked() -> None:
             MultiQueue(boundaries=bad)
     with pytest.raises(ValueError, match="speculative_limit"):
         MultiQueue(speculative_limit=0)
-    with pytest.raises(ValueError, match="trial must be 'waiting', 'scheduled' or 'reserved'"):
+    with pytest.raises(ValueError, match="guard must be 'all', 'own' or 'return'"):
+        MultiQueue(guard="lend")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="trial must be 'waiting', 'idle', 'scheduled' or"):
         SingleQueue(trial="fixed")  # type: ignore[arg-type]
     assert SingleQueue(trial="scheduled").params()["trial"] == "scheduled"
     assert MultiQueue(trial="reserved").params()["trial"] == "reserved"
@@ -343,6 +399,51 @@ def test_invariants_with_priorities_and_reservations(
         # Granted at or after the request, and started exactly then.
         assert (asked["reservation_granted"] >= asked["reservation"]).all()
         assert (asked["start"] == asked["reservation_granted"]).all()
+
+
+@settings(FAST, max_examples=40)
+@given(
+    cases(),
+    st.floats(0, 1),
+    st.floats(0, 0.3),
+    st.sampled_from(["all", "own", "return"]),
+    st.sampled_from(["waiting", "idle", "reserved"]),
+)
+def test_invariants_under_every_guard(
+    case: Case, high: float, share: float, guard: str, trial: str
+) -> None:
+    # Every reading of how partitions lend (guard), with priorities, reservations and
+    # trials of 30 s: a valid schedule, every reservation at its grant (but under
+    # "own", whose rules (a) and (b) look at pivot_p alone and may also start a job
+    # over a granted reservation). Under "return" a start by rule (a) or (b) runs on
+    # its own partition's nodes only (nodes never change owner), and once every job
+    # has left every partition holds its first block.
+    w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
+    policy = MultiQueue(boundaries="100,500", speculate_above=50.0, speculative_limit=30.0,
+                        guard=guard, trial=trial)  # type: ignore[arg-type]  # fmt: skip
+    result = Simulation(w, policy, nodes=case.cores).run()
+    check_invariants(result, w, case.cores, exact=bool((result.jobs["start"] % 1 == 0).all()))
+    jobs = result.jobs
+    if "reservation_granted" in jobs and guard != "own":
+        asked = jobs[jobs["reservation"].notna()]
+        assert (asked["start"] == asked["reservation_granted"]).all()
+    if guard != "return":
+        return
+    blocks = policy._initial_owners(case.cores)
+    own = jobs[jobs["start_rule"].isin(["a", "b"])]
+    for nodes, queue in zip(own["nodes"], own["queue_class"], strict=True):
+        taken = [n for part in str(nodes).split() for n in _span(part)]
+        assert (blocks[taken] == queue - 1).all(), (nodes, queue)
+    sizes = result.tables["partitions"]  # (in time order; a time may be recorded twice)
+    last = sizes.groupby("partition")["processors"].last()
+    assert last.tolist() == np.bincount(blocks, minlength=3).tolist()
+    assert not policy._loans and not policy._lent.any()
+
+
+def _span(part: str) -> range:
+    """``"4-7"`` -> 4..7, ``"3"`` -> 3 (a job table's nodes)."""
+    lo, _, hi = part.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
 
 
 @settings(FAST, max_examples=40)

@@ -258,7 +258,9 @@ the ones that crash; an advance reservation is granted on submission and kept.""
             "its rules (a) and (b): by default (`guard=all`) no start ever delays any "
             "pivot, which is what makes the paper's claim that a job needing the whole "
             "machine never starves hold; `guard=own` applies (a) and (b) as written, "
-            "against the job's own pivot only.",
+            "against the job's own pivot only; `guard=return` lets a partition lend only "
+            "the processors its own pivot does not need, back to it when the borrowing "
+            "job ends (every start still delays no pivot).",
             "**Priorities** come from the job attribute `priority` (`high`/`low`); a job "
             'without one is high priority, as "all non-reservation jobs have the same '
             'priority".',

@@ -20,6 +20,10 @@ A study of ``multiqueue`` against ``singlequeue`` (`schedsim.policies.multiqueue
   Table 2, and the tail of the reservation delays (Figure 11):
   `reservations`; the shares of the reservations missed are fractions (0-1),
   as every share and utilization in schedsim;
+* the jobs that appear to crash (estimate over 1000 s, run under 180 s)
+  beside the paper's Table 1: `crashed`;
+* per run, the longest wait (days) and the jobs waiting over 7 days (whether a
+  reading starves jobs): `starvation`;
 * a table of the paper's claims, each with the paper's statement, what the
   runs give and whether it is reproduced (`claims`), computed from the
   tables above so that a change that breaks a reproduction shows.
@@ -49,12 +53,14 @@ __all__ = [
     "SINGLE",
     "TRACE_NAMES",
     "aggregate",
+    "crashed",
     "estimate_class",
     "pairs",
     "ratio",
     "reservations",
     "scenario",
     "slowdown",
+    "starvation",
     "transient",
 ]
 
@@ -78,8 +84,19 @@ PAPER_TABLE_2: dict[str, dict[float, tuple[int, int, int]]] = {
 }
 
 
-#: The configuration column of the speculative trial's reading (both policies take it).
-TRIAL = "params.trial"
+#: Table 1 of the paper: trace -> (jobs, crashed, proportion): jobs estimated over
+#: 1000 s that ran under 180 s.
+PAPER_TABLE_1: dict[str, tuple[int, int, float]] = {
+    "CTC": (79_302, 12_903, 0.16),
+    "KTH": (28_487, 3000, 0.11),
+    "SP2": (67_665, 15_974, 0.24),
+}
+
+#: The configuration columns of the policies' readings (both policies take them): the
+#: speculative trial and how partitions lend processors.
+TRIAL, GUARD = "params.trial", "params.guard"
+#: A wait this long (s) counts toward the starvation line (7 days).
+LONG_WAIT = 7 * 86400.0
 
 
 def slowdown(jobs: pd.DataFrame) -> float:
@@ -120,10 +137,13 @@ def _groups(jobs: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
 
 
 def scenario(row: Mapping[str, Any]) -> str:
-    """A run's scenario, as the paper names it: its load, priorities or reservations; and
-    ``"trial scheduled"`` and ``"trial reserved"`` for the readings of the speculative
-    trial that fix its slot on submission, after the pivots or as a reservation's grant
-    (``params.trial``, `schedsim.policies.multiqueue`)."""
+    """A run's scenario, as the paper names it: its load, priorities or reservations; then
+    the readings that are not the defaults: ``"trial scheduled"`` and ``"trial
+    reserved"`` (the speculative trial's slot fixed on submission, after the pivots or
+    as a reservation's grant: ``params.trial``), ``"trial idle"`` (started on idle cores
+    whatever the pivots), ``"guard own"`` and ``"guard return"``
+    (how partitions lend: ``params.guard``, `schedsim.policies.multiqueue`) and
+    ``"512 nodes"`` (a machine other than the log's header: ``nodes``)."""
     load = row.get("load_factor")
     prio = row.get("priorities")
     res = row.get("reservations")
@@ -134,8 +154,13 @@ def scenario(row: Mapping[str, Any]) -> str:
         parts.append(f"{100 * prio:g}% high priority")
     if isinstance(res, (int, float)) and not pd.isna(res):
         parts.append(f"{100 * res:g}% reservations")
-    if row.get(TRIAL) in ("scheduled", "reserved"):
+    if row.get(TRIAL) in ("idle", "scheduled", "reserved"):
         parts.append(f"trial {row[TRIAL]}")
+    if row.get(GUARD) in ("own", "return"):
+        parts.append(f"guard {row[GUARD]}")
+    nodes = row.get("nodes")
+    if isinstance(nodes, (int, float)) and not pd.isna(nodes):
+        parts.append(f"{nodes:g} nodes")
     return ", ".join(parts) or "trace load"
 
 
@@ -145,8 +170,7 @@ def pairs(results: StudyResults) -> list[tuple[dict[str, Any], Result, Result]]:
     done = results.done
     done = done[(done["replication"] == 0) & done["policy"].isin([SINGLE, MULTI])]
     keys = [c for c in results.scenario_columns if c not in ("seed",) and c in done]
-    if TRIAL in done:  # a policy parameter both policies take: a scenario of its own
-        keys.append(TRIAL)
+    keys += [k for k in (TRIAL, GUARD) if k in done]  # both policies take them: scenarios
     out = []
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for record in done.to_dict("records"):
@@ -238,13 +262,15 @@ def reservations(
             delay = asked["reservation_granted"] - asked["reservation"]
             counts[name] = (len(asked), int((delay > 0).sum()))
             delays.extend(
-                {"trace": config["trace"], "share": share, "policy": name, "delay": d}
+                {"trace": config["trace"], "scenario": config["scenario"], "share": share,
+                 "policy": name, "delay": d}
                 for d in delay.tolist()
-            )
+            )  # fmt: skip
         paper = PAPER_TABLE_2.get(config["trace"], {}).get(round(float(share), 2))
         rows.append(
             {
                 "trace": config["trace"],
+                "scenario": config["scenario"],
                 "share": share,
                 "requested": counts[SINGLE][0],
                 "single missed": counts[SINGLE][1],
@@ -258,3 +284,43 @@ def reservations(
             }
         )
     return pd.DataFrame(rows), pd.DataFrame(delays)
+
+
+def starvation(
+    pairs_: Sequence[tuple[dict[str, Any], Result, Result]],
+) -> pd.DataFrame:
+    """Per trace, scenario and policy: the longest wait (days) and the number of jobs that
+    waited over 7 days (`LONG_WAIT`): whether a reading lets jobs starve."""
+    rows = []
+    for config, single, multi in pairs_:
+        for name, result in ((SINGLE, single), (MULTI, multi)):
+            wait = result.jobs["wait"].to_numpy(dtype=float)
+            rows.append({"trace": config["trace"], "scenario": config["scenario"],
+                         "policy": name,
+                         "longest wait": float(wait.max()) / 86400.0 if len(wait) else math.nan,
+                         "waits over 7 days": int((wait > LONG_WAIT).sum())})  # fmt: skip
+    return pd.DataFrame(rows, columns=["trace", "scenario", "policy", "longest wait",
+                                       "waits over 7 days"])  # fmt: skip
+
+
+def crashed(
+    pairs_: Sequence[tuple[dict[str, Any], Result, Result]],
+) -> pd.DataFrame:
+    """Table 1: per trace (the single-queue run of the trace's own load), the jobs, those
+    that appear to crash (estimate over 1000 s, actual run time under 180 s) and their
+    proportion (a fraction), beside the paper's."""
+    rows = []
+    for config, single, _ in pairs_:
+        if config["scenario"] != "trace load":
+            continue
+        jobs = single.jobs
+        est, run = jobs["estimate"].to_numpy(dtype=float), jobs["run"].to_numpy(dtype=float)
+        n, hit = len(jobs), int(((est > 1000.0) & (run < 180.0)).sum())
+        paper = PAPER_TABLE_1.get(config["trace"])
+        rows.append({"trace": config["trace"], "jobs": n, "crashed": hit,
+                     "proportion": hit / n if n else math.nan,
+                     "paper jobs": paper[0] if paper else math.nan,
+                     "paper crashed": paper[1] if paper else math.nan,
+                     "paper proportion": paper[2] if paper else math.nan})  # fmt: skip
+    return pd.DataFrame(rows, columns=["trace", "jobs", "crashed", "proportion", "paper jobs",
+                                       "paper crashed", "paper proportion"])  # fmt: skip
