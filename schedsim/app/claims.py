@@ -40,17 +40,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALL",
-    "ALL_OR_ANY",
-    "ALL_OR_HALF",
-    "ALL_OR_HALF_WEAK",
-    "ALL_OR_WEAK",
     "CASE",
     "COLUMNS",
     "CONFIDENCE",
     "DIRECTION",
     "NOT_CHECKED",
     "NOT_REPRODUCED",
-    "NOT_RUN",
     "REPRODUCED",
     "RULE",
     "STATUSES",
@@ -62,7 +57,6 @@ __all__ = [
     "Need",
     "Ours",
     "Rule",
-    "Tally",
     "at_least",
     "at_most",
     "between",
@@ -74,14 +68,10 @@ __all__ = [
     "groups",
     "level",
     "markdown",
-    "needed",
     "print_claims",
     "readings_markdown",
     "readings_table",
-    "same_sign_within",
     "score",
-    "within",
-    "within_factor",
     "write_claims",
 ]
 
@@ -90,10 +80,8 @@ REPRODUCED, DIRECTION, NOT_REPRODUCED = "reproduced", "direction only", "not rep
 #: The verdict of a claim without a case: the study does not run what it needs, or it
 #: cannot be measured (the reason is the result's note).
 NOT_CHECKED = "not checked"
-#: The verdicts, best first ("partly" is the older rules' middle verdict).
-STATUSES: tuple[str, ...] = (REPRODUCED, DIRECTION, "partly", NOT_REPRODUCED)
-#: The verdict of a claim without a case (the older name of `NOT_CHECKED`).
-NOT_RUN = "not run"
+#: The verdicts of a checked claim, best first.
+STATUSES: tuple[str, ...] = (REPRODUCED, DIRECTION, NOT_REPRODUCED)
 #: How far from the paper's value a size still reproduces it: 25% of the paper's value.
 TOLERANCE = 0.25
 #: The confidence of an interval over replications.
@@ -174,8 +162,8 @@ def estimate(ours: float | Estimate) -> Estimate:
 @dataclass(frozen=True)
 class Case:
     """One case of a claim (a trace, a category, a load...): its name, ours as shown
-    in the table, whether it holds and whether it holds in the weaker sense (None:
-    only when it holds) that may make a claim ``partly`` reproduced."""
+    in the table, whether it is reproduced (``holds``) and whether ours goes the paper's
+    way (``weak``; None: only when it holds), which makes it *direction only*."""
 
     name: str
     shown: str
@@ -188,16 +176,16 @@ class Case:
 
     @property
     def verdict(self) -> str:
-        """The case's verdict: reproduced, direction only (the weaker sense) or not."""
+        """The case's verdict: reproduced, direction only or not reproduced."""
         return REPRODUCED if self.holds else DIRECTION if self.weak else NOT_REPRODUCED
 
 
 @dataclass(frozen=True)
 class Rule:
-    """A case's test: ``test(ours)`` -> (reproduced, goes the paper's way; under the
-    older rules: holds in a weaker sense); ``text`` says it in words (the ``rule``
-    column). ``paper``: the paper's value where the rule compares ours with it, so that
-    an interval of ours that covers it reproduces the case (`RULE`)."""
+    """A case's test: ``test(ours)`` -> (reproduced, goes the paper's way); ``text``
+    says it in words (the ``rule`` column). ``paper``: the paper's value where the rule
+    compares ours with it, so that an interval of ours that covers it reproduces the
+    case (`RULE`)."""
 
     text: str
     test: Callable[[float], tuple[bool, bool]] = field(compare=False)
@@ -276,32 +264,6 @@ def exactly(paper: float) -> Rule:
     return Rule(f"= {paper:g}", lambda v: (v == paper, v == paper))
 
 
-def same_sign_within(paper: float, factor: float = 2.0) -> Rule:
-    """A change like the paper's: the same sign and within ``factor`` of it (weaker:
-    the same sign)."""
-
-    def test(v: float) -> tuple[bool, bool]:
-        same = v * paper > 0
-        return same and 1 / factor <= v / paper <= factor, same
-
-    return Rule(f"same sign and within a factor of {factor:g} of {paper:g}; weaker: same sign",
-                test)  # fmt: skip
-
-
-def within(paper: float, tol: float, weak: float) -> Rule:
-    """Within ``tol`` of the paper's value (weaker: within ``weak``)."""
-    return Rule(f"within {tol:g} of {paper:g}; weaker: within {weak:g}",
-                lambda v: (abs(v - paper) <= tol, abs(v - paper) <= weak))  # fmt: skip
-
-
-def within_factor(paper: float, factor: float, weak: float) -> Rule:
-    """Within a factor ``factor`` of the paper's value (weaker: of ``weak``)."""
-    return Rule(
-        f"within a factor {factor:g} of {paper:g}; weaker: of {weak:g}",
-        lambda v: (paper / factor <= v <= paper * factor, paper / weak <= v <= paper * weak),
-    )
-
-
 def at_most(limit: float, way: float = 0.0) -> Rule:
     """A verbal claim read as a bound: reproduced at most ``limit`` (a fall of at least
     -``limit``); direction only below ``way``."""
@@ -317,47 +279,6 @@ def at_least(limit: float, way: float = 0.0) -> Rule:
 
 
 # -- a claim's verdict -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tally:
-    """How a claim's cases make its verdict: ``reproduced`` when at least
-    ``need(n)`` of its n cases hold, else ``partly`` when ``partly(hits, weak hits,
-    n)``, else ``not reproduced``; ``not run`` without cases. ``text`` says it."""
-
-    text: str
-    partly: Callable[[int, int, int], bool] = field(compare=False)
-    need: Callable[[int], int] = field(default=lambda n: n, compare=False)
-
-    def __call__(self, cases: Sequence[Case]) -> str:
-        hits, weak = sum(c.holds for c in cases), sum(c.holds_weakly for c in cases)
-        return self.verdict(hits, weak, len(cases))
-
-    def verdict(self, hits: int, weak: int, n: int) -> str:
-        """The verdict of ``hits`` cases holding, ``weak`` at least weakly, of ``n``."""
-        if n == 0:
-            return NOT_RUN
-        if hits >= self.need(n):
-            return "reproduced"
-        return "partly" if self.partly(hits, weak, n) else "not reproduced"
-
-
-#: Every case holds; partly when at least one holds (in the weaker sense, if any).
-ALL_OR_ANY = Tally("reproduced: every case holds; partly: at least one holds (weakly)",
-                   lambda hits, weak, n: weak > 0)  # fmt: skip
-#: Every case holds; partly when at least half of them (rounded down, at least one) do.
-ALL_OR_HALF = Tally("reproduced: every case holds; partly: at least half of them do",
-                    lambda hits, weak, n: hits >= max(1, n // 2))  # fmt: skip
-#: Every case holds; partly when at least half hold in the weaker sense (at least one).
-ALL_OR_HALF_WEAK = Tally(
-    "reproduced: every case holds; partly: at least half hold in the weaker sense",
-    lambda hits, weak, n: weak > 0 and weak >= n / 2,
-)
-#: Every case holds; partly when every case holds at least weakly, or half hold.
-ALL_OR_WEAK = Tally(
-    "reproduced: every case holds; partly: every case holds in the weaker sense, or half hold",
-    lambda hits, weak, n: weak == n or 2 * hits >= n,
-)
 
 
 def _count(need: str | int) -> Callable[[int], int]:
@@ -395,17 +316,6 @@ class Need:
 ALL = Need("all")
 
 
-def needed(need: str | int) -> Tally:
-    """The thesis's words for how many cases a claim needs, ``all``, ``most`` (more
-    than half) or ``some`` (one), or a number of cases; partly when at least one, and
-    half as many as needed, hold (Kettimuthu 2003)."""
-    words: dict[str, Callable[[int], int]] = {
-        "all": lambda n: n, "most": lambda n: n // 2 + 1, "some": lambda n: 1}  # fmt: skip
-    count = words[need] if isinstance(need, str) else (lambda n: need)
-    return Tally(f"{need} of the cases; partly: at least half as many",
-                 lambda hits, weak, n: hits > 0 and 2 * hits >= count(n), count)  # fmt: skip
-
-
 # -- a claim and its result --------------------------------------------------------------
 
 
@@ -422,7 +332,7 @@ class Claim:
     paper: str
     unit: str = ""
     rule: str = ""
-    tally: Tally | Need = ALL_OR_ANY
+    tally: Need = ALL
     #: A headline claim: one the paper makes in its abstract or conclusions (counted
     #: per reading by `readings_table`).
     headline: bool = False
@@ -633,7 +543,7 @@ def print_claims(console: Console, claims: pd.DataFrame, paper: str | None = Non
     table = Table(title=f"The paper's claims ({paper})" if paper else "The paper's claims")
     for column in COLUMNS:
         table.add_column(column)
-    style = dict(zip(STATUSES, ("green", "yellow", "yellow", "red"), strict=True))
+    style = dict(zip(STATUSES, ("green", "yellow", "red"), strict=True))
     for row in claims.to_dict("records"):
         status = str(row["status"])
         table.add_row(

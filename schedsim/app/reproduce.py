@@ -33,7 +33,7 @@ from typing import Any
 
 import pandas as pd
 
-from schedsim.app.claims import NOT_CHECKED, NOT_RUN
+from schedsim.app.claims import NOT_CHECKED
 from schedsim.app.claims import STATUSES as VERDICTS
 from schedsim.app.report import StudyResults, load_results
 from schedsim.app.study import Study, StudyError, load_study
@@ -54,7 +54,7 @@ __all__ = [
 REDUCED_SUFFIX = "-reduced"
 #: The statuses of a claims table (the report modules' ``status`` column), in the order told:
 #: the verdicts of `schedsim.app.claims`, then a claim the study cannot check.
-STATUSES: tuple[str, ...] = (*VERDICTS, NOT_CHECKED, NOT_RUN)
+STATUSES: tuple[str, ...] = (*VERDICTS, NOT_CHECKED)
 
 
 def find_root(start: str | Path | None = None) -> Path:
