@@ -74,6 +74,7 @@ from schedsim.policies.selective_suspension.rule import (
     candidates,
     check_progress,
     choose_victims,
+    hold_home,
     idle_threshold,
     is_tick,
     next_tick,
@@ -116,11 +117,18 @@ class SelectiveSuspension(Parameters, Policy, Idle):
 
     def _reset(self) -> None:
         Idle.__init__(self)
-        #: With a reading other than the text's, the plain rule makes the schedule: the
-        #: shortcuts below rest on the text's readings (module docstring).
+        #: With a reading other than the text's (but ``hold``, done here: `NATIVE`), the
+        #: plain rule makes the schedule: the shortcuts below rest on the text's readings
+        #: (module docstring).
         self._plain: PlainSelectiveSuspension | None = None
-        if not self.text_readings():
+        if not self.text_readings(*self.NATIVE):
             self._plain = self._plain_rule()
+        #: With ``hold`` "top" or "all": the earliest time (less a margin for rounding) at
+        #: which an idle job may overtake, in the idle order, a suspended job that keeps
+        #: free cores from it (`_overtaking`); inf when none may.
+        self._cross = math.inf
+        #: The thresholds of the jobs suspended in the last pass (``hold``: `_overtaking`).
+        self._victim_tau: dict[int, float] = {}
         #: The next clock time at which the preemption routine runs (None: no job idle).
         self._tick: float | None = None
         #: Whether the run has a suspension overhead (as the last view said).
@@ -145,6 +153,11 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         self._pending: list[JobView] = []
         #: The queued jobs' columns, kept with the board (`_board_for`).
         self._queued: Queued | None = None
+
+    #: The readings this class follows itself, without running the plain rule: ``hold``
+    #: (`_full_pass` keeps the homes as the plain pass does, `_overtaking` plans the ticks
+    #: at which the idle order may give a job the cores a suspended job kept from it).
+    NATIVE: tuple[str, ...] = ("hold",)
 
     # -- hooks for TSS (`observe` and `protected` are `Parameters`'s) ----------------
     def _plain_rule(self) -> PlainSelectiveSuspension:
@@ -183,12 +196,14 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         self._running_tau = running_thresholds(self._running_tau, view)
         tick = self._is_tick(now)
         board = self._board_for(view)
-        if tick and self._stale_timer(view):
+        stale = tick and self._stale_timer(view)
+        if stale:
             out: list[Decision] = []
         elif not tick and self._only_arrivals(view):
             out = self._arrivals(view)
         elif board is not None and (not tick or not self._may_preempt(view, board)):
-            out = self._board_pass(view, board)
+            # With a ``hold``, the full pass without preemption: it keeps the homes.
+            out = self._board_pass(view, board) if self.hold == "none" else self._full_pass(view)
         else:
             out = self._full_pass(view, tick)
         free = view.free_cores
@@ -198,6 +213,8 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             elif isinstance(d, (Start, Resume)):
                 free -= d.job.size
         self._free_after = free
+        if self.hold != "none" and not stale:
+            self._plan_overtaking(view, out)
         planned = self._tick
         if planned is not None and planned > view.now and planned not in view.timers:
             out.append(WakeAt(planned))  # not asked for yet (a pending timer will come)
@@ -246,6 +263,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             and (self._tick is None or self._tick > view.now)
             and self.protection_version() == self._planned_version
             and view.free_cores == self._free_after
+            and view.now < self._cross  # (a ``hold``) the idle order keeps what it kept
             and all(j.submit == view.now for j in view.arrived)
         )
 
@@ -335,11 +353,16 @@ class SelectiveSuspension(Parameters, Policy, Idle):
     def _changed(self, out: list[Decision]) -> None:
         """After a pass: forget the rows of the jobs resumed (their run time will
         change) and the thresholds of those suspended (they get new ones)."""
+        keep = self.hold != "none"
+        if keep:
+            self._victim_tau = {}
         for d in out:
             if isinstance(d, Resume):
                 self._rows.pop(d.job.id, None)
             elif isinstance(d, Suspend):
-                self._running_tau.pop(d.job.id, None)
+                tau = self._running_tau.pop(d.job.id, None)
+                if keep and tau is not None:
+                    self._victim_tau[d.job.id] = tau
 
     def _arrivals(self, view: View) -> list[Decision]:
         """A pass that only brings arrivals (`_only_arrivals`): start those that fit.
@@ -350,7 +373,14 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         now = view.now
         homes = self._board.per_node if self._board is not None else self._held(view).per_node
         avail = view.free_per_node.copy()
-        total = view.free_cores
+        taken = None
+        if self.hold != "none":
+            # The new jobs come last in the idle order (threshold 1, submitted now): behind
+            # every suspended job, which could not re-enter (nothing changed since) and
+            # keeps its home's free cores (`rule.hold_home`): all of them, or the head's.
+            taken = np.minimum(avail, self._kept_from_arrivals(view, homes))
+            avail -= taken
+        total = view.free_cores if self.hold == "none" else int(avail.sum())
         out: list[Decision] = []
         stay: list[JobView] = []
         for job in sorted(view.arrived, key=attrgetter("id")):
@@ -368,6 +398,8 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         if stay:
             fresh = thresholds(stay, now)
             new = np.ones(len(stay), dtype=bool)
+            if taken is not None:
+                avail += taken  # the plan reads the free cores, kept ones too (a lower bound)
             self._plan_tick(view, out, avail, fresh, new, False, None)
         return out
 
@@ -428,7 +460,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             board.done,
         )  # fmt: skip
 
-    def _full_pass(self, view: View, tick: bool) -> list[Decision]:
+    def _full_pass(self, view: View, tick: bool = False) -> list[Decision]:
         now = view.now
         started = self.claims.settle(view) if len(self.claims) else []
         avail = self.claims.avail(view, started)
@@ -516,8 +548,18 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             # Decreasing threshold, then submit time, then id.
             return pick[np.lexsort((ids[pick], submit[pick], -taus[pick]))].tolist()
 
-        # The candidates in order; after a preemption, those after it afresh.
-        todo = in_order(np.flatnonzero(ready()))
+        # The candidates in order; after a preemption, those after it afresh. With a
+        # ``hold``, every idle job in order: a suspended job that cannot re-enter keeps
+        # its home's free cores from the jobs after it (`rule.hold_home`, as the plain
+        # pass), ready or not; ``kept`` counts them, so that ``avail + kept`` is free.
+        kept = None
+        if self.hold == "none":
+            todo = in_order(np.flatnonzero(ready()))
+        else:
+            kept = np.zeros_like(avail)
+            todo = in_order(np.arange(n))
+            head = todo[0] if todo else -1  # rank 0 of the plain pass (``hold="top"``)
+            ok = ready()
         taken = []
         preempted = False
         i = 0
@@ -525,6 +567,10 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             k = todo[i]
             i += 1
             job = fresh[k] if k < nf else held[k - nf]
+            if kept is not None and not ok[k]:
+                if k >= nf:  # it can neither re-enter nor preempt: it keeps its home
+                    self._keep_home(avail, kept, job, k == head)
+                continue
             d = self.start_if_free(job, avail, view, per_node)
             if d is not None:
                 out.append(d)
@@ -548,7 +594,16 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                     after = (taus < t) | (
                         (taus == t) & ((submit > s) | ((submit == s) & (ids > j)))
                     )
-                    todo, i = in_order(np.flatnonzero(after & ready())), 0
+                    if kept is None:
+                        todo, i = in_order(np.flatnonzero(after & ready())), 0
+                    else:
+                        ok = ready()
+                        todo, i = in_order(np.flatnonzero(after)), 0
+                    continue
+            if kept is not None and k >= nf:
+                self._keep_home(avail, kept, job, k == head)
+        if kept is not None:
+            avail = avail + kept  # the free cores, for the plan: kept ones are free
         self._remember(out, now)
         # Without a preemption, cores only got fewer during the pass: every
         # job it passed over still does not fit (see `_only_arrivals`).
@@ -576,6 +631,163 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         self._plan_tick(view, out, avail, fresh_left, new, bool(waiting.any()), held_first)
         self._changed(out)
         return out
+
+    # -- the reading ``hold`` (`rule.hold_home`) -------------------------------------
+    def _keep_home(self, avail: np.ndarray, kept: np.ndarray, job: JobView, head: bool) -> None:
+        """Suspended ``job``, which neither re-enters nor preempts, keeps its home's free
+        cores from the jobs after it (`rule.hold_home`; ``head``: it heads the idle
+        order); ``kept`` counts the cores kept per node."""
+        taken = hold_home(avail, job, 0 if head else 1, self.hold)
+        if taken is not None:
+            assert job.home is not None
+            kept[job.home.nodes] += taken
+
+    def _kept_from_arrivals(self, view: View, homes: np.ndarray) -> np.ndarray:
+        """The cores per node the suspended jobs keep from the jobs that just arrived, in a
+        pass that only brings arrivals (`_arrivals`): with ``hold="all"`` every home
+        (``homes``: cores per node), with ``"top"`` the home of the job that heads the
+        idle order, if it is a suspended one."""
+        if self.hold == "all":
+            return homes
+        kept = np.zeros_like(homes)
+        fresh, held = self._idle_columns(view)
+        f_tau, f_submit, f_id = fresh[1:]
+        h_jobs, h_tau, h_submit, h_id = held[0], *held[1:]
+        if not len(h_tau):
+            return kept
+        # The head: the highest threshold, then the earliest submit time, then the lowest id.
+        taus = np.concatenate((f_tau, h_tau))
+        first = int(np.lexsort((np.concatenate((f_id, h_id)),
+                                np.concatenate((f_submit, h_submit)), -taus))[0])  # fmt: skip
+        if first >= len(f_tau):
+            job = h_jobs[first - len(f_tau)]
+            assert job is not None and job.home is not None
+            kept[job.home.nodes] += job.home.cores
+        return kept
+
+    def _idle_columns(self, view: View) -> tuple[tuple, tuple]:
+        """The idle jobs at a pass's start, as (jobs, thresholds, submit times, ids): the
+        queued ones, and the suspended ones done writing out."""
+        now = view.now
+        board, queued = self._board, self._queued
+        if board is not None and queued is not None:
+            _, est, submit, done, ids = queued.columns()
+            fresh: Sequence[JobView | None] = queued.jobs
+            slots = np.flatnonzero(board.active)
+            held: Sequence[JobView | None] = Slots(board.jobs, slots.tolist())
+            _, h_est, h_submit, h_done, h_ids = board.columns(slots)
+        else:
+            fresh = list(view.queue)
+            _, est, submit, done, ids = columns(fresh)
+            homes = self._held(view)
+            held = homes.jobs
+            _, h_est, h_submit, h_done, h_ids = homes.columns
+        f_tau = (now - submit - done + est) / est
+        h_tau = (now - h_submit - h_done + h_est) / h_est
+        return (fresh, f_tau, submit, ids), (held, h_tau, h_submit, h_ids)
+
+    def _plan_overtaking(self, view: View, out: list[Decision]) -> None:
+        """With a ``hold``: bring the next tick forward to the first at which the idle
+        order may have changed so that a job gets cores a suspended job keeps from it
+        (`_overtaking`), and keep that time (`_only_arrivals` needs it)."""
+        now = view.now
+        cross = self._cross = self._overtaking(view, out)
+        if not math.isfinite(cross):
+            return
+        tick = next_tick(max(cross, now) - 1e-9 * self.interval, self.interval)
+        if tick <= now:
+            tick = next_tick(now, self.interval)
+        if self._tick is None or tick < self._tick:
+            self._tick = tick
+
+    def _overtaking(self, view: View, out: list[Decision]) -> float:
+        """When an idle job may first overtake, in the idle order, a suspended job that
+        keeps free cores from it (`rule.hold_home`), after this pass's decisions ``out``:
+        a lower bound (inf: never, until an event).
+
+        Between events the free cores and the running jobs stay as they are, and what
+        changes is the idle order: thresholds grow at 1 / estimate per second, so a job
+        of shorter estimate overtakes a suspended job ahead of it at a time known in
+        advance. A job that did not fit may fit once ahead of a suspended job whose
+        home's free cores it was kept from; with ``hold="all"`` that job must be able
+        to fit at all (a queued job no wider than the free cores, a suspended one with
+        its whole home free: on the board, one core per node, this is told exactly,
+        otherwise every suspended job counts), with ``"top"`` any job overtaking the
+        head releases the head's cores for all. The bound allows for rounding: the
+        thresholds the plain pass compares are rounded, so an order may turn a little
+        before the exact crossing.
+        """
+        now = view.now
+        started = {d.job.id for d in out if isinstance(d, (Start, Resume))}
+        victims = [d.job for d in out if isinstance(d, Suspend)]
+        board = self._board
+        if board is not None and self._queued is not None:  # the columns follow the starts
+            f_size, f_est, f_submit, f_done, f_id = self._queued.columns()
+            slots = np.flatnonzero(board.active)  # those resumed are off the board
+            _, h_est, h_submit, h_done, h_id = board.columns(slots)
+            free = board.tau == -math.inf
+            lens = board.lens[slots]
+            width = board.homes.shape[1]
+            on = np.arange(width)[None, :] < lens[:, None]
+            home_free = free[board.homes[slots]] & on
+            h_some = home_free.any(axis=1)  # keeps a free core
+            h_all = home_free.sum(axis=1) == lens  # could re-enter but for the order
+            v_some = [bool(free[v.allocation.nodes].any()) for v in victims]  # type: ignore[union-attr]
+            v_all = [bool(free[v.allocation.nodes].all()) for v in victims]  # type: ignore[union-attr]
+        else:
+            fresh = [j for j in view.queue if j.id not in started]
+            f_size, f_est, f_submit, f_done, f_id = columns(fresh)
+            held = [j for j in view.suspended if j.id not in started]
+            _, h_est, h_submit, h_done, h_id = columns(held, self._rows)
+            h_some = h_all = np.ones(len(held), dtype=bool)
+            v_some = v_all = [True] * len(victims)
+        f_tau = (now - f_submit - f_done + f_est) / f_est
+        h_tau = (now - h_submit - h_done + h_est) / h_est
+        if victims:
+            # A victim's threshold goes on from the one it ran with.
+            v_tau = np.array([self._victim_tau[v.id] for v in victims])
+            v_est = np.array([max(v.estimate, 1e-9) for v in victims])
+            h_tau = np.concatenate((h_tau, v_tau))
+            h_est = np.concatenate((h_est, v_est))
+            h_submit = np.concatenate((h_submit, [v.submit for v in victims]))
+            h_id = np.concatenate((h_id, np.array([v.id for v in victims], dtype=np.int64)))
+            h_some = np.concatenate((h_some, np.array(v_some, dtype=bool)))
+            h_all = np.concatenate((h_all, np.array(v_all, dtype=bool)))
+        if not len(h_tau):
+            return math.inf
+        taus = np.concatenate((f_tau, h_tau))
+        est = np.concatenate((f_est, h_est))
+        submit = np.concatenate((f_submit, h_submit))
+        ids = np.concatenate((f_id, h_id))
+        nf = len(f_tau)
+        if self.hold == "all":
+            keeps = np.concatenate((np.zeros(nf, dtype=bool), h_some))
+            fits = np.concatenate((f_size <= self._free_after, h_all))
+            s_pick, j_pick = np.flatnonzero(keeps), np.flatnonzero(fits)
+        else:
+            head = int(np.lexsort((ids, submit, -taus))[0])
+            if head < nf or not h_some[head - nf]:
+                return math.inf  # a queued job heads the order (or the head keeps nothing)
+            s_pick = np.array([head])
+            j_pick = np.flatnonzero(np.arange(len(taus)) != head)
+        if not len(s_pick) or not len(j_pick):
+            return math.inf
+        tj, ej, sj, ij = (a[j_pick][:, None] for a in (taus, est, submit, ids))
+        ts, es, ss, is_ = (a[s_pick][None, :] for a in (taus, est, submit, ids))
+        behind = (tj < ts) | ((tj == ts) & ((sj > ss) | ((sj == ss) & (ij > is_))))
+        gap = ts - tj
+        gain = 1.0 / ej - 1.0 / es
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            exact = np.where(gain > 0, gap / gain, math.inf)
+            # Rounding: the thresholds compared then are about tj + exact / ej.
+            slack = 1e-12 * (1.0 + np.abs(tj) + exact / ej)
+            when = np.where(gain > 0, np.maximum(gap - slack, 0.0) / gain, math.inf)
+        when = np.where(gap <= 1e-12 * (1.0 + np.abs(ts)), 0.0, when)  # a near tie
+        when = np.where(behind, when, math.inf)
+        first = float(when.min())
+        if not math.isfinite(first):
+            return math.inf
+        return now + first * (1.0 - 1e-9) - 1e-6
 
     def _remember(self, out: list[Decision], now: float) -> None:
         """The thresholds of the jobs (re)started now: their xfactor now, kept while they run.
@@ -633,6 +845,12 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             return None
         home = job.home
         assert home is not None
+        if self.hold != "none":
+            # A node of its home no job runs on, kept by a suspended job ahead of it
+            # (`rule.hold_home`), is no victim's to give: it cannot re-enter.
+            nodes = home.nodes
+            if (avail[nodes][self._board.tau[nodes] == -math.inf] < 1).any():
+                return None
         return self._home_victims_on_board(home, running, {r.id for r in cands})
 
     def _home_victims_on_board(

@@ -391,18 +391,22 @@ def run_threshold(
     return tau
 
 
-def hold_home(avail: np.ndarray, job: JobView, rank: int, hold: Hold) -> None:
+def hold_home(avail: np.ndarray, job: JobView, rank: int, hold: Hold) -> np.ndarray | None:
     """Keep the free cores of the home of suspended ``job``, which could not re-enter,
     from every job after it in the idle order (reading ``hold``): they are taken out
     of ``avail`` (a pass's own copy). ``hold="top"`` keeps them only if ``job`` heads
     the idle jobs (``rank`` 0), like a backfilling reservation; ``hold="all"`` for
     every suspended job, whatever its rank. Section 3.2 drops reservations, so the
-    text's reading (``"none"``) keeps none."""
+    text's reading (``"none"``) keeps none. Returns the cores kept on each node of
+    the home (None when none are kept), so that a caller can tell the cores free
+    from those kept."""
     if job.state is not State.SUSPENDED or hold == "none" or (hold == "top" and rank != 0):
-        return
+        return None
     home = job.home
     assert home is not None
-    avail[home.nodes] -= np.minimum(avail[home.nodes], home.cores)
+    taken = np.minimum(avail[home.nodes], home.cores)
+    avail[home.nodes] -= taken
+    return taken
 
 
 # -- the parameters --------------------------------------------------------------
@@ -451,9 +455,9 @@ class Parameters:
     def _reset(self) -> None:
         """Set up the state of a run (a subclass's own)."""
 
-    def text_readings(self) -> bool:
-        """Whether every reading is the text's."""
-        return self.readings == TEXT_READINGS
+    def text_readings(self, *but: str) -> bool:
+        """Whether every reading is the text's (every one but those named in ``but``)."""
+        return all(v == TEXT_READINGS[k] for k, v in self.readings.items() if k not in but)
 
     def params(self) -> dict[str, object]:
         return {"sf": self.sf, "interval": self.interval, "width": self.width, **self.readings}
