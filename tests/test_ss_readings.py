@@ -286,7 +286,7 @@ def test_a_reading_is_defined_once_and_taken_by_both_versions() -> None:
         assert registry.get(name).LATER_PARAMS == TEXT_READINGS
     tss = registry.parameters("tss")  # TSS: hold, and the text's other readings
     assert tss["hold"].default == "none" and "resumed" not in tss and "prefer" not in tss
-    assert registry.get("tss").LATER_PARAMS == {"hold": "none"}
+    assert registry.get("tss").LATER_PARAMS == {"hold": "none", "reentry": "blocked"}
 
 
 def test_tss_with_the_thesis_averages_protects_by_table_2_3() -> None:

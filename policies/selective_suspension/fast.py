@@ -121,7 +121,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         #: plain rule makes the schedule: the shortcuts below rest on the text's readings
         #: (module docstring).
         self._plain: PlainSelectiveSuspension | None = None
-        if not self.text_readings(*self.NATIVE):
+        if self._runs_plain():
             self._plain = self._plain_rule()
         #: With ``hold`` "top" or "all": the earliest time (less a margin for rounding) at
         #: which an idle job may overtake, in the idle order, a suspended job that keeps
@@ -160,6 +160,11 @@ class SelectiveSuspension(Parameters, Policy, Idle):
     NATIVE: tuple[str, ...] = ("hold",)
 
     # -- hooks for TSS (`observe` and `protected` are `Parameters`'s) ----------------
+    def _runs_plain(self) -> bool:
+        """Whether the plain rule makes the schedule: a reading this class does not follow
+        itself (`NATIVE`) is not the text's (TSS: or its protection is read otherwise)."""
+        return not self.text_readings(*self.NATIVE)
+
     def _plain_rule(self) -> PlainSelectiveSuspension:
         """The plain rule that makes the schedule under a reading other than the text's."""
         return PlainSelectiveSuspension(self.sf, self.interval, self.width, **self.readings)  # type: ignore[arg-type]

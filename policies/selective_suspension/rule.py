@@ -468,3 +468,9 @@ class Parameters:
     def protected(self, job: JobView, threshold: float) -> bool:
         """Whether a running job may not be suspended whatever its threshold (TSS)."""
         return False
+
+    def protection_for(self, job: JobView, tau: float) -> Protection:
+        """The protection that keeps idle ``job``, of threshold ``tau``, from suspending
+        running jobs: `protected`, when this class protects (TSS; it may read it
+        otherwise for some idle jobs), else None."""
+        return self.protected if self.protects else None
