@@ -10,6 +10,10 @@ definitions (xfactor τ = (wait + estimate) / estimate, constant while a job
 runs; a job may suspend those of τ below its own / SF at the preemption
 routine's ticks, every 60 s), in which the reading changes what happens.
 Estimates are exact throughout; SF is 2.
+
+The accelerated ``ss`` (and ``tss``) follows ``hold`` itself: the tests below also
+hold it to the plain rule under ``hold="top"`` and ``"all"`` on random, dense and
+KTH workloads, and check that it did not run the plain rule to do so.
 """
 
 from __future__ import annotations

@@ -44,6 +44,18 @@ flat arrays updated as jobs leave and join (`schedsim.policies.selective_suspens
 and the ladder of running jobs (`schedsim.policies.selective_suspension.ticks.Ladder`) is
 shared by all tests of one state.
 
+The reading ``hold`` (`rule.hold_home`: a suspended job that cannot re-enter keeps
+its home's free cores from the idle jobs after it) is followed here too
+(`SelectiveSuspension.NATIVE`); the other readings' schedules are the plain rule's,
+which runs as it is. Under ``hold`` every full pass walks all the idle jobs in order
+(a suspended one keeps its home whether it was ready to start or not), the passes
+without preemption are full passes (the compiled one keeps nothing), and the idle
+order, which thresholds growing at 1 / estimate change between events, is watched:
+a pass of arrivals alone tries the new jobs alone only before the first time an
+idle job may overtake a suspended job that keeps free cores from it
+(`SelectiveSuspension._overtaking`). The planned ticks stay lower bounds: the bars
+are computed on the free cores, kept ones included.
+
 TSS (`schedsim.policies.selective_suspension.tunable`) is this class with protections. On the
 board a protected running job is *shielded* (its threshold reads inf:
 out of every idle job's reach). A protection can only change when a job
@@ -111,7 +123,8 @@ class SelectiveSuspension(Parameters, Policy, Idle):
     seconds, ``width`` the width restriction (``text``, ``formula`` or
     ``none``), and the readings ``resumed``, ``hold`` and ``prefer``. The schedule
     of ``ss-plain`` (`schedsim.policies.selective_suspension.plain`), made faster
-    for the text's readings; with another, that plain rule runs as it is.
+    for the text's readings and every ``hold``; with another ``resumed`` or
+    ``prefer``, that plain rule runs as it is.
     See `schedsim.policies.selective_suspension.fast`.
     """
 
@@ -655,9 +668,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         if self.hold == "all":
             return homes
         kept = np.zeros_like(homes)
-        fresh, held = self._idle_columns(view)
-        f_tau, f_submit, f_id = fresh[1:]
-        h_jobs, h_tau, h_submit, h_id = held[0], *held[1:]
+        (f_tau, f_submit, f_id), (h_jobs, h_tau, h_submit, h_id) = self._idle_columns(view)
         if not len(h_tau):
             return kept
         # The head: the highest threshold, then the earliest submit time, then the lowest id.
@@ -666,30 +677,34 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                                 np.concatenate((f_submit, h_submit)), -taus))[0])  # fmt: skip
         if first >= len(f_tau):
             job = h_jobs[first - len(f_tau)]
-            assert job is not None and job.home is not None
+            assert job.home is not None
             kept[job.home.nodes] += job.home.cores
         return kept
 
-    def _idle_columns(self, view: View) -> tuple[tuple, tuple]:
-        """The idle jobs at a pass's start, as (jobs, thresholds, submit times, ids): the
-        queued ones, and the suspended ones done writing out."""
+    def _idle_columns(
+        self, view: View
+    ) -> tuple[
+        tuple[np.ndarray, np.ndarray, np.ndarray],
+        tuple[Sequence[JobView] | Slots, np.ndarray, np.ndarray, np.ndarray],
+    ]:
+        """The idle jobs at a pass's start: the queued ones as (thresholds, submit times,
+        ids), the suspended ones done writing out as (jobs, thresholds, submit times, ids)."""
         now = view.now
         board, queued = self._board, self._queued
+        held: Sequence[JobView] | Slots
         if board is not None and queued is not None:
             _, est, submit, done, ids = queued.columns()
-            fresh: Sequence[JobView | None] = queued.jobs
             slots = np.flatnonzero(board.active)
-            held: Sequence[JobView | None] = Slots(board.jobs, slots.tolist())
+            held = Slots(board.jobs, slots.tolist())
             _, h_est, h_submit, h_done, h_ids = board.columns(slots)
         else:
-            fresh = list(view.queue)
-            _, est, submit, done, ids = columns(fresh)
+            _, est, submit, done, ids = columns(view.queue)
             homes = self._held(view)
             held = homes.jobs
             _, h_est, h_submit, h_done, h_ids = homes.columns
         f_tau = (now - submit - done + est) / est
         h_tau = (now - h_submit - h_done + h_est) / h_est
-        return (fresh, f_tau, submit, ids), (held, h_tau, h_submit, h_ids)
+        return (f_tau, submit, ids), (held, h_tau, h_submit, h_ids)
 
     def _plan_overtaking(self, view: View, out: list[Decision]) -> None:
         """With a ``hold``: bring the next tick forward to the first at which the idle

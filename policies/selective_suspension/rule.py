@@ -48,9 +48,10 @@ xfactor already prevents starvation.
 
 **Readings** the thesis leaves open, each a parameter whose default is the
 text's, defined here once (`READINGS`, `Parameters`) and taken by ``ss-plain`` and
-``ss`` alike; the accelerated ``ss`` runs the plain rule when one is not the
-default (its shortcuts rest on the text's readings), and the tests hold the two
-equal under every combination (tests/test_ss_readings.py):
+``ss`` alike; the accelerated ``ss`` follows ``hold`` itself and runs the plain
+rule when ``resumed`` or ``prefer`` is not the default (its shortcuts rest on the
+text's readings of those), and the tests hold the two equal under every
+combination (tests/test_ss_readings.py):
 
 * ``resumed``: the threshold a resumed job runs with. Section 3.1: a threshold
   "remains constant when the task executes and increases when the task
@@ -94,7 +95,7 @@ and the two queued jobs need 300 and 306: the drain is long, and SS's
 utilization over the run is 0.58 against EASY's 0.79 (makespan 3.04 against
 2.25 Ms). The lock needs those placements: ``hold="all"``, which keeps a
 suspended job's free home nodes from every job ranked below it, undoes it;
-the other readings do not (same run; ``ss`` runs ``ss-plain`` for them)::
+the other readings do not (same run)::
 
     schedsim run --workload ctc --month 1996-07 --nodes 430 --load-factor 1.28 \
         --policy ss --param sf=2 --param hold=all
