@@ -36,8 +36,13 @@ its home to re-enter.
   section 3.1) cannot be protected from that suspension: τ_j = 1 ≤ 1.5 ×
   SD_avg whatever its category, a slowdown being at least 1 (its limit is
   1.5 at the lowest). And once suspended it waits for as long as a protected
-  job runs on its home, however high its own threshold grows (on the study's
-  CTC month, trace estimates, VS W job 6562: 78 s run, 64,390 s suspended).
+  job runs on its home, however high its own threshold grows. (On the study's
+  CTC month with accurate estimates, the worst cases of the narrow short
+  categories under ``tss`` are such jobs, but what keeps them out is section
+  3.2's width rule, not the protection: VS W job 6562, 78 s run, waits 64,390 s
+  suspended under the 64-processor job 5687 that re-entered on its home, out
+  of a 9-processor job's reach; S Seq job 5524 and VS N job 5227 likewise
+  under 128- and 64-processor jobs. No reading of ``reentry`` changes that.)
 * ``"limit"``: section 3.5's own words, "Preemption of a job is disabled
   when its threshold exceeds this limit", read for a suspended job too: its
   threshold grows while it is suspended (section 3.1), and once past its own
