@@ -53,8 +53,10 @@ without preemption are full passes (the compiled one keeps nothing), and the idl
 order, which thresholds growing at 1 / estimate change between events, is watched:
 a pass of arrivals alone tries the new jobs alone only before the first time an
 idle job may overtake a suspended job that keeps free cores from it
-(`SelectiveSuspension._overtaking`). The planned ticks stay lower bounds: the bars
-are computed on the free cores, kept ones included.
+(`SelectiveSuspension._order_turned`). The planned ticks stay lower bounds: the bars
+are computed on the free cores, kept ones included, so a job kept from cores it
+fits has a tick planned at every multiple of the interval while it waits, which
+covers what the order may give it between events.
 
 TSS (`schedsim.policies.selective_suspension.tunable`) is this class with protections. On the
 board a protected running job is *shielded* (its threshold reads inf:
@@ -136,12 +138,9 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         self._plain: PlainSelectiveSuspension | None = None
         if self._runs_plain():
             self._plain = self._plain_rule()
-        #: With ``hold`` "top" or "all": the earliest time (less a margin for rounding) at
-        #: which an idle job may overtake, in the idle order, a suspended job that keeps
-        #: free cores from it (`_overtaking`); inf when none may.
-        self._cross = math.inf
-        #: The thresholds of the jobs suspended in the last pass (``hold``: `_overtaking`).
-        self._victim_tau: dict[int, float] = {}
+        #: The clock time of the last pass that could decide anything (``hold``:
+        #: `_order_turned` compares the idle order then and now).
+        self._last_pass = -math.inf
         #: The next clock time at which the preemption routine runs (None: no job idle).
         self._tick: float | None = None
         #: Whether the run has a suspension overhead (as the last view said).
@@ -168,8 +167,8 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         self._queued: Queued | None = None
 
     #: The readings this class follows itself, without running the plain rule: ``hold``
-    #: (`_full_pass` keeps the homes as the plain pass does, `_overtaking` plans the ticks
-    #: at which the idle order may give a job the cores a suspended job kept from it).
+    #: (`_full_pass` keeps the homes as the plain pass does; `_order_turned` tells when
+    #: the idle order may have given a job the cores a suspended job kept from it).
     NATIVE: tuple[str, ...] = ("hold",)
 
     # -- hooks for TSS (`observe` and `protected` are `Parameters`'s) ----------------
@@ -220,8 +219,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         elif not tick and self._only_arrivals(view):
             out = self._arrivals(view)
         elif board is not None and (not tick or not self._may_preempt(view, board)):
-            # With a ``hold``, the full pass without preemption: it keeps the homes.
-            out = self._board_pass(view, board) if self.hold == "none" else self._full_pass(view)
+            out = self._board_pass(view, board)
         else:
             out = self._full_pass(view, tick)
         free = view.free_cores
@@ -231,8 +229,8 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             elif isinstance(d, (Start, Resume)):
                 free -= d.job.size
         self._free_after = free
-        if self.hold != "none" and not stale:
-            self._plan_overtaking(view, out)
+        if not stale:
+            self._last_pass = now
         planned = self._tick
         if planned is not None and planned > view.now and planned not in view.timers:
             out.append(WakeAt(planned))  # not asked for yet (a pending timer will come)
@@ -281,8 +279,8 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             and (self._tick is None or self._tick > view.now)
             and self.protection_version() == self._planned_version
             and view.free_cores == self._free_after
-            and view.now < self._cross  # (a ``hold``) the idle order keeps what it kept
             and all(j.submit == view.now for j in view.arrived)
+            and (self.hold == "none" or not self._order_turned(view))
         )
 
     def _held(self, view: View) -> Homes:
@@ -371,16 +369,11 @@ class SelectiveSuspension(Parameters, Policy, Idle):
     def _changed(self, out: list[Decision]) -> None:
         """After a pass: forget the rows of the jobs resumed (their run time will
         change) and the thresholds of those suspended (they get new ones)."""
-        keep = self.hold != "none"
-        if keep:
-            self._victim_tau = {}
         for d in out:
             if isinstance(d, Resume):
                 self._rows.pop(d.job.id, None)
             elif isinstance(d, Suspend):
-                tau = self._running_tau.pop(d.job.id, None)
-                if keep and tau is not None:
-                    self._victim_tau[d.job.id] = tau
+                self._running_tau.pop(d.job.id, None)
 
     def _arrivals(self, view: View) -> list[Decision]:
         """A pass that only brings arrivals (`_only_arrivals`): start those that fit.
@@ -443,11 +436,23 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             # Tried in one compiled loop (`HomeBoard.starts`): a job wider than the
             # cores left cannot fit (one core per node), and start_if_free's placement.
             avail = avail.copy()
-            for job, nodes in board.starts(now, free, queued, avail):
+            keep, head, kept = 0, -1, None
+            if self.hold != "none":
+                # The suspended jobs keep their homes' free nodes (`rule.hold_home`): all
+                # of them, or the one heading the idle order (its slot; -1: a queued job).
+                from schedsim.policies.selective_suspension import kernels
+
+                kept = np.zeros_like(avail)
+                keep = kernels.KEEP_ALL if self.hold == "all" else kernels.KEEP_TOP
+                if self.hold == "top":
+                    head = self._head_slot(view, board)
+            for job, nodes in board.starts(now, free, queued, avail, keep, head, kept):
                 if nodes is None:
                     out.append(Resume(job))
                 else:
                     out.append(Start(job, Allocation.one_core_each(nodes.copy())))
+            if kept is not None:
+                avail += kept  # the plan reads the free nodes, kept ones too (a lower bound)
         self._remember(out, now)  # the jobs started leave ``queued``
         self._on_board(out, now)
         self._settled = True
@@ -459,6 +464,19 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         self._plan_tick(view, out, avail, queued.thresholds(now), new, held_idle, None)
         self._changed(out)
         return out
+
+    def _head_slot(self, view: View, board: HomeBoard) -> int:
+        """The board's slot of the suspended job that heads the idle order, or -1 when a
+        queued job heads it (``hold="top"``: it alone keeps its home)."""
+        (f_tau, f_submit, f_id), (_, h_tau, h_submit, h_id) = self._idle_columns(view)
+        if not len(h_tau):
+            return -1
+        first = int(np.lexsort((np.concatenate((f_id, h_id)),
+                                np.concatenate((f_submit, h_submit)),
+                                -np.concatenate((f_tau, h_tau))))[0])  # fmt: skip
+        if first < len(f_tau):
+            return -1
+        return int(np.flatnonzero(board.active)[first - len(f_tau)])
 
     def _may_preempt(self, view: View, board: HomeBoard) -> bool:
         """Whether a preemption might happen at this tick (`kernels.may_preempt`); when
@@ -497,6 +515,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         else:
             fresh = [j for j in view.queue if j.id not in skip] if skip else list(view.queue)
             fresh_columns = columns(fresh)
+        slots = None  # the board's slots of the suspended jobs, at the pass's start
         if board is None:
             homes = self._held(view)
             if settled:
@@ -575,9 +594,16 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             todo = in_order(np.flatnonzero(ready()))
         else:
             kept = np.zeros_like(avail)
-            todo = in_order(np.arange(n))
-            head = todo[0] if todo else -1  # rank 0 of the plain pass (``hold="top"``)
+            everyone = in_order(np.arange(n))
+            head = everyone[0] if everyone else -1  # rank 0 of the plain pass ("top")
             ok = ready()
+            if self.hold == "top":
+                keeper = np.zeros(n, dtype=bool)
+                keeper[head] = head >= nf
+            else:
+                mine = self._may_keep(avail, slots, n - nf)
+                keeper = np.concatenate((np.zeros(nf, dtype=bool), mine))
+            todo = in_order(np.flatnonzero(ok | keeper))
         taken = []
         preempted = False
         i = 0
@@ -616,7 +642,9 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                         todo, i = in_order(np.flatnonzero(after & ready())), 0
                     else:
                         ok = ready()
-                        todo, i = in_order(np.flatnonzero(after)), 0
+                        if self.hold == "all":  # victims' cores the job left free
+                            keeper[nf:] = self._may_keep(avail, slots, n - nf)
+                        todo, i = in_order(np.flatnonzero(after & (ok | keeper))), 0
                     continue
             if kept is not None and k >= nf:
                 self._keep_home(avail, kept, job, k == head)
@@ -706,108 +734,85 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         h_tau = (now - h_submit - h_done + h_est) / h_est
         return (f_tau, submit, ids), (held, h_tau, h_submit, h_ids)
 
-    def _plan_overtaking(self, view: View, out: list[Decision]) -> None:
-        """With a ``hold``: bring the next tick forward to the first at which the idle
-        order may have changed so that a job gets cores a suspended job keeps from it
-        (`_overtaking`), and keep that time (`_only_arrivals` needs it)."""
-        now = view.now
-        cross = self._cross = self._overtaking(view, out)
-        if not math.isfinite(cross):
-            return
-        tick = next_tick(max(cross, now) - 1e-9 * self.interval, self.interval)
-        if tick <= now:
-            tick = next_tick(now, self.interval)
-        if self._tick is None or tick < self._tick:
-            self._tick = tick
-
-    def _overtaking(self, view: View, out: list[Decision]) -> float:
-        """When an idle job may first overtake, in the idle order, a suspended job that
-        keeps free cores from it (`rule.hold_home`), after this pass's decisions ``out``:
-        a lower bound (inf: never, until an event).
-
-        Between events the free cores and the running jobs stay as they are, and what
-        changes is the idle order: thresholds grow at 1 / estimate per second, so a job
-        of shorter estimate overtakes a suspended job ahead of it at a time known in
-        advance. A job that did not fit may fit once ahead of a suspended job whose
-        home's free cores it was kept from; with ``hold="all"`` that job must be able
-        to fit at all (a queued job no wider than the free cores, a suspended one with
-        its whole home free: on the board, one core per node, this is told exactly,
-        otherwise every suspended job counts), with ``"top"`` any job overtaking the
-        head releases the head's cores for all. The bound allows for rounding: the
-        thresholds the plain pass compares are rounded, so an order may turn a little
-        before the exact crossing.
-        """
-        now = view.now
-        started = {d.job.id for d in out if isinstance(d, (Start, Resume))}
-        victims = [d.job for d in out if isinstance(d, Suspend)]
+    def _may_keep(self, avail: np.ndarray, slots: np.ndarray | None, n: int) -> np.ndarray:
+        """Which of a pass's ``n`` suspended jobs (on the board: ``slots``, as at the pass's
+        start) have a free core on their home in ``avail``: the others keep nothing
+        (`rule.hold_home`), and the pass need not visit them for it. Off the board, all."""
         board = self._board
-        if board is not None and self._queued is not None:  # the columns follow the starts
-            f_size, f_est, f_submit, f_done, f_id = self._queued.columns()
-            slots = np.flatnonzero(board.active)  # those resumed are off the board
+        if board is None or slots is None or not n:
+            return np.ones(n, dtype=bool)
+        # A slot that resumed in the pass has no home left (length 0): nothing to keep.
+        on = np.arange(board.homes.shape[1])[None, :] < board.lens[slots][:, None]
+        return ((avail[board.homes[slots]] > 0) & on).any(axis=1)
+
+    def _order_turned(self, view: View) -> bool:
+        """Whether, since the last pass, an idle job may have overtaken (in the idle order)
+        a suspended job that kept free cores from it, so that it may now fit: asked by
+        `_only_arrivals` under a ``hold``, when nothing but arrivals happened since.
+
+        The free cores, the running jobs and the idle jobs (but the new ones) are then
+        those the last pass left, and only the order moved: thresholds grow at 1 /
+        estimate. Under ``hold="all"`` a job that could fit, once ahead of a suspended
+        job whose home has a free core (a queued job no wider than the free cores, a
+        suspended one with its whole home free; on the board, one core per node, told
+        exactly, otherwise every suspended job counts), was behind it then and is not
+        clearly behind it now; under ``"top"``, any job and the suspended job that
+        headed the order then. A near tie counts as turned (the plain pass compares
+        rounded thresholds): the answer may be yes for nothing, never no for something.
+        """
+        then, now = self._last_pass, view.now
+        arrived = np.array([j.id for j in view.arrived], dtype=np.int64)
+        board, queued = self._board, self._queued
+        if board is not None and queued is not None:
+            f_size, f_est, f_submit, f_done, f_id = queued.columns()
+            slots = np.flatnonzero(board.active)
             _, h_est, h_submit, h_done, h_id = board.columns(slots)
             free = board.tau == -math.inf
             lens = board.lens[slots]
-            width = board.homes.shape[1]
-            on = np.arange(width)[None, :] < lens[:, None]
+            on = np.arange(board.homes.shape[1])[None, :] < lens[:, None]
             home_free = free[board.homes[slots]] & on
             h_some = home_free.any(axis=1)  # keeps a free core
-            h_all = home_free.sum(axis=1) == lens  # could re-enter but for the order
-            v_some = [bool(free[v.allocation.nodes].any()) for v in victims]  # type: ignore[union-attr]
-            v_all = [bool(free[v.allocation.nodes].all()) for v in victims]  # type: ignore[union-attr]
+            h_all = home_free.sum(axis=1) == lens  # would fit but for the order
         else:
-            fresh = [j for j in view.queue if j.id not in started]
-            f_size, f_est, f_submit, f_done, f_id = columns(fresh)
-            held = [j for j in view.suspended if j.id not in started]
-            _, h_est, h_submit, h_done, h_id = columns(held, self._rows)
-            h_some = h_all = np.ones(len(held), dtype=bool)
-            v_some = v_all = [True] * len(victims)
-        f_tau = (now - f_submit - f_done + f_est) / f_est
-        h_tau = (now - h_submit - h_done + h_est) / h_est
-        if victims:
-            # A victim's threshold goes on from the one it ran with.
-            v_tau = np.array([self._victim_tau[v.id] for v in victims])
-            v_est = np.array([max(v.estimate, 1e-9) for v in victims])
-            h_tau = np.concatenate((h_tau, v_tau))
-            h_est = np.concatenate((h_est, v_est))
-            h_submit = np.concatenate((h_submit, [v.submit for v in victims]))
-            h_id = np.concatenate((h_id, np.array([v.id for v in victims], dtype=np.int64)))
-            h_some = np.concatenate((h_some, np.array(v_some, dtype=bool)))
-            h_all = np.concatenate((h_all, np.array(v_all, dtype=bool)))
-        if not len(h_tau):
-            return math.inf
-        taus = np.concatenate((f_tau, h_tau))
+            f_size, f_est, f_submit, f_done, f_id = columns(view.queue)
+            _, h_est, h_submit, h_done, h_id = self._held(view).columns
+            h_some = h_all = np.ones(len(h_id), dtype=bool)
+        if not len(h_id):
+            return False
+        old = ~np.isin(f_id, arrived)
+        f_size, f_est, f_submit, f_done, f_id = (
+            a[old] for a in (f_size, f_est, f_submit, f_done, f_id)
+        )
+        nf = len(f_id)
         est = np.concatenate((f_est, h_est))
         submit = np.concatenate((f_submit, h_submit))
+        done = np.concatenate((f_done, h_done))
         ids = np.concatenate((f_id, h_id))
-        nf = len(f_tau)
+        tau_then = (then - submit - done + est) / est
+        tau_now = (now - submit - done + est) / est
         if self.hold == "all":
-            keeps = np.concatenate((np.zeros(nf, dtype=bool), h_some))
-            fits = np.concatenate((f_size <= self._free_after, h_all))
-            s_pick, j_pick = np.flatnonzero(keeps), np.flatnonzero(fits)
+            s_pick = nf + np.flatnonzero(h_some)
+            j_pick = np.concatenate(
+                (np.flatnonzero(f_size <= view.free_cores), nf + np.flatnonzero(h_all))
+            )
         else:
-            head = int(np.lexsort((ids, submit, -taus))[0])
+            head = int(np.lexsort((ids, submit, -tau_then))[0])
             if head < nf or not h_some[head - nf]:
-                return math.inf  # a queued job heads the order (or the head keeps nothing)
+                return False  # a queued job headed the order (or the head kept nothing)
             s_pick = np.array([head])
-            j_pick = np.flatnonzero(np.arange(len(taus)) != head)
+            j_pick = np.flatnonzero(np.arange(len(ids)) != head)
         if not len(s_pick) or not len(j_pick):
-            return math.inf
-        tj, ej, sj, ij = (a[j_pick][:, None] for a in (taus, est, submit, ids))
-        ts, es, ss, is_ = (a[s_pick][None, :] for a in (taus, est, submit, ids))
-        behind = (tj < ts) | ((tj == ts) & ((sj > ss) | ((sj == ss) & (ij > is_))))
-        gap = ts - tj
-        gain = 1.0 / ej - 1.0 / es
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            exact = np.where(gain > 0, gap / gain, math.inf)
-            # Rounding: the thresholds compared then are about tj + exact / ej.
-            slack = 1e-12 * (1.0 + np.abs(tj) + exact / ej)
-            when = np.where(gain > 0, np.maximum(gap - slack, 0.0) / gain, math.inf)
-        when = np.where(gap <= 1e-12 * (1.0 + np.abs(ts)), 0.0, when)  # a near tie
-        when = np.where(behind, when, math.inf)
-        first = float(when.min())
-        if not math.isfinite(first):
-            return math.inf
-        return now + first * (1.0 - 1e-9) - 1e-6
+            return False
+        sj, ij = submit[j_pick][:, None], ids[j_pick][:, None]
+        ss, is_ = submit[s_pick][None, :], ids[s_pick][None, :]
+        first = (sj < ss) | ((sj == ss) & (ij < is_))  # ahead between equal thresholds
+        # Ahead then: clearly, or tied and first (then it stays ahead: nothing turned).
+        tj, ts = tau_then[j_pick][:, None], tau_then[s_pick][None, :]
+        ahead = (tj > ts + 1e-12 * (1.0 + np.abs(ts))) | ((tj == ts) & first)
+        # Behind now: clearly (a near tie may read either way in the plain pass).
+        tj, ts = tau_now[j_pick][:, None], tau_now[s_pick][None, :]
+        behind = tj < ts - 1e-12 * (1.0 + np.abs(ts))
+        return bool((~ahead & ~behind).any())
 
     def _remember(self, out: list[Decision], now: float) -> None:
         """The thresholds of the jobs (re)started now: their xfactor now, kept while they run.
