@@ -47,12 +47,14 @@ shared by all tests of one state.
 The reading ``hold`` (`rule.hold_home`: a suspended job that cannot re-enter keeps
 its home's free cores from the idle jobs after it) is followed here too
 (`SelectiveSuspension.NATIVE`); the other readings' schedules are the plain rule's,
-which runs as it is. Under ``hold`` every full pass walks all the idle jobs in order
-(a suspended one keeps its home whether it was ready to start or not), the passes
-without preemption are full passes (the compiled one keeps nothing), and the idle
+which runs as it is. Under ``hold`` a pass walks, in the idle order, the suspended
+jobs with a free core on their home besides the jobs that may start (a suspended
+one keeps its home whether it was ready to start or not): `_full_pass` in Python,
+the passes without preemption on the board in one compiled loop
+(`schedsim.policies.selective_suspension.kernels.board_starts_kept`); and the idle
 order, which thresholds growing at 1 / estimate change between events, is watched:
-a pass of arrivals alone tries the new jobs alone only before the first time an
-idle job may overtake a suspended job that keeps free cores from it
+a pass of arrivals alone tries the new jobs alone only if no idle job may have
+overtaken a suspended job that kept free cores from it since the last pass
 (`SelectiveSuspension._order_turned`). The planned ticks stay lower bounds: the bars
 are computed on the free cores, kept ones included, so a job kept from cores it
 fits has a tick planned at every multiple of the interval while it waits, which
