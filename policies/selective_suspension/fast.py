@@ -159,6 +159,9 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         #: Free cores the last pass left, and `protection_version` at the last full plan.
         self._free_after = -1
         self._planned_version = 0
+        #: Whether a plan was made: the first covers every idle job, whether it arrived
+        #: now or not (a policy's first view may hold queued jobs that did not).
+        self._planned = False
         #: The running jobs and the suspended jobs' homes node by node, when
         #: one core per node and no overhead let it serve (`_board_for`).
         self._board: HomeBoard | None = None
@@ -951,6 +954,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             and not victims
             and (planned is None or planned > now)
             and version == self._planned_version
+            and self._planned
         )
         if incremental:
             assert new is not None
@@ -959,6 +963,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                 return  # the plan holds
             sizes, est, taus = sizes[pick], est[pick], taus[pick]
         self._planned_version = version
+        self._planned = True
         # The running jobs once this pass's decisions apply: those suspended
         # leave, those started or resumed join with the threshold they have now.
         tau_of = self._running_tau
