@@ -232,6 +232,28 @@ def test_ss_keeps_homes_as_the_plain_rule(
     )  # fmt: skip
 
 
+#: Found by hypothesis: at 97.5 job 23 suspends job 2, which writes out its node, and
+#: jobs 19-22 end; nothing runs, job 1 (suspended, its home the whole machine) heads
+#: the idle jobs and keeps the 4 free nodes from job 24 (hold="top") until 24 overtakes
+#: it at the tick 112.5, with no event: ss must plan ticks with no job running.
+NOTHING_RUNS = [
+    Job(1, 0.0, 8.0, 5, 8.0),
+    Job(2, 0.0, 3.0, 1, 3.0),
+    *(Job(i, 0.0, 0.0, 3 if i == 4 else 1, 0.0) for i in range(3, 19)),
+    *(Job(i, 95.0, 0.0, 1, 0.0) for i in range(19, 24)),
+    Job(24, 95.0, 0.0, 1, 1.0),
+]
+
+
+@pytest.mark.parametrize("hold", ["top", "all"])
+def test_ss_keeps_homes_as_the_plain_rule_with_nothing_running(hold: str) -> None:
+    workload = Workload.from_jobs(NOTHING_RUNS, max_procs=5)
+    params = {"sf": 1.2, "interval": 7.5, "width": "text", "hold": hold}
+    jobs = same_schedule(workload, 5, params, overhead="memory", kill_at_estimate=False)
+    if hold == "top":
+        assert jobs.set_index("id").loc[24, "start"] == 112.5
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases(multicore=True), PARAMS, HOLDS, OVERHEAD_NAMES, st.sampled_from(["ss", "tss"]))
 def test_ss_keeps_homes_as_the_plain_rule_on_multicore_nodes(

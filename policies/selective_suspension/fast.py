@@ -912,6 +912,12 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             )
         return self._ladder
 
+    def _unplanned(self, soonest: float) -> float | None:
+        """The next tick when no job runs: nothing can be preempted until an event starts
+        something (None), but under a ``hold`` an idle job kept from free cores may get
+        them by overtaking the job that kept them (`rule.hold_home`): the next tick."""
+        return None if self.hold == "none" else soonest
+
     def _plan_tick(
         self,
         view: View,
@@ -971,7 +977,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         if board is not None:
             # The board has this pass's decisions already.
             if not board.running:
-                self._tick = None  # nothing to preempt until an event starts something
+                self._tick = self._unplanned(soonest)
                 return
             ladder = None
         else:
@@ -983,7 +989,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                 elif isinstance(d, Resume):
                     entries.append((idle_threshold(d.job, now), d.job, d.job.home))
             if not entries:
-                self._tick = None  # nothing to preempt until an event starts something
+                self._tick = self._unplanned(soonest)
                 return
             ladder = self._ladder_for(entries, avail, view)
         # Victims and fresh jobs (only the new ones when incremental) first:
