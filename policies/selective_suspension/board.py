@@ -225,7 +225,14 @@ class HomeBoard:
         return int(self._free_homes[0])
 
     def starts(
-        self, now: float, free: int, queued: Queued, avail: np.ndarray
+        self,
+        now: float,
+        free: int,
+        queued: Queued,
+        avail: np.ndarray,
+        keep: int = 0,
+        head: int = -1,
+        kept: np.ndarray | None = None,
     ) -> list[tuple[JobView, np.ndarray | None]]:
         """The idle jobs that start now in a pass with no preemption (`kernels.board_starts`).
 
@@ -233,14 +240,26 @@ class HomeBoard:
         jobs whose home is all free, in decreasing threshold, then submit
         time, then id, each if it still fits ``avail`` (whose processors it
         takes): a queued job first fit avoiding the suspended jobs' homes, with
-        its nodes; a suspended one on its home, with None.
+        its nodes; a suspended one on its home, with None. Under the reading ``hold``
+        (``keep``: `kernels.KEEP_TOP` or `kernels.KEEP_ALL`; ``head``: the slot that
+        heads the idle order, or -1) a suspended job that does not fit keeps its
+        home's free nodes from the jobs after it, counted in ``kept``
+        (`kernels.board_starts_kept`).
         """
         nq = len(queued)
-        picks, nodes = kernels.board_starts(
-            now, free, *queued.columns(), avail, self.per_node, self.homes_free,
-            self.active, self.top, self.size, self.est, self.submit, self.done, self.ids,
-            self.homes, self.lens,
-        )  # fmt: skip
+        if keep:
+            assert kept is not None
+            picks, nodes = kernels.board_starts_kept(
+                now, free, *queued.columns(), avail, self.per_node, self.active, self.top,
+                self.size, self.est, self.submit, self.done, self.ids, self.homes, self.lens,
+                keep, head, kept,
+            )  # fmt: skip
+        else:
+            picks, nodes = kernels.board_starts(
+                now, free, *queued.columns(), avail, self.per_node, self.homes_free,
+                self.active, self.top, self.size, self.est, self.submit, self.done, self.ids,
+                self.homes, self.lens,
+            )  # fmt: skip
         out: list[tuple[JobView, np.ndarray | None]] = []
         at = 0
         fresh, held = queued.jobs, self.jobs

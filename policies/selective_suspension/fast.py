@@ -44,6 +44,22 @@ flat arrays updated as jobs leave and join (`schedsim.policies.selective_suspens
 and the ladder of running jobs (`schedsim.policies.selective_suspension.ticks.Ladder`) is
 shared by all tests of one state.
 
+The reading ``hold`` (`rule.hold_home`: a suspended job that cannot re-enter keeps
+its home's free cores from the idle jobs after it) is followed here too
+(`SelectiveSuspension.NATIVE`); the other readings' schedules are the plain rule's,
+which runs as it is. Under ``hold`` a pass walks, in the idle order, the suspended
+jobs with a free core on their home besides the jobs that may start (a suspended
+one keeps its home whether it was ready to start or not): `_full_pass` in Python,
+the passes without preemption on the board in one compiled loop
+(`schedsim.policies.selective_suspension.kernels.board_starts_kept`); and the idle
+order, which thresholds growing at 1 / estimate change between events, is watched:
+a pass of arrivals alone tries the new jobs alone only if no idle job may have
+overtaken a suspended job that kept free cores from it since the last pass
+(`SelectiveSuspension._order_turned`). The planned ticks stay lower bounds: the bars
+are computed on the free cores, kept ones included, so a job kept from cores it
+fits has a tick planned at every multiple of the interval while it waits, which
+covers what the order may give it between events.
+
 TSS (`schedsim.policies.selective_suspension.tunable`) is this class with protections. On the
 board a protected running job is *shielded* (its threshold reads inf:
 out of every idle job's reach). A protection can only change when a job
@@ -74,6 +90,7 @@ from schedsim.policies.selective_suspension.rule import (
     candidates,
     check_progress,
     choose_victims,
+    hold_home,
     idle_threshold,
     is_tick,
     next_tick,
@@ -110,17 +127,22 @@ class SelectiveSuspension(Parameters, Policy, Idle):
     seconds, ``width`` the width restriction (``text``, ``formula`` or
     ``none``), and the readings ``resumed``, ``hold`` and ``prefer``. The schedule
     of ``ss-plain`` (`schedsim.policies.selective_suspension.plain`), made faster
-    for the text's readings; with another, that plain rule runs as it is.
+    for the text's readings and every ``hold``; with another ``resumed`` or
+    ``prefer``, that plain rule runs as it is.
     See `schedsim.policies.selective_suspension.fast`.
     """
 
     def _reset(self) -> None:
         Idle.__init__(self)
-        #: With a reading other than the text's, the plain rule makes the schedule: the
-        #: shortcuts below rest on the text's readings (module docstring).
+        #: With a reading other than the text's (but ``hold``, done here: `NATIVE`), the
+        #: plain rule makes the schedule: the shortcuts below rest on the text's readings
+        #: (module docstring).
         self._plain: PlainSelectiveSuspension | None = None
-        if not self.text_readings():
+        if self._runs_plain():
             self._plain = self._plain_rule()
+        #: The clock time of the last pass that could decide anything (``hold``:
+        #: `_order_turned` compares the idle order then and now).
+        self._last_pass = -math.inf
         #: The next clock time at which the preemption routine runs (None: no job idle).
         self._tick: float | None = None
         #: Whether the run has a suspension overhead (as the last view said).
@@ -137,6 +159,9 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         #: Free cores the last pass left, and `protection_version` at the last full plan.
         self._free_after = -1
         self._planned_version = 0
+        #: Whether a plan was made: the first covers every idle job, whether it arrived
+        #: now or not (a policy's first view may hold queued jobs that did not).
+        self._planned = False
         #: The running jobs and the suspended jobs' homes node by node, when
         #: one core per node and no overhead let it serve (`_board_for`).
         self._board: HomeBoard | None = None
@@ -146,7 +171,17 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         #: The queued jobs' columns, kept with the board (`_board_for`).
         self._queued: Queued | None = None
 
+    #: The readings this class follows itself, without running the plain rule: ``hold``
+    #: (`_full_pass` keeps the homes as the plain pass does; `_order_turned` tells when
+    #: the idle order may have given a job the cores a suspended job kept from it).
+    NATIVE: tuple[str, ...] = ("hold",)
+
     # -- hooks for TSS (`observe` and `protected` are `Parameters`'s) ----------------
+    def _runs_plain(self) -> bool:
+        """Whether the plain rule makes the schedule: a reading this class does not follow
+        itself (`NATIVE`) is not the text's (TSS: or its protection is read otherwise)."""
+        return not self.text_readings(*self.NATIVE)
+
     def _plain_rule(self) -> PlainSelectiveSuspension:
         """The plain rule that makes the schedule under a reading other than the text's."""
         return PlainSelectiveSuspension(self.sf, self.interval, self.width, **self.readings)  # type: ignore[arg-type]
@@ -183,7 +218,8 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         self._running_tau = running_thresholds(self._running_tau, view)
         tick = self._is_tick(now)
         board = self._board_for(view)
-        if tick and self._stale_timer(view):
+        stale = tick and self._stale_timer(view)
+        if stale:
             out: list[Decision] = []
         elif not tick and self._only_arrivals(view):
             out = self._arrivals(view)
@@ -198,6 +234,8 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             elif isinstance(d, (Start, Resume)):
                 free -= d.job.size
         self._free_after = free
+        if not stale:
+            self._last_pass = now
         planned = self._tick
         if planned is not None and planned > view.now and planned not in view.timers:
             out.append(WakeAt(planned))  # not asked for yet (a pending timer will come)
@@ -247,6 +285,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             and self.protection_version() == self._planned_version
             and view.free_cores == self._free_after
             and all(j.submit == view.now for j in view.arrived)
+            and (self.hold == "none" or not self._order_turned(view))
         )
 
     def _held(self, view: View) -> Homes:
@@ -350,7 +389,14 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         now = view.now
         homes = self._board.per_node if self._board is not None else self._held(view).per_node
         avail = view.free_per_node.copy()
-        total = view.free_cores
+        taken = None
+        if self.hold != "none":
+            # The new jobs come last in the idle order (threshold 1, submitted now): behind
+            # every suspended job, which could not re-enter (nothing changed since) and
+            # keeps its home's free cores (`rule.hold_home`): all of them, or the head's.
+            taken = np.minimum(avail, self._kept_from_arrivals(view, homes))
+            avail -= taken
+        total = view.free_cores if self.hold == "none" else int(avail.sum())
         out: list[Decision] = []
         stay: list[JobView] = []
         for job in sorted(view.arrived, key=attrgetter("id")):
@@ -368,6 +414,8 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         if stay:
             fresh = thresholds(stay, now)
             new = np.ones(len(stay), dtype=bool)
+            if taken is not None:
+                avail += taken  # the plan reads the free cores, kept ones too (a lower bound)
             self._plan_tick(view, out, avail, fresh, new, False, None)
         return out
 
@@ -393,11 +441,23 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             # Tried in one compiled loop (`HomeBoard.starts`): a job wider than the
             # cores left cannot fit (one core per node), and start_if_free's placement.
             avail = avail.copy()
-            for job, nodes in board.starts(now, free, queued, avail):
+            keep, head, kept = 0, -1, None
+            if self.hold != "none":
+                # The suspended jobs keep their homes' free nodes (`rule.hold_home`): all
+                # of them, or the one heading the idle order (its slot; -1: a queued job).
+                from schedsim.policies.selective_suspension import kernels
+
+                kept = np.zeros_like(avail)
+                keep = kernels.KEEP_ALL if self.hold == "all" else kernels.KEEP_TOP
+                if self.hold == "top":
+                    head = self._head_slot(view, board)
+            for job, nodes in board.starts(now, free, queued, avail, keep, head, kept):
                 if nodes is None:
                     out.append(Resume(job))
                 else:
                     out.append(Start(job, Allocation.one_core_each(nodes.copy())))
+            if kept is not None:
+                avail += kept  # the plan reads the free nodes, kept ones too (a lower bound)
         self._remember(out, now)  # the jobs started leave ``queued``
         self._on_board(out, now)
         self._settled = True
@@ -409,6 +469,19 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         self._plan_tick(view, out, avail, queued.thresholds(now), new, held_idle, None)
         self._changed(out)
         return out
+
+    def _head_slot(self, view: View, board: HomeBoard) -> int:
+        """The board's slot of the suspended job that heads the idle order, or -1 when a
+        queued job heads it (``hold="top"``: it alone keeps its home)."""
+        (f_tau, f_submit, f_id), (_, h_tau, h_submit, h_id) = self._idle_columns(view)
+        if not len(h_tau):
+            return -1
+        first = int(np.lexsort((np.concatenate((f_id, h_id)),
+                                np.concatenate((f_submit, h_submit)),
+                                -np.concatenate((f_tau, h_tau))))[0])  # fmt: skip
+        if first < len(f_tau):
+            return -1
+        return int(np.flatnonzero(board.active)[first - len(f_tau)])
 
     def _may_preempt(self, view: View, board: HomeBoard) -> bool:
         """Whether a preemption might happen at this tick (`kernels.may_preempt`); when
@@ -428,7 +501,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             board.done,
         )  # fmt: skip
 
-    def _full_pass(self, view: View, tick: bool) -> list[Decision]:
+    def _full_pass(self, view: View, tick: bool = False) -> list[Decision]:
         now = view.now
         started = self.claims.settle(view) if len(self.claims) else []
         avail = self.claims.avail(view, started)
@@ -447,6 +520,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         else:
             fresh = [j for j in view.queue if j.id not in skip] if skip else list(view.queue)
             fresh_columns = columns(fresh)
+        slots = None  # the board's slots of the suspended jobs, at the pass's start
         if board is None:
             homes = self._held(view)
             if settled:
@@ -516,8 +590,25 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             # Decreasing threshold, then submit time, then id.
             return pick[np.lexsort((ids[pick], submit[pick], -taus[pick]))].tolist()
 
-        # The candidates in order; after a preemption, those after it afresh.
-        todo = in_order(np.flatnonzero(ready()))
+        # The candidates in order; after a preemption, those after it afresh. With a
+        # ``hold``, every idle job in order: a suspended job that cannot re-enter keeps
+        # its home's free cores from the jobs after it (`rule.hold_home`, as the plain
+        # pass), ready or not; ``kept`` counts them, so that ``avail + kept`` is free.
+        kept = None
+        if self.hold == "none":
+            todo = in_order(np.flatnonzero(ready()))
+        else:
+            kept = np.zeros_like(avail)
+            everyone = in_order(np.arange(n))
+            head = everyone[0] if everyone else -1  # rank 0 of the plain pass ("top")
+            ok = ready()
+            if self.hold == "top":
+                keeper = np.zeros(n, dtype=bool)
+                keeper[head] = head >= nf
+            else:
+                mine = self._may_keep(avail, slots, n - nf)
+                keeper = np.concatenate((np.zeros(nf, dtype=bool), mine))
+            todo = in_order(np.flatnonzero(ok | keeper))
         taken = []
         preempted = False
         i = 0
@@ -525,6 +616,10 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             k = todo[i]
             i += 1
             job = fresh[k] if k < nf else held[k - nf]
+            if kept is not None and not ok[k]:
+                if k >= nf:  # it can neither re-enter nor preempt: it keeps its home
+                    self._keep_home(avail, kept, job, k == head)
+                continue
             d = self.start_if_free(job, avail, view, per_node)
             if d is not None:
                 out.append(d)
@@ -548,7 +643,18 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                     after = (taus < t) | (
                         (taus == t) & ((submit > s) | ((submit == s) & (ids > j)))
                     )
-                    todo, i = in_order(np.flatnonzero(after & ready())), 0
+                    if kept is None:
+                        todo, i = in_order(np.flatnonzero(after & ready())), 0
+                    else:
+                        ok = ready()
+                        if self.hold == "all":  # victims' cores the job left free
+                            keeper[nf:] = self._may_keep(avail, slots, n - nf)
+                        todo, i = in_order(np.flatnonzero(after & (ok | keeper))), 0
+                    continue
+            if kept is not None and k >= nf:
+                self._keep_home(avail, kept, job, k == head)
+        if kept is not None:
+            avail = avail + kept  # the free cores, for the plan: kept ones are free
         self._remember(out, now)
         # Without a preemption, cores only got fewer during the pass: every
         # job it passed over still does not fit (see `_only_arrivals`).
@@ -576,6 +682,142 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         self._plan_tick(view, out, avail, fresh_left, new, bool(waiting.any()), held_first)
         self._changed(out)
         return out
+
+    # -- the reading ``hold`` (`rule.hold_home`) -------------------------------------
+    def _keep_home(self, avail: np.ndarray, kept: np.ndarray, job: JobView, head: bool) -> None:
+        """Suspended ``job``, which neither re-enters nor preempts, keeps its home's free
+        cores from the jobs after it (`rule.hold_home`; ``head``: it heads the idle
+        order); ``kept`` counts the cores kept per node."""
+        taken = hold_home(avail, job, 0 if head else 1, self.hold)
+        if taken is not None:
+            assert job.home is not None
+            kept[job.home.nodes] += taken
+
+    def _kept_from_arrivals(self, view: View, homes: np.ndarray) -> np.ndarray:
+        """The cores per node the suspended jobs keep from the jobs that just arrived, in a
+        pass that only brings arrivals (`_arrivals`): with ``hold="all"`` every home
+        (``homes``: cores per node), with ``"top"`` the home of the job that heads the
+        idle order, if it is a suspended one."""
+        if self.hold == "all":
+            return homes
+        kept = np.zeros_like(homes)
+        (f_tau, f_submit, f_id), (h_jobs, h_tau, h_submit, h_id) = self._idle_columns(view)
+        if not len(h_tau):
+            return kept
+        # The head: the highest threshold, then the earliest submit time, then the lowest id.
+        taus = np.concatenate((f_tau, h_tau))
+        first = int(np.lexsort((np.concatenate((f_id, h_id)),
+                                np.concatenate((f_submit, h_submit)), -taus))[0])  # fmt: skip
+        if first >= len(f_tau):
+            job = h_jobs[first - len(f_tau)]
+            assert job.home is not None
+            kept[job.home.nodes] += job.home.cores
+        return kept
+
+    def _idle_columns(
+        self, view: View
+    ) -> tuple[
+        tuple[np.ndarray, np.ndarray, np.ndarray],
+        tuple[Sequence[JobView] | Slots, np.ndarray, np.ndarray, np.ndarray],
+    ]:
+        """The idle jobs at a pass's start: the queued ones as (thresholds, submit times,
+        ids), the suspended ones done writing out as (jobs, thresholds, submit times, ids)."""
+        now = view.now
+        board, queued = self._board, self._queued
+        held: Sequence[JobView] | Slots
+        if board is not None and queued is not None:
+            _, est, submit, done, ids = queued.columns()
+            slots = np.flatnonzero(board.active)
+            held = Slots(board.jobs, slots.tolist())
+            _, h_est, h_submit, h_done, h_ids = board.columns(slots)
+        else:
+            _, est, submit, done, ids = columns(view.queue)
+            homes = self._held(view)
+            held = homes.jobs
+            _, h_est, h_submit, h_done, h_ids = homes.columns
+        f_tau = (now - submit - done + est) / est
+        h_tau = (now - h_submit - h_done + h_est) / h_est
+        return (f_tau, submit, ids), (held, h_tau, h_submit, h_ids)
+
+    def _may_keep(self, avail: np.ndarray, slots: np.ndarray | None, n: int) -> np.ndarray:
+        """Which of a pass's ``n`` suspended jobs (on the board: ``slots``, as at the pass's
+        start) have a free core on their home in ``avail``: the others keep nothing
+        (`rule.hold_home`), and the pass need not visit them for it. Off the board, all."""
+        board = self._board
+        if board is None or slots is None or not n:
+            return np.ones(n, dtype=bool)
+        # A slot that resumed in the pass has no home left (length 0): nothing to keep.
+        on = np.arange(board.homes.shape[1])[None, :] < board.lens[slots][:, None]
+        return ((avail[board.homes[slots]] > 0) & on).any(axis=1)
+
+    def _order_turned(self, view: View) -> bool:
+        """Whether, since the last pass, an idle job may have overtaken (in the idle order)
+        a suspended job that kept free cores from it, so that it may now fit: asked by
+        `_only_arrivals` under a ``hold``, when nothing but arrivals happened since.
+
+        The free cores, the running jobs and the idle jobs (but the new ones) are then
+        those the last pass left, and only the order moved: thresholds grow at 1 /
+        estimate. Under ``hold="all"`` a job that could fit, once ahead of a suspended
+        job whose home has a free core (a queued job no wider than the free cores, a
+        suspended one with its whole home free; on the board, one core per node, told
+        exactly, otherwise every suspended job counts), was behind it then and is not
+        clearly behind it now; under ``"top"``, any job and the suspended job that
+        headed the order then. A near tie counts as turned (the plain pass compares
+        rounded thresholds): the answer may be yes for nothing, never no for something.
+        """
+        then, now = self._last_pass, view.now
+        arrived = np.array([j.id for j in view.arrived], dtype=np.int64)
+        board, queued = self._board, self._queued
+        if board is not None and queued is not None:
+            f_size, f_est, f_submit, f_done, f_id = queued.columns()
+            slots = np.flatnonzero(board.active)
+            _, h_est, h_submit, h_done, h_id = board.columns(slots)
+            free = board.tau == -math.inf
+            lens = board.lens[slots]
+            on = np.arange(board.homes.shape[1])[None, :] < lens[:, None]
+            home_free = free[board.homes[slots]] & on
+            h_some = home_free.any(axis=1)  # keeps a free core
+            h_all = home_free.sum(axis=1) == lens  # would fit but for the order
+        else:
+            f_size, f_est, f_submit, f_done, f_id = columns(view.queue)
+            _, h_est, h_submit, h_done, h_id = self._held(view).columns
+            h_some = h_all = np.ones(len(h_id), dtype=bool)
+        if not len(h_id):
+            return False
+        old = ~np.isin(f_id, arrived)
+        f_size, f_est, f_submit, f_done, f_id = (
+            a[old] for a in (f_size, f_est, f_submit, f_done, f_id)
+        )
+        nf = len(f_id)
+        est = np.concatenate((f_est, h_est))
+        submit = np.concatenate((f_submit, h_submit))
+        done = np.concatenate((f_done, h_done))
+        ids = np.concatenate((f_id, h_id))
+        tau_then = (then - submit - done + est) / est
+        tau_now = (now - submit - done + est) / est
+        if self.hold == "all":
+            s_pick = nf + np.flatnonzero(h_some)
+            j_pick = np.concatenate(
+                (np.flatnonzero(f_size <= view.free_cores), nf + np.flatnonzero(h_all))
+            )
+        else:
+            head = int(np.lexsort((ids, submit, -tau_then))[0])
+            if head < nf or not h_some[head - nf]:
+                return False  # a queued job headed the order (or the head kept nothing)
+            s_pick = np.array([head])
+            j_pick = np.flatnonzero(np.arange(len(ids)) != head)
+        if not len(s_pick) or not len(j_pick):
+            return False
+        sj, ij = submit[j_pick][:, None], ids[j_pick][:, None]
+        ss, is_ = submit[s_pick][None, :], ids[s_pick][None, :]
+        first = (sj < ss) | ((sj == ss) & (ij < is_))  # ahead between equal thresholds
+        # Ahead then: clearly, or tied and first (then it stays ahead: nothing turned).
+        tj, ts = tau_then[j_pick][:, None], tau_then[s_pick][None, :]
+        ahead = (tj > ts + 1e-12 * (1.0 + np.abs(ts))) | ((tj == ts) & first)
+        # Behind now: clearly (a near tie may read either way in the plain pass).
+        tj, ts = tau_now[j_pick][:, None], tau_now[s_pick][None, :]
+        behind = tj < ts - 1e-12 * (1.0 + np.abs(ts))
+        return bool((~ahead & ~behind).any())
 
     def _remember(self, out: list[Decision], now: float) -> None:
         """The thresholds of the jobs (re)started now: their xfactor now, kept while they run.
@@ -633,6 +875,12 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             return None
         home = job.home
         assert home is not None
+        if self.hold != "none":
+            # A node of its home no job runs on, kept by a suspended job ahead of it
+            # (`rule.hold_home`), is no victim's to give: it cannot re-enter.
+            nodes = home.nodes
+            if (avail[nodes][self._board.tau[nodes] == -math.inf] < 1).any():
+                return None
         return self._home_victims_on_board(home, running, {r.id for r in cands})
 
     def _home_victims_on_board(
@@ -663,6 +911,12 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                 entries, avail, view, self.sf, self.width, self._protection(), key
             )
         return self._ladder
+
+    def _unplanned(self, soonest: float) -> float | None:
+        """The next tick when no job runs: nothing can be preempted until an event starts
+        something (None), but under a ``hold`` an idle job kept from free cores may get
+        them by overtaking the job that kept them (`rule.hold_home`): the next tick."""
+        return None if self.hold == "none" else soonest
 
     def _plan_tick(
         self,
@@ -706,6 +960,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             and not victims
             and (planned is None or planned > now)
             and version == self._planned_version
+            and self._planned
         )
         if incremental:
             assert new is not None
@@ -714,6 +969,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                 return  # the plan holds
             sizes, est, taus = sizes[pick], est[pick], taus[pick]
         self._planned_version = version
+        self._planned = True
         # The running jobs once this pass's decisions apply: those suspended
         # leave, those started or resumed join with the threshold they have now.
         tau_of = self._running_tau
@@ -721,7 +977,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         if board is not None:
             # The board has this pass's decisions already.
             if not board.running:
-                self._tick = None  # nothing to preempt until an event starts something
+                self._tick = self._unplanned(soonest)
                 return
             ladder = None
         else:
@@ -733,7 +989,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                 elif isinstance(d, Resume):
                     entries.append((idle_threshold(d.job, now), d.job, d.job.home))
             if not entries:
-                self._tick = None  # nothing to preempt until an event starts something
+                self._tick = self._unplanned(soonest)
                 return
             ladder = self._ladder_for(entries, avail, view)
         # Victims and fresh jobs (only the new ones when incremental) first:

@@ -387,6 +387,143 @@ def board_starts(
     return started[:k], nodes[:used]
 
 
+#: The reading ``hold`` (`schedsim.policies.selective_suspension.rule.hold_home`), coded:
+#: which suspended jobs that cannot re-enter keep their home's free nodes.
+KEEP_TOP, KEEP_ALL = 1, 2
+
+
+@njit(cache=True)
+def board_starts_kept(
+    now, free, q_size, q_est, q_submit, q_done, q_id, avail, avoid, active, top, h_size,
+    h_est, h_submit, h_done, h_id, homes, lens, keep, head, kept,
+):  # fmt: skip
+    """`board_starts` under the reading ``hold``: a suspended job that does not fit keeps
+    its home's free nodes from the jobs after it (``keep``: `KEEP_ALL` every one,
+    `KEEP_TOP` only slot ``head``, the job heading the idle order; -1 when a queued
+    job heads it). The candidates are `board_starts`'s and the suspended jobs that
+    may keep a node (a free node on their home; with `KEEP_TOP` the head alone), in
+    the same order. The nodes kept are taken from ``avail`` and counted in ``kept``
+    (``avail + kept`` is what is free). The same decisions as the plain pass makes
+    job by job (`schedsim.policies.selective_suspension.plain`).
+    """
+    nq = len(q_size)
+    ns = 0
+    for s in range(len(active)):
+        if active[s] and _may_start_or_keep(s, top, avail, homes, lens, keep, head):
+            ns += 1
+    cand = np.empty(nq + ns, dtype=np.int64)
+    tau = np.empty(nq + ns)
+    submit = np.empty(nq + ns)
+    ids = np.empty(nq + ns, dtype=np.int64)
+    m = 0
+    for i in range(nq):
+        if q_size[i] <= free:
+            cand[m] = i
+            tau[m] = (now - q_submit[i] - q_done[i] + q_est[i]) / q_est[i]
+            submit[m] = q_submit[i]
+            ids[m] = q_id[i]
+            m += 1
+    for s in range(len(active)):
+        if active[s] and _may_start_or_keep(s, top, avail, homes, lens, keep, head):
+            cand[m] = nq + s
+            tau[m] = (now - h_submit[s] - h_done[s] + h_est[s]) / h_est[s]
+            submit[m] = h_submit[s]
+            ids[m] = h_id[s]
+            m += 1
+    order = _idle_sorted(tau[:m], submit[:m], ids[:m])
+    started = np.empty(m, dtype=np.int64)
+    nodes = np.empty(free, dtype=np.int64)
+    k = 0
+    used = 0
+    left = free
+    for a in range(m):
+        c = cand[order[a]]
+        if c < nq:
+            size = q_size[c]
+            if size > left:
+                continue
+            got = first_fit_avoiding(avail, avoid, size)
+            if not len(got):
+                continue
+            for n in got:
+                avail[n] -= 1
+                nodes[used] = n
+                used += 1
+        else:
+            s = c - nq
+            size = h_size[s]
+            fits = size <= left
+            if fits:
+                for i in range(lens[s]):
+                    if avail[homes[s, i]] < 1:
+                        fits = False
+                        break
+            if not fits:
+                if keep == KEEP_ALL or s == head:
+                    for i in range(lens[s]):
+                        n = homes[s, i]
+                        if avail[n] > 0:
+                            kept[n] += avail[n]
+                            left -= avail[n]
+                            avail[n] = 0
+                continue
+            for i in range(lens[s]):
+                avail[homes[s, i]] -= 1
+        started[k] = c
+        k += 1
+        left -= size
+    return started[:k], nodes[:used]
+
+
+@njit(cache=True)
+def _may_start_or_keep(s, top, avail, homes, lens, keep, head):
+    # A suspended job (slot ``s``) a pass under ``hold`` must visit: its home all free,
+    # or (the one that keeps, `board_starts_kept`) a free node on it to keep.
+    if top[s] == -math.inf:
+        return True
+    if keep != KEEP_ALL and s != head:
+        return False
+    for i in range(lens[s]):  # noqa: SIM110 (a loop numba compiles; no generator)
+        if avail[homes[s, i]] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _idle_sorted(tau, submit, ids):
+    # The positions in SS's order of idle jobs (`_idle_before`), by merge sort: a pass
+    # under ``hold`` may visit hundreds of suspended jobs.
+    m = len(tau)
+    order = np.arange(m)
+    buf = np.empty(m, dtype=np.int64)
+    width = 1
+    while width < m:
+        for lo in range(0, m, 2 * width):
+            mid = min(lo + width, m)
+            hi = min(lo + 2 * width, m)
+            a, b, k = lo, mid, lo
+            while a < mid and b < hi:
+                x, y = order[a], order[b]
+                if _idle_before(tau[y], submit[y], ids[y], tau[x], submit[x], ids[x]):
+                    buf[k] = y
+                    b += 1
+                else:
+                    buf[k] = x
+                    a += 1
+                k += 1
+            while a < mid:
+                buf[k] = order[a]
+                a += 1
+                k += 1
+            while b < hi:
+                buf[k] = order[b]
+                b += 1
+                k += 1
+        order, buf = buf, order
+        width *= 2
+    return order
+
+
 @njit(cache=True)
 def ready_on_board(
     now, sf, preempt, sizes, est, taus, nf, free, ladder_taus, widths, rule, slots, top, stuck

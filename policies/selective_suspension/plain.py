@@ -75,9 +75,10 @@ class PlainSelectiveSuspension(Parameters, Policy, Idle):
                 continue
             victims = None
             if running:
+                tau_i = idle_threshold(job, now)
                 victims = choose_victims(
-                    job, idle_threshold(job, now), avail, running, self.sf, self._may_suspend,
-                    self.protected if self.protects else None, self.prefer,
+                    job, tau_i, avail, running, self.sf, self._may_suspend,
+                    self.protection_for(job, tau_i), self.prefer,
                 )  # fmt: skip
             if victims is None:
                 waiting = True

@@ -48,9 +48,10 @@ xfactor already prevents starvation.
 
 **Readings** the thesis leaves open, each a parameter whose default is the
 text's, defined here once (`READINGS`, `Parameters`) and taken by ``ss-plain`` and
-``ss`` alike; the accelerated ``ss`` runs the plain rule when one is not the
-default (its shortcuts rest on the text's readings), and the tests hold the two
-equal under every combination (tests/test_ss_readings.py):
+``ss`` alike; the accelerated ``ss`` follows ``hold`` itself and runs the plain
+rule when ``resumed`` or ``prefer`` is not the default (its shortcuts rest on the
+text's readings of those), and the tests hold the two equal under every
+combination (tests/test_ss_readings.py):
 
 * ``resumed``: the threshold a resumed job runs with. Section 3.1: a threshold
   "remains constant when the task executes and increases when the task
@@ -94,7 +95,7 @@ and the two queued jobs need 300 and 306: the drain is long, and SS's
 utilization over the run is 0.58 against EASY's 0.79 (makespan 3.04 against
 2.25 Ms). The lock needs those placements: ``hold="all"``, which keeps a
 suspended job's free home nodes from every job ranked below it, undoes it;
-the other readings do not (same run; ``ss`` runs ``ss-plain`` for them)::
+the other readings do not (same run)::
 
     schedsim run --workload ctc --month 1996-07 --nodes 430 --load-factor 1.28 \
         --policy ss --param sf=2 --param hold=all
@@ -391,18 +392,22 @@ def run_threshold(
     return tau
 
 
-def hold_home(avail: np.ndarray, job: JobView, rank: int, hold: Hold) -> None:
+def hold_home(avail: np.ndarray, job: JobView, rank: int, hold: Hold) -> np.ndarray | None:
     """Keep the free cores of the home of suspended ``job``, which could not re-enter,
     from every job after it in the idle order (reading ``hold``): they are taken out
     of ``avail`` (a pass's own copy). ``hold="top"`` keeps them only if ``job`` heads
     the idle jobs (``rank`` 0), like a backfilling reservation; ``hold="all"`` for
     every suspended job, whatever its rank. Section 3.2 drops reservations, so the
-    text's reading (``"none"``) keeps none."""
+    text's reading (``"none"``) keeps none. Returns the cores kept on each node of
+    the home (None when none are kept), so that a caller can tell the cores free
+    from those kept."""
     if job.state is not State.SUSPENDED or hold == "none" or (hold == "top" and rank != 0):
-        return
+        return None
     home = job.home
     assert home is not None
-    avail[home.nodes] -= np.minimum(avail[home.nodes], home.cores)
+    taken = np.minimum(avail[home.nodes], home.cores)
+    avail[home.nodes] -= taken
+    return taken
 
 
 # -- the parameters --------------------------------------------------------------
@@ -451,9 +456,9 @@ class Parameters:
     def _reset(self) -> None:
         """Set up the state of a run (a subclass's own)."""
 
-    def text_readings(self) -> bool:
-        """Whether every reading is the text's."""
-        return self.readings == TEXT_READINGS
+    def text_readings(self, *but: str) -> bool:
+        """Whether every reading is the text's (every one but those named in ``but``)."""
+        return all(v == TEXT_READINGS[k] for k, v in self.readings.items() if k not in but)
 
     def params(self) -> dict[str, object]:
         return {"sf": self.sf, "interval": self.interval, "width": self.width, **self.readings}
@@ -464,3 +469,9 @@ class Parameters:
     def protected(self, job: JobView, threshold: float) -> bool:
         """Whether a running job may not be suspended whatever its threshold (TSS)."""
         return False
+
+    def protection_for(self, job: JobView, tau: float) -> Protection:
+        """The protection that keeps idle ``job``, of threshold ``tau``, from suspending
+        running jobs: `protected`, when this class protects (TSS; it may read it
+        otherwise for some idle jobs), else None."""
+        return self.protected if self.protects else None

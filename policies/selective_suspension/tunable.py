@@ -23,43 +23,91 @@ average slowdown of the category that the job belongs to" after
 presenting SS's averages, and Table 2.3 gives NS's; the online averages are
 the scheme's own as it runs, the only ones a real scheduler would have.
 
+**Re-entry** (``reentry``), a reading the thesis leaves open: whether the
+protection also keeps a suspended job from suspending the protected jobs on
+its home to re-enter.
+
+* ``"blocked"`` (the default, today's): section 3.5.1 gives the victim set P
+  of section 3.3 with τ_j ≤ 1.5 × SD_avg(category(T_j)) added, and section
+  3.3 states P "for both of the above scenarios", a fresh job and "a
+  previously suspended task attempting reentry": a protected job is
+  suspended by neither. Two things follow from the text. A job suspended at
+  threshold 1 (it started at once; a running job's threshold stays constant,
+  section 3.1) cannot be protected from that suspension: τ_j = 1 ≤ 1.5 ×
+  SD_avg whatever its category, a slowdown being at least 1 (its limit is
+  1.5 at the lowest). And once suspended it waits for as long as a protected
+  job runs on its home, however high its own threshold grows. (On the study's
+  CTC month with accurate estimates, the worst cases of the narrow short
+  categories under ``tss`` are such jobs, but what keeps them out is section
+  3.2's width rule, not the protection: VS W job 6562, 78 s run, waits 64,390 s
+  suspended under the 64-processor job 5687 that re-entered on its home, out
+  of a 9-processor job's reach; S Seq job 5524 and VS N job 5227 likewise
+  under 128- and 64-processor jobs. No reading of ``reentry`` changes that.)
+* ``"limit"``: section 3.5's own words, "Preemption of a job is disabled
+  when its threshold exceeds this limit", read for a suspended job too: its
+  threshold grows while it is suspended (section 3.1), and once past its own
+  limit (``limit`` × its category's average) its preemption is to end, so
+  the protection of the jobs on its home no longer keeps it out: it
+  re-enters by suspending them as under SS (still τ_i > SF × τ_j and the
+  width rule, section 3.3). Of two jobs past their limits, the suspended one
+  gets its own nodes back.
+* ``"open"``: section 3.5.1 writes the restricted P for "Task T_i" without
+  section 3.3's "for both of the above scenarios": the protection is read
+  as one against fresh jobs only, and a re-entering job suspends the jobs on
+  its home as under SS.
+
+With ``"limit"`` or ``"open"`` ``tss`` runs its protection on the plain rule
+(`PlainTunableSelectiveSuspension`): the board's shields hold against every idle job.
+
 The protection is `CategoryLimit`, a mixin that fills in SS's hooks
 (``observe``, ``protected``, ``protection_version``, ``protection_changes``);
 `TunableSelectiveSuspension` puts it on the accelerated SS
 (`schedsim.policies.selective_suspension.fast`), and
 `PlainTunableSelectiveSuspension` on the plain one: the schedule ``tss`` makes with
-``hold="top"`` or ``"all"`` (the only reading of SS's it takes), as ``ss`` runs
-``ss-plain``; the tests check the two against each other. A running job's threshold is constant,
-so its protection changes only when its category's average moves: with
-online averages, when a job of that category ends (never with a table).
-The accelerated SS asks again only for the running jobs of those
-categories (`CategoryLimit.protection_changes`) and keeps the answers on
-its board, where a protected job is out of every idle job's reach.
+``reentry`` other than ``"blocked"``, and the reference the tests check ``tss``
+against (with ``hold``, the only reading of SS's it takes, ``tss`` runs its own).
+A running job's threshold is constant, so its protection changes only when its
+category's average moves: with online averages, when a job of that category
+ends (never with a table). The accelerated SS asks again only for the running
+jobs of those categories (`CategoryLimit.protection_changes`) and keeps the
+answers on its board, where a protected job is out of every idle job's reach.
 """
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Literal, get_args
 
 import numpy as np
 
 from schedsim.model.categories import RUNTIME_CLASSES, RUNTIME_EDGES, SIZE_CLASSES, SIZE_EDGES
 from schedsim.model.policy import View, register
-from schedsim.model.view import JobView
+from schedsim.model.view import JobView, State
 from schedsim.policies.selective_suspension.fast import SelectiveSuspension
 from schedsim.policies.selective_suspension.plain import PlainSelectiveSuspension
-from schedsim.policies.selective_suspension.rule import READINGS, TEXT_READINGS, Hold, Width
+from schedsim.policies.selective_suspension.rule import (
+    READINGS,
+    TEXT_READINGS,
+    Hold,
+    Protection,
+    Width,
+)
 
 __all__ = [
     "TABLE_2_3",
     "CategoryLimit",
     "PlainTunableSelectiveSuspension",
+    "Reentry",
     "TunableSelectiveSuspension",
     "category",
     "read_averages",
 ]
+
+#: Whether the protection keeps a suspended job from re-entering over protected jobs:
+#: always (the text's), not once its own threshold is past its limit, or never (module
+#: docstring, "Re-entry").
+Reentry = Literal["blocked", "limit", "open"]
 
 #: Seed 000, section 2.2: the bounded slowdown's threshold (seconds).
 _BOUND = 10.0
@@ -136,13 +184,17 @@ class CategoryLimit:
     #: `protected` may say yes: SS asks it for every candidate.
     protects = True
 
-    def init_limit(self, limit: float, averages: str) -> None:
-        """Check ``limit`` and read ``averages`` (a file, "thesis" for Table 2.3, or "" to
-        track them online)."""
+    def init_limit(self, limit: float, averages: str, reentry: Reentry = "blocked") -> None:
+        """Check ``limit`` and ``reentry`` and read ``averages`` (a file, "thesis" for
+        Table 2.3, or "" to track them online)."""
         if not (limit > 0 and math.isfinite(limit)):
             raise ValueError(f"limit must be a positive number, got {limit}")
+        if reentry not in get_args(Reentry):
+            known = " or ".join(map(repr, get_args(Reentry)))
+            raise ValueError(f"reentry must be {known}, got {reentry!r}")
         self.limit = float(limit)
         self.averages = averages
+        self.reentry: Reentry = reentry
         if averages == "thesis":
             self._table: list[float] | None = list(TABLE_2_3)
         else:
@@ -155,7 +207,7 @@ class CategoryLimit:
         self._category: dict[int, int] = {}
 
     def limit_params(self) -> dict[str, object]:
-        return {"limit": self.limit, "averages": self.averages}
+        return {"limit": self.limit, "averages": self.averages, "reentry": self.reentry}
 
     def protection_version(self) -> int:
         """Changes whenever `protected` may answer differently: a job finished (online)."""
@@ -211,10 +263,20 @@ class CategoryLimit:
         """Whether running ``job``, of ``threshold``, is past its category's limit."""
         return threshold > self.limit * self.average(self._category_of(job))
 
+    def protection_for(self, job: JobView, tau: float) -> Protection:
+        """The protection against idle ``job`` (threshold ``tau``): `protected`, but for a
+        suspended job re-entering with ``reentry="open"``, or with ``"limit"`` once its
+        own threshold is past its limit (module docstring, "Re-entry")."""
+        if self.reentry == "blocked" or job.state is not State.SUSPENDED:
+            return self.protected
+        if self.reentry == "open" or self.protected(job, tau):
+            return None
+        return self.protected
+
 
 class PlainTunableSelectiveSuspension(CategoryLimit, PlainSelectiveSuspension):
-    """TSS's protection on the plain rule: what ``tss`` runs with a reading other than the
-    text's (as ``ss`` runs ``ss-plain``), and the reference the tests check ``tss`` against."""
+    """TSS's protection on the plain rule: what ``tss`` runs with ``reentry`` other than
+    the text's, and the reference the tests check ``tss`` against."""
 
     def __init__(
         self,
@@ -224,9 +286,10 @@ class PlainTunableSelectiveSuspension(CategoryLimit, PlainSelectiveSuspension):
         hold: Hold = "none",
         limit: float = 1.5,
         averages: str = "",
+        reentry: Reentry = "blocked",
     ) -> None:
         super().__init__(sf, interval, width, hold=hold)
-        self.init_limit(limit, averages)
+        self.init_limit(limit, averages, reentry)
 
     def params(self) -> dict[str, object]:
         return {**super().params(), **self.limit_params()}
@@ -241,9 +304,12 @@ class TunableSelectiveSuspension(CategoryLimit, SelectiveSuspension):
     section 3.5). ``averages``: a CSV of per-category averages (rows
     VS/S/L/VL, columns Seq/N/W/VW, as `schedsim.model.results.Result.category_table`
     writes), or "thesis" for the thesis's Table 2.3; empty (default) tracks them
-    online. ``hold`` as SS's (with "top" or "all" TSS runs on the plain rule,
-    `PlainTunableSelectiveSuspension`); the other parameters as SS, with the text's
-    other readings.
+    online. ``reentry``: whether the protection keeps a suspended job from
+    re-entering over protected jobs (``blocked``, default), not once the job is past
+    its own limit (``limit``), or never (``open``): see
+    `schedsim.policies.selective_suspension.tunable`; with either of the last two TSS
+    runs on the plain rule (`PlainTunableSelectiveSuspension`). ``hold`` as SS's; the
+    other parameters as SS, with the text's other readings.
     """
 
     def __init__(
@@ -254,19 +320,29 @@ class TunableSelectiveSuspension(CategoryLimit, SelectiveSuspension):
         limit: float = 1.5,
         averages: str = "",
         hold: Hold = "none",
+        reentry: Reentry = "blocked",
     ) -> None:
-        self.init_limit(limit, averages)  # first: SS's constructor may call `_plain_rule`
+        # First: SS's constructor may call `_plain_rule`.
+        self.init_limit(limit, averages, reentry)
         super().__init__(sf, interval, width, hold=hold)
+
+    def _runs_plain(self) -> bool:
+        # The board's shields hold against every idle job: another reentry is the plain rule's.
+        return super()._runs_plain() or self.reentry != "blocked"
 
     def _plain_rule(self) -> PlainTunableSelectiveSuspension:
         # SS's plain rule has no protection: TSS's own, with this one's limit.
         return PlainTunableSelectiveSuspension(
-            self.sf, self.interval, self.width, self.hold, self.limit, self.averages
-        )
+            self.sf, self.interval, self.width, self.hold, self.limit, self.averages,
+            self.reentry,
+        )  # fmt: skip
 
-    #: TSS takes ``hold`` of SS's readings (added after run ids were published: with the
-    #: text's, a run keeps its id); the others stay the text's.
-    LATER_PARAMS: ClassVar[dict[str, object]] = {"hold": TEXT_READINGS["hold"]}
+    #: TSS takes ``hold`` of SS's readings and its own ``reentry`` (added after run ids
+    #: were published: with the text's, a run keeps its id); the others stay the text's.
+    LATER_PARAMS: ClassVar[dict[str, object]] = {
+        "hold": TEXT_READINGS["hold"],
+        "reentry": "blocked",
+    }
 
     def params(self) -> dict[str, object]:
         ss = {k: v for k, v in super().params().items() if k not in READINGS or k == "hold"}
