@@ -23,7 +23,6 @@ from itertools import product
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_selective import OVERHEAD_NAMES, PARAMS, same_schedule
 
 from schedsim import Simulation
 from schedsim.model.policy import Decision, Policy, View
@@ -32,6 +31,7 @@ from schedsim.workloads.workload import Workload
 
 from invariants import check_invariants, check_preemption, record_holdings
 from test_invariants import Case, cases, random_workload
+from test_selective import OVERHEAD_NAMES, PARAMS, same_schedule
 
 
 def _run(

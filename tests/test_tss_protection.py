@@ -87,9 +87,9 @@ def test_under_limit_a_suspended_job_gets_in_only_past_its_own_limit(tmp_path: P
     # 3 (limit 4.5): a queued job meets it under every reading; a suspended one under
     # "blocked" always, under "open" never, under "limit" while its own threshold is at
     # most its limit.
-    from test_selective import queued, suspended
-
     from schedsim.policies.selective_suspension.tunable import TunableSelectiveSuspension
+
+    from test_selective import queued, suspended
 
     averages = _averages(tmp_path / "avg.csv", 3.0)
     blocked, limit, open_ = (

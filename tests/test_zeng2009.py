@@ -694,10 +694,7 @@ def test_the_report_of_a_small_study(study_dir: Path, tmp_path: Path) -> None:
     assert list(grid.columns) == ["claim", "where", "headline", "text", "RR cut-off 60 s",
                                   "RR cut-off 10 s", "utilization per phase"]  # fmt: skip
     assert grid["headline"].sum() == 6
-    assert (
-        "the most headline claims"
-        in (tmp_path / "readings.md").read_text()
-    )
+    assert "the most headline claims" in (tmp_path / "readings.md").read_text()
     with (tmp_path / "zeng2009-matchmaking.csv").open(newline="") as f:
         searches = {row["scheduler"]: row for row in csv.DictReader(f)}
     assert searches["SSP"]["searches (searches)"] == ""
