@@ -76,7 +76,7 @@ the other schedule, the small jobs', go on. ``"moves"`` is that reading:
   their holders again after the quantum (PFCFS1).
 
 Which running jobs a wide job preempts (``preempt``)
----------------------------------------------------
+----------------------------------------------------
 
 Table 1's step F reads "preempt all currently running jobs"; section 6 says the
 experiments preempt "only enough currently running jobs to generate a sufficiently
