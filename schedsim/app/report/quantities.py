@@ -207,7 +207,8 @@ UNITLESS_PARAMETERS: frozenset[str] = frozenset(
         "order",  # easy, creasy: the queue order
         "response_unit",  # creasy: Equation 1's unit, a choice
         "guard", "speculation", "trial",  # multiqueue, singlequeue
-        "width", "resumed", "hold", "prefer", "averages",  # ss, ss-plain, tss
+        "width", "resumed", "hold", "prefer", "averages", "reentry",  # ss, ss-plain, tss
+        "preempt",  # pfcfs, pfcfs1-3
         "queue_in_cycle",  # pfcfs family
         "inner", "non_type_backfill",  # scojo
         "variant",  # glts family (not listed: `schedsim.app.registry.UNLISTED`)
