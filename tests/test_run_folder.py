@@ -110,12 +110,19 @@ def test_a_failed_write_leaves_the_folder_as_it_was(tmp_path):
 
 
 def test_an_interrupt_is_held_while_the_block_runs():
-    with deferred_interrupts() as held:
-        os.kill(os.getpid(), signal.SIGINT)
-        os.kill(os.getpid(), signal.SIGINT)
-    assert held and held.count == 2
-    with pytest.raises(KeyboardInterrupt):  # the handler is put back after the block
-        os.kill(os.getpid(), signal.SIGINT)
+    # Python's own handler to begin with: a test worker may have inherited another
+    # (SIGINT ignored), which the block would rightly put back.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with deferred_interrupts() as held:
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGINT)
+        assert held and held.count == 2
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with pytest.raises(KeyboardInterrupt):  # the handler is put back after the block
+            os.kill(os.getpid(), signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # -- the command line ---------------------------------------------------------------------
