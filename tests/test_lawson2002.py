@@ -61,6 +61,31 @@ def test_a_reading_names_the_scenarios_it_reads() -> None:
     assert by["CTC 430 nodes"].scenario("trace load", "KTH") == "trace load"
 
 
+def test_the_shipped_study_runs_the_trial_readings_in_every_scenario() -> None:
+    # The readings x claims table scores a claim under a reading only where every
+    # trace ran under it: "trial idle" and "trial reserved" run all eight scenarios
+    # (load, priorities, reservations), the run ids of the older runs unchanged.
+    from pathlib import Path
+
+    from schedsim.app.study import load_study
+
+    study = load_study(Path(paper.__file__).parent / "study.toml")
+    runs = study.runs()
+    assert len(runs) == 248
+    by: dict[str, set[str]] = {}
+    for run in runs:
+        config = run.config.to_dict()
+        row = {**config, **{f"params.{k}": v for k, v in config["params"].items()}}
+        by.setdefault(paper.scenario(row), set()).add(config["workload"])
+    bases = ["trace load", "load x1.25", "load x1.5", "75% high priority", "95% high priority",
+             "1% reservations", "5% reservations", "25% reservations"]  # fmt: skip
+    traces = {"ctc", "kth", "sdsc-par", "sdsc-sp2"}
+    for trial in ("idle", "reserved"):
+        for base in bases:
+            name = f"trial {trial}" if base == "trace load" else f"{base}, trial {trial}"
+            assert by.get(name) == traces, name
+
+
 def test_starvation_and_crashed_jobs_by_hand() -> None:
     from types import SimpleNamespace
 

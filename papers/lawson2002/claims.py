@@ -95,8 +95,8 @@ class Reading:
 
 
 DEFAULT = Reading("default")
-#: The readings the study runs (`study.toml`), the default first. Only "default" and
-#: "trial reserved" run every scenario; the others the trace's own load.
+#: The readings the study runs (`study.toml`), the default first. "default", "trial
+#: idle" and "trial reserved" run every scenario; the others the trace's own load.
 READINGS: tuple[Reading, ...] = (
     DEFAULT,
     Reading("trial idle", "trial idle"),
