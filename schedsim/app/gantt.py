@@ -66,6 +66,7 @@ from schedsim.model.view import State, View
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
+    from matplotlib.colors import Colormap
     from matplotlib.figure import Figure
 
 __all__ = [
@@ -271,7 +272,7 @@ def job_colors(jobs: pd.DataFrame, color_by: str = "job") -> tuple[dict[int, Any
 
     ids = jobs["id"].to_numpy()
     if color_by == "job":
-        palette = colormaps["tab20"].colors
+        palette: Sequence[Any] = _palette(colormaps["tab20"])
         # By order of first start, striding through the palette: jobs that start one
         # after the other (and so often sit side by side) get different colours.
         order = jobs.sort_values(["start", "id"], kind="stable", na_position="last")["id"]
@@ -298,7 +299,7 @@ def job_colors(jobs: pd.DataFrame, color_by: str = "job") -> tuple[dict[int, Any
         ordered = [v for v in values.cat.categories if v in present]
     else:
         ordered = sorted(distinct, key=lambda v: (str(type(v)), v))
-    palette = OKABE_ITO if len(ordered) <= len(OKABE_ITO) else colormaps["tab20"].colors
+    palette = OKABE_ITO if len(ordered) <= len(OKABE_ITO) else _palette(colormaps["tab20"])
     key = {v: palette[i % len(palette)] for i, v in enumerate(ordered)}
     missing = "#FFFFFF"
     return {
@@ -369,18 +370,30 @@ def place(view: View, promises: Iterable[Reservation] | pd.DataFrame) -> pd.Data
 # -- the chart --------------------------------------------------------------------
 
 
-def _axes_rows(ax: Axes) -> int:
-    """How many pixel rows the axes have (the most rows worth drawing)."""
+def _root_figure(ax: Axes) -> Figure:
+    """The figure ``ax`` is drawn on (a subfigure's own figure): its size is in inches."""
+    from matplotlib.figure import Figure
+
     fig = ax.get_figure()
     assert fig is not None
+    return fig if isinstance(fig, Figure) else fig.figure
+
+
+def _palette(cmap: Colormap) -> list[tuple[float, float, float, float]]:
+    """The colours of a listed colour map (tab20), in its order, as RGBA."""
+    return [cmap(i) for i in range(cmap.N)]
+
+
+def _axes_rows(ax: Axes) -> int:
+    """How many pixel rows the axes have (the most rows worth drawing)."""
+    fig = _root_figure(ax)
     height = ax.get_position().height * fig.get_size_inches()[1] * fig.dpi
     return max(8, int(height))
 
 
 def _axes_bins(ax: Axes) -> int:
     """Time bins for a heat map on ``ax``: one per 2 pixel columns (at least 50)."""
-    fig = ax.get_figure()
-    assert fig is not None
+    fig = _root_figure(ax)
     width = ax.get_position().width * fig.get_size_inches()[0] * fig.dpi
     return max(50, int(width) // 2)
 
@@ -465,11 +478,11 @@ def layout(
         if isinstance(placed, str) and placed:
             cpn = rows.cores_per_node
             cores = [(a * cpn, b * cpn + cpn - 1) for a, b in intervals(placed)]
-            spans = rows.spans(cores)
-            for bottom, height in spans:
+            reserved_spans = rows.spans(cores)
+            for bottom, height in reserved_spans:
                 out.append((int(row.job), "reserved", x0, x1, bottom, height))
-            if spans:
-                bottom, height = spans[0]
+            if reserved_spans:
+                bottom, height = reserved_spans[0]
                 labels.append((x0, bottom + height / 2, f" job {int(row.job)} reserved"))
             continue
         out.append((int(row.job), "reserved", x0, x1, rows.rows + lane + 0.15, 0.7))

@@ -747,8 +747,9 @@ class RunConfig:
             if cycle.enabled:
                 share = (cycle.day_end - cycle.day_start) / 24 * len(cycle.weekdays) / 7
             return self.workload.users * self._days() * share
-        if self.workload.model.get("jobs") is not None:
-            return float(self.workload.model.get("jobs"))
+        jobs = self.workload.model.get("jobs")
+        if jobs is not None:
+            return float(jobs)
         if self.workload.first is not None:
             return float(self.workload.first)
         return math.inf
@@ -795,7 +796,7 @@ class RunConfig:
             cores_per_node=machine.cores_per_node,
             seed=options.seed,
             kill_at_estimate=options.kill_at_estimate,
-            wide=options.wide,  # type: ignore[arg-type]
+            wide=options.wide,
             overhead=self.memory_overhead(),
             limit_in=options.limit_in or "run",
             contention=self.contention_model(),
@@ -1344,9 +1345,9 @@ def workload_identity(name_or_path: str) -> str:
     if key in catalog.SHIPPED or models.get(key) is not None:
         return key
     try:
-        key = _workload_key(name_or_path)
-        _check_format(*key)
-        return _digest(*key)
+        file_key = _workload_key(name_or_path)
+        _check_format(*file_key)
+        return _digest(*file_key)
     except ValueError as exc:
         raise StudyError.about("workload", str(exc)) from None
 

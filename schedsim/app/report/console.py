@@ -22,6 +22,7 @@ wide enough for every row to stay on one line
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -184,7 +185,9 @@ def _print_aggregate(
         for m in metrics:
             low, high = row[f"{m}_ci_low"], row[f"{m}_ci_high"]
             cut |= was_cut(low, high, bounds_of(m))
-            text = interval_text(row[f"{m}_mean"], low, high, lambda v, m=m: format_value(v, m))
+            text = interval_text(
+                row[f"{m}_mean"], low, high, functools.partial(format_value, metric=m)
+            )
             cells.append(Text(text))
         summary.add_row(*cells)
     show(console, summary)

@@ -134,7 +134,7 @@ def metric_plot(
     ax.set_title("\n".join(lines), fontsize="medium")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
-    return fig  # type: ignore[return-value]
+    return fig
 
 
 def _lines(ax: Axes, table: pd.DataFrame, metric: str, x: str, lines: Sequence[str]) -> None:

@@ -78,6 +78,11 @@ class Study(Protocol):
     def category_plot(self, *args: Any, **kwargs: Any) -> Figure: ...
 
 
+def _value_columns_in(unit: str) -> Callable[[str], str]:
+    """The unit of a ratio table's columns: ``unit`` for its ``value_*`` columns."""
+    return lambda column: unit if column.startswith("value_") else ""
+
+
 def _no_unit(column: str) -> str:
     return ""
 
@@ -164,13 +169,14 @@ def write_report(
             table(
                 results.ratio_table(m, baseline, kind=kind),
                 f"ratios-{safe_name(m)}.csv",
-                lambda c, unit=unit: unit if c.startswith("value_") else "",
+                _value_columns_in(unit),
             )
 
     done = results.counts["done"]
     if done and list(xs) != ["none"]:
         for m in metrics:
-            for column in [*xs] or [None]:
+            columns: list[str | None] = [*xs] or [None]
+            for column in columns:
                 stem = safe_name(m) if column is None else f"{safe_name(m)}-vs-{safe_name(column)}"
                 fig = results.plot(m, column)
                 for suffix in (".png", ".svg"):
