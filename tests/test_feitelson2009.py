@@ -265,8 +265,9 @@ def test_the_night_claim_is_shown_impossible_when_no_schedule_can_reach_a_quarte
     bound = night_bound(queue, 25.0).iloc[0]
     assert bound["most_gain_pct"] == pytest.approx((95.9 / 83.3 + 95.9 / 79.3 + 95.9 / 69.8
                                                     - 3) * 100 / 3)  # fmt: skip
-    assert bool(bound["impossible"]) and bound["needed_cores"] == pytest.approx(1.25 * 77.4667,
-                                                                                  rel=1e-4)
+    assert bool(bound["impossible"]) and bound["needed_cores"] == pytest.approx(
+        1.25 * 77.4667, rel=1e-4
+    )
     results = paper.claims.claim_results(pd.DataFrame(), queue, 250)
     night = next(r for r in results if r.claim.key == paper.claims.NIGHT)
     assert night.status == "direction only"  # the verdict stays the rule's

@@ -95,6 +95,8 @@ def night_bound(queue: pd.DataFrame, least: float) -> pd.DataFrame:
     if not len(queue) or "night_ceiling_cores" not in queue:
         return pd.DataFrame(columns=list(BOUND_COLUMNS))
     on = queue[queue["cycle"]]
+    if "reading" not in on:  # one reading's table (`claims.claim_results` passes them)
+        on = on.assign(reading="")
     rows = []
     for (reading, users), g in on.groupby(["reading", "users"], sort=True):
         easy = g[g["policy"] == "EASY"].set_index("replication")

@@ -42,8 +42,15 @@ from schedsim.app.claims import (
 from schedsim.papers.feitelson2009.analyses import DRAINED, MAX_RUNTIME
 from schedsim.papers.feitelson2009.bound import night_bound
 
-__all__ = ["CLAIMS", "LONGER_RULES", "LONGER_RUNTIMES", "NIGHT_LEAST", "RULES",
-           "claim_results", "claims"]
+__all__ = [
+    "CLAIMS",
+    "LONGER_RULES",
+    "LONGER_RUNTIMES",
+    "NIGHT_LEAST",
+    "RULES",
+    "claim_results",
+    "claims",
+]
 
 FLAT = "without daily cycles CREASY's throughput is EASY's, at every load"
 BEATS = "with daily cycles, at the heaviest load and alpha 6000, CREASY beats EASY by more than 50%"
@@ -343,8 +350,7 @@ def claim_results(gain: pd.DataFrame, queue: pd.DataFrame, users: int,
     ``max_runtime`` is not `analyses.MAX_RUNTIME` count for `LONGER` alone."""
     ours: dict[str, Ours] = {}
     reasons: dict[str, str] = {
-        LONGER: "not run: needs runs with max_runtime 7200 and 14400 (study-longer.toml "
-        "runs them)",
+        LONGER: "not run: needs runs with max_runtime 7200 and 14400 (study-longer.toml runs them)",
         MARGINAL: "not run: needs an alpha above 6000 (study-alpha.toml runs them)",
     }
     if len(gain):
