@@ -169,7 +169,7 @@ def test_a_closed_loop_study_reports_the_claims_per_reading(tmp_path) -> None:
     names = {p.name for p in written["tables"]}
     assert {"claims.csv", "claims-readings.md", "feitelson2009-gains.csv",
             "feitelson2009-queues.csv", "feitelson2009-nights.csv",
-            "feitelson2009-load-scan.csv"} <= names  # fmt: skip
+            "feitelson2009-load-scan.csv", "feitelson2009-night-bound.csv"} <= names  # fmt: skip
     plots = {p.name for p in written["plots"]}
     assert {"feitelson2009-throughput.png", "feitelson2009-utilization.png",
             "feitelson2009-load-scan.png"} <= plots  # fmt: skip
@@ -188,6 +188,14 @@ def test_a_closed_loop_study_reports_the_claims_per_reading(tmp_path) -> None:
     assert set(nights["replication"]) == {0, 1} and (nights["night (night)"] == 1).all()
     assert list(nights.columns) == ["reading", "users (users)", "policy", "replication",
                                     "night (night)", "drain_hour (h)"]  # fmt: skip
+    # The night's bound, one row per reading and load with the cycle: no schedule's night
+    # is busier than the ceiling, CREASY's and EASY's included.
+    bound = pd.read_csv(report / "feitelson2009-night-bound.csv")
+    assert len(bound) == 4 and set(bound["users (users)"]) == {3, 5}
+    ceiling = bound["ceiling_cores (cores)"]
+    assert (ceiling <= 100.0).all() and (bound["easy_night_cores (cores)"] <= ceiling).all()
+    assert (bound["creasy_night_cores (cores)"] <= ceiling).all()
+    assert set(bound["impossible"]) <= {True, False}
 
 
 # -- the night's bound (bound.py) and jobs of up to 2 and 4 hours ------------------------
