@@ -61,7 +61,8 @@ def _feitelson(seed: int) -> dict[str, str]:
               "spread": float(rng.uniform(1.0, 2.0)), "drain_hour": float(drains[i // 2]),
               "queue_10h_jobs": float(rng.uniform(20, 60)),
               "queue_18h_jobs": float(rng.uniform(20, 90)),
-              "night_busy_cores": float(rng.uniform(30, 90))}
+              "night_busy_cores": float(rng.uniform(30, 90)),
+              "night_ceiling_cores": 95.9}  # the night's bound: notes where it is beyond
              for i, (u, c, r, p) in enumerate(itertools.product(
                  loads, (True, False), reps, ("EASY", "CREASY(6000)")))]
         )  # fmt: skip

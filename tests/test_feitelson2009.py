@@ -169,7 +169,7 @@ def test_a_closed_loop_study_reports_the_claims_per_reading(tmp_path) -> None:
     names = {p.name for p in written["tables"]}
     assert {"claims.csv", "claims-readings.md", "feitelson2009-gains.csv",
             "feitelson2009-queues.csv", "feitelson2009-nights.csv",
-            "feitelson2009-load-scan.csv"} <= names  # fmt: skip
+            "feitelson2009-load-scan.csv", "feitelson2009-night-bound.csv"} <= names  # fmt: skip
     plots = {p.name for p in written["plots"]}
     assert {"feitelson2009-throughput.png", "feitelson2009-utilization.png",
             "feitelson2009-load-scan.png"} <= plots  # fmt: skip
@@ -188,3 +188,125 @@ def test_a_closed_loop_study_reports_the_claims_per_reading(tmp_path) -> None:
     assert set(nights["replication"]) == {0, 1} and (nights["night (night)"] == 1).all()
     assert list(nights.columns) == ["reading", "users (users)", "policy", "replication",
                                     "night (night)", "drain_hour (h)"]  # fmt: skip
+    # The night's bound, one row per reading and load with the cycle: no schedule's night
+    # is busier than the ceiling, CREASY's and EASY's included.
+    bound = pd.read_csv(report / "feitelson2009-night-bound.csv")
+    assert len(bound) == 4 and set(bound["users (users)"]) == {3, 5}
+    ceiling = bound["ceiling_cores (cores)"]
+    assert (ceiling <= 100.0).all() and (bound["easy_night_cores (cores)"] <= ceiling).all()
+    assert (bound["creasy_night_cores (cores)"] <= ceiling).all()
+    assert set(bound["impossible"]) <= {True, False}
+
+
+# -- the night's bound (bound.py) and jobs of up to 2 and 4 hours ------------------------
+
+
+def _closed_loop(jobs: list[tuple[float, float, float, int]], days: int = 2,
+                 cores: int = 4):  # fmt: skip
+    """A closed-loop result on ``cores`` cores over ``days`` days from (submit, start,
+    end, size) jobs, its series built from them (EASY-like: no job queued past its
+    start)."""
+    from schedsim.model.results import Result
+    from schedsim.model.sessions import SESSION_COLUMNS
+
+    n = len(jobs)
+    submit, start, end, size = (list(c) for c in zip(*jobs, strict=True))
+    frame = pd.DataFrame({
+        "id": range(1, n + 1), "submit": submit, "start": start, "end": end,
+        "run": [e - s for s, e in zip(start, end, strict=True)],
+        "wait": [s - b for b, s in zip(submit, start, strict=True)], "estimate": 3600.0,
+        "work": 0.0, "size": size, "nodes": size, "outcome": "completed", "suspensions": 0,
+        "suspended_time": 0.0, "user": 1,
+    })  # fmt: skip
+    events = sorted([(b, 0, 1) for b in submit] + [(s, size_, -1) for s, size_ in
+                    zip(start, size, strict=True)] + [(e, -size_, 0) for e, size_ in
+                    zip(end, size, strict=True)])  # fmt: skip
+    rows, busy, queued = [], 0, 0
+    for t, d_busy, d_queued in events:
+        busy, queued = busy + d_busy, queued + d_queued
+        rows.append({"time": t, "busy_cores": busy, "busy_nodes": busy, "queued": queued,
+                     "running": 0, "suspended": 0})  # fmt: skip
+    horizon = days * 86400.0
+    sessions = pd.DataFrame([[1, 1, submit[0], end[-1], n, "end"]], columns=SESSION_COLUMNS)
+    meta = {"total_cores": cores, "start": 0.0, "end": max(end), "horizon": horizon,
+            "days": float(days)}  # fmt: skip
+    return Result(jobs=frame, series=pd.DataFrame(rows), meta=meta, sessions=sessions)
+
+
+def test_the_night_ceiling_is_what_a_machine_busy_from_the_first_submit_shows() -> None:
+    from schedsim.model.sessions import queue_by_time_of_day
+    from schedsim.papers.feitelson2009.bound import night_ceiling, night_samples
+
+    h = 3600.0
+    # One 4-core job from 8:00 of day 0 to the horizon: every core busy from the first
+    # submit on, the tightest a schedule can be. The first night's 0:00-8:00 is idle (the
+    # users arrive at 8:00), so the night's mean is (48 x 2 + 36 x 4) / 84 cores, not 4.
+    full = _closed_loop([(8 * h, 8 * h, 2 * 86400.0, 4)])
+    q = queue_by_time_of_day(full)
+    measured = float(q["busy_cores"][night_samples(q["hour"].to_numpy())].mean())
+    assert night_ceiling(full) == pytest.approx(measured) == pytest.approx(240.0 / 84.0)
+    row = paper.analyses._queue_row(full, cycle=True)
+    assert row["night_busy_cores"] == pytest.approx(row["night_ceiling_cores"])
+    # A schedule that idles at night stays below it; its ceiling is the same.
+    day_only = _closed_loop([(8 * h, 8 * h, 18 * h, 4), (86400 + 8 * h, 86400 + 8 * h,
+                                                         86400 + 18 * h, 4)])  # fmt: skip
+    assert paper.analyses._queue_row(day_only, cycle=True)["night_busy_cores"] == 0.0
+    assert night_ceiling(day_only) == pytest.approx(240.0 / 84.0)
+
+
+def _night_queue(easy: list[float], creasy: list[float], ceiling: float) -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"users": 250, "policy": p, "cycle": True, "replication": r, "spread": 1.1,
+          "drain_hour": 31.0, "queue_10h_jobs": 10.0, "queue_18h_jobs": 20.0,
+          "night_busy_cores": cores[r], "night_ceiling_cores": ceiling,
+          "max_runtime": 3600.0, "reading": "text"}
+         for r in range(len(easy)) for p, cores in (("EASY", easy), ("CREASY(6000)", creasy))]
+    )  # fmt: skip
+
+
+def test_the_night_claim_is_shown_impossible_when_no_schedule_can_reach_a_quarter() -> None:
+    from schedsim.papers.feitelson2009.bound import night_bound
+
+    # EASY's nights 83.3, 79.3, 69.8 cores, at most 95.9 busy: no schedule can be more than
+    # +15.1%, +20.9% and +37.4% above them, +24.5% on average: below the reading's 25%.
+    queue = _night_queue([83.3, 79.3, 69.8], [84.9, 80.6, 76.0], 95.9)
+    bound = night_bound(queue, 25.0).iloc[0]
+    assert bound["most_gain_pct"] == pytest.approx((95.9 / 83.3 + 95.9 / 79.3 + 95.9 / 69.8
+                                                    - 3) * 100 / 3)  # fmt: skip
+    assert bool(bound["impossible"]) and bound["needed_cores"] == pytest.approx(
+        1.25 * 77.4667, rel=1e-4
+    )
+    results = paper.claims.claim_results(pd.DataFrame(), queue, 250)
+    night = next(r for r in results if r.claim.key == paper.claims.NIGHT)
+    assert night.status == "direction only"  # the verdict stays the rule's
+    assert night.note.startswith("shown impossible at 250 users") and "+24.5%" in night.note
+    # With EASY's nights at 60 cores a quarter more is possible: no note.
+    possible = _night_queue([60.0, 60.0, 60.0], [62.0, 63.0, 64.0], 95.9)
+    assert not night_bound(possible, 25.0)["impossible"].iloc[0]
+    results = paper.claims.claim_results(pd.DataFrame(), possible, 250)
+    assert next(r for r in results if r.claim.key == paper.claims.NIGHT).note == ""
+
+
+def test_longer_jobs_are_scored_apart_from_the_hour_long_ones() -> None:
+    hour = _night_queue([60.0, 60.0, 60.0], [80.0, 80.0, 80.0], 95.9)
+
+    def longer(seconds: float, spread: float, low: float) -> pd.DataFrame:
+        return hour.assign(max_runtime=seconds, spread=spread, night_min_jobs=low,
+                           night_busy_cores=10.0)  # fmt: skip
+
+    def status(*tables: pd.DataFrame) -> dict[str, str]:
+        queue = pd.concat([hour, *tables], ignore_index=True)
+        return {r.claim.key: r.status for r in paper.claims.claim_results(
+            pd.DataFrame(), queue, 250)}  # fmt: skip
+
+    # 2 hours: the queue at least 3 jobs all night and 4 times as long at its longest;
+    # 4 hours: within 1.3: the paper's picture. The night claim is the 1-hour runs' alone
+    # (+33%), not the longer runs' 10 cores.
+    got = status(longer(7200.0, 4.0, 3.0), longer(14400.0, 1.3, 50.0))
+    assert got[paper.claims.LONGER] == "reproduced" and got[paper.claims.NIGHT] == "reproduced"
+    # The 2-hour queue drains (0.5 jobs at night's least): not reproduced.
+    assert status(longer(7200.0, 4.0, 0.5), longer(14400.0, 1.3, 50.0))[
+        paper.claims.LONGER] == "not reproduced"  # fmt: skip
+    # One of the two lengths alone cannot check the claim.
+    assert status(longer(7200.0, 4.0, 3.0))[paper.claims.LONGER] == "not checked"
+    assert status()[paper.claims.LONGER] == "not checked"

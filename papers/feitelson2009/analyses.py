@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_READING",
     "DRAINED",
+    "MAX_RUNTIME",
     "NIGHT_FROM",
     "NIGHT_TO",
     "READINGS",
@@ -78,6 +79,9 @@ __all__ = [
 DRAINED = 1.0
 #: Hours: when the users stop submitting (the daily cycle's end) and start again.
 NIGHT_FROM, NIGHT_TO = 18.0, 8.0
+#: Seconds: the users' longest job in the paper's runs ("job runtimes are limited to 1
+#: hour", section 4.1), the study's default; section 4.1 also tells of 2 and 4 hours.
+MAX_RUNTIME = 3600.0
 #: The name of the text's reading (the users' own estimates, Equation 1 in minutes for
 #: the users and for CREASY, the users of the run's log alone).
 DEFAULT_READING = "text"
@@ -129,10 +133,11 @@ def reading_of(row: dict[str, Any]) -> str:
 
 def runs(results: StudyResults) -> pd.DataFrame:
     """One row per finished run: alpha, users, cycle, reading, replication, throughput
-    (jobs/day), utilization (fraction) and id."""
+    (jobs/day), utilization (fraction), the users' longest job (``max_runtime``, seconds;
+    `MAX_RUNTIME` unless the study sets it) and id."""
     done = results.done
     columns = ["alpha", "users", "cycle", "reading", "replication", "throughput",
-               "utilization", "id"]  # fmt: skip
+               "utilization", "max_runtime", "id"]  # fmt: skip
     if "users" not in done or done["users"].isna().all():
         return pd.DataFrame(columns=columns)
     done = done[done["users"].notna()]
@@ -146,6 +151,7 @@ def runs(results: StudyResults) -> pd.DataFrame:
             "replication": done["replication"].astype(int),
             "throughput": done["daily_throughput"].astype(float),
             "utilization": done["horizon_utilization"].astype(float),
+            "max_runtime": _column(done, "max_runtime", MAX_RUNTIME).astype(float),
             "id": done["id"],
         },
         columns=columns,
@@ -217,13 +223,16 @@ def night_drains(jobs: pd.DataFrame, days: int) -> np.ndarray:
 
 def _queue_row(result: Result, cycle: bool) -> dict[str, float]:
     """A run's queue by time of day, boiled down: spread, drain hour, the queue at 10:00
-    and 17:50, the busy cores by night and by day, and the nights' drains."""
+    and 17:50 and its smallest at night, the busy cores by night and by day, the most
+    any schedule of the run could show at night (`bound.night_ceiling`) and the nights'
+    drains."""
     from schedsim.model.sessions import queue_by_time_of_day
+    from schedsim.papers.feitelson2009.bound import night_ceiling, night_samples
 
     q = queue_by_time_of_day(result)
     low, high = float(q["queued"].min()), float(q["queued"].max())
     hour = q["hour"].to_numpy(dtype=float)
-    night = (hour >= NIGHT_FROM) | (hour < NIGHT_TO)
+    night = night_samples(hour)
     busy = q["busy_cores"].to_numpy(dtype=float)
     at = dict(zip(np.round(hour, 4), q["queued"].to_numpy(dtype=float), strict=True))
     days = math.floor(float(result.summary().get("days", 0.0)) + 1e-9)
@@ -236,7 +245,9 @@ def _queue_row(result: Result, cycle: bool) -> dict[str, float]:
         "drain_hour": drain_hour(q) if cycle else math.nan,
         "queue_10h_jobs": float(at.get(10.0, math.nan)),
         "queue_18h_jobs": float(at.get(round(17 + 50 / 60, 4), math.nan)),
+        "night_min_jobs": float(q["queued"].to_numpy(dtype=float)[night].min()),
         "night_busy_cores": float(busy[night].mean()),
+        "night_ceiling_cores": night_ceiling(result),
         "day_busy_cores": float(busy[~night].mean()),
         "nights": float(len(nights)),
         "nights_drained": float(len(drained)),
@@ -249,8 +260,10 @@ def queues(results: StudyResults, runs: pd.DataFrame, users: int | None = None) 
     """EASY and CREASY (alpha 6000, else the largest) with and without the cycle, per
     reading, users (``users`` alone if given) and replication: the queue's spread over
     the day (largest / smallest average), its drain hour (Figure 5), the queue at 10:00
-    and 17:50, the mean busy cores by night (18:00-8:00) and by day, and night by night
-    how many nights drained by 8:00 and their median drain hour (`night_drains`)."""
+    and 17:50 and its smallest average at night, the mean busy cores by night
+    (18:00-8:00) and by day, the most any schedule could keep busy at night
+    (`bound.night_ceiling`), and night by night how many nights drained by 8:00 and their
+    median drain hour (`night_drains`); each row with its runs' ``max_runtime``."""
     picked = runs if users is None else runs[runs["users"] == users]
     if picked.empty:
         return pd.DataFrame()
@@ -260,7 +273,9 @@ def queues(results: StudyResults, runs: pd.DataFrame, users: int | None = None) 
         result = Result.load(results.directory / "runs" / row.id)
         rows.append({"reading": row.reading, "users": row.users,
                      "policy": "EASY" if row.alpha == 0 else f"CREASY({row.alpha:g})",
-                     "cycle": row.cycle, "replication": row.replication,
+                     "cycle": row.cycle,
+                     "max_runtime": getattr(row, "max_runtime", MAX_RUNTIME),
+                     "replication": row.replication,
                      **_queue_row(result, row.cycle)})  # fmt: skip
     return pd.DataFrame(rows)
 
