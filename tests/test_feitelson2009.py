@@ -195,7 +195,7 @@ def test_a_closed_loop_study_reports_the_claims_per_reading(tmp_path) -> None:
     ceiling = bound["ceiling_cores (cores)"]
     assert (ceiling <= 100.0).all() and (bound["easy_night_cores (cores)"] <= ceiling).all()
     assert (bound["creasy_night_cores (cores)"] <= ceiling).all()
-    assert set(bound["impossible"]) <= {True, False}
+    assert set(bound["out_of_reach"]) <= {True, False}
 
 
 # -- the night's bound (bound.py) and jobs of up to 2 and 4 hours ------------------------
@@ -264,7 +264,7 @@ def _night_queue(easy: list[float], creasy: list[float], ceiling: float) -> pd.D
     )  # fmt: skip
 
 
-def test_the_night_claim_is_shown_impossible_when_no_schedule_can_reach_a_quarter() -> None:
+def test_the_night_claim_is_out_of_reach_when_no_schedule_can_reach_a_quarter() -> None:
     from schedsim.papers.feitelson2009.bound import night_bound
 
     # EASY's nights 83.3, 79.3, 69.8 cores, at most 95.9 busy: no schedule can be more than
@@ -273,16 +273,16 @@ def test_the_night_claim_is_shown_impossible_when_no_schedule_can_reach_a_quarte
     bound = night_bound(queue, 25.0).iloc[0]
     assert bound["most_gain_pct"] == pytest.approx((95.9 / 83.3 + 95.9 / 79.3 + 95.9 / 69.8
                                                     - 3) * 100 / 3)  # fmt: skip
-    assert bool(bound["impossible"]) and bound["needed_cores"] == pytest.approx(
+    assert bool(bound["out_of_reach"]) and bound["needed_cores"] == pytest.approx(
         1.25 * 77.4667, rel=1e-4
     )
     results = paper.claims.claim_results(pd.DataFrame(), queue, 250)
     night = next(r for r in results if r.claim.key == paper.claims.NIGHT)
     assert night.status == "direction only"  # the verdict stays the rule's
-    assert night.note.startswith("shown impossible at 250 users") and "+24.5%" in night.note
+    assert night.note.startswith("out of reach at 250 users") and "+24.5%" in night.note
     # With EASY's nights at 60 cores a quarter more is possible: no note.
     possible = _night_queue([60.0, 60.0, 60.0], [62.0, 63.0, 64.0], 95.9)
-    assert not night_bound(possible, 25.0)["impossible"].iloc[0]
+    assert not night_bound(possible, 25.0)["out_of_reach"].iloc[0]
     results = paper.claims.claim_results(pd.DataFrame(), possible, 250)
     assert next(r for r in results if r.claim.key == paper.claims.NIGHT).note == ""
 

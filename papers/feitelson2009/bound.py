@@ -16,8 +16,11 @@ So in replication r the largest gain any schedule can show against our EASY of t
 replication is ``100 (ceiling_r / easy_r - 1)`` percent, and the claim's number (the mean
 over replications of each one's gain) is at most their mean (`most_gain`). When that
 mean is below the reading's 25%, no schedule (CREASY's or any other) could reproduce the
-claim against our EASY at that load: it is shown impossible there (`night_bound`). The
-ceiling holds for every schedule, so it is loose: it does not say CREASY could reach it.
+claim against our EASY at that load: the claim is out of reach there (`night_bound`). That
+is a property of the study's runs (its draws of the users), not of the paper's rules: a
+busier EASY night leaves less room, and another draw of as many users may leave more. So it
+is not counted as the claim shown impossible. The ceiling holds for every schedule, so it
+is loose: it does not say CREASY could reach it.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ BOUND_COLUMNS: dict[str, str] = {
     "gain_pct": "%",
     "most_gain_pct": "%",
     "least_pct": "%",
-    "impossible": "",
+    "out_of_reach": "",
 }
 
 
@@ -91,7 +94,7 @@ def night_bound(queue: pd.DataFrame, least: float) -> pd.DataFrame:
     cores, the mean ceiling (`night_ceiling`), the cores CREASY would need (``least``
     percent above EASY's), our gain (the mean over replications of CREASY's against
     EASY's of the same replication), the most any schedule can gain (`most_gain`), the
-    reading's ``least`` and whether it is out of reach (``impossible``)."""
+    reading's ``least`` and whether it is out of reach (``out_of_reach``)."""
     if not len(queue) or "night_ceiling_cores" not in queue:
         return pd.DataFrame(columns=list(BOUND_COLUMNS))
     on = queue[queue["cycle"]]
@@ -117,6 +120,6 @@ def night_bound(queue: pd.DataFrame, least: float) -> pd.DataFrame:
             "ceiling_cores": float(ceiling.mean()),
             "needed_cores": float((1.0 + least / 100.0) * e.mean()),
             "gain_pct": float(np.mean(100.0 * (c / e - 1.0))), "most_gain_pct": most,
-            "least_pct": least, "impossible": bool(most < least),
+            "least_pct": least, "out_of_reach": bool(most < least),
         })  # fmt: skip
     return pd.DataFrame(rows, columns=list(BOUND_COLUMNS))

@@ -13,8 +13,8 @@ same replication). The verdict is the one rule of `schedsim.app.claims.RULE`.
 from the runs whose users' longest job is `analyses.MAX_RUNTIME`; "with jobs of up to 2
 hours ... 4 hours" (`LONGER`) from runs with ``max_runtime`` 7200 and 14400 s
 (``study-longer.toml``). Where no schedule could reach the night's reading against our
-EASY (`schedsim.papers.feitelson2009.bound`), the night claim's note says it is shown
-impossible at that load.
+EASY (`schedsim.papers.feitelson2009.bound`), the night claim's note says it is out of
+reach at that load.
 """
 
 from __future__ import annotations
@@ -329,14 +329,14 @@ def _longer(longer: pd.DataFrame, users: int) -> list[Case]:
     return out
 
 
-def _impossible(on: pd.DataFrame, users: int) -> str:
+def _out_of_reach(on: pd.DataFrame, users: int) -> str:
     """The night claim's note when no schedule can reach `NIGHT_LEAST` against our EASY at
     ``users`` (`bound.night_bound`), else ""."""
     bound = night_bound(on[on["users"] == users], NIGHT_LEAST)
-    if not len(bound) or not bound["impossible"].iloc[0]:
+    if not len(bound) or not bound["out_of_reach"].iloc[0]:
         return ""
     b = bound.iloc[0]
-    return (f"shown impossible at {users} users: no schedule can be more than "
+    return (f"out of reach at {users} users: no schedule can be more than "
             f"{b['most_gain_pct']:+.1f}% above our EASY's night (at most "
             f"{b['ceiling_cores']:.1f} busy cores, {b['needed_cores']:.1f} needed)")  # fmt: skip
 
@@ -385,7 +385,7 @@ def claim_results(gain: pd.DataFrame, queue: pd.DataFrame, users: int,
         if not result.cases:
             result.note = reasons.get(result.claim.key, "not run: the study lacks its runs")
         elif result.claim.key == NIGHT and "night_ceiling_cores" in queue:
-            result.note = _impossible(queue[queue["cycle"]], users)
+            result.note = _out_of_reach(queue[queue["cycle"]], users)
     return results
 
 
