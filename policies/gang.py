@@ -237,8 +237,9 @@ class PreemptiveFCFS(Policy):
         if queue_in_cycle not in QUEUE_IN_CYCLE:
             raise ValueError(f"queue_in_cycle must be 'waits' or 'moves', got {queue_in_cycle!r}")
         if preempt not in PREEMPT:
-            raise ValueError(f"preempt must be one of {', '.join(map(repr, PREEMPT))}, "
-                             f"got {preempt!r}")
+            raise ValueError(
+                f"preempt must be one of {', '.join(map(repr, PREEMPT))}, got {preempt!r}"
+            )
         self.penalty = float(penalty)
         self.queue_in_cycle: QueueInCycle = queue_in_cycle
         self.preempt: Preempt = preempt
