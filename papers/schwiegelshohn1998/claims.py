@@ -43,7 +43,18 @@ where it had one (10% for "significant", 20 points for "very sensitive", 40% for
   with the queue waiting; the same in every reading).
 
 The queue readings ``waits-all`` and ``moves-all`` preempt every running job (Table 1's
-step F as printed, ``preempt = "all"``) instead of a greedy few.
+step F as printed, ``preempt = "all"``) instead of a greedy few; ``waits-narrowest`` and
+``waits-newest`` take the greedy few in another order (the narrowest, or the
+shortest-running, first: the paper does not describe its "simple greedy strategy");
+``waits-nokill`` and ``moves-nokill`` let jobs run their full run time
+(``kill_at_estimate = false``) and are measured against the FCFS runs with the same run
+times, and so are their bounds.
+
+The bounds of `schedsim.papers.schwiegelshohn1998.bound` (makespan, weighted completion
+and flow time) make a paper cell or Sum row impossible when it lies below the most any
+schedule of the month can gain on our FCFS; the best strategy's Sum rows in `IMPROVE`
+are shown beside that most (``any schedule: at best``), the evidence for or against
+"substantial improvements" being possible at all.
 """
 
 from __future__ import annotations
