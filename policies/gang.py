@@ -87,6 +87,23 @@ is suspended, at the first preemption and at every later one (E2, H), and all of
 resume when the wide job yields or completes. The jobs not needed leave their nodes
 idle meanwhile.
 
+The paper does not describe its "simple greedy strategy" ("Those small jobs are selected
+by use of a simple greedy strategy", section 6), so the order in which the greedy takes
+the running jobs is open too. Each order takes jobs until the free nodes and theirs
+reach the wide job's need, then drops every job taken that is not needed
+(`schedsim.policies.preemption.minimal_victims`):
+
+* ``"greedy"`` (the default): the widest first, among equals the latest started: the
+  fewest jobs stopped;
+* ``"narrowest"``: the narrowest first, among equals the latest started: the jobs
+  stopped are the least parallel ones;
+* ``"newest"``: the shortest-running first (the latest started, by its first start),
+  among equals the widest: the jobs stopped are those that have run least (and, run
+  times being unknown to the scheduler, section 3, may have the most left).
+
+On the second and later preemptions of a cycle (E2) the wide job takes back its own
+nodes, so the order does not matter there.
+
 Why both queue readings: with ``"waits"`` our PFCFS1 has the sign of the paper's Tables
 4-9 (against FCFS) in 57 of their 66 month cells, but PFCFS2 and PFCFS3
 come out in the reverse order: the paper's PFCFS2 beats FCFS by 10-38%
@@ -127,9 +144,10 @@ __all__ = [
 #: What the queue does while a wide job is in its preempt/resume cycle (module docstring).
 QueueInCycle = Literal["waits", "moves"]
 QUEUE_IN_CYCLE: tuple[QueueInCycle, ...] = ("waits", "moves")
-#: Which running jobs a wide job preempts (module docstring): a greedy few, or all.
-Preempt = Literal["greedy", "all"]
-PREEMPT: tuple[Preempt, ...] = ("greedy", "all")
+#: Which running jobs a wide job preempts (module docstring): a greedy few (widest first,
+#: narrowest first or shortest-running first), or all.
+Preempt = Literal["greedy", "all", "narrowest", "newest"]
+PREEMPT: tuple[Preempt, ...] = ("greedy", "all", "narrowest", "newest")
 
 
 @dataclass(slots=True)
@@ -163,6 +181,22 @@ def _by_width(job: JobView) -> tuple[int, float, int]:
     return (-job.size, -(job.first_start or 0.0), -job.id)
 
 
+def _by_narrowness(job: JobView) -> tuple[int, float, int]:
+    # Narrowest first; among equals the latest started, as in `_by_width`.
+    return (job.size, -(job.first_start or 0.0), -job.id)
+
+
+def _by_newness(job: JobView) -> tuple[float, int, int]:
+    # The shortest-running (latest first start) first; among equals the widest.
+    return (-(job.first_start or 0.0), -job.size, -job.id)
+
+
+#: The greedy orders of the running jobs a wide job may preempt (module docstring);
+#: ``"all"`` takes the widest-first order to test that it can get its nodes at all.
+_ORDER = {"greedy": _by_width, "all": _by_width, "narrowest": _by_narrowness,
+          "newest": _by_newness}  # fmt: skip
+
+
 @register("pfcfs")
 class PreemptiveFCFS(Policy):
     """PFCFS (Schwiegelshohn & Yahyapour 1998): a wide job preempts once it has waited `wait` s.
@@ -171,8 +205,9 @@ class PreemptiveFCFS(Policy):
     completion); ``rounds``: how many times the wide job preempts (0: no
     limit); ``penalty``: seconds of a context switch; ``queue_in_cycle``:
     whether the queue ``"waits"`` during a wide job's cycle (Table 1) or
-    ``"moves"``; ``preempt``: a ``"greedy"`` few running jobs (section 6) or
-    ``"all"`` (Table 1's step F). See `schedsim.policies.gang`.
+    ``"moves"``; ``preempt``: a ``"greedy"`` few running jobs, widest first (section 6),
+    ``"all"`` (Table 1's step F), or a greedy few in another order, ``"narrowest"`` or
+    ``"newest"`` (shortest-running) first. See `schedsim.policies.gang`.
     """
 
     #: Parameters added after run ids were published, with the value that behaves as
@@ -202,7 +237,9 @@ class PreemptiveFCFS(Policy):
         if queue_in_cycle not in QUEUE_IN_CYCLE:
             raise ValueError(f"queue_in_cycle must be 'waits' or 'moves', got {queue_in_cycle!r}")
         if preempt not in PREEMPT:
-            raise ValueError(f"preempt must be 'greedy' or 'all', got {preempt!r}")
+            raise ValueError(
+                f"preempt must be one of {', '.join(map(repr, PREEMPT))}, got {preempt!r}"
+            )
         self.penalty = float(penalty)
         self.queue_in_cycle: QueueInCycle = queue_in_cycle
         self.preempt: Preempt = preempt
@@ -310,7 +347,8 @@ class PreemptiveFCFS(Policy):
                 out.append(WakeAt(since + self.wait))  # D: wait for resources or time
                 break
             del self._since[job.id]
-            running = sorted((r for r in view.running if r.allocation is not None), key=_by_width)
+            running = sorted((r for r in view.running if r.allocation is not None),
+                             key=_ORDER[self.preempt])  # fmt: skip
             victims = minimal_victims(job.size, int(avail.sum()), running)
             if victims is None:  # cores held by jobs switching out: wait for them
                 break

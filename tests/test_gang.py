@@ -160,6 +160,9 @@ def test_parameters_and_names() -> None:
     assert PFCFS3().quantum == math.inf
     assert PFCFS2(queue_in_cycle="moves").queue_in_cycle == "moves"
     assert PFCFS3(preempt="all").params()["preempt"] == "all"
+    assert PFCFS1(preempt="newest").params()["preempt"] == "newest"
+    with pytest.raises(ValueError, match="'greedy', 'all', 'narrowest', 'newest', got 'some'"):
+        PreemptiveFCFS(preempt="some")  # type: ignore[arg-type]
 
 
 # -- which running jobs a wide job preempts (preempt) -------------------------------------
@@ -190,6 +193,29 @@ def test_table1_step_f_preempts_every_running_job() -> None:
     got = run(PFCFS1(preempt="all"), ALL)
     assert got[1]["suspensions"] == got[2]["suspensions"] >= 2
     assert got[1]["suspensions"] == got[3]["suspensions"] + 1
+
+
+#: 8 nodes; the wide W (5 nodes, 1000 s) arrives at 10 behind two running jobs (4 < 5 nodes
+#: in use) and preempts one of them at 610; either one frees enough. ``ORDER_X``: a
+#: 3-node job from 0 and a 1-node job from 5; ``ORDER_Y``: a 1-node job from 0 and a
+#: 3-node job from 5.
+ORDER_X = [job(1, 0, 3, 5000), job(2, 5, 1, 5000), job(3, 10, 5, 1000)]
+ORDER_Y = [job(1, 0, 1, 5000), job(2, 5, 3, 5000), job(3, 10, 5, 1000)]
+
+
+@pytest.mark.parametrize(
+    ("preempt", "victim_x", "victim_y"),
+    [("greedy", 1, 2), ("narrowest", 2, 1), ("newest", 2, 2)],
+)
+def test_the_greedy_order_of_the_jobs_to_preempt(preempt: str, victim_x: int,
+                                                 victim_y: int) -> None:  # fmt: skip
+    # "greedy": the widest first; "narrowest": the narrowest first; "newest": the
+    # shortest-running (latest started) first. One job is enough, so only the first
+    # in the order is suspended, and W runs 610-1610 in every order.
+    for jobs, victim in ((ORDER_X, victim_x), (ORDER_Y, victim_y)):
+        got = run(PFCFS3(preempt=preempt), jobs, nodes=8)  # type: ignore[arg-type]
+        assert (got[3]["start"], got[3]["end"]) == (610, 1610)
+        assert {j: got[j]["suspensions"] for j in (1, 2)} == {victim: 1, 3 - victim: 0}
 
 
 # -- the two readings of the queue during a cycle (queue_in_cycle) ------------------------

@@ -170,11 +170,13 @@ def _claims(values: pd.DataFrame, facts: pd.DataFrame | None = None) -> pd.DataF
 
 
 def _facts(largest: dict[tuple[str, int], float] | None = None,
-           jobs_off: tuple[str, int] | None = None,
-           ratio: float = 0.5) -> pd.DataFrame:  # fmt: skip
+           jobs_off: tuple[str, int] | None = None, ratio: float = 0.5,
+           flow: dict[tuple[str, int], float] | None = None) -> pd.DataFrame:  # fmt: skip
     """Month facts by hand: the paper's Table 2 counts (but ``jobs_off``, 1,000 fewer),
     a makespan bound ``ratio`` times our FCFS makespan, or at ``largest[(month,
-    nodes)]`` percent below it."""
+    nodes)]`` percent below it; with ``flow``, weighted bounds: the flow time's at
+    ``flow[(month, nodes)]`` percent below our FCFS (the completion time's at a quarter
+    of that; where not given, -60% for the completion time, the flow time's below 0)."""
     rows = []
     for nodes in (128, 256):
         for month in MONTHS:
@@ -185,10 +187,21 @@ def _facts(largest: dict[tuple[str, int], float] | None = None,
             f = _fcfs("makespan", nodes, month)
             change = (largest or {}).get((month, nodes), 100.0 * (ratio - 1.0))
             bound = f * (1 + change / 100)
-            rows.append({"month": month, "nodes": nodes, "jobs": jobs, "wide_jobs": 10,
-                         "wide_within_quantum": 1, "fcfs_makespan": f, "bound_by_job": bound,
-                         "bound_by_work": bound, "makespan_bound": bound,
-                         "largest_change": change})  # fmt: skip
+            row = {"month": month, "nodes": nodes, "jobs": jobs, "wide_jobs": 10,
+                   "wide_within_quantum": 1, "fcfs_makespan": f, "bound_by_job": bound,
+                   "bound_by_work": bound, "makespan_bound": bound,
+                   "largest_change": change}  # fmt: skip
+            if flow is not None:
+                fc = flow.get((month, nodes), -240.0)  # completion -60%, flow unbounded
+                c = _fcfs("weighted_completion_time", nodes, month)
+                w = _fcfs("weighted_flow_time", nodes, month)
+                row.update({"kill_at_estimate": True, "fcfs_weighted_completion_time": c,
+                            "weighted_completion_bound": c * (1 + fc / 400),
+                            "largest_completion_change": fc / 4,
+                            "fcfs_weighted_flow_time": w,
+                            "weighted_flow_bound": w * (1 + fc / 100),
+                            "largest_flow_change": fc})  # fmt: skip
+            rows.append(row)
     return pd.DataFrame(rows, columns=list(paper.FACTS))
 
 
@@ -256,6 +269,30 @@ def test_a_makespan_cell_no_schedule_can_reach_is_not_reproduced() -> None:
     assert at.loc[(7, "1996-10"), "possible_PFCFS2"]
     beyond = paper.bound_table(_facts({("1996-10", 256): -28.6})).set_index(["table", "month"])
     assert not beyond.loc[(7, "1996-10"), "possible_PFCFS2"]
+
+
+def test_a_weighted_cell_no_schedule_can_reach_is_not_reproduced() -> None:
+    # Table 9 (flow time, 256 nodes), October 1996: the paper's PFCFS2 -22.0% where no
+    # schedule's flow time is more than 20% below FCFS: not reproduced, though ours is it.
+    facts = _facts(flow={("1996-10", 256): -20.0})
+    bound = paper.weighted_bound_table(facts).set_index(["table", "month"])
+    assert sorted(set(bound.index.get_level_values("table"))) == [5, 6, 8, 9]
+    oct9 = bound.loc[(9, "1996-10")]
+    assert (oct9["possible_PFCFS1"], oct9["possible_PFCFS2"]) == (True, False)
+    assert oct9["largest_change"] == pytest.approx(-20.0)
+    assert oct9["metric"] == "weighted_flow_time"
+    assert bound.loc[(8, "1996-10"), "largest_change"] == pytest.approx(-5.0)
+    table = _claims(_values(("moves",)), facts)
+    cells = table.loc[paper.claims.CELLS["PFCFS2"].key]
+    assert (cells["holds"], cells["status"]) == ("65 of 66", "not reproduced")
+    assert "T9 Oct 96 -22.0% (the paper's -22.0% is impossible: no schedule below -20.0%)" \
+        in cells["schedsim"]  # fmt: skip
+    # The best strategy's Sum rows are shown beside what any schedule can reach.
+    improve = table.loc[paper.claims.IMPROVE.key, "schedsim"]
+    t9 = bound.loc[(9, "Sum"), "largest_change"]
+    assert f"(any schedule: at best {t9:+.1f}%)" in improve
+    # Facts without the weighted bounds (made before them): no weighted cell is judged.
+    assert paper.weighted_bound_table(_facts()).empty
 
 
 def test_table2_and_theorem_claims_from_the_month_facts() -> None:

@@ -1096,20 +1096,27 @@ def test_seed004_study_is_the_papers_grid():
         pytest.skip("the pfcfs policies are not registered")
     study = load_study(PAPERS / "schwiegelshohn1998" / "study.toml")
     runs = study.runs()
-    # FCFS, and PFCFS1-3 under each reading of the queue and with every job preempted.
-    assert len(runs) == 10 * 2 * 11
-    labels = {f"pfcfs{k}-{q}" for k in (1, 2, 3) for q in ("waits", "moves", "all")}
-    assert {r.label for r in runs} == {"fcfs", *labels}
+    # FCFS, and PFCFS1-3 under each reading of the queue, with every job preempted and
+    # with the greedy's other orders (queue waits); FCFS and PFCFS1-3 under both queue
+    # readings again with the jobs' full run times (kill_at_estimate = false).
+    assert len(runs) == (10 + 6 + 7) * 2 * 11
+    labels = {f"pfcfs{k}-{q}" for k in (1, 2, 3)
+              for q in ("waits", "moves", "all", "narrowest", "newest",
+                        "waits-nokill", "moves-nokill")}  # fmt: skip
+    assert {r.label for r in runs} == {"fcfs", "fcfs-nokill", *labels}
+    orders = {"all": "all", "narrowest": "narrowest", "newest": "newest"}
     for r in runs:
-        reading = r.label.rsplit("-", 1)[-1]
-        if r.label != "fcfs":
-            queue = "waits" if reading == "all" else reading
+        nokill = r.label.endswith("-nokill")
+        assert r.config.kill_at_estimate is not nokill
+        reading = r.label.removesuffix("-nokill").rsplit("-", 1)[-1]
+        if not r.label.startswith("fcfs"):
+            queue = "waits" if reading in orders else reading
             assert r.config.params["queue_in_cycle"] == queue
-            assert r.config.params["preempt"] == ("all" if reading == "all" else "greedy")
+            assert r.config.params["preempt"] == orders.get(reading, "greedy")
     assert {r.config.nodes for r in runs} == {128, 256}
     months = sorted({r.config.month for r in runs})
     assert months[0] == "1996-07" and months[-1] == "1997-05" and len(months) == 11
-    assert all(r.config.wide == "drop" and r.config.kill_at_estimate for r in runs)
+    assert all(r.config.wide == "drop" for r in runs)
     assert all(r.config.params.get("penalty", 0.0) == 0.0 for r in runs)
     assert study.report == {
         "metrics": ["makespan", "weighted_completion_time", "weighted_flow_time"],

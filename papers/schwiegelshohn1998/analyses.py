@@ -45,10 +45,15 @@ holds those tables as printed. A study of ``fcfs`` and ``pfcfs1``-``3``
 * one figure: paper and ours month by month, weighted flow time on 128
   and 256 nodes, a panel per strategy (`month_figure`).
 
-Our runs are identified by ``policy``, ``params.queue_in_cycle`` and
-``params.preempt``, not by their labels; a run without them is the default, ``waits``
-(with the greedy choice of the jobs to preempt). A run that preempts every running job
-(Table 1's step F, ``preempt = "all"``) is the reading ``<queue>-all``.
+Our runs are identified by ``policy``, ``params.queue_in_cycle``,
+``params.preempt`` and ``kill_at_estimate``, not by their labels; a run without them is
+the default, ``waits`` (with the greedy choice of the jobs to preempt, widest first, and
+jobs killed at their requested time). A run that preempts every running job (Table 1's
+step F, ``preempt = "all"``) is the reading ``<queue>-all``; one whose greedy takes the
+narrowest or the shortest-running jobs first (``preempt = "narrowest"`` or ``"newest"``)
+``<queue>-narrowest`` or ``<queue>-newest``; one whose jobs run their full run time
+(``kill_at_estimate = false``) ``<queue>-nokill``, against the FCFS runs with the same run
+times (FCFS's reading ``-nokill``; the default FCFS's is ``-``).
 """
 
 from __future__ import annotations
@@ -67,6 +72,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "METRICS",
+    "NOKILL",
     "POLICIES",
     "READINGS",
     "SENSITIVE",
@@ -75,6 +81,8 @@ __all__ = [
     "UNITS",
     "WITHIN",
     "agreement",
+    "base_of",
+    "bases",
     "consistency",
     "ours",
     "side_by_side",
@@ -86,8 +94,13 @@ __all__ = [
 
 POLICIES: dict[str, str] = {"pfcfs1": "PFCFS1", "pfcfs2": "PFCFS2", "pfcfs3": "PFCFS3"}
 #: The readings of the queue during a wide job's cycle (`schedsim.policies.gang`), in order.
-#: ``<queue>-all``: the same with every running job preempted (``preempt = "all"``).
-READINGS: tuple[str, ...] = ("waits", "moves", "waits-all", "moves-all")
+#: ``<queue>-all``: the same with every running job preempted (``preempt = "all"``);
+#: ``<queue>-narrowest`` / ``-newest``: the greedy's other orders (``preempt``);
+#: ``<queue>-nokill``: jobs run their full run time (``kill_at_estimate = false``).
+READINGS: tuple[str, ...] = ("waits", "moves", "waits-all", "moves-all", "waits-narrowest",
+                             "waits-newest", "waits-nokill", "moves-nokill")  # fmt: skip
+#: The suffix of the readings whose jobs run their full run time, and of their FCFS.
+NOKILL = "-nokill"
 #: The swapped-rows hypothesis: our strategy -> the paper's column it is set against.
 SWAPPED: dict[str, str] = {"PFCFS1": "PFCFS1", "PFCFS2": "PFCFS3", "PFCFS3": "PFCFS2"}
 #: Relative tolerance of a month cell "within 25%" of the paper's.
@@ -132,7 +145,14 @@ def ours(results: StudyResults) -> pd.DataFrame:
     else:
         reading = pd.Series("waits", index=done.index, dtype=object)
     if "params.preempt" in done:
-        reading = reading.where(done["params.preempt"].astype(object) != "all", reading + "-all")
+        preempt = done["params.preempt"].astype(object)
+        other = preempt.notna() & (preempt != "greedy")
+        reading = reading.where(~other, reading + "-" + preempt.astype(str))
+    if "kill_at_estimate" in done:
+        nokill = done["kill_at_estimate"].astype(object).eq(False)
+    else:
+        nokill = pd.Series(False, index=done.index)
+    reading = reading.where(~nokill, reading + NOKILL)
     strategy = done["policy"].map({"fcfs": "FCFS", **POLICIES})
     rows = []
     for metric in METRICS:
@@ -144,7 +164,7 @@ def ours(results: StudyResults) -> pd.DataFrame:
                 "nodes": done["nodes"].astype(int),
                 "month": done["month"].astype(str),
                 "strategy": strategy,
-                "reading": reading.where(strategy != "FCFS", "-"),
+                "reading": reading.where(strategy != "FCFS", _base_reading(nokill)),
                 "value": done[metric].astype(float),
             }
         )
@@ -154,24 +174,55 @@ def ours(results: StudyResults) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)[columns]
 
 
+def _base_reading(nokill: pd.Series) -> pd.Series:
+    """FCFS's reading: ``-``, or ``-nokill`` for jobs run to their full run time."""
+    return pd.Series(np.where(nokill.to_numpy(dtype=bool), NOKILL, "-"), index=nokill.index)
+
+
+def base_of(reading: str) -> str:
+    """The FCFS reading a reading is measured against: ``-nokill`` for ``<queue>-nokill``,
+    ``-`` for the others."""
+    return NOKILL if reading.endswith(NOKILL) else "-"
+
+
 def _readings(values: pd.DataFrame) -> list[str]:
     present = set(values.loc[values["strategy"] != "FCFS", "reading"])
     return [r for r in READINGS if r in present]
 
 
 def _percents(values: pd.DataFrame, metric: str, nodes: int) -> tuple[pd.Series, pd.DataFrame]:
-    """Our FCFS values by month, and our percent changes against them: columns
-    (reading, strategy), index the months (NaN where a run is missing)."""
+    """Our FCFS values by month (the default run times'), and our percent changes against
+    FCFS: columns (reading, strategy), index the months (NaN where a run is missing); a
+    ``-nokill`` reading against the FCFS runs of the same run times (`bases`)."""
+    bases, pct = _changes(values, metric, nodes)
+    return bases["-"], pct
+
+
+def bases(values: pd.DataFrame, metric: str, nodes: int) -> dict[str, pd.Series]:
+    """Our FCFS values by month, per FCFS reading (``-``, ``-nokill``; `base_of`): the
+    weights of each reading's Sum row."""
+    return _changes(values, metric, nodes)[0]
+
+
+def _changes(values: pd.DataFrame, metric: str,
+             nodes: int) -> tuple[dict[str, pd.Series], pd.DataFrame]:  # fmt: skip
     part = values[(values["metric"] == metric) & (values["nodes"] == nodes)]
     months = list(MONTHS)
-    cols = pd.MultiIndex.from_product([_readings(values), list(STRATEGIES)])
+    readings = _readings(values)
+    cols = pd.MultiIndex.from_product([readings, list(STRATEGIES)])
+    empty = pd.Series(np.nan, index=months)
     if part.empty:
-        return pd.Series(np.nan, index=months), pd.DataFrame(np.nan, index=months, columns=cols)
+        return {"-": empty, NOKILL: empty}, pd.DataFrame(np.nan, index=months, columns=cols)
     wide = part.pivot_table(index="month", columns=["reading", "strategy"], values="value",
                             aggfunc="first").reindex(months).astype(float)  # fmt: skip
-    fcfs = wide[("-", "FCFS")] if ("-", "FCFS") in wide.columns else pd.Series(np.nan, months)
-    pct = 100.0 * wide.reindex(columns=cols).sub(fcfs, axis=0).div(fcfs, axis=0)
-    return fcfs.rename(None), pct
+    base = {b: (wide[(b, "FCFS")] if (b, "FCFS") in wide.columns else empty).rename(None)
+            for b in ("-", NOKILL)}  # fmt: skip
+    mine = wide.reindex(columns=cols)
+    pct = pd.DataFrame(np.nan, index=months, columns=cols)
+    for r, s in cols:
+        f = base[base_of(r)]
+        pct[(r, s)] = 100.0 * (mine[(r, s)] - f) / f
+    return base, pct
 
 
 def total_change(percents: Sequence[float], fcfs: Sequence[float]) -> float:
@@ -199,18 +250,23 @@ def side_by_side(values: pd.DataFrame, table: PaperTable) -> pd.DataFrame:
     """One of Tables 4-9 beside ours: ``month`` (the months, then ``Sum``), our FCFS
     value (``fcfs_<metric>``; the Sum row's is the total), the paper's columns
     (``paper_PFCFS1``...) and ours per reading (``waits_PFCFS1``...), in percent."""
-    fcfs, pct = _percents(values, table.metric, table.nodes)
+    base, pct = _changes(values, table.metric, table.nodes)
+    fcfs = base["-"]
     paper = table.frame()
     out = pd.DataFrame({"month": list(MONTHS), f"fcfs_{table.metric}": fcfs.to_numpy()})
+    if _readings(values) and any(r.endswith(NOKILL) for r in _readings(values)):
+        out[f"fcfs{NOKILL}_{table.metric}"] = base[NOKILL].to_numpy()
     for s in STRATEGIES:
         out[f"paper_{s}"] = paper[s].to_numpy()
     for reading, s in pct.columns:
         out[f"{reading}_{s}"] = pct[(reading, s)].to_numpy()
     total: dict[str, Any] = {"month": "Sum", f"fcfs_{table.metric}": float(fcfs.sum())}
+    if f"fcfs{NOKILL}_{table.metric}" in out:
+        total[f"fcfs{NOKILL}_{table.metric}"] = float(base[NOKILL].sum())
     for i, s in enumerate(STRATEGIES):
         total[f"paper_{s}"] = table.total[i]
     for reading, s in pct.columns:
-        total[f"{reading}_{s}"] = total_change(pct[(reading, s)], fcfs)
+        total[f"{reading}_{s}"] = total_change(pct[(reading, s)], base[base_of(reading)])
     return pd.concat([out, pd.DataFrame([total])], ignore_index=True)
 
 
@@ -222,7 +278,8 @@ def sums(values: pd.DataFrame) -> pd.DataFrame:
     readings = _readings(values)
     rows = []
     for table in TABLES:
-        fcfs, pct = _percents(values, table.metric, table.nodes)
+        base, pct = _changes(values, table.metric, table.nodes)
+        fcfs = base["-"]
         paper = table.frame()
         for i, s in enumerate(STRATEGIES):
             plain = float(paper[s].mean())
@@ -235,7 +292,7 @@ def sums(values: pd.DataFrame) -> pd.DataFrame:
                 "weighted_error": weighted - table.total[i],
             }  # fmt: skip
             for r in readings:
-                row[f"{r}_sum"] = total_change(pct[(r, s)], fcfs)
+                row[f"{r}_sum"] = total_change(pct[(r, s)], base[base_of(r)])
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -264,9 +321,10 @@ def agreement(values: pd.DataFrame) -> pd.DataFrame:
     (our PFCFS2 against the paper's PFCFS3 and the reverse; PFCFS1 is not repeated)."""
     rows = []
     for table in TABLES:
-        fcfs, pct = _percents(values, table.metric, table.nodes)
+        base, pct = _changes(values, table.metric, table.nodes)
         paper = table.frame()
         for reading in _readings(values):
+            fcfs = base[base_of(reading)]
             swapped = {o: p for o, p in SWAPPED.items() if o != p}
             for pairing, pairs in (("as named", {s: s for s in STRATEGIES}),
                                    ("swapped (hypothesis)", swapped)):  # fmt: skip

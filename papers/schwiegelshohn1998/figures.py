@@ -22,7 +22,9 @@ __all__ = ["month_figure"]
 
 def month_figure(values: pd.DataFrame, metric: str = "weighted_flow_time") -> Figure:
     """The paper's percents and ours month by month for ``metric``: a row per
-    machine (128, 256 nodes), a panel per strategy; ours per reading."""
+    machine (128, 256 nodes), a panel per strategy; ours per reading of the queue and of
+    step F (`waits`, `moves` and their `-all`; the greedy's other orders and the full run
+    times are in the tables only, to keep the panels readable)."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(12, 6.4), layout="constrained")
@@ -38,7 +40,8 @@ def month_figure(values: pd.DataFrame, metric: str = "weighted_flow_time") -> Fi
             ax = axes[r][c]
             ax.axhline(0.0, color="#999999", linewidth=0.8)
             ax.plot(x, paper[s], color="black", marker="o", label=f"paper ({table.name})")
-            for reading in _readings(values):
+            # The four readings of the queue and of step F; the others are in the tables.
+            for reading in [r for r in _readings(values) if r in styles]:
                 color, line, mark = styles[reading]
                 queue = reading.removesuffix("-all")
                 every = ", every job preempted" if reading.endswith("-all") else ""

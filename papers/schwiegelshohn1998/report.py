@@ -10,6 +10,7 @@ import pandas as pd
 
 from schedsim.app.claims import RULE, ClaimResult, readings_markdown
 from schedsim.papers.schwiegelshohn1998.analyses import (
+    NOKILL,
     READINGS,
     UNITS,
     _readings,
@@ -19,7 +20,13 @@ from schedsim.papers.schwiegelshohn1998.analyses import (
     side_by_side,
     sums,
 )
-from schedsim.papers.schwiegelshohn1998.bound import FACTS, bound_table, month_facts
+from schedsim.papers.schwiegelshohn1998.bound import (
+    FACTS,
+    bound_table,
+    for_runs,
+    month_facts,
+    weighted_bound_table,
+)
 from schedsim.papers.schwiegelshohn1998.claims import DEFAULT, claims, readings
 from schedsim.papers.schwiegelshohn1998.claims import results as results_of
 from schedsim.papers.schwiegelshohn1998.figures import month_figure
@@ -40,7 +47,7 @@ def _unit(metric: str) -> Callable[[str], str]:
     percents in %, errors of a Sum in percentage points."""
 
     def unit(column: str) -> str:
-        if column == f"fcfs_{metric}":
+        if column in (f"fcfs_{metric}", f"fcfs{NOKILL}_{metric}"):
             return UNITS[metric]
         if column.endswith("_error"):
             return "points"
@@ -73,6 +80,14 @@ def _bound_unit(column: str) -> str:
     return "%" if column == "largest_change" or column.startswith("paper_") else ""
 
 
+def _weighted_bound_unit(column: str) -> str:
+    if column in ("fcfs", "bound"):
+        return "core s^2"
+    if column == "nodes":
+        return "nodes"
+    return "%" if column == "largest_change" or column.startswith("paper_") else ""
+
+
 def _swap_unit(column: str) -> str:
     if column in ("months", "signs_as_named", "signs_swapped"):
         return "months"
@@ -91,9 +106,11 @@ def _queue_unit(column: str) -> str:
 INTRO = (
     f"{RULE}\n\nNo interval: one deterministic run per month and machine (a trace replay). "
     "Each reading is a column group: the queue during a wide job's cycle (`waits`, Table 1 "
-    "as written, the default; `moves`), and each with the paper's PFCFS2 and PFCFS3 labels "
-    "swapped (a hypothesis the paper does not state: its PFCFS2 claims scored against our "
-    "PFCFS3 and the reverse).\n"
+    "as written, the default; `moves`), which running jobs a wide job preempts (`-all`: "
+    "every one, Table 1's step F; `-narrowest`, `-newest`: the greedy's other orders), "
+    "jobs run to their full run time (`-nokill`, against FCFS with the same run times), "
+    "and each with the paper's PFCFS2 and PFCFS3 labels swapped (a hypothesis the paper "
+    "does not state: its PFCFS2 claims scored against our PFCFS3 and the reverse).\n"
 )
 
 
@@ -128,7 +145,9 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
     ``schwiegelshohn1998-sums.csv``, ``schwiegelshohn1998-agreement.csv``,
     ``schwiegelshohn1998-consistency.csv``, ``schwiegelshohn1998-label-swap.csv``
     (`swap_summary`), and from the FCFS runs' jobs ``schwiegelshohn1998-months.csv``
-    (`month_facts`), ``schwiegelshohn1998-makespan-bound.csv`` (`bound_table`) and
+    (`month_facts`, a row per FCFS run), and from the default run times'
+    ``schwiegelshohn1998-makespan-bound.csv`` (`bound_table`),
+    ``schwiegelshohn1998-weighted-bound.csv`` (`weighted_bound_table`) and
     ``schwiegelshohn1998-queue-order.csv`` (`queue_order`); ``claims.csv`` (the default
     reading's columns, then a column group per other reading) and ``claims.md`` (the
     rule, the readings x claims table, then each reading's claims), ``readings.csv``; and
@@ -156,8 +175,11 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
     put(swap_summary(agreed), "schwiegelshohn1998-label-swap.csv", _swap_unit)
     if not facts.empty:
         put(facts, "schwiegelshohn1998-months.csv", _facts_unit)
-        put(bound_table(facts), "schwiegelshohn1998-makespan-bound.csv", _bound_unit)
-        put(queue_order(values, facts), "schwiegelshohn1998-queue-order.csv", _queue_unit)
+        default = for_runs(facts)
+        put(bound_table(default), "schwiegelshohn1998-makespan-bound.csv", _bound_unit)
+        put(weighted_bound_table(default), "schwiegelshohn1998-weighted-bound.csv",
+            _weighted_bound_unit)  # fmt: skip
+        put(queue_order(values, default), "schwiegelshohn1998-queue-order.csv", _queue_unit)
     scored = results_of(values, facts)
     claimed = claims(values, facts, scored)
     title = f"Schwiegelshohn & Yahyapour 1998: the paper's claims ({results.name})"
