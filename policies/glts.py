@@ -381,6 +381,8 @@ class GLTS(NodePlanner):
             raise ValueError("block_size >= 1, matched_larger >= 0, matched_longer >= 0")
         if variant not in ("cst", "cstws") and (pair_best, pair_tries) != ("gain", "until_pass"):
             raise ValueError(f"pair_best and pair_tries are CST's and CSTWS's, not {variant}'s")
+        if variant == "cstws" and pair_best != "gain":
+            raise ValueError("pair_best is CST's: CSTWS takes its pairs in FCFS order")
         self.min_utilgain = float(min_utilgain)
         self.block_size = int(block_size)
         self.matched_larger = float(matched_larger)

@@ -427,6 +427,8 @@ def test_the_pair_readings_are_checked_and_passed_on() -> None:
         CST(pair_best="most")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="pair_tries must be one of until_pass, one"):
         CSTWS(pair_tries="two")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="pair_best is CST's"):
+        CSTWS(pair_best="slowdown")
     with pytest.raises(ValueError, match="not glts's"):
         GLTS(pair_tries="one")
     with pytest.raises(ValueError, match="not ssp's"):

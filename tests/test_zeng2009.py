@@ -727,3 +727,43 @@ def test_schedsim_report_prints_the_claims(
     assert main(["report", str(study_dir), "--out", str(tmp_path / "report")]) == 0
     assert "The paper's claims (zeng2009)" in capsys.readouterr().out
     assert (tmp_path / "report" / "zeng2009-fig6-rr.png").exists()
+
+
+def test_the_pair_readings_read_cst_and_cstws_runs_of_their_own() -> None:
+    # CST and CSTWS run under each pair reading; SSP and GLTS once (no pairs to read).
+    # Each reading reads the CST and CSTWS runs of its own, the others' runs throughout.
+    rows = [
+        {"workload": "W1", "scheduler": "GLTS", "rr_all": 4.0},
+        {"workload": "W1", "scheduler": "SSP", "rr_all": 6.0},
+        {"workload": "W1", "scheduler": "CST", "rr_all": 5.0},
+        {"workload": "W1", "scheduler": "CSTWS", "rr_all": 5.0},
+        {"workload": "W1", "scheduler": "CST", "pair_best": "slowdown", "rr_all": 8.0},
+        {"workload": "W1", "scheduler": "CST", "pair_tries": "one", "rr_all": 4.4},
+        {"workload": "W1", "scheduler": "CSTWS", "pair_tries": "one", "rr_all": 16.0},
+    ]
+    runs = _runs(rows).fillna({"pair_best": "gain", "pair_tries": "until_pass"})
+    by = paper.claims.readings(runs)
+    assert list(by) == ["text", "RR cut-off 60 s", "RR cut-off 10 s", "utilization per phase",
+                        "CST best by slowdown", "pairs: one match checked"]  # fmt: skip
+
+    def ours(reading: str, key: str) -> str:
+        return next(r.text() for r in by[reading] if r.claim.key == key)
+
+    cst, cstws, ssp = (f"GLTS has a lower RR than {name} (W1)" for name in ("CST", "CSTWS", "SSP"))
+    assert ours("text", cst) == "all -20.0%"
+    assert ours("text", cstws) == "all -20.0%"
+    assert ours("CST best by slowdown", cst) == "all -50.0%"
+    assert ours("CST best by slowdown", cstws) == "all -20.0%"  # CSTWS has no "best"
+    assert ours("pairs: one match checked", cst) == "all -9.1%"
+    assert ours("pairs: one match checked", cstws) == "all -75.0%"
+    pairs = ("text", "CST best by slowdown", "pairs: one match checked")
+    assert {ours(r, ssp) for r in pairs} == {"all -33.3%"}
+    # A study whose CST ran under another reading alone is scored under the text's (it
+    # has the text's SSP and GLTS), its CST claim not checked; the figures read only the
+    # text's runs.
+    only = runs[(runs["scheduler"] != "CST") | (runs["pair_best"] == "slowdown")]
+    assert paper.claims.scored_reading(only).name == "text"
+    found = paper.claims.claims(only).set_index("claim")
+    assert found.loc[cst, "status"] == "not checked"
+    table = paper.analyses.default_reading(runs)
+    assert set(table["pair_best"]) == {"gain"} and set(table["pair_tries"]) == {"until_pass"}

@@ -66,6 +66,8 @@ __all__ = [
     "KEYS",
     "NO_SLICING",
     "N_HIGH",
+    "PAIR_BEST",
+    "PAIR_TRIES",
     "PAPER_JOBS",
     "ROUNDING",
     "RR_BOUND",
@@ -108,6 +110,9 @@ RR_CUTS: tuple[float, ...] = (10.0, 60.0, 600.0)
 #: Table 6's defaults of the workload readings (`schedsim.workloads.multicore`): how
 #: Table 5's alpha is read and how Equation 7 is rounded, for a run that does not say.
 ALPHA_MEANS, ROUNDING = "aarr", "pow2"
+#: The defaults of the pair readings of CST and CSTWS (`schedsim.policies.glts`: what CST's
+#: "best" ranks by, how many pairs are checked), for a run that does not say.
+PAIR_BEST, PAIR_TRIES = "gain", "until_pass"
 #: Section 5.3: "the number of candidate jobs for matchmaking is less than 4 in 85% of
 #: the cases": the count below which a search has few candidates (`matchmaking_stats`).
 FEW_CANDIDATES = 4
@@ -611,7 +616,8 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
     alone), ``scheduler``, ``block_size`` and ``f_slack`` (Table 6's 16 and 1.5 for
     a run that does not set them: the policies' defaults), the workload readings
     ``alpha_means`` and ``rounding`` (``workload_params``; `ALPHA_MEANS`, `ROUNDING`
-    when not set) and ``replication``. N_H
+    when not set), CST's and CSTWS's pair readings ``pair_best`` and ``pair_tries``
+    (``params``; `PAIR_BEST`, `PAIR_TRIES` when not set) and ``replication``. N_H
     is each run's ``params.n_high`` when it sets one, else Table 6's 12."""
     rows = []
     for record in results.done.to_dict("records"):
@@ -628,6 +634,8 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
             "f_slack": _number(_param(record, "f_slack"), F_SLACK),
             "alpha_means": _text(record.get("workload_params.alpha_means"), ALPHA_MEANS),
             "rounding": _text(record.get("workload_params.rounding"), ROUNDING),
+            "pair_best": _text(_param(record, "pair_best"), PAIR_BEST),
+            "pair_tries": _text(_param(record, "pair_tries"), PAIR_TRIES),
             "replication": record.get("replication"),
         }
         row.update(metrics(results.result(record["id"]), bound, n_high))
@@ -640,14 +648,14 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
 
 #: The columns a configuration is told by (replications averaged over the rest).
 KEYS: tuple[str, ...] = ("workload", "alpha_means", "rounding", "slicing", "scheduler",
-                         "block_size", "f_slack")  # fmt: skip
+                         "block_size", "f_slack", "pair_best", "pair_tries")  # fmt: skip
 
 
 def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
     """The metrics of `study_runs` averaged over the replications of each
     configuration (section 5.1: "run with 3 random workloads ... results are
     averaged"), one row per workload, workload reading, slicing, scheduler, block
-    size and slack factor, with ``runs`` (how many were averaged); schedulers in the
+    size, slack factor and pair reading, with ``runs`` (how many were averaged); schedulers in the
     paper's order. A table without the reading columns gets the defaults."""
     if runs.empty:
         return pd.DataFrame(columns=[*KEYS, "runs"])
@@ -660,7 +668,7 @@ def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
     table["_order"] = table["scheduler"].map(order)
     return (
         table.sort_values(
-            ["workload", "alpha_means", "rounding", "slicing", "_order", "block_size", "f_slack"]
+            [*KEYS[:4], "_order", *KEYS[5:]]  # the scheduler in the paper's order
         )
         .drop(columns="_order")
         .reset_index(drop=True)
@@ -668,20 +676,23 @@ def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def with_readings(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with the workload readings' columns, `ALPHA_MEANS` and `ROUNDING`
-    where it has none (a table made before they were kept)."""
+    """``table`` with the readings' columns, `ALPHA_MEANS`, `ROUNDING`, `PAIR_BEST` and
+    `PAIR_TRIES` where it has none (a table made before they were kept)."""
     out = table
-    for column, default in (("alpha_means", ALPHA_MEANS), ("rounding", ROUNDING)):
+    for column, default in (("alpha_means", ALPHA_MEANS), ("rounding", ROUNDING),
+                            ("pair_best", PAIR_BEST), ("pair_tries", PAIR_TRIES)):  # fmt: skip
         if column not in out:
             out = out.assign(**{column: default})
     return out
 
 
 def default_reading(table: pd.DataFrame) -> pd.DataFrame:
-    """The rows of ``table`` under the default workload readings (`ALPHA_MEANS`,
-    `ROUNDING`): the runs the figures and the default claims read."""
+    """The rows of ``table`` under the default readings (`ALPHA_MEANS`, `ROUNDING`,
+    `PAIR_BEST`, `PAIR_TRIES`): the runs the figures and the default claims read."""
     t = with_readings(table)
-    return t[(t["alpha_means"] == ALPHA_MEANS) & (t["rounding"] == ROUNDING)].reset_index(drop=True)
+    keep = (t["alpha_means"] == ALPHA_MEANS) & (t["rounding"] == ROUNDING)
+    keep &= (t["pair_best"] == PAIR_BEST) & (t["pair_tries"] == PAIR_TRIES)
+    return t[keep].reset_index(drop=True)
 
 
 def paper_setting(table: pd.DataFrame) -> pd.DataFrame:
