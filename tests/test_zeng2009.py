@@ -143,6 +143,14 @@ def test_waiting_jobs_and_high_load_phases_by_hand() -> None:
     # N_H = 3: only [30, 40]; N_H = 12 (the paper's): none.
     assert paper.high_load_phases(jobs, n_high=3).values.tolist() == [[30.0, 40.0]]
     assert paper.high_load_phases(jobs).empty
+    # The other reading: job 3, suspended over [70, 85], waits then too: 1 at 70, 2 at
+    # 80, 3 at 81, 2 at 85, 1 at 96, 0 at 97; the phases of N_H = 2 are [20, 50] and
+    # [80, 96], those of N_H = 3 [30, 40] and [81, 85].
+    pieces = _hand_result().pieces
+    steps = paper.waiting(jobs, pieces).set_index("time")["waiting"]
+    assert steps.loc[[60.0, 70.0, 80.0, 81.0, 85.0, 96.0, 97.0]].tolist() == [0, 1, 2, 3, 2, 1, 0]
+    assert paper.high_load_phases(jobs, 2, pieces).values.tolist() == [[20.0, 50.0], [80.0, 96.0]]
+    assert paper.high_load_phases(jobs, 3, pieces).values.tolist() == [[30.0, 40.0], [81.0, 85.0]]
 
 
 def test_utilization_by_hand_from_the_piece_log() -> None:
@@ -166,6 +174,9 @@ def test_utilization_by_hand_from_the_piece_log() -> None:
     # and 25 / 30, each phase counted once.
     assert u["u_core_phase"] == pytest.approx((40 / 120 + 34 / 60) / 2)
     assert u["u_node_phase"] == pytest.approx((40 / 60 + 25 / 30) / 2)
+    # N_wait counting the suspended jobs: phases [20, 50] and [80, 96], 46 s. Cores: 40 in
+    # the first as above; 16 (1) + 10 (2, to 90) + 3 (3's overhead) + 7 (3) in the second.
+    assert u["u_core_high_susp"] == pytest.approx(76 / 184)
     # N_H = 3: [30, 40], job 1 alone: 1 core of 4, 1 node of 2.
     u3 = paper.utilization(result, n_high=3)
     assert (u3["u_core_high"], u3["u_node_high"]) == (0.25, 0.5)
@@ -566,6 +577,7 @@ def test_readings_pick_their_runs_and_measures() -> None:
             "rr_all_cut10": 20.0,
             "u_core_high": 0.5,
             "u_core_phase": 0.4,
+            "u_core_high_susp": 0.5,
         },
         {
             "workload": "W1",
@@ -574,6 +586,7 @@ def test_readings_pick_their_runs_and_measures() -> None:
             "rr_all_cut10": 18.0,
             "u_core_high": 0.6,
             "u_core_phase": 0.6,
+            "u_core_high_susp": 0.55,
         },
         {"workload": "W1", "scheduler": "SSP", "alpha_means": "shape", "rr_all": 6.5},
         {"workload": "W1", "scheduler": "GLTS", "alpha_means": "shape", "rr_all": 4.225},
@@ -581,7 +594,7 @@ def test_readings_pick_their_runs_and_measures() -> None:
     runs = _runs(rows).fillna({"alpha_means": "aarr"})
     by = paper.claims.readings(runs)
     assert list(by) == ["text", "alpha as shape", "RR cut-off 60 s", "RR cut-off 10 s",
-                        "utilization per phase"]  # fmt: skip
+                        "utilization per phase", "N_wait with suspended jobs"]  # fmt: skip
 
     def ours(reading: str, key: str) -> str:
         return next(r.text() for r in by[reading] if r.claim.key == key)
@@ -596,6 +609,7 @@ def test_readings_pick_their_runs_and_measures() -> None:
     assert ours("RR cut-off 60 s", rr).startswith("not checked")  # no column: not measured
     assert ours("text", util) == "vs SSP +20.0%"
     assert ours("utilization per phase", util) == "vs SSP +50.0%"
+    assert ours("N_wait with suspended jobs", util) == "vs SSP +10.0%"
     table = readings_table(by)
     assert table.loc[table["claim"] == rr, "alpha as shape"].item() == "reproduced"
     assert table.loc[table["claim"] == rr, "RR cut-off 10 s"].item() == "direction only"
@@ -744,7 +758,8 @@ def test_the_pair_readings_read_cst_and_cstws_runs_of_their_own() -> None:
     runs = _runs(rows).fillna({"pair_best": "gain", "pair_tries": "until_pass"})
     by = paper.claims.readings(runs)
     assert list(by) == ["text", "RR cut-off 60 s", "RR cut-off 10 s", "utilization per phase",
-                        "CST best by slowdown", "pairs: one match checked"]  # fmt: skip
+                        "N_wait with suspended jobs", "CST best by slowdown",
+                        "pairs: one match checked"]  # fmt: skip
 
     def ours(reading: str, key: str) -> str:
         return next(r.text() for r in by[reading] if r.claim.key == key)

@@ -207,25 +207,35 @@ def _steps(times: np.ndarray, deltas: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return at, np.cumsum(np.bincount(where, weights=deltas, minlength=at.size))
 
 
-def waiting(jobs: pd.DataFrame) -> pd.DataFrame:
+def waiting(jobs: pd.DataFrame, suspended: pd.DataFrame | None = None) -> pd.DataFrame:
     """N_wait of Equation 1 over time: ``time``, ``waiting`` (a step function).
 
     A job waits from its submission to its *first* start: the waiting queue of
     the conservative-backfilling scheduler (section 4.7). A job suspended by
     Scojo-PECT's time slices, waiting for its next slice, has started already and
     holds its place in its virtual machine's plan: it is not in the waiting queue
-    (choice: the paper does not say). A job that never started waits to the end.
+    (choice: the paper does not say: "N_wait is the number of jobs in the waiting
+    queue", section 4.1). A job that never started waits to the end. The other reading,
+    every job not running counted (the suspended ones too), is ``suspended``: the piece
+    log (`usage`'s), whose ``suspended`` pieces then count as waiting.
     """
     submit = jobs["submit"].to_numpy(dtype=float)
     start = jobs["start"].to_numpy(dtype=float)
     started = np.isfinite(start)
     times = np.concatenate([submit, start[started]])
     deltas = np.concatenate([np.ones(submit.size), -np.ones(int(started.sum()))])
+    if suspended is not None:
+        held = suspended[suspended["kind"].astype(str) == "suspended"]
+        begin, end = held["start"].to_numpy(dtype=float), held["end"].to_numpy(dtype=float)
+        times = np.concatenate([times, begin, end])
+        deltas = np.concatenate([deltas, np.ones(begin.size), -np.ones(end.size)])
     at, value = _steps(times, deltas)
     return pd.DataFrame({"time": at, "waiting": value.round().astype(np.int64)})
 
 
-def high_load_phases(jobs: pd.DataFrame, n_high: int = N_HIGH) -> pd.DataFrame:
+def high_load_phases(
+    jobs: pd.DataFrame, n_high: int = N_HIGH, suspended: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """The high-load phases of Equation 1: ``start``, ``end`` (s), one row per phase.
 
     A phase starts at the instant N_wait (`waiting`) reaches ``n_high`` (N_H,
@@ -233,9 +243,9 @@ def high_load_phases(jobs: pd.DataFrame, n_high: int = N_HIGH) -> pd.DataFrame:
     as Equation 1 says with t_l and t_j. Events at one instant count together, so
     a job submitted and started at once does not open a phase of no length. A
     phase still open at the last start (jobs that never started: a partial run)
-    ends at the last end.
+    ends at the last end. ``suspended``: `waiting`'s (the suspended jobs counted too).
     """
-    steps = waiting(jobs)
+    steps = waiting(jobs, suspended)
     t = steps["time"].to_numpy(dtype=float)
     high = steps["waiting"].to_numpy() >= n_high
     if not high.any():
@@ -360,10 +370,13 @@ def utilization(result: Result, n_high: int = N_HIGH) -> dict[str, float]:
     second count as much as one of a day). NaN without a phase. The other reading
     the text allows, the mean of the phases' own utilizations (each phase of
     positive length counted once), is ``u_node_phase`` and ``u_core_phase``
-    (`schedsim.papers.zeng2009.claims`' reading ``utilization="phase"``).
+    (`schedsim.papers.zeng2009.claims`' reading ``utilization="phase"``). With the
+    phases of N_wait counting the suspended jobs too (`waiting`'s other reading), pooled,
+    ``u_core_high_susp`` (the reading ``n_wait="suspended"``).
 
     Keys: ``u_node``, ``u_core``, ``u_node_high``, ``u_core_high``,
-    ``u_node_phase``, ``u_core_phase``, ``high_load_phases``, ``high_load_s``.
+    ``u_node_phase``, ``u_core_phase``, ``u_core_high_susp``, ``high_load_phases``,
+    ``high_load_s``.
     """
     if result.pieces is None:
         raise ValueError("utilization needs the piece log: run with pieces kept")
@@ -394,6 +407,11 @@ def utilization(result: Result, n_high: int = N_HIGH) -> dict[str, float]:
     for kind, v, total in (("node", un, nodes_total), ("core", uc, cores_total)):
         each = _integrals(t, v, phases[some]) / (lengths[some] * total)
         out[f"u_{kind}_phase"] = float(np.mean(each)) if each.size else math.nan
+    other = high_load_phases(jobs, n_high, result.pieces)[["start", "end"]].to_numpy(dtype=float)
+    length = float(np.sum(other[:, 1] - other[:, 0])) if len(other) else 0.0
+    out["u_core_high_susp"] = (
+        _integral(t, uc, other) / (length * cores_total) if length > 0 else math.nan
+    )
     out["high_load_phases"] = float(len(phases))
     out["high_load_s"] = float(np.sum(phases[:, 1] - phases[:, 0])) if len(phases) else 0.0
     return out
@@ -551,6 +569,7 @@ UNITS: dict[str, str] = {
     "rr": "ratio",
     **{f"rr_{t}_cut{c:g}": "ratio" for t in (*TYPES, "all") for c in RR_CUTS},
     **{f"u_{w}{h}": "fraction" for w in ("node", "core") for h in ("", "_high", "_phase")},
+    "u_core_high_susp": "fraction",
     "high_load_phases": "phases",
     "high_load_s": "s",
     "groups": "groups",

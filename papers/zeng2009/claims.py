@@ -112,7 +112,9 @@ class Reading:
     cut-off for very short jobs (`schedsim.papers.zeng2009.analyses.relative_response`;
     the runs keep RR at each of `RR_CUTS`); ``utilization`` is ``"pooled"`` (the
     high-load phases as one window, ``u_core_high``) or ``"phase"`` (the mean of the
-    phases' own utilizations, ``u_core_phase``). ``pair_best`` and ``pair_tries`` pick
+    phases' own utilizations, ``u_core_phase``); ``n_wait`` is ``"queued"`` (Equation 1's
+    N_wait: the jobs not yet started) or ``"suspended"`` (the jobs suspended by the time
+    slices counted too: ``u_core_high_susp``). ``pair_best`` and ``pair_tries`` pick
     CST's and CSTWS's runs (`schedsim.policies.glts`' pair readings: CST's "best" by
     utilization gain or least slowdown; every pair checked until one passes, or only the
     best or first one); the other schedulers' runs are those of the defaults.
@@ -123,6 +125,7 @@ class Reading:
     rounding: str = ROUNDING
     rr_cut: float = RR_BOUND
     utilization: str = "pooled"
+    n_wait: str = "queued"
     pair_best: str = PAIR_BEST
     pair_tries: str = PAIR_TRIES
 
@@ -137,6 +140,8 @@ class Reading:
             return f"{name}_cut{self.rr_cut:g}"
         if name == "u_core_high" and self.utilization == "phase":
             return "u_core_phase"
+        if name == "u_core_high" and self.n_wait == "suspended":
+            return "u_core_high_susp"
         return name
 
 
@@ -158,6 +163,8 @@ READING_TEXT: dict[str, str] = {
     "RR cut-off 10 s": "RR's cut-off at 10 s, the usual bounded slowdown's",
     "utilization per phase": "the core utilization in high-load phases as the mean of the "
     "phases' own utilizations (Equation 1 per phase), not pooled over their union",
+    "N_wait with suspended jobs": "Equation 1's N_wait counts the jobs suspended by "
+    "Scojo-PECT's time slices too (every job not running), not only those not yet started",
     "CST best by slowdown": 'CST\'s "best suitable match" as the least slowdown of the pair '
     "(the most complementary, LOMARC's aim), not the highest utilization gain",
     "pairs: one match checked": "CST and CSTWS check only their best (CST) or first (CSTWS) "
@@ -172,6 +179,7 @@ READINGS: tuple[Reading, ...] = (
     Reading("RR cut-off 60 s", rr_cut=60.0),
     Reading("RR cut-off 10 s", rr_cut=10.0),
     Reading("utilization per phase", utilization="phase"),
+    Reading("N_wait with suspended jobs", n_wait="suspended"),
     Reading("CST best by slowdown", pair_best="slowdown"),
     Reading("pairs: one match checked", pair_tries="one"),
 )

@@ -51,7 +51,8 @@ __all__ = ["write"]
 
 #: The columns of ``zeng2009-utilization.csv`` beyond the configuration's.
 UTILIZATION_COLUMNS = ("u_node", "u_core", "u_node_high", "u_core_high", "u_node_phase",
-                       "u_core_phase", "high_load_phases", "high_load_s", "makespan_s")  # fmt: skip
+                       "u_core_phase", "u_core_high_susp", "high_load_phases", "high_load_s",
+                       "makespan_s")  # fmt: skip
 #: The columns of ``zeng2009-matchmaking.csv`` (`analyses.matchmaking_stats`).
 MATCHMAKING_COLUMNS = (
     "searches", "searches_case1", "candidates_mean", "few_candidates_share", "fair_rejects",
