@@ -782,3 +782,17 @@ def test_the_pair_readings_read_cst_and_cstws_runs_of_their_own() -> None:
     assert found.loc[cst, "status"] == "not checked"
     table = paper.analyses.default_reading(runs)
     assert set(table["pair_best"]) == {"gain"} and set(table["pair_tries"]) == {"until_pass"}
+
+
+def test_the_readings_of_several_studies_count_a_run_once(study_dir: Path, tmp_path: Path) -> None:
+    # The same study twice is the study once: its runs (same ids) count once, so the
+    # table is its own report's.
+    from schedsim.papers.zeng2009.report import readings_of
+
+    results = StudyResults.load(study_dir)
+    paper.write(results, tmp_path)
+    alone = (tmp_path / "readings.md").read_text()
+    both = readings_of([study_dir, study_dir])
+    assert both.strip() and both.strip() in alone
+    with pytest.raises(ValueError, match="no finished run of Zeng & Sodan's schedulers in "):
+        readings_of([])
