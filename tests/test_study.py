@@ -1255,6 +1255,6 @@ def test_the_known_metrics_are_every_entry_of_a_summary():
 def test_shipped_studies_pass_the_report_check():
     # studies/example.toml and the papers' own (papers/<paper>/*.toml).
     paths = sorted([*(PAPERS.parent / "studies").glob("*.toml"), *PAPERS.glob("*/*.toml")])
-    assert len(paths) == 10  # zeng2009 has study-rounding.toml too
+    assert len(paths) == 13  # zeng2009 has study-rounding, -alpha-w2, -ns and -pairs too
     for path in paths:
         load_study(path)

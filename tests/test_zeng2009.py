@@ -706,7 +706,8 @@ def test_the_report_of_a_small_study(study_dir: Path, tmp_path: Path) -> None:
     # runs (no run of another workload reading).
     grid = pd.read_csv(tmp_path / "readings.csv")
     assert list(grid.columns) == ["claim", "where", "headline", "text", "RR cut-off 60 s",
-                                  "RR cut-off 10 s", "utilization per phase"]  # fmt: skip
+                                  "RR cut-off 10 s", "utilization per phase",
+                                  "N_wait with suspended jobs"]  # fmt: skip
     assert grid["headline"].sum() == 6
     assert "the most headline claims" in (tmp_path / "readings.md").read_text()
     with (tmp_path / "zeng2009-matchmaking.csv").open(newline="") as f:
