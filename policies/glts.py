@@ -109,6 +109,24 @@ candidates in FCFS order and the first group that passes is taken),
 ``cst`` (pairs only: the best single match) and ``cstws`` (pairs only: the
 first match that passes, in FCFS order).
 
+**The pairs' readings** (CST and CSTWS only; section 5.1 defines them in one line each:
+"*CST*: Only coscheduling and matchmaking two jobs, while taking the best suitable
+match"; "*CSTWS*: Only coscheduling and matchmaking two jobs, while taking the first
+match", and section 5.2 "the first suitable match"). Two choices the lines leave open,
+each a parameter whose default is the reading used so far:
+
+* ``pair_best`` (CST), what "best" ranks by: ``"gain"`` (default), the pair's utilization
+  gain (Equation 6, the metric G-LOMARC-TS ranks its groups by, section 4.5), or
+  ``"slowdown"``, the least slowdown of the pair (the larger of SL_{A,j} and SL_{j,A}): the
+  most complementary match, what LOMARC's matchmaking looked for ("to find jobs with
+  complementary usage of multiple resources, using simple heuristics to select the best
+  combination", section 2), ties in FCFS order;
+* ``pair_tries``, how many matches are checked: ``"until_pass"`` (default), the pairs in
+  that order (CST: best first; CSTWS: FCFS) until one passes MIN_UTILGAIN, the room and the
+  fairness checks, or ``"one"``, only the best (CST) or first (CSTWS) pre-selected
+  candidate, "suitable" read as section 4.5's pre-selection (step 1), the pair then started
+  if it passes the checks and no other pair tried ("taking the first match").
+
 **Not implemented**: the special treatment of serial jobs Figure 3 runs
 before the other forms of coscheduling (section 4.4 points to section
 4.5, whose text here does not describe it: serial jobs go through Cases
@@ -126,7 +144,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from schedsim.model.policy import register
 from schedsim.model.view import JobView, State, View
@@ -149,6 +167,13 @@ __all__ = [
 ]
 
 Variant = Literal["glts", "fbo", "ns", "nh", "cst", "cstws"]
+#: CST's "best suitable match" ranked by (module docstring, "The pairs' readings").
+PairBest = Literal["gain", "slowdown"]
+#: How many of CST's or CSTWS's matches are checked (module docstring).
+PairTries = Literal["until_pass", "one"]
+#: The values of ``pair_best`` and ``pair_tries`` (their defaults first).
+PAIR_BEST: tuple[str, ...] = ("gain", "slowdown")
+PAIR_TRIES: tuple[str, ...] = ("until_pass", "one")
 
 #: The columns of the ``matchmaking`` table (module docstring): ``time`` (the
 #: planner's clock, s), ``job`` (the job being started), ``case`` (1, 2 or 3),
@@ -314,10 +339,15 @@ class GLTS(NodePlanner):
     primaries), ``matched_longer`` (3000 s), ``f_slack`` (1.5),
     ``n_high`` (12; a metric's threshold, unused by the decisions); and
     ``adjust`` (0.75, section 5.1), ``short_max`` (600 s), ``seed`` (the
-    slowdowns predicted), ``variant`` (glts, fbo, ns, nh, cst, cstws).
+    slowdowns predicted), ``variant`` (glts, fbo, ns, nh, cst, cstws); ``pair_best``
+    and ``pair_tries``, the readings of CST's and CSTWS's one-line definitions (module
+    docstring; ignored by the other variants).
     """
 
     default_variant: Variant = "glts"
+    #: Parameters added after run ids were published, with the value that behaves as
+    #: before: a run with that value keeps its id (`schedsim.app.study.RunConfig.identity`).
+    LATER_PARAMS: ClassVar[dict[str, object]] = {"pair_best": "gain", "pair_tries": "until_pass"}
 
     def __init__(
         self,
@@ -334,13 +364,25 @@ class GLTS(NodePlanner):
         n_high: int = 12,
         short_max: float = SHORT_MAX,
         variant: Variant | None = None,
+        pair_best: PairBest = "gain",
+        pair_tries: PairTries = "until_pass",
     ) -> None:
         super().__init__(seed, max_sl, self_sl2, f_slack, adjust)
+        if pair_best not in PAIR_BEST:
+            raise ValueError(f"pair_best must be one of {', '.join(PAIR_BEST)}, got {pair_best!r}")
+        if pair_tries not in PAIR_TRIES:
+            raise ValueError(
+                f"pair_tries must be one of {', '.join(PAIR_TRIES)}, got {pair_tries!r}"
+            )
         variant = self.default_variant if variant is None else variant
         if variant not in ("glts", "fbo", "ns", "nh", "cst", "cstws"):
             raise ValueError(f"unknown variant {variant!r}")
         if block_size < 1 or matched_larger < 0 or matched_longer < 0:
             raise ValueError("block_size >= 1, matched_larger >= 0, matched_longer >= 0")
+        if variant not in ("cst", "cstws") and (pair_best, pair_tries) != ("gain", "until_pass"):
+            raise ValueError(f"pair_best and pair_tries are CST's and CSTWS's, not {variant}'s")
+        if variant == "cstws" and pair_best != "gain":
+            raise ValueError("pair_best is CST's: CSTWS takes its pairs in FCFS order")
         self.min_utilgain = float(min_utilgain)
         self.block_size = int(block_size)
         self.matched_larger = float(matched_larger)
@@ -349,6 +391,8 @@ class GLTS(NodePlanner):
         self.n_high = int(n_high)
         self.short_max = float(short_max)
         self.variant: Variant = variant
+        self.pair_best: PairBest = pair_best
+        self.pair_tries: PairTries = pair_tries
         #: Group records: [group, primary, matched, formed, gain, disbanded, reason].
         self._groups: list[list[Any]] = []
         #: job id -> index of its live group in `_groups`.
@@ -370,6 +414,7 @@ class GLTS(NodePlanner):
             "n_high": self.n_high,
             "short_max": self.short_max,
             "variant": self.variant,
+            **{k: getattr(self, k) for k, v in self.LATER_PARAMS.items() if getattr(self, k) != v},
         }
 
     def job_columns(self) -> dict[str, dict[int, Any]]:
@@ -651,9 +696,11 @@ class GLTS(NodePlanner):
             if forced is not None:
                 return alone
             pairs = [ev([c]) for c in cands]
-            if self.variant == "cst":
+            if self.variant == "cst" and self.pair_best == "slowdown":
+                pairs.sort(key=lambda g: max(g.matched[0].sl_primary, g.matched[0].member.sl_group))
+            elif self.variant == "cst":
                 pairs.sort(key=lambda g: -g.run.gain)
-            return pairs
+            return pairs[:1] if self.pair_tries == "one" else pairs
         if self.variant == "nh":
             return alone + [self._purify(p, ev(w), forced) for w in self._windows(cands, limit)]
         size = self.block_size

@@ -79,7 +79,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -95,7 +95,7 @@ from schedsim.model.policy import (
     register,
 )
 from schedsim.model.view import JobView, State, View
-from schedsim.policies.glts import GLTS, MATCHMAKING
+from schedsim.policies.glts import GLTS, MATCHMAKING, PairBest, PairTries
 from schedsim.policies.planning.profile import INF
 from schedsim.policies.spacesharing import SSP, NodePlanner, layout
 from schedsim.workloads.multicore import MAX_SL, MEDIUM_MAX, SELF_SL2, SHORT_MAX
@@ -152,8 +152,13 @@ class ScojoPECT(Policy):
     slice switch), ``short_max`` (600 s), ``medium_max`` (10,800 s),
     ``non_type_backfill`` (on), and the planners' Table 6 parameters
     (`schedsim.policies.glts.GLTS`; SSP reads only ``max_sl``,
-    ``self_sl2``, ``f_slack`` and ``adjust``).
+    ``self_sl2``, ``f_slack`` and ``adjust``), with ``pair_best`` and ``pair_tries``, the
+    readings of CST's and CSTWS's definitions (`schedsim.policies.glts`).
     """
+
+    #: Parameters added after run ids were published, with the value that behaves as
+    #: before: a run with that value keeps its id (`schedsim.app.study.RunConfig.identity`).
+    LATER_PARAMS: ClassVar[dict[str, object]] = dict(GLTS.LATER_PARAMS)
 
     def __init__(
         self,
@@ -175,6 +180,8 @@ class ScojoPECT(Policy):
         matched_larger: float = 0.125,
         running_prim_num: int = 8,
         matched_longer: float = 3000.0,
+        pair_best: PairBest = "gain",
+        pair_tries: PairTries = "until_pass",
     ) -> None:
         if inner not in INNER:
             raise ValueError(f"inner must be one of {', '.join(INNER)}, got {inner!r}")
@@ -196,6 +203,8 @@ class ScojoPECT(Policy):
         common: dict[str, Any] = {"seed": self.seed, "max_sl": max_sl, "self_sl2": self_sl2,
                                   "f_slack": f_slack, "adjust": adjust}  # fmt: skip
         cls, variant = INNER[inner]
+        if variant is None and (pair_best, pair_tries) != ("gain", "until_pass"):
+            raise ValueError(f"pair_best and pair_tries are CST's and CSTWS's, not {inner}'s")
         extra: dict[str, Any] = {}
         if variant is not None:
             extra = {
@@ -206,12 +215,17 @@ class ScojoPECT(Policy):
                 "matched_longer": matched_longer,
                 "short_max": short_max,
                 "variant": variant,
+                "pair_best": pair_best,
+                "pair_tries": pair_tries,
             }
         #: One planner per virtual machine.
         self.vms: dict[JobType, NodePlanner] = {t: cls(**common, **extra) for t in TYPES}
         self._params = {**common, **extra}
         self._params.pop("variant", None)
         self._params.pop("short_max", None)
+        for key, before in self.LATER_PARAMS.items():  # shown only when read otherwise
+            if self._params.get(key) == before:
+                self._params.pop(key)
         #: Each machine's clock at the end of its last slice (or now, in its slice).
         self._vclock: dict[JobType, float] = dict.fromkeys(TYPES, 0.0)
         self._type: dict[int, JobType] = {}

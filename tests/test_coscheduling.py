@@ -382,3 +382,68 @@ def test_the_variants_are_glts_on_nodes_of_one_core() -> None:
         tables[name] = result.jobs[["id", "start", "end", "nodes"]]
     for name, table in tables.items():
         assert table.equals(tables["glts"]), name
+
+
+def _pair_groups(variant: str, **readings: str) -> list[int]:
+    """The matched job of each pair CST or CSTWS would check, in order, for a primary of
+    4 processes (PPN 2, 2 nodes, 1000 s) and three pre-selected candidates in FCFS order
+    (job ids 2, 3, 4), each with one slowdown for both (SL_{A,j} = SL_{j,A}):
+
+    * 2: 2 processes on 1 node, SL 1.0625: gain 6000 / (1062.5 x 2) - 1 = 1.82;
+    * 3: 4 processes on 2 nodes, SL 1.125: gain 8000 / (1125 x 2) - 1 = 2.56;
+    * 4: 4 processes on 2 nodes, SL 1.25: gain 8000 / (1250 x 2) - 1 = 2.2.
+    """
+    from types import SimpleNamespace
+
+    from schedsim.policies.glts import _Candidate, _Primary
+
+    policy = GLTS(variant=variant, **readings)  # type: ignore[arg-type]
+    primary = _Primary(SimpleNamespace(id=1, size=4), 2, 2, 1000.0, 1.0)  # type: ignore[arg-type]
+    cands = [
+        _Candidate(SimpleNamespace(id=jid, size=size), 2, nodes, Member(size, 1000.0, sl), sl)  # type: ignore[arg-type]
+        for jid, size, nodes, sl in ((2, 2, 1, 1.0625), (3, 4, 2, 1.125), (4, 4, 2, 1.25))
+    ]
+    groups = policy._kept_groups(primary, 2, cands)
+    assert all(len(g.matched) == 1 for g in groups)
+    return [g.matched[0].job.id for g in groups]
+
+
+def test_cst_and_cstws_pairs_under_each_reading() -> None:
+    # The readings used so far: CST checks its pairs best gain first, CSTWS in FCFS order.
+    assert _pair_groups("cst") == [3, 4, 2]
+    assert _pair_groups("cstws") == [2, 3, 4]
+    # CST's "best" as the least slowdown (the most complementary match).
+    assert _pair_groups("cst", pair_best="slowdown") == [2, 3, 4]
+    # "Taking the first match": only the best (CST) or the first (CSTWS) is checked.
+    assert _pair_groups("cst", pair_tries="one") == [3]
+    assert _pair_groups("cst", pair_best="slowdown", pair_tries="one") == [2]
+    assert _pair_groups("cstws", pair_tries="one") == [2]
+
+
+def test_the_pair_readings_are_checked_and_passed_on() -> None:
+    from schedsim.policies.scojo import ScojoPECT
+
+    with pytest.raises(ValueError, match="pair_best must be one of gain, slowdown"):
+        CST(pair_best="most")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="pair_tries must be one of until_pass, one"):
+        CSTWS(pair_tries="two")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="pair_best is CST's"):
+        CSTWS(pair_best="slowdown")
+    with pytest.raises(ValueError, match="not glts's"):
+        GLTS(pair_tries="one")
+    with pytest.raises(ValueError, match="not ssp's"):
+        ScojoPECT(inner="ssp", pair_best="slowdown")
+    scojo = ScojoPECT(inner="cst", pair_best="slowdown", pair_tries="one")
+    assert {(vm.pair_best, vm.pair_tries) for vm in scojo.vms.values()} == {("slowdown", "one")}  # type: ignore[attr-defined]
+    assert scojo.params()["pair_best"] == "slowdown"
+    # Under the defaults the parameters are not shown: the runs' records stay as they were.
+    assert "pair_best" not in ScojoPECT(inner="cst").params()
+    assert "pair_tries" not in CST().params()
+    assert (
+        ScojoPECT.LATER_PARAMS
+        == GLTS.LATER_PARAMS
+        == {
+            "pair_best": "gain",
+            "pair_tries": "until_pass",
+        }
+    )

@@ -143,6 +143,14 @@ def test_waiting_jobs_and_high_load_phases_by_hand() -> None:
     # N_H = 3: only [30, 40]; N_H = 12 (the paper's): none.
     assert paper.high_load_phases(jobs, n_high=3).values.tolist() == [[30.0, 40.0]]
     assert paper.high_load_phases(jobs).empty
+    # The other reading: job 3, suspended over [70, 85], waits then too: 1 at 70, 2 at
+    # 80, 3 at 81, 2 at 85, 1 at 96, 0 at 97; the phases of N_H = 2 are [20, 50] and
+    # [80, 96], those of N_H = 3 [30, 40] and [81, 85].
+    pieces = _hand_result().pieces
+    steps = paper.waiting(jobs, pieces).set_index("time")["waiting"]
+    assert steps.loc[[60.0, 70.0, 80.0, 81.0, 85.0, 96.0, 97.0]].tolist() == [0, 1, 2, 3, 2, 1, 0]
+    assert paper.high_load_phases(jobs, 2, pieces).values.tolist() == [[20.0, 50.0], [80.0, 96.0]]
+    assert paper.high_load_phases(jobs, 3, pieces).values.tolist() == [[30.0, 40.0], [81.0, 85.0]]
 
 
 def test_utilization_by_hand_from_the_piece_log() -> None:
@@ -166,6 +174,9 @@ def test_utilization_by_hand_from_the_piece_log() -> None:
     # and 25 / 30, each phase counted once.
     assert u["u_core_phase"] == pytest.approx((40 / 120 + 34 / 60) / 2)
     assert u["u_node_phase"] == pytest.approx((40 / 60 + 25 / 30) / 2)
+    # N_wait counting the suspended jobs: phases [20, 50] and [80, 96], 46 s. Cores: 40 in
+    # the first as above; 16 (1) + 10 (2, to 90) + 3 (3's overhead) + 7 (3) in the second.
+    assert u["u_core_high_susp"] == pytest.approx(76 / 184)
     # N_H = 3: [30, 40], job 1 alone: 1 core of 4, 1 node of 2.
     u3 = paper.utilization(result, n_high=3)
     assert (u3["u_core_high"], u3["u_node_high"]) == (0.25, 0.5)
@@ -566,6 +577,7 @@ def test_readings_pick_their_runs_and_measures() -> None:
             "rr_all_cut10": 20.0,
             "u_core_high": 0.5,
             "u_core_phase": 0.4,
+            "u_core_high_susp": 0.5,
         },
         {
             "workload": "W1",
@@ -574,6 +586,7 @@ def test_readings_pick_their_runs_and_measures() -> None:
             "rr_all_cut10": 18.0,
             "u_core_high": 0.6,
             "u_core_phase": 0.6,
+            "u_core_high_susp": 0.55,
         },
         {"workload": "W1", "scheduler": "SSP", "alpha_means": "shape", "rr_all": 6.5},
         {"workload": "W1", "scheduler": "GLTS", "alpha_means": "shape", "rr_all": 4.225},
@@ -581,7 +594,7 @@ def test_readings_pick_their_runs_and_measures() -> None:
     runs = _runs(rows).fillna({"alpha_means": "aarr"})
     by = paper.claims.readings(runs)
     assert list(by) == ["text", "alpha as shape", "RR cut-off 60 s", "RR cut-off 10 s",
-                        "utilization per phase"]  # fmt: skip
+                        "utilization per phase", "N_wait with suspended jobs"]  # fmt: skip
 
     def ours(reading: str, key: str) -> str:
         return next(r.text() for r in by[reading] if r.claim.key == key)
@@ -596,6 +609,7 @@ def test_readings_pick_their_runs_and_measures() -> None:
     assert ours("RR cut-off 60 s", rr).startswith("not checked")  # no column: not measured
     assert ours("text", util) == "vs SSP +20.0%"
     assert ours("utilization per phase", util) == "vs SSP +50.0%"
+    assert ours("N_wait with suspended jobs", util) == "vs SSP +10.0%"
     table = readings_table(by)
     assert table.loc[table["claim"] == rr, "alpha as shape"].item() == "reproduced"
     assert table.loc[table["claim"] == rr, "RR cut-off 10 s"].item() == "direction only"
@@ -692,7 +706,8 @@ def test_the_report_of_a_small_study(study_dir: Path, tmp_path: Path) -> None:
     # runs (no run of another workload reading).
     grid = pd.read_csv(tmp_path / "readings.csv")
     assert list(grid.columns) == ["claim", "where", "headline", "text", "RR cut-off 60 s",
-                                  "RR cut-off 10 s", "utilization per phase"]  # fmt: skip
+                                  "RR cut-off 10 s", "utilization per phase",
+                                  "N_wait with suspended jobs"]  # fmt: skip
     assert grid["headline"].sum() == 6
     assert "the most headline claims" in (tmp_path / "readings.md").read_text()
     with (tmp_path / "zeng2009-matchmaking.csv").open(newline="") as f:
@@ -727,3 +742,58 @@ def test_schedsim_report_prints_the_claims(
     assert main(["report", str(study_dir), "--out", str(tmp_path / "report")]) == 0
     assert "The paper's claims (zeng2009)" in capsys.readouterr().out
     assert (tmp_path / "report" / "zeng2009-fig6-rr.png").exists()
+
+
+def test_the_pair_readings_read_cst_and_cstws_runs_of_their_own() -> None:
+    # CST and CSTWS run under each pair reading; SSP and GLTS once (no pairs to read).
+    # Each reading reads the CST and CSTWS runs of its own, the others' runs throughout.
+    rows = [
+        {"workload": "W1", "scheduler": "GLTS", "rr_all": 4.0},
+        {"workload": "W1", "scheduler": "SSP", "rr_all": 6.0},
+        {"workload": "W1", "scheduler": "CST", "rr_all": 5.0},
+        {"workload": "W1", "scheduler": "CSTWS", "rr_all": 5.0},
+        {"workload": "W1", "scheduler": "CST", "pair_best": "slowdown", "rr_all": 8.0},
+        {"workload": "W1", "scheduler": "CST", "pair_tries": "one", "rr_all": 4.4},
+        {"workload": "W1", "scheduler": "CSTWS", "pair_tries": "one", "rr_all": 16.0},
+    ]
+    runs = _runs(rows).fillna({"pair_best": "gain", "pair_tries": "until_pass"})
+    by = paper.claims.readings(runs)
+    assert list(by) == ["text", "RR cut-off 60 s", "RR cut-off 10 s", "utilization per phase",
+                        "N_wait with suspended jobs", "CST best by slowdown",
+                        "pairs: one match checked"]  # fmt: skip
+
+    def ours(reading: str, key: str) -> str:
+        return next(r.text() for r in by[reading] if r.claim.key == key)
+
+    cst, cstws, ssp = (f"GLTS has a lower RR than {name} (W1)" for name in ("CST", "CSTWS", "SSP"))
+    assert ours("text", cst) == "all -20.0%"
+    assert ours("text", cstws) == "all -20.0%"
+    assert ours("CST best by slowdown", cst) == "all -50.0%"
+    assert ours("CST best by slowdown", cstws) == "all -20.0%"  # CSTWS has no "best"
+    assert ours("pairs: one match checked", cst) == "all -9.1%"
+    assert ours("pairs: one match checked", cstws) == "all -75.0%"
+    pairs = ("text", "CST best by slowdown", "pairs: one match checked")
+    assert {ours(r, ssp) for r in pairs} == {"all -33.3%"}
+    # A study whose CST ran under another reading alone is scored under the text's (it
+    # has the text's SSP and GLTS), its CST claim not checked; the figures read only the
+    # text's runs.
+    only = runs[(runs["scheduler"] != "CST") | (runs["pair_best"] == "slowdown")]
+    assert paper.claims.scored_reading(only).name == "text"
+    found = paper.claims.claims(only).set_index("claim")
+    assert found.loc[cst, "status"] == "not checked"
+    table = paper.analyses.default_reading(runs)
+    assert set(table["pair_best"]) == {"gain"} and set(table["pair_tries"]) == {"until_pass"}
+
+
+def test_the_readings_of_several_studies_count_a_run_once(study_dir: Path, tmp_path: Path) -> None:
+    # The same study twice is the study once: its runs (same ids) count once, so the
+    # table is its own report's.
+    from schedsim.papers.zeng2009.report import readings_of
+
+    results = StudyResults.load(study_dir)
+    paper.write(results, tmp_path)
+    alone = (tmp_path / "readings.md").read_text()
+    both = readings_of([study_dir, study_dir])
+    assert both.strip() and both.strip() in alone
+    with pytest.raises(ValueError, match="no finished run of Zeng & Sodan's schedulers in "):
+        readings_of([])

@@ -4,7 +4,8 @@ Sharing on Multi-core Parallel Machines* (JSSPP 2009): co-scheduling on multi-co
 Its page is README.md beside this file; its study ``study.toml``. `analyses`: RR, the
 utilization, the groups and the delays measured from the runs; `claims`: the paper's
 claims scored; `figures`: Figures 6-9; `report`: `write`, the files it adds to a study's
-report (``[report] paper = "zeng2009"``).
+report (``[report] paper = "zeng2009"``), and `readings_of`, the readings x claims table of
+several of its studies scored together.
 """
 
 from __future__ import annotations

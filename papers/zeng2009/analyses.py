@@ -66,6 +66,8 @@ __all__ = [
     "KEYS",
     "NO_SLICING",
     "N_HIGH",
+    "PAIR_BEST",
+    "PAIR_TRIES",
     "PAPER_JOBS",
     "ROUNDING",
     "RR_BOUND",
@@ -108,6 +110,9 @@ RR_CUTS: tuple[float, ...] = (10.0, 60.0, 600.0)
 #: Table 6's defaults of the workload readings (`schedsim.workloads.multicore`): how
 #: Table 5's alpha is read and how Equation 7 is rounded, for a run that does not say.
 ALPHA_MEANS, ROUNDING = "aarr", "pow2"
+#: The defaults of the pair readings of CST and CSTWS (`schedsim.policies.glts`: what CST's
+#: "best" ranks by, how many pairs are checked), for a run that does not say.
+PAIR_BEST, PAIR_TRIES = "gain", "until_pass"
 #: Section 5.3: "the number of candidate jobs for matchmaking is less than 4 in 85% of
 #: the cases": the count below which a search has few candidates (`matchmaking_stats`).
 FEW_CANDIDATES = 4
@@ -202,25 +207,35 @@ def _steps(times: np.ndarray, deltas: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return at, np.cumsum(np.bincount(where, weights=deltas, minlength=at.size))
 
 
-def waiting(jobs: pd.DataFrame) -> pd.DataFrame:
+def waiting(jobs: pd.DataFrame, suspended: pd.DataFrame | None = None) -> pd.DataFrame:
     """N_wait of Equation 1 over time: ``time``, ``waiting`` (a step function).
 
     A job waits from its submission to its *first* start: the waiting queue of
     the conservative-backfilling scheduler (section 4.7). A job suspended by
     Scojo-PECT's time slices, waiting for its next slice, has started already and
     holds its place in its virtual machine's plan: it is not in the waiting queue
-    (choice: the paper does not say). A job that never started waits to the end.
+    (choice: the paper does not say: "N_wait is the number of jobs in the waiting
+    queue", section 4.1). A job that never started waits to the end. The other reading,
+    every job not running counted (the suspended ones too), is ``suspended``: the piece
+    log (`usage`'s), whose ``suspended`` pieces then count as waiting.
     """
     submit = jobs["submit"].to_numpy(dtype=float)
     start = jobs["start"].to_numpy(dtype=float)
     started = np.isfinite(start)
     times = np.concatenate([submit, start[started]])
     deltas = np.concatenate([np.ones(submit.size), -np.ones(int(started.sum()))])
+    if suspended is not None:
+        held = suspended[suspended["kind"].astype(str) == "suspended"]
+        begin, end = held["start"].to_numpy(dtype=float), held["end"].to_numpy(dtype=float)
+        times = np.concatenate([times, begin, end])
+        deltas = np.concatenate([deltas, np.ones(begin.size), -np.ones(end.size)])
     at, value = _steps(times, deltas)
     return pd.DataFrame({"time": at, "waiting": value.round().astype(np.int64)})
 
 
-def high_load_phases(jobs: pd.DataFrame, n_high: int = N_HIGH) -> pd.DataFrame:
+def high_load_phases(
+    jobs: pd.DataFrame, n_high: int = N_HIGH, suspended: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """The high-load phases of Equation 1: ``start``, ``end`` (s), one row per phase.
 
     A phase starts at the instant N_wait (`waiting`) reaches ``n_high`` (N_H,
@@ -228,9 +243,9 @@ def high_load_phases(jobs: pd.DataFrame, n_high: int = N_HIGH) -> pd.DataFrame:
     as Equation 1 says with t_l and t_j. Events at one instant count together, so
     a job submitted and started at once does not open a phase of no length. A
     phase still open at the last start (jobs that never started: a partial run)
-    ends at the last end.
+    ends at the last end. ``suspended``: `waiting`'s (the suspended jobs counted too).
     """
-    steps = waiting(jobs)
+    steps = waiting(jobs, suspended)
     t = steps["time"].to_numpy(dtype=float)
     high = steps["waiting"].to_numpy() >= n_high
     if not high.any():
@@ -355,10 +370,13 @@ def utilization(result: Result, n_high: int = N_HIGH) -> dict[str, float]:
     second count as much as one of a day). NaN without a phase. The other reading
     the text allows, the mean of the phases' own utilizations (each phase of
     positive length counted once), is ``u_node_phase`` and ``u_core_phase``
-    (`schedsim.papers.zeng2009.claims`' reading ``utilization="phase"``).
+    (`schedsim.papers.zeng2009.claims`' reading ``utilization="phase"``). With the
+    phases of N_wait counting the suspended jobs too (`waiting`'s other reading), pooled,
+    ``u_core_high_susp`` (the reading ``n_wait="suspended"``).
 
     Keys: ``u_node``, ``u_core``, ``u_node_high``, ``u_core_high``,
-    ``u_node_phase``, ``u_core_phase``, ``high_load_phases``, ``high_load_s``.
+    ``u_node_phase``, ``u_core_phase``, ``u_core_high_susp``, ``high_load_phases``,
+    ``high_load_s``.
     """
     if result.pieces is None:
         raise ValueError("utilization needs the piece log: run with pieces kept")
@@ -389,6 +407,11 @@ def utilization(result: Result, n_high: int = N_HIGH) -> dict[str, float]:
     for kind, v, total in (("node", un, nodes_total), ("core", uc, cores_total)):
         each = _integrals(t, v, phases[some]) / (lengths[some] * total)
         out[f"u_{kind}_phase"] = float(np.mean(each)) if each.size else math.nan
+    other = high_load_phases(jobs, n_high, result.pieces)[["start", "end"]].to_numpy(dtype=float)
+    length = float(np.sum(other[:, 1] - other[:, 0])) if len(other) else 0.0
+    out["u_core_high_susp"] = (
+        _integral(t, uc, other) / (length * cores_total) if length > 0 else math.nan
+    )
     out["high_load_phases"] = float(len(phases))
     out["high_load_s"] = float(np.sum(phases[:, 1] - phases[:, 0])) if len(phases) else 0.0
     return out
@@ -546,6 +569,7 @@ UNITS: dict[str, str] = {
     "rr": "ratio",
     **{f"rr_{t}_cut{c:g}": "ratio" for t in (*TYPES, "all") for c in RR_CUTS},
     **{f"u_{w}{h}": "fraction" for w in ("node", "core") for h in ("", "_high", "_phase")},
+    "u_core_high_susp": "fraction",
     "high_load_phases": "phases",
     "high_load_s": "s",
     "groups": "groups",
@@ -611,7 +635,8 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
     alone), ``scheduler``, ``block_size`` and ``f_slack`` (Table 6's 16 and 1.5 for
     a run that does not set them: the policies' defaults), the workload readings
     ``alpha_means`` and ``rounding`` (``workload_params``; `ALPHA_MEANS`, `ROUNDING`
-    when not set) and ``replication``. N_H
+    when not set), CST's and CSTWS's pair readings ``pair_best`` and ``pair_tries``
+    (``params``; `PAIR_BEST`, `PAIR_TRIES` when not set) and ``replication``. N_H
     is each run's ``params.n_high`` when it sets one, else Table 6's 12."""
     rows = []
     for record in results.done.to_dict("records"):
@@ -628,6 +653,8 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
             "f_slack": _number(_param(record, "f_slack"), F_SLACK),
             "alpha_means": _text(record.get("workload_params.alpha_means"), ALPHA_MEANS),
             "rounding": _text(record.get("workload_params.rounding"), ROUNDING),
+            "pair_best": _text(_param(record, "pair_best"), PAIR_BEST),
+            "pair_tries": _text(_param(record, "pair_tries"), PAIR_TRIES),
             "replication": record.get("replication"),
         }
         row.update(metrics(results.result(record["id"]), bound, n_high))
@@ -640,14 +667,14 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
 
 #: The columns a configuration is told by (replications averaged over the rest).
 KEYS: tuple[str, ...] = ("workload", "alpha_means", "rounding", "slicing", "scheduler",
-                         "block_size", "f_slack")  # fmt: skip
+                         "block_size", "f_slack", "pair_best", "pair_tries")  # fmt: skip
 
 
 def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
     """The metrics of `study_runs` averaged over the replications of each
     configuration (section 5.1: "run with 3 random workloads ... results are
     averaged"), one row per workload, workload reading, slicing, scheduler, block
-    size and slack factor, with ``runs`` (how many were averaged); schedulers in the
+    size, slack factor and pair reading, with ``runs`` (how many were averaged); schedulers in the
     paper's order. A table without the reading columns gets the defaults."""
     if runs.empty:
         return pd.DataFrame(columns=[*KEYS, "runs"])
@@ -660,7 +687,7 @@ def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
     table["_order"] = table["scheduler"].map(order)
     return (
         table.sort_values(
-            ["workload", "alpha_means", "rounding", "slicing", "_order", "block_size", "f_slack"]
+            [*KEYS[:4], "_order", *KEYS[5:]]  # the scheduler in the paper's order
         )
         .drop(columns="_order")
         .reset_index(drop=True)
@@ -668,20 +695,23 @@ def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def with_readings(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with the workload readings' columns, `ALPHA_MEANS` and `ROUNDING`
-    where it has none (a table made before they were kept)."""
+    """``table`` with the readings' columns, `ALPHA_MEANS`, `ROUNDING`, `PAIR_BEST` and
+    `PAIR_TRIES` where it has none (a table made before they were kept)."""
     out = table
-    for column, default in (("alpha_means", ALPHA_MEANS), ("rounding", ROUNDING)):
+    for column, default in (("alpha_means", ALPHA_MEANS), ("rounding", ROUNDING),
+                            ("pair_best", PAIR_BEST), ("pair_tries", PAIR_TRIES)):  # fmt: skip
         if column not in out:
             out = out.assign(**{column: default})
     return out
 
 
 def default_reading(table: pd.DataFrame) -> pd.DataFrame:
-    """The rows of ``table`` under the default workload readings (`ALPHA_MEANS`,
-    `ROUNDING`): the runs the figures and the default claims read."""
+    """The rows of ``table`` under the default readings (`ALPHA_MEANS`, `ROUNDING`,
+    `PAIR_BEST`, `PAIR_TRIES`): the runs the figures and the default claims read."""
     t = with_readings(table)
-    return t[(t["alpha_means"] == ALPHA_MEANS) & (t["rounding"] == ROUNDING)].reset_index(drop=True)
+    keep = (t["alpha_means"] == ALPHA_MEANS) & (t["rounding"] == ROUNDING)
+    keep &= (t["pair_best"] == PAIR_BEST) & (t["pair_tries"] == PAIR_TRIES)
+    return t[keep].reset_index(drop=True)
 
 
 def paper_setting(table: pd.DataFrame) -> pd.DataFrame:

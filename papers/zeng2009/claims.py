@@ -15,8 +15,11 @@ The open choices of the paper are **readings** (`Reading`, `READINGS`): how Tabl
 alpha sets the arrival rate and how Equation 7 is rounded (workload readings: runs of
 their own, ``workload_params``), RR's cut-off for very short jobs and whether the
 utilization of the high-load phases is pooled over them or a mean of the phases
-(measure readings: the same runs read otherwise). `claims` scores one reading;
-`readings` every reading the runs have, for the readings x claims table.
+(measure readings: the same runs read otherwise), and what CST's "best suitable match"
+ranks by and how many of CST's and CSTWS's pairs are checked (pair readings: CST's and
+CSTWS's runs of their own, ``params``; the other schedulers' runs are the text's).
+`claims` scores one reading; `readings` every reading the runs have, for the readings x
+claims table.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ from schedsim.papers.zeng2009.analyses import (
     ALPHA_MEANS,
     BLOCK_SIZE,
     F_SLACK,
+    PAIR_BEST,
+    PAIR_TRIES,
     ROUNDING,
     RR_BOUND,
     paper_setting,
@@ -107,7 +112,12 @@ class Reading:
     cut-off for very short jobs (`schedsim.papers.zeng2009.analyses.relative_response`;
     the runs keep RR at each of `RR_CUTS`); ``utilization`` is ``"pooled"`` (the
     high-load phases as one window, ``u_core_high``) or ``"phase"`` (the mean of the
-    phases' own utilizations, ``u_core_phase``).
+    phases' own utilizations, ``u_core_phase``); ``n_wait`` is ``"queued"`` (Equation 1's
+    N_wait: the jobs not yet started) or ``"suspended"`` (the jobs suspended by the time
+    slices counted too: ``u_core_high_susp``). ``pair_best`` and ``pair_tries`` pick
+    CST's and CSTWS's runs (`schedsim.policies.glts`' pair readings: CST's "best" by
+    utilization gain or least slowdown; every pair checked until one passes, or only the
+    best or first one); the other schedulers' runs are those of the defaults.
     """
 
     name: str
@@ -115,6 +125,14 @@ class Reading:
     rounding: str = ROUNDING
     rr_cut: float = RR_BOUND
     utilization: str = "pooled"
+    n_wait: str = "queued"
+    pair_best: str = PAIR_BEST
+    pair_tries: str = PAIR_TRIES
+
+    @property
+    def runs(self) -> tuple[str, str, str, str]:
+        """The runs this reading reads: (alpha_means, rounding, pair_best, pair_tries)."""
+        return self.alpha_means, self.rounding, self.pair_best, self.pair_tries
 
     def metric(self, name: str) -> str:
         """The column of the runs table that holds ``name`` under this reading."""
@@ -122,6 +140,8 @@ class Reading:
             return f"{name}_cut{self.rr_cut:g}"
         if name == "u_core_high" and self.utilization == "phase":
             return "u_core_phase"
+        if name == "u_core_high" and self.n_wait == "suspended":
+            return "u_core_high_susp"
         return name
 
 
@@ -143,6 +163,12 @@ READING_TEXT: dict[str, str] = {
     "RR cut-off 10 s": "RR's cut-off at 10 s, the usual bounded slowdown's",
     "utilization per phase": "the core utilization in high-load phases as the mean of the "
     "phases' own utilizations (Equation 1 per phase), not pooled over their union",
+    "N_wait with suspended jobs": "Equation 1's N_wait counts the jobs suspended by "
+    "Scojo-PECT's time slices too (every job not running), not only those not yet started",
+    "CST best by slowdown": 'CST\'s "best suitable match" as the least slowdown of the pair '
+    "(the most complementary, LOMARC's aim), not the highest utilization gain",
+    "pairs: one match checked": "CST and CSTWS check only their best (CST) or first (CSTWS) "
+    'pre-selected match ("taking the first match"), not every pair until one passes',
 }
 #: The readings the study runs or the runs allow, the default first; each changes one
 #: choice.
@@ -153,12 +179,27 @@ READINGS: tuple[Reading, ...] = (
     Reading("RR cut-off 60 s", rr_cut=60.0),
     Reading("RR cut-off 10 s", rr_cut=10.0),
     Reading("utilization per phase", utilization="phase"),
+    Reading("N_wait with suspended jobs", n_wait="suspended"),
+    Reading("CST best by slowdown", pair_best="slowdown"),
+    Reading("pairs: one match checked", pair_tries="one"),
 )
 
 
 def _pct(a: pd.Series, b: pd.Series) -> pd.Series:
     """``a`` against ``b`` in percent of ``b``, pair by pair (NaN where b is 0)."""
     return 100 * (a / b.where(b != 0) - 1)
+
+
+def _pairs_match(table: pd.DataFrame, reading: Reading) -> pd.Series:
+    """The rows ``reading``'s pair readings read: CST's runs with its ``pair_best`` and
+    ``pair_tries``, CSTWS's with its ``pair_tries`` (CSTWS has no "best"), every other
+    scheduler's runs under the defaults (they have no pairs to read)."""
+    best, tries = table["pair_best"], table["pair_tries"]
+    default = (best == PAIR_BEST) & (tries == PAIR_TRIES)
+    cst = (best == reading.pair_best) & (tries == reading.pair_tries)
+    cstws = tries == reading.pair_tries
+    name = table["scheduler"]
+    return cst.where(name == "CST", cstws.where(name == "CSTWS", default))
 
 
 class Values:
@@ -170,7 +211,8 @@ class Values:
         table = with_readings(runs)
         if len(table):
             table = table[(table["alpha_means"] == reading.alpha_means)
-                          & (table["rounding"] == reading.rounding)]  # fmt: skip
+                          & (table["rounding"] == reading.rounding)
+                          & _pairs_match(table, reading)]  # fmt: skip
         table = paper_setting(table.reset_index(drop=True))
         if "replication" not in table:
             table = table.assign(replication=0)
@@ -530,23 +572,26 @@ def claims(runs: pd.DataFrame, reading: Reading = DEFAULT) -> pd.DataFrame:
 
 def readings(runs: pd.DataFrame, chosen: Sequence[Reading] = READINGS
              ) -> dict[str, list[ClaimResult]]:  # fmt: skip
-    """The results of each reading in ``chosen`` whose workload reading the runs have
-    (a measure reading always: it reads the default's runs), by name, for
+    """The results of each reading in ``chosen`` whose runs (workload and pair readings,
+    `Reading.runs`) the study has (a measure reading whenever the default's: it reads
+    them), by name, for
     `schedsim.app.claims.readings_table`."""
-    have = _workload_readings(runs)
-    return {r.name: results(runs, r) for r in chosen
-            if (r.alpha_means, r.rounding) in have}  # fmt: skip
+    have = _run_readings(runs)
+    return {r.name: results(runs, r) for r in chosen if r.runs in have}
 
 
-def _workload_readings(runs: pd.DataFrame) -> set[tuple[str, str]]:
-    """The (alpha_means, rounding) pairs the runs have."""
+def _run_readings(runs: pd.DataFrame) -> set[tuple[str, str, str, str]]:
+    """The (alpha_means, rounding, pair_best, pair_tries) the runs have (`Reading.runs`)."""
     table = with_readings(runs)
-    return set(zip(table["alpha_means"], table["rounding"], strict=True)) if len(table) else set()
+    if not len(table):
+        return set()
+    columns = ("alpha_means", "rounding", "pair_best", "pair_tries")
+    return set(zip(*(table[c] for c in columns), strict=True))
 
 
 def scored_reading(runs: pd.DataFrame) -> Reading:
     """The reading a study's claims table is scored under: the text's (`DEFAULT`) when
     the runs have its workload reading, else the first of `READINGS` they have (a study
     of one other reading alone, ``study-rounding.toml``); `DEFAULT` without runs."""
-    have = _workload_readings(runs)
-    return next((r for r in READINGS if (r.alpha_means, r.rounding) in have), DEFAULT)
+    have = _run_readings(runs)
+    return next((r for r in READINGS if r.runs in have), DEFAULT)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,12 +47,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from schedsim.app.report.study_results import StudyResults
 
-__all__ = ["write"]
+__all__ = ["readings_of", "write"]
 
 
 #: The columns of ``zeng2009-utilization.csv`` beyond the configuration's.
 UTILIZATION_COLUMNS = ("u_node", "u_core", "u_node_high", "u_core_high", "u_node_phase",
-                       "u_core_phase", "high_load_phases", "high_load_s", "makespan_s")  # fmt: skip
+                       "u_core_phase", "u_core_high_susp", "high_load_phases", "high_load_s",
+                       "makespan_s")  # fmt: skip
 #: The columns of ``zeng2009-matchmaking.csv`` (`analyses.matchmaking_stats`).
 MATCHMAKING_COLUMNS = (
     "searches", "searches_case1", "candidates_mean", "few_candidates_share", "fair_rejects",
@@ -144,3 +146,24 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
         figures.append(("zeng2009-fig9-slack", slack_figure(chosen)))
     plots += save_figures(figures, out)
     return tables, plots, claimed
+
+
+def readings_of(directories: Sequence[str | Path]) -> str:
+    """The readings x claims table (markdown, as ``readings.md``'s) of several studies of
+    this paper scored together: the main study and the studies of one reading each
+    (``study-alpha-w2.toml``, ``study-ns.toml``), whose runs no single report sees at
+    once. A run two of them hold (the same run id: same configuration and seed) counts
+    once. The page's table is this one::
+
+        python -c "from schedsim.papers.zeng2009.report import readings_of; print(readings_of(
+            ['results/seed003-coscheduling', 'results/zeng2009-alpha-w2',
+             'results/zeng2009-ns']))"
+    """
+    from schedsim.app.report.study_results import StudyResults
+
+    frames = [f for f in (study_runs(StudyResults.load(d)) for d in directories) if len(f)]
+    if not frames:
+        where = ", ".join(map(str, directories))
+        raise ValueError(f"no finished run of Zeng & Sodan's schedulers in {where}")
+    runs = pd.concat(frames, ignore_index=True).drop_duplicates("id", ignore_index=True)
+    return readings_markdown(readings_table(readings(runs)))

@@ -212,6 +212,7 @@ UNITLESS_PARAMETERS: frozenset[str] = frozenset(
         "queue_in_cycle",  # pfcfs family
         "inner", "non_type_backfill",  # scojo
         "variant",  # glts family (not listed: `schedsim.app.registry.UNLISTED`)
+        "pair_best", "pair_tries",  # cst, cstws (and scojo): readings of their definitions
     }
 )  # fmt: skip
 
