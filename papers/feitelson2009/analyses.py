@@ -221,7 +221,7 @@ def night_drains(jobs: pd.DataFrame, days: int) -> np.ndarray:
     return np.where(hours > 24.0 + NIGHT_TO, math.nan, hours)
 
 
-def _queue_row(result: Result, cycle: bool) -> dict[str, float]:
+def _queue_row(result: Result, cycle: bool) -> dict[str, float | tuple[float, ...]]:
     """A run's queue by time of day, boiled down: spread, drain hour, the queue at 10:00
     and 17:50 and its smallest at night, the busy cores by night and by day, the most
     any schedule of the run could show at night (`bound.night_ceiling`) and the nights'
