@@ -19,7 +19,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-__all__ = ["ANALYSES", "public_names"]
+__all__ = ["ANALYSES", "STUDIES", "public_names"]
 
 #: ``[report] paper = NAME`` -> the module whose ``write(results, out)`` adds that
 #: paper's tables, figures and claims to a study's report (returning the table and
@@ -31,6 +31,26 @@ ANALYSES: dict[str, str] = {
     "schwiegelshohn1998": "schedsim.papers.schwiegelshohn1998",
     "kettimuthu2003": "schedsim.papers.kettimuthu2003",
     "kettimuthu2003-subset": "schedsim.papers.kettimuthu2003.subset",
+}
+
+#: A paper -> its full study with its readings: the study files (in its package, the main
+#: one first) that ``schedsim reproduce PAPER`` sweeps and reports, each into
+#: ``results/<its study name>``. Left out, each with its own command on its page:
+#: feitelson2009's ``study-full.toml`` (the paper's 180 days: some 45 minutes of 2 workers)
+#: and kettimuthu2003's ``subset.toml`` (the calibration search that chose the study's
+#: workload, not a reading).
+STUDIES: dict[str, tuple[str, ...]] = {
+    "schwiegelshohn1998": ("study.toml",),
+    "lawson2002": ("study.toml",),
+    "kettimuthu2003": ("study.toml",),
+    "feitelson2009": ("study.toml", "study-alpha.toml", "study-longer.toml", "study-night.toml"),
+    "zeng2009": (
+        "study.toml",
+        "study-alpha-w2.toml",
+        "study-ns.toml",
+        "study-pairs.toml",
+        "study-rounding.toml",
+    ),
 }
 
 

@@ -8,15 +8,20 @@ first, and the paper's report module run on what was read.
 
 from __future__ import annotations
 
+import sys
+import types
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+import schedsim.papers as papers
+from schedsim.app.cli import main
 from schedsim.app.reproduce import (
     REDUCED_SUFFIX,
     claim_counts,
     find_root,
+    paper_studies,
     reduce_study,
     reproduce,
     study_file,
@@ -168,3 +173,57 @@ def test_a_study_naming_no_paper_has_no_paper_report(repo: Path) -> None:
 def test_claim_counts_in_the_reports_order() -> None:
     claims = pd.DataFrame({"status": ["partly", "reproduced", "not run", "partly"]})
     assert claim_counts(claims) == "4 claims: 1 reproduced, 2 partly, 1 not run"
+
+
+def test_every_papers_full_study_is_its_shipped_files() -> None:
+    for paper, names in papers.STUDIES.items():
+        paths = paper_studies(paper)
+        assert [p.name for p in paths] == list(names) and names[0] == "study.toml"
+        studies = [load_study(p) for p in paths]
+        assert len({s.name for s in studies}) == len(studies)  # each into its own folder
+    with pytest.raises(ValueError, match="no paper 'tiny': expected one of feitelson2009, "):
+        paper_studies("tiny")
+
+
+@pytest.fixture
+def tiny_paper(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``tiny`` registered as a paper of two studies, whose package scores them together
+    (``readings_of`` names the folders it was given, in order)."""
+    monkeypatch.setitem(papers.STUDIES, "tiny", ("study.toml", "study-full.toml"))
+    package = types.ModuleType("tiny_paper")
+    package.READINGS_FROM = ("study-full.toml", "study.toml")  # type: ignore[attr-defined]
+    package.readings_of = lambda dirs: " ".join(Path(d).name for d in dirs)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tiny_paper", package)
+    monkeypatch.setitem(papers.ANALYSES, "tiny", "tiny_paper")
+    monkeypatch.chdir(repo)
+    return repo
+
+
+def test_reproduce_sweeps_and_reports_each_study_of_a_paper(
+    tiny_paper: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["reproduce", "tiny", "--list"]) == 0
+    listed = capsys.readouterr().out
+    assert "tiny, 8 runs, into results/tiny/" in listed and "tiny-full, 8 runs" in listed
+    assert not (tiny_paper / "results").exists()
+
+    assert main(["reproduce", "tiny", "--workers", "0", "--no-progress"]) == 0
+    for name in ("tiny", "tiny-full"):
+        assert len(list((tiny_paper / "results" / name / "runs").iterdir())) == 8
+        assert (tiny_paper / "results" / name / "report" / "claims.csv").is_file()
+    together = tiny_paper / "results" / "tiny" / "report" / "readings-all.md"
+    assert together.read_text() == "tiny-full tiny\n"  # READINGS_FROM's order
+
+    runs = tiny_paper / "results" / "tiny" / "runs"
+    stamps = {p.name: p.stat().st_mtime_ns for p in runs.iterdir()}
+    assert main(["reproduce", "tiny", "--workers", "0", "--no-progress"]) == 0
+    assert "0 runs finished now, 8 already done" in capsys.readouterr().out
+    assert {p.name: p.stat().st_mtime_ns for p in runs.iterdir()} == stamps
+
+
+def test_reproduce_names_the_papers_when_the_name_is_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["reproduce", "lawson"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no paper 'lawson': expected one of" in err

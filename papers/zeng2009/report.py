@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from schedsim.app.report.study_results import StudyResults
 
-__all__ = ["readings_of", "write"]
+__all__ = ["READINGS_FROM", "readings_of", "write"]
 
 
 #: The columns of ``zeng2009-utilization.csv`` beyond the configuration's.
@@ -148,16 +148,19 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
     return tables, plots, claimed
 
 
+#: The studies (files of this package) whose runs `readings_of` scores together: the main
+#: study and the two of one reading each. ``study-pairs.toml`` (one workload, one
+#: replication) and ``study-rounding.toml`` are reported on their own.
+READINGS_FROM: tuple[str, ...] = ("study.toml", "study-alpha-w2.toml", "study-ns.toml")
+
+
 def readings_of(directories: Sequence[str | Path]) -> str:
     """The readings x claims table (markdown, as ``readings.md``'s) of several studies of
     this paper scored together: the main study and the studies of one reading each
     (``study-alpha-w2.toml``, ``study-ns.toml``), whose runs no single report sees at
     once. A run two of them hold (the same run id: same configuration and seed) counts
-    once. The page's table is this one::
-
-        python -c "from schedsim.papers.zeng2009.report import readings_of; print(readings_of(
-            ['results/seed003-coscheduling', 'results/zeng2009-alpha-w2',
-             'results/zeng2009-ns']))"
+    once. The page's table is this one; ``schedsim reproduce zeng2009`` writes it as
+    ``readings-all.md`` in the main study's report (`READINGS_FROM`).
     """
     from schedsim.app.report.study_results import StudyResults
 

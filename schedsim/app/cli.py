@@ -8,7 +8,8 @@ named by the configuration's hash), whole and never over another run
 table. Ctrl-C and a closed pipe (``| head``) end it with one line.
 ``schedsim policies`` and ``schedsim workloads`` list what is available.
 ``schedsim sweep STUDY.toml`` runs a parameter study (`schedsim.app.study`,
-`schedsim.app.sweep`) and ``schedsim report DIR`` aggregates it (`schedsim.app.report`).
+`schedsim.app.sweep`) and ``schedsim report DIR`` aggregates it (`schedsim.app.report`);
+``schedsim reproduce PAPER`` does both for each study of a paper's full study.
 
 Bad input (a malformed trace line, an unknown policy or parameter, a job
 wider than the machine) exits with status 2 and one line naming the file,
@@ -48,7 +49,7 @@ from schedsim.workloads import catalog
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
 
-    from schedsim.app.study import RunConfig
+    from schedsim.app.study import RunConfig, Study
     from schedsim.model.results import Result
 
 # The papers the options' help names: `quantities` is a light module (the report
@@ -147,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     _run_parser(sub)
     _sweep_parser(sub)
     report, compare = _report_parser(sub), _compare_parser(sub)
+    _reproduce_parser(sub)
     _category_options(report, compare)
     sub.add_parser("policies", help="list the scheduling policies and their parameters")
     sub.add_parser(
@@ -192,6 +194,33 @@ def _sweep_parser(sub: Any) -> None:
     )
     sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
     _debug_option(sweep)
+
+
+def _reproduce_parser(sub: Any) -> None:
+    reproduce = sub.add_parser(
+        "reproduce",
+        help="run and report a paper's full study with its readings (e.g. zeng2009)",
+        description=(
+            "Sweep each study file of a paper's full study with its readings "
+            "(schedsim.papers.STUDIES) into results/STUDY-NAME, then report it, as "
+            "`schedsim sweep` and `schedsim report` would; a paper whose readings span "
+            "several studies also gets their readings x claims table scored together "
+            "(readings-all.md in the first study's report). Re-running the same command "
+            "resumes: finished runs are skipped."
+        ),
+    )
+    reproduce.add_argument("paper", metavar="PAPER", help="the paper's package, e.g. zeng2009")
+    reproduce.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="local worker processes (default: all cores; 0 runs in this process)",
+    )
+    reproduce.add_argument(
+        "--list", action="store_true", help="list the study files and their runs, run nothing"
+    )
+    reproduce.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _debug_option(reproduce)
 
 
 def _report_parser(sub: Any) -> argparse.ArgumentParser:
@@ -561,9 +590,7 @@ def _print_run(args: argparse.Namespace, console: Console, result: Result) -> No
 
 
 def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
-    from schedsim.app.report.study_results import MIN_REPLICATIONS
     from schedsim.app.study import load_study
-    from schedsim.app.sweep import sweep
 
     if args.workers is not None and args.workers < 0:
         raise ValueError(f"--workers {args.workers}: expected 0 (run in this process) or more")
@@ -571,8 +598,23 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
         raise ValueError(f"--cluster {args.cluster!r}: an empty address (e.g. tcp://host:8786)")
     study = load_study(args.study)
     out = output_directory(args.out) or Path("results") / study.name
+    return _sweep_study(console, study, out, args.workers, args.cluster, args.no_progress)
+
+
+def _sweep_study(
+    console: Console,
+    study: Study,
+    out: Path,
+    workers: int | None,
+    cluster: str | None,
+    no_progress: bool,
+) -> int:
+    """``schedsim sweep``'s work on one loaded study: run it into ``out``, say how it went."""
+    from schedsim.app.report.study_results import MIN_REPLICATIONS
+    from schedsim.app.sweep import sweep
+
     runs = study.runs()
-    where = f"Dask cluster {args.cluster}" if args.cluster else "this machine"
+    where = f"Dask cluster {cluster}" if cluster else "this machine"
     console.print(f"[bold]{study.name}[/bold]: {len(runs)} runs into {out}/ on {where}")
     if study.replications < MIN_REPLICATIONS:
         # Said before the runs, when the study can still be changed.
@@ -584,9 +626,9 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
     outcome = sweep(
         study,
         out,
-        workers=args.workers,
-        cluster=args.cluster,
-        progress=not args.no_progress and console.is_terminal,
+        workers=workers,
+        cluster=cluster,
+        progress=not no_progress and console.is_terminal,
     )
     console.print(
         f"{outcome.finished} runs finished now, {outcome.skipped} already done, "
@@ -607,7 +649,7 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
-    from schedsim.app.report import folder_kind, load_results, print_report
+    from schedsim.app.report import folder_kind
 
     args.out = output_directory(args.out)
     kinds = [folder_kind(d) for d in args.directories]
@@ -639,22 +681,42 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     given = [option for option, value in runs_only.items() if value is not None]
     if given:
         raise ValueError(f"{', '.join(given)}: for run folders, not a study directory")
-
-    results = load_results(args.directories[0])
-    if results.counts["done"] == 0:
-        # Nothing to aggregate: show the counts and the failures, then say what to run
-        # (rather than that the metrics, which come from finished runs, are unknown).
-        print_report(console, results)
-        raise ValueError(results.nothing_finished())
-    # Options left out fall back to the study's [report] table (in schedsim.app.report).
-    print_report(console, results, metrics=args.metric, baseline=args.baseline, kind=args.kind)
-    written = results.write(
+    return _report_study(
+        console,
+        args.directories[0],
         args.out,
         metrics=args.metric,
         x=args.x,
         baseline=args.baseline,
         kind=args.kind,
         categories=True if args.categories else None,
+    )
+
+
+def _report_study(
+    console: Console,
+    directory: Path,
+    out: Path | None,
+    *,
+    metrics: list[str] | None = None,
+    x: str | None = None,
+    baseline: str | None = None,
+    kind: str | None = None,
+    categories: bool | None = None,
+) -> int:
+    """``schedsim report`` on a study directory: print the report, write its files."""
+    from schedsim.app.report import load_results, print_report
+
+    results = load_results(directory)
+    if results.counts["done"] == 0:
+        # Nothing to aggregate: show the counts and the failures, then say what to run
+        # (rather than that the metrics, which come from finished runs, are unknown).
+        print_report(console, results)
+        raise ValueError(results.nothing_finished())
+    # Options left out fall back to the study's [report] table (in schedsim.app.report).
+    print_report(console, results, metrics=metrics, baseline=baseline, kind=kind)
+    written = results.write(
+        out, metrics=metrics, x=x, baseline=baseline, kind=kind, categories=categories
     )
     claims = [p for p in written.get("tables", []) if p.name == "claims.csv"]
     if claims:
@@ -667,6 +729,44 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
         if paths:
             console.print(f"wrote {len(paths)} {what} into {paths[0].parent}/")
     return 0
+
+
+def cmd_reproduce(args: argparse.Namespace, console: Console) -> int:
+    """``schedsim reproduce PAPER``: each study file of the paper's full study swept into
+    ``results/<study name>`` and reported; then, for a paper whose package scores several
+    studies' readings together (``readings_of``, over the studies ``READINGS_FROM``
+    names), that table as ``readings-all.md`` in the first study's report."""
+    import importlib
+
+    from schedsim.app.reproduce import paper_studies
+    from schedsim.app.study import load_study, paper_analyses
+
+    if args.workers is not None and args.workers < 0:
+        raise ValueError(f"--workers {args.workers}: expected 0 (run in this process) or more")
+    paths = paper_studies(args.paper)
+    studies = [load_study(path) for path in paths]  # every file checked before any run
+    outs = [Path("results") / study.name for study in studies]
+    if args.list:
+        for path, study, out in zip(paths, studies, outs, strict=True):
+            console.print(f"{path}: {study.name}, {len(study.runs())} runs, into {out}/")
+        return 0
+    code = 0
+    for study, out in zip(studies, outs, strict=True):
+        done = _sweep_study(console, study, out, args.workers, None, args.no_progress)
+        if done == INTERRUPTED:
+            return done
+        code = max(code, done)
+        if done == 0:
+            code = max(code, _report_study(console, out, None))
+    package = importlib.import_module(paper_analyses()[args.paper])
+    together = getattr(package, "READINGS_FROM", ())
+    if code == 0 and len(together) > 1:
+        names = [path.name for path in paths]
+        table = package.readings_of([outs[names.index(name)] for name in together])
+        written = outs[0] / "report" / "readings-all.md"
+        written.write_text(table + "\n", encoding="utf-8")
+        console.print(f"wrote the readings x claims table of {len(together)} studies: {written}")
+    return code
 
 
 def cmd_compare(args: argparse.Namespace, console: Console, plot: bool = False) -> int:
@@ -831,6 +931,8 @@ def _command(args: argparse.Namespace, console: Console) -> int:
         return cmd_report(args, console)
     if args.command == "compare":
         return cmd_compare(args, console)
+    if args.command == "reproduce":
+        return cmd_reproduce(args, console)
     if args.command == "policies":
         return cmd_policies(console)
     return cmd_workloads(console)

@@ -18,12 +18,14 @@ ones, and `Reproduction.note` says so::
 `reduce_study` is the reduction alone, `find_root` how the repository (the
 folder holding ``studies/``) is found from a notebook's folder, `study_file`
 where a paper's study file is, and
-`claim_counts` sums up a claims table in one sentence.
+`claim_counts` sums up a claims table in one sentence. `paper_studies` lists the
+study files of a paper's full study with its readings (``schedsim reproduce PAPER``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import importlib.resources
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -45,6 +47,7 @@ __all__ = [
     "Reproduction",
     "claim_counts",
     "find_root",
+    "paper_studies",
     "reduce_study",
     "reproduce",
     "study_file",
@@ -84,6 +87,16 @@ def study_file(name: str, root: str | Path | None = None) -> Path:
         return installed
     where = f"{top / 'papers'} or " if top is not None else ""
     raise FileNotFoundError(f"no study file {name!r} in {where}{installed.parent}")
+
+
+def paper_studies(paper: str, root: str | Path | None = None) -> list[Path]:
+    """The study files of ``paper``'s full study with its readings, the main one first
+    (`schedsim.papers.STUDIES`, read by name: the papers sit above this layer), each
+    where `study_file` finds it. ValueError naming the papers when ``paper`` is none."""
+    studies: dict[str, tuple[str, ...]] = importlib.import_module("schedsim.papers").STUDIES
+    if paper not in studies:
+        raise ValueError(f"no paper {paper!r}: expected one of {', '.join(sorted(studies))}")
+    return [study_file(f"{paper}/{name}", root) for name in studies[paper]]
 
 
 def reduce_study(
