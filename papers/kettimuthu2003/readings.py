@@ -31,9 +31,10 @@ DEFAULT = "default"
 
 #: The name a reading takes when its utilization is read over the arrival window.
 ARRIVALS = "window=arrivals"
-#: The readings also scored with the utilization over the arrival window: the default
-#: and the two hold readings (section 4.2's saturation, per hold reading).
-WINDOWED: tuple[str, ...] = (DEFAULT, "hold=top", "hold=all")
+#: The readings also scored with the utilization over the arrival window: the default,
+#: the two hold readings (section 4.2's saturation, per hold reading) and ``hold=all``
+#: with section 3.3's width formula (the study runs each over the load series).
+WINDOWED: tuple[str, ...] = (DEFAULT, "hold=top", "hold=all", "hold=all width=formula")
 #: Other normal loads the load series may start from: 1.0, "the original trace" (section
 #: 4.2), where the study's own normal load is fitted to chapter 2's NS (0.8).
 NORMALS: tuple[float, ...] = (1.0,)
