@@ -116,6 +116,21 @@ def test_readings_are_named_after_ss_sf2_and_tss() -> None:
     assert (alone.ss, alone.tss, alone.tss_ss) == (None, "TSS averages=running", "SS sf=2")
 
 
+def test_a_reading_of_tss_and_ss_sets_its_tss_against_that_ss_reading() -> None:
+    # TSS under SS's hold=all and its own reentry=open is set against SS under hold=all:
+    # the change of TSS is then its protection's alone.
+    labels = ["NS", "SS sf=2", "SS sf=2 hold=all", "TSS", "TSS hold=all reentry=open",
+              "TSS hold=top reentry=limit", "IS"]  # fmt: skip
+    got = {r.name: r for r in paper.readings.readings(labels)}
+    both = got["hold=all reentry=open"]
+    assert (both.ss, both.tss, both.tss_ss) == (
+        None, "TSS hold=all reentry=open", "SS sf=2 hold=all",
+    )  # fmt: skip
+    # Without SS's run of that reading, TSS has nothing to be set against: not checked.
+    assert got["hold=top reentry=limit"].tss_ss is None
+    assert paper.readings.ss_part("hold=all reentry=open averages=thesis") == "hold=all"
+
+
 # --------------------------------------------------------------------------- #
 # Claims from hand-made tables
 # --------------------------------------------------------------------------- #

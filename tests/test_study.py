@@ -1043,7 +1043,7 @@ PAPERS = Path(__file__).resolve().parent.parent / "papers"
 def test_seed000_study_covers_the_thesis_scenarios():
     study = load_study(PAPERS / "kettimuthu2003" / "study.toml")
     runs = study.runs()
-    assert len(runs) == 83
+    assert len(runs) == 126
     assert {r.config.workload.name for r in runs} == {"ctc"}
     assert {r.config.month for r in runs} == {"1996-07"}
     labels = ["NS", "SS sf=1.5", "SS sf=2", "SS sf=5", "TSS", "IS"]
@@ -1054,6 +1054,15 @@ def test_seed000_study_covers_the_thesis_scenarios():
         "SS sf=2 resumed=start",
     ]
     holds = readings[:2]
+    # The readings combined (round 3): SS's hold with its other readings, TSS under each
+    # hold (and with each reentry), and section 3.3's width formula.
+    combined = [f"SS sf=2 hold={h} {o}" for o in ("prefer=width", "resumed=start")
+                for h in ("top", "all")]  # fmt: skip
+    formula = ["SS sf=2 width=formula", "SS sf=2 hold=all width=formula"]
+    tss = [
+        "TSS hold=top", "TSS hold=all",
+        *(f"TSS hold={h} reentry={e}" for h in ("top", "all") for e in ("limit", "open")),
+    ]  # fmt: skip
 
     def scenario(exact=False, overhead=None, load=0.8):
         # The thesis's normal load is load factor 0.8 here (the subset search).
@@ -1064,22 +1073,33 @@ def test_seed000_study_covers_the_thesis_scenarios():
             == (exact, overhead, load)
         ]
 
-    assert scenario(exact=True) == [*labels, *readings, "TSS averages=thesis",
-                                    "TSS reentry=limit", "TSS reentry=open"]  # fmt: skip
-    assert scenario() == [*labels, *readings]
-    assert scenario(overhead="memory") == ["NS", "SS sf=2", "TSS", "IS"]
-    for load in (0.88, 0.96, 1.04, 1.12, 1.2):  # the thesis's 1.1-1.5, with both holds
-        assert sorted(scenario(load=load)) == sorted(["IS", "NS", "SS sf=2", *holds])
-    assert sorted(scenario(load=1.28)) == sorted(["IS", "NS", "SS sf=2", *readings[:3]])
-    # The thesis's 1.8 (saturation): NS, SS and both holds.
-    assert sorted(scenario(load=1.44)) == sorted(["NS", "SS sf=2", *holds])
+    assert scenario(exact=True) == [
+        *labels, *readings, "TSS averages=thesis", "TSS reentry=limit", "TSS reentry=open",
+        *tss, *combined, formula[0], "TSS width=formula", formula[1],
+        "TSS hold=all width=formula",
+    ]  # fmt: skip
+    assert scenario() == [*labels, *readings, *combined, *formula]
+    assert scenario(overhead="memory") == [
+        "NS", "SS sf=2", "TSS", "IS", formula[0], *holds, formula[1],
+    ]  # fmt: skip
+    # The thesis's 1.1-1.6: both holds, resumed=start, the width formula alone and with
+    # hold=all (and prefer=width at 1.6).
+    series = ["IS", "NS", "SS sf=2", *holds, readings[3], *formula]
+    for load in (0.88, 0.96, 1.04, 1.12, 1.2):
+        assert sorted(scenario(load=load)) == sorted(series)
+    assert sorted(scenario(load=1.28)) == sorted([*series, readings[2]])
+    # The thesis's 1.8 (saturation): NS, SS, both holds and the width formula.
+    assert sorted(scenario(load=1.44)) == sorted(["NS", "SS sf=2", *holds, formula[0]])
     # normal=1.0: the thesis's loads 1.0-1.8 from the original trace.
     for load in (1.0, 1.1, 1.3, 1.4, 1.5, 1.6, 1.8):
         assert sorted(scenario(load=load)) == ["IS", "NS", "SS sf=2"]
+    # Every label says its readings: each word after "SS sf=2" or "TSS" is a parameter.
     for r in runs:
-        if r.label in readings:
-            key, value = r.label.split()[-1].split("=")
-            assert r.config.params[key] == value
+        words = r.label.split()[2:] if r.label.startswith("SS sf=2") else r.label.split()[1:]
+        if r.label.startswith(("SS sf=2", "TSS")):
+            for word in words:
+                key, value = word.split("=")
+                assert r.config.params[key] == value, r.label
     policies = {r.label: (r.config.policy.name, r.config.params.get("sf")) for r in runs}
     assert policies["NS"] == ("easy", None) and policies["IS"] == ("is", None)
     assert policies["SS sf=1.5"] == ("ss", 1.5) and policies["TSS"] == ("tss", 2.0)

@@ -121,3 +121,31 @@ def test_reentry_must_be_known_and_keeps_run_ids() -> None:
     assert run_id(reentry="limit") != run_id()
     params = TunableSelectiveSuspension(reentry="open").params()
     assert params["reentry"] == "open"
+
+
+@pytest.mark.parametrize("hold", ["top", "all"])
+@pytest.mark.parametrize("reentry", ["limit", "open"])
+def test_tss_with_a_hold_and_another_reentry_runs_both_on_the_plain_rule(
+    hold: str, reentry: str
+) -> None:
+    # The study's "TSS hold=... reentry=..." runs: tss hands the schedule to TSS's plain
+    # rule (`PlainTunableSelectiveSuspension`) with both readings, so the hold is kept
+    # there too: the same schedule as that plain rule's, not the one without the hold.
+    from schedsim.policies.selective_suspension.tunable import (
+        PlainTunableSelectiveSuspension,
+        TunableSelectiveSuspension,
+    )
+    from schedsim.workloads.catalog import load
+    from schedsim.workloads.transforms import first
+
+    workload = first(load("kth"), 500)
+    tss = TunableSelectiveSuspension(2.0, hold=hold, reentry=reentry, limit=1.0)  # type: ignore[arg-type]
+    assert isinstance(tss._plain, PlainTunableSelectiveSuspension)
+    assert (tss._plain.hold, tss._plain.reentry, tss._plain.limit) == (hold, reentry, 1.0)
+    plain = PlainTunableSelectiveSuspension(2.0, hold=hold, limit=1.0, reentry=reentry)  # type: ignore[arg-type]
+    unheld = TunableSelectiveSuspension(2.0, reentry=reentry, limit=1.0)  # type: ignore[arg-type]
+    got, want, other = (Simulation(workload, p, nodes=100).run() for p in (tss, plain, unheld))
+    assert got.jobs.equals(want.jobs)
+    assert got.pieces is not None and want.pieces is not None
+    assert got.pieces.equals(want.pieces)
+    assert not got.jobs.equals(other.jobs)

@@ -16,10 +16,12 @@ __all__ = [
     "NS",
     "SF_LABELS",
     "SS_PREFIX",
+    "TSS_ONLY",
     "TSS_PREFIX",
     "WINDOWED",
     "Reading",
     "readings",
+    "ss_part",
 ]
 
 
@@ -29,12 +31,19 @@ DEFAULT = "default"
 
 #: The name a reading takes when its utilization is read over the arrival window.
 ARRIVALS = "window=arrivals"
-#: The readings also scored with the utilization over the arrival window: the default
-#: and the two hold readings (section 4.2's saturation, per hold reading).
-WINDOWED: tuple[str, ...] = (DEFAULT, "hold=top", "hold=all")
+#: The readings also scored with the utilization over the arrival window: the default,
+#: the two hold readings (section 4.2's saturation, per hold reading) and ``hold=all``
+#: with section 3.3's width formula (the study runs each over the load series).
+WINDOWED: tuple[str, ...] = (DEFAULT, "hold=top", "hold=all", "hold=all width=formula")
 #: Other normal loads the load series may start from: 1.0, "the original trace" (section
 #: 4.2), where the study's own normal load is fitted to chapter 2's NS (0.8).
 NORMALS: tuple[float, ...] = (1.0,)
+
+
+#: The readings of TSS alone (`schedsim.policies.selective_suspension.tunable`): a reading
+#: name's other words (``hold=all`` in ``hold=all reentry=open``) name SS's reading, the SS
+#: its TSS is set against.
+TSS_ONLY: tuple[str, ...] = ("reentry", "averages", "limit")
 
 
 NS, IS = "NS", "IS"
@@ -76,6 +85,12 @@ def _suffix(label: str, prefix: str) -> str | None:
     return None
 
 
+def ss_part(name: str) -> str:
+    """The words of reading ``name`` that are SS's (all but `TSS_ONLY`'s), in their order:
+    ``"hold=all"`` for ``"hold=all reentry=open"``, ``""`` for ``"reentry=open"``."""
+    return " ".join(w for w in name.split() if w.split("=", 1)[0] not in TSS_ONLY)
+
+
 def readings(labels: Iterable[str], windows: bool = False, normals: Iterable[float] = ()
              ) -> list[Reading]:  # fmt: skip
     """The default reading first, then one per name after ``SS sf=2`` or ``TSS`` among
@@ -101,7 +116,11 @@ def readings(labels: Iterable[str], windows: bool = False, normals: Iterable[flo
         ss = pick(f"{SS_PREFIX} {name}")
         sf15, sf5 = pick(f"{SF_LABELS[1.5]} {name}"), pick(f"{SF_LABELS[5.0]} {name}")
         tss = pick(f"{TSS_PREFIX} {name}")
-        out.append(Reading(name, ss, tss, ss or pick(SS_PREFIX), sf15, sf5))
+        # TSS against the SS of the same SS reading: ``TSS hold=all reentry=open`` against
+        # ``SS sf=2 hold=all``; a reading of TSS alone against the default SS.
+        own = ss_part(name)
+        tss_ss = ss or pick(f"{SS_PREFIX} {own}" if own else SS_PREFIX)
+        out.append(Reading(name, ss, tss, tss_ss, sf15, sf5))
     for normal in normals:
         out.append(replace(out[0], name=f"normal={normal:.1f}", normal=float(normal)))
     if windows:

@@ -42,7 +42,11 @@ its home to re-enter.
   3.2's width rule, not the protection: VS W job 6562, 78 s run, waits 64,390 s
   suspended under the 64-processor job 5687 that re-entered on its home, out
   of a 9-processor job's reach; S Seq job 5524 and VS N job 5227 likewise
-  under 128- and 64-processor jobs. No reading of ``reentry`` changes that.)
+  under 128- and 64-processor jobs. No reading of ``reentry`` changes that; with
+  ``hold="all"`` the three make one schedule there, no re-entering job meeting a
+  protected one. Section 3.3's formula, ``width="formula"``, reads the width rule the
+  other way, n_i / n_j < 2, so that a narrow job may suspend a wider one; the study,
+  papers/kettimuthu2003/study.toml, runs TSS under it too.)
 * ``"limit"``: section 3.5's own words, "Preemption of a job is disabled
   when its threshold exceeds this limit", read for a suspended job too: its
   threshold grows while it is suspended (section 3.1), and once past its own
