@@ -51,7 +51,9 @@ arrival order. `with_priorities` marks a share of a workload high priority.
   what makes the paper's claim that "the policy does not starve a job that
   requires the entire machine" hold. ``guard="own"`` applies (a) and (b)
   as written, against pivot_p alone (idle_p and extra_p from partition p's
-  own processors and running jobs), and only (c) against every pivot.
+  own processors and running jobs), and only (c) against every pivot; (a)
+  and (b) still keep off the granted reservations and trial slots, which
+  section 2.2 grants "immediately" and every later start is planned around.
   Under ``"all"`` the three rules decide together whether a job may start
   (it fits the profile with every pivot in it); they still say which
   processors it takes and are recorded as ``start_rule``. So under ``"all"``
@@ -595,7 +597,12 @@ class MultiQueue(Policy):
                     continue
                 rule = ("a" if now + span <= pst[p] else "b") if caps[p] >= job.size else "c"
             else:
-                rule = self._rule_for(job, p, span, now, state()[1], fits, pst, extra)
+                # guard "own": rules (a) and (b) look at pivot_p alone, but no start may
+                # take the cores of a granted slot (reservation or trial), promised
+                # "immediately and irrevocably": ``base`` holds the running jobs and
+                # the slots, no pivot.
+                kept = extra is None or base.min_free(now, now + span) >= job.size
+                rule = self._rule_for(job, p, span, now, state()[1], fits, pst, extra, kept)
             if rule is not None and launch(job, rule, span, caps):
                 if spare is not None:
                     for q, k in enumerate(self._took):
@@ -934,10 +941,12 @@ class MultiQueue(Policy):
         fits: bool,
         pst: list[float],
         extra: list[int] | None,
+        kept: bool = True,
     ) -> str | None:
         """Which rule of step 7 lets ``job`` (partition ``p``, not its pivot) start now;
         ``fits``: whether it fits the plan over its estimate, delaying no pivot and no
-        reservation."""
+        reservation; ``kept`` (``guard="own"``): whether it keeps off every granted slot
+        (rules (a) and (b), which name pivot_p alone, need that too)."""
         size = job.size  # (the caller checked it is at most the idle cores)
         mine = idle[p]
         if extra is None:  # guard "all": every start fits the plan of every pivot
@@ -946,9 +955,9 @@ class MultiQueue(Policy):
             if size <= mine:
                 return "a" if now + span <= pst[p] else "b"
             return "c"
-        if size <= mine and now + span <= pst[p]:
+        if kept and size <= mine and now + span <= pst[p]:
             return "a"
-        if size <= min(mine, extra[p]):
+        if kept and size <= min(mine, extra[p]):
             return "b"
         return "c" if fits else None
 

@@ -126,6 +126,25 @@ def test_guard_own_lets_rule_a_delay_another_partitions_pivot() -> None:
     assert every.at[3, "start"] == 100.0 and every.at[5, "start"] == 390.0
 
 
+def test_guard_own_rules_a_and_b_keep_off_a_granted_reservation() -> None:
+    # Rules (a) and (b) name only pivot_p, but a granted reservation is promised
+    # "immediately and irrevocably" (section 2.2): no start may take its processors.
+    # 6 nodes, P1 = 0-2, P2 = 3-5. Job 1 (P1, 2 nodes, 90 s) on 0-1, job 2 (P2, 3 nodes,
+    # 500 s) on 3-5; job 3 (P1, 3 nodes, 50 s) at 1: P1's pivot at 90. Job 4 asks at 1
+    # for a reservation at 10 (1 node, 50 s): granted at 10, on node 2, to 60. Job 5
+    # (P1, 1 node, 80 s) at 2 fits P1's idle node 2 and ends at 82 <= 90: rule (a) as
+    # written, but node 2 is reserved from 10. It waits (extra_P1 = 1 + 2 - 3 = 0: not
+    # (b)); the reservation starts at its grant; job 5 follows the pivot, at 140, under
+    # either guard.
+    jobs = [job(1, 0, 90, 2), job(2, 0, 500, 3), job(3, 1, 50, 3), job(4, 1, 50, 1),
+            job(5, 2, 80, 1)]  # fmt: skip
+    for guard in ("own", "all"):
+        j, _ = simulate(jobs, 6, attrs={"reservation": {4: 10.0}}, guard=guard, **TWO)
+        assert j.at[4, "reservation_granted"] == 10.0
+        assert (j.at[4, "start"], j.at[4, "start_rule"]) == (10.0, "reservation"), guard
+        assert (j.at[5, "start"], j.at[3, "start"]) == (140.0, 90.0), guard
+
+
 THREE = {"boundaries": "100,1000", "speculation": False}
 
 
@@ -413,9 +432,9 @@ def test_invariants_under_every_guard(
     case: Case, high: float, share: float, guard: str, trial: str
 ) -> None:
     # Every reading of how partitions lend (guard), with priorities, reservations and
-    # trials of 30 s: a valid schedule, every reservation at its grant (but under
-    # "own", whose rules (a) and (b) look at pivot_p alone and may also start a job
-    # over a granted reservation). Under "return" a start by rule (a) or (b) runs on
+    # trials of 30 s: a valid schedule, every reservation at its grant (also under
+    # "own", whose rules (a) and (b) look at pivot_p alone but keep off every granted
+    # slot). Under "return" a start by rule (a) or (b) runs on
     # its own partition's nodes only (nodes never change owner), and once every job
     # has left every partition holds its first block.
     w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
@@ -424,7 +443,7 @@ def test_invariants_under_every_guard(
     result = Simulation(w, policy, nodes=case.cores).run()
     check_invariants(result, w, case.cores, exact=bool((result.jobs["start"] % 1 == 0).all()))
     jobs = result.jobs
-    if "reservation_granted" in jobs and guard != "own":
+    if "reservation_granted" in jobs:
         asked = jobs[jobs["reservation"].notna()]
         assert (asked["start"] == asked["reservation_granted"]).all()
     if guard != "return":
