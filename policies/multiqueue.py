@@ -81,12 +81,26 @@ arrival order. `with_priorities` marks a share of a workload high priority.
   starts ``"all"`` allows (a job may not take a partition's processors that
   its pivot needs even when that pivot could start as early on processors
   freed elsewhere), and they do not drift. Pivots (step 6), trials and
-  reservations take processors as under ``"all"``. The text never says when
-  a borrowed processor returns; the alternative reading, that it goes back
-  only when its home partition's pivot needs it, would keep ``"own"``'s
-  drift between those moments and is not implemented. ``start_rule`` is
+  reservations take processors as under ``"all"``. ``start_rule`` is
   "a" or "b" when the job takes only its own partition's processors (ending
   by pivot_p's start time or not), "c" when it borrows.
+
+  The text never says when a borrowed processor returns. ``guard="reassign"``
+  reads Figure 2's own word: rule (c) "reassign[s] necessary procs from other
+  partitions to partition p" from "some combination of idle/extra procs from
+  other partitions", and step 6.a.I has a pivot "reassign procs from other
+  partitions" "if necessary"; section 2.1: "the partitions may exchange
+  control of processors ... partition boundaries become dynamic". So a
+  borrowed processor belongs to the borrower for good (as under ``"all"`` and
+  ``"own"``: the partitions drift) and goes back only when a pivot, its
+  former partition's or another's, needs it and reassigns it (step 6.a.I);
+  but, as under ``"return"``, a backfill may take from each partition q
+  (its own included) q's idle processors only if it ends by pivot_q's start
+  time, else at most extra_q of them (step 5: q's processors idle at
+  pivot_q's start time, by the running jobs of q's queue, that pivot_q does
+  not need; what q gives away for good comes off it), and must fit the
+  machine-wide plan of every pivot. Ownership is counted on q's current
+  processors, not a home block: there is none.
 
 **Which processors.** A job takes idle processors of its own partition
 first (lowest-numbered nodes), then borrows from the other partitions,
@@ -235,6 +249,7 @@ _SIZE = attrgetter("size")
 #: The readings of the trial that fix its slot on submission.
 _FIXED = ("scheduled", "reserved")
 _TRIALS = ("waiting", "idle", "scheduled", "reserved")
+_GUARDS = ("all", "own", "return", "reassign")
 
 
 class _IdleNodes:
@@ -289,7 +304,8 @@ class MultiQueue(Policy):
     backfilling rules (a) and (b) may delay other partitions' pivots
     (``"own"``, as Figure 2 is written) or no pivot ever is (``"all"``), or
     partitions lend only what their pivots do not need and get it back when the
-    borrowing job ends (``"return"``); see `schedsim.policies.multiqueue`.
+    borrowing job ends (``"return"``) or only when a pivot takes it back
+    (``"reassign"``); see `schedsim.policies.multiqueue`.
     """
 
     #: Parameters added after run ids were published, with the value that behaves as
@@ -302,7 +318,7 @@ class MultiQueue(Policy):
         speculation: bool = True,
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
-        guard: Literal["all", "own", "return"] = "all",
+        guard: Literal["all", "own", "return", "reassign"] = "all",
         trial: Literal["waiting", "idle", "scheduled", "reserved"] = "waiting",
     ) -> None:
         self.boundaries = boundaries
@@ -313,8 +329,10 @@ class MultiQueue(Policy):
             )
         if not (speculative_limit > 0 and math.isfinite(speculative_limit)):
             raise ValueError(f"speculative_limit must be positive seconds, got {speculative_limit}")
-        if guard not in ("all", "own", "return"):
-            raise ValueError(f"guard must be 'all', 'own' or 'return', got {guard!r}")
+        if guard not in _GUARDS:
+            raise ValueError(
+                f"guard must be 'all', 'own', 'return' or 'reassign', got {guard!r}"
+            )
         if trial not in _TRIALS:
             raise ValueError(
                 f"trial must be 'waiting', 'idle', 'scheduled' or 'reserved', got {trial!r}"
@@ -473,6 +491,7 @@ class MultiQueue(Policy):
             return cores[0], cores[1]
 
         lend = self.guard == "return"
+        capped = self.guard in ("return", "reassign")  # lenders keep what their pivots need
 
         def launch(job: JobView, rule: str, span: float, caps: list[int] | None = None,
                    **limit: Any) -> bool:  # fmt: skip
@@ -584,14 +603,15 @@ class MultiQueue(Policy):
             # Delays no pivot, no reservation: enough cores over [now, now + span).
             fits = low[bisect_left(plan.times, now + span) - 1] >= job.size
             if extra is None and not fits:
-                continue  # (guard "all", "return": every rule needs it)
+                continue  # (guard "all", "return", "reassign": every rule needs it)
             caps = None
             rule: str | None
-            if lend:  # what each partition may lend it (rules a and b, per partition)
+            if capped:  # what each partition may lend it (rules a and b, per partition)
                 idle = state()[1]
                 if spare is None:
-                    spare = self._spare(idle, pivots, pst, now)
-                caps = [i if now + span <= pst[q] else min(i, spare[q])
+                    spare = (self._spare(idle, pivots, pst, now) if lend
+                             else self._extra(view, plan, pivots, pst, idle))  # fmt: skip
+                caps = [i if now + span <= pst[q] else min(i, max(spare[q], 0))
                         for q, i in enumerate(idle)]  # fmt: skip
                 if sum(caps) < job.size:
                     continue
@@ -606,7 +626,9 @@ class MultiQueue(Policy):
             if rule is not None and launch(job, rule, span, caps):
                 if spare is not None:
                     for q, k in enumerate(self._took):
-                        if k and now + span > pst[q]:
+                        # (under "reassign" what q gave another partition is gone
+                        # from it for good, not only until the borrower ends)
+                        if k and (now + span > pst[q] or (q != p and not lend)):
                             spare[q] -= k
                 free -= job.size
                 base.add(now, now + span, -job.size)
@@ -915,9 +937,10 @@ class MultiQueue(Policy):
         pst: list[float],
         idle_now: list[int],
     ) -> list[int]:
-        """extra_p of step 5 (``guard="own"``): partition p's processors idle at pivot_p's
-        start time, by its own running jobs' estimates, that pivot_p does not need
-        (``idle_now``: each partition's idle processors now)."""
+        """extra_p of step 5 (``guard="own"``, and every partition's under ``"reassign"``):
+        partition p's processors idle at pivot_p's start time, by its own running jobs'
+        estimates, that pivot_p does not need (``idle_now``: each partition's idle
+        processors now); all of p's idle ones when p has no pivot."""
         out = []
         for p, job in enumerate(pivots):
             idle = idle_now[p]
@@ -1089,7 +1112,7 @@ class SingleQueue(MultiQueue):
         speculation: bool = True,
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
-        guard: Literal["all", "own", "return"] = "all",
+        guard: Literal["all", "own", "return", "reassign"] = "all",
         trial: Literal["waiting", "idle", "scheduled", "reserved"] = "waiting",
     ) -> None:
         super().__init__("", speculation, speculate_above, speculative_limit, guard, trial)

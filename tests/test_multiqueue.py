@@ -182,6 +182,27 @@ def test_guard_return_lends_only_what_the_lenders_pivot_does_not_need() -> None:
     assert sizes(every_run).iloc[-1].tolist() == [6, 0, 0]
 
 
+def test_guard_reassign_lends_what_the_lenders_pivot_does_not_need_for_good() -> None:
+    # The case above under guard="reassign": lenders keep what their pivots need (rules
+    # (a) and (b) for every partition taken from, as under "return"), but a processor
+    # reassigned stays with the borrower (Figure 2's "reassign necessary procs from
+    # other partitions to partition p") until a pivot takes it (step 6.a.I). Job 1
+    # takes P2's 2-3 for P1 for good. Job 4 may not take P3's 4-5 (extra_P3 = 2 + 0 - 4
+    # < 0: none), as under "return". At 50 P3's pivot (job 2) takes its 4-5 and
+    # reassigns P1's idle 0-1; job 4 then starts on P1's own 2-3 (once P2's) by rule
+    # (a), to 140. At the end P1 holds 2-3, P2 nothing, P3 0-1 and 4-5.
+    jobs = [job(1, 0, 50, 4), job(2, 1, 2000, 4), job(3, 1.5, 90, 6), job(4, 2, 90, 2)]
+    j, result = simulate(jobs, 6, guard="reassign", **THREE)
+    assert (j.at[4, "start"], j.at[4, "nodes"], j.at[4, "start_rule"]) == (50.0, "2-3", "a")
+    assert (j.at[2, "start"], j.at[2, "nodes"]) == (50.0, "0-1 4-5")
+    assert j.at[3, "start"] == 2050.0
+    sizes = result.tables["partitions"].pivot(
+        index="time", columns="partition", values="processors"
+    )
+    assert sizes.loc[0.0].tolist() == [4, 0, 2] and sizes.loc[50.0].tolist() == [2, 0, 4]
+    assert sizes.iloc[-1].tolist() == [6, 0, 0]  # job 3, P1's pivot, took all 6 at 2050
+
+
 def test_a_high_priority_arrival_displaces_a_low_priority_pivot() -> None:
     # 4 nodes, P1 = 0-1, P2 = 2-3. Job 1 (P2, 4 nodes, 500 s, high) runs to 500. Job 2
     # (P1, 4 nodes, 50 s, low) at 1 is P1's pivot; job 3 (P2, 4 nodes, 200 s, high) at
@@ -353,7 +374,7 @@ def test_parameters_are_checked() -> None:
             MultiQueue(boundaries=bad)
     with pytest.raises(ValueError, match="speculative_limit"):
         MultiQueue(speculative_limit=0)
-    with pytest.raises(ValueError, match="guard must be 'all', 'own' or 'return'"):
+    with pytest.raises(ValueError, match="guard must be 'all', 'own', 'return' or 'reassign'"):
         MultiQueue(guard="lend")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="trial must be 'waiting', 'idle', 'scheduled' or"):
         SingleQueue(trial="fixed")  # type: ignore[arg-type]
@@ -425,7 +446,7 @@ def test_invariants_with_priorities_and_reservations(
     cases(),
     st.floats(0, 1),
     st.floats(0, 0.3),
-    st.sampled_from(["all", "own", "return"]),
+    st.sampled_from(["all", "own", "return", "reassign"]),
     st.sampled_from(["waiting", "idle", "reserved"]),
 )
 def test_invariants_under_every_guard(
