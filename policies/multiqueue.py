@@ -330,9 +330,7 @@ class MultiQueue(Policy):
         if not (speculative_limit > 0 and math.isfinite(speculative_limit)):
             raise ValueError(f"speculative_limit must be positive seconds, got {speculative_limit}")
         if guard not in _GUARDS:
-            raise ValueError(
-                f"guard must be 'all', 'own', 'return' or 'reassign', got {guard!r}"
-            )
+            raise ValueError(f"guard must be 'all', 'own', 'return' or 'reassign', got {guard!r}")
         if trial not in _TRIALS:
             raise ValueError(
                 f"trial must be 'waiting', 'idle', 'scheduled' or 'reserved', got {trial!r}"

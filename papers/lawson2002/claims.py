@@ -119,8 +119,11 @@ READINGS: tuple[Reading, ...] = (
     Reading("trial as service", measure="trial as service"),
     Reading("trial idle, s of averages", "trial idle", measure="s of averages"),
     Reading("trial idle, trial as service", "trial idle", measure="trial as service"),
-    Reading("guard return, trial idle, trial as service", "trial idle, guard return",
-            measure="trial as service"),
+    Reading(
+        "guard return, trial idle, trial as service",
+        "trial idle, guard return",
+        measure="trial as service",
+    ),
 )
 
 
