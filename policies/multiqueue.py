@@ -386,7 +386,9 @@ class MultiQueue(Policy):
         self._idle_nodes: _IdleNodes | None = None
         #: ``guard="return"``: each running job's (partition, cores taken from each home
         #: partition, planned end), and the cores of home q held for partition p
-        #: (``_lent[p, q]``); nodes never change owner, they are only held.
+        #: (``_lent[p, q]``); nodes never change owner, they are only held. Under
+        #: ``"reassign"`` the same for the cores each running job holds, all its own
+        #: partition's (``_lent`` unused).
         self._loans: dict[int, tuple[int, list[int], float]] = {}
         self._lent = np.zeros((self.partitions, self.partitions), dtype=np.int64)
         #: The cores the last `_take` took from each partition.
@@ -500,6 +502,9 @@ class MultiQueue(Policy):
                 return False
             if lend:
                 self._lend(job.id, p, self._took, now + span)
+            elif capped:  # "reassign": the cores it took are p's now, until it ends
+                self._lend(job.id, p, [job.size if q == p else 0 for q in range(self.partitions)],
+                           now + span)  # fmt: skip
             out.append(Start(job, alloc, **limit))
             if self._idle_nodes is not None:
                 self._nodes_of[job.id] = alloc.nodes
@@ -607,8 +612,7 @@ class MultiQueue(Policy):
             if capped:  # what each partition may lend it (rules a and b, per partition)
                 idle = state()[1]
                 if spare is None:
-                    spare = (self._spare(idle, pivots, pst, now) if lend
-                             else self._extra(view, plan, pivots, pst, idle))  # fmt: skip
+                    spare = self._spare(idle, pivots, pst, now)
                 caps = [i if now + span <= pst[q] else min(i, max(spare[q], 0))
                         for q, i in enumerate(idle)]  # fmt: skip
                 if sum(caps) < job.size:
@@ -935,10 +939,9 @@ class MultiQueue(Policy):
         pst: list[float],
         idle_now: list[int],
     ) -> list[int]:
-        """extra_p of step 5 (``guard="own"``, and every partition's under ``"reassign"``):
-        partition p's processors idle at pivot_p's start time, by its own running jobs'
-        estimates, that pivot_p does not need (``idle_now``: each partition's idle
-        processors now); all of p's idle ones when p has no pivot."""
+        """extra_p of step 5 (``guard="own"``): partition p's processors idle at pivot_p's
+        start time, by its own running jobs' estimates, that pivot_p does not need
+        (``idle_now``: each partition's idle processors now)."""
         out = []
         for p, job in enumerate(pivots):
             idle = idle_now[p]
@@ -1059,7 +1062,8 @@ class MultiQueue(Policy):
 
     def _lend(self, job_id: int, p: int, took: list[int], end: float) -> None:
         """``guard="return"``: a job of partition ``p`` holds ``took`` cores of each home
-        partition until it ends (planned at ``end``)."""
+        partition until it ends (planned at ``end``). ``"reassign"``: every core it took
+        is p's (``took`` all at p), so that p's extra counts them back at ``end``."""
         self._loans[job_id] = (p, took, end)
         self._lent[p] += took
         if any(k for q, k in enumerate(took) if q != p):
@@ -1071,7 +1075,9 @@ class MultiQueue(Policy):
         """``guard="return"``: extra_q of step 5 for every partition q, on its home
         processors: those idle now (``idle``) and those held by jobs (of any partition)
         that end by pivot_q's start time, less what pivot_q needs; all the idle ones
-        of a partition without a pivot."""
+        of a partition without a pivot. ``"reassign"``: the same on the processors q
+        holds now (those of q's running jobs: on nodes of one core a borrowed node is
+        the borrower's; on nodes of several cores, an approximation)."""
         out = list(idle)
         for q, job in enumerate(pivots):
             if job is None or not math.isfinite(pst[q]):

@@ -480,6 +480,23 @@ def test_invariants_under_every_guard(
     assert not policy._loans and not policy._lent.any()
 
 
+@settings(FAST, max_examples=40)
+@given(cases(), st.floats(0, 0.3), st.sampled_from(["return", "reassign"]),
+       st.sampled_from(["waiting", "idle"]))  # fmt: skip
+def test_one_partition_lends_nothing_so_guards_that_lend_change_nothing(
+    case: Case, share: float, guard: str, trial: str
+) -> None:
+    # The single queue (one partition, one pivot): rules (a) and (b) for the lenders
+    # are EASY's own test against the one pivot, which the plan already makes, so a
+    # guard that makes partitions lend changes no start (the study pairs each reading's
+    # multiple queues with its single queue: this keeps the baseline the same).
+    w = with_reservations(case.workload, share, seed=1, max_lead=300)
+    params = {"speculate_above": 50.0, "speculative_limit": 30.0, "trial": trial}
+    every = Simulation(w, SingleQueue(**params), nodes=case.cores).run()  # type: ignore[arg-type]
+    lends = Simulation(w, SingleQueue(guard=guard, **params), nodes=case.cores).run()  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(every.jobs, lends.jobs)
+
+
 def _span(part: str) -> range:
     """``"4-7"`` -> 4..7, ``"3"`` -> 3 (a job table's nodes)."""
     lo, _, hi = part.partition("-")
