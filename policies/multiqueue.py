@@ -51,7 +51,9 @@ arrival order. `with_priorities` marks a share of a workload high priority.
   what makes the paper's claim that "the policy does not starve a job that
   requires the entire machine" hold. ``guard="own"`` applies (a) and (b)
   as written, against pivot_p alone (idle_p and extra_p from partition p's
-  own processors and running jobs), and only (c) against every pivot.
+  own processors and running jobs), and only (c) against every pivot; (a)
+  and (b) still keep off the granted reservations and trial slots, which
+  section 2.2 grants "immediately" and every later start is planned around.
   Under ``"all"`` the three rules decide together whether a job may start
   (it fits the profile with every pivot in it); they still say which
   processors it takes and are recorded as ``start_rule``. So under ``"all"``
@@ -79,12 +81,26 @@ arrival order. `with_priorities` marks a share of a workload high priority.
   starts ``"all"`` allows (a job may not take a partition's processors that
   its pivot needs even when that pivot could start as early on processors
   freed elsewhere), and they do not drift. Pivots (step 6), trials and
-  reservations take processors as under ``"all"``. The text never says when
-  a borrowed processor returns; the alternative reading, that it goes back
-  only when its home partition's pivot needs it, would keep ``"own"``'s
-  drift between those moments and is not implemented. ``start_rule`` is
+  reservations take processors as under ``"all"``. ``start_rule`` is
   "a" or "b" when the job takes only its own partition's processors (ending
   by pivot_p's start time or not), "c" when it borrows.
+
+  The text never says when a borrowed processor returns. ``guard="reassign"``
+  reads Figure 2's own word: rule (c) "reassign[s] necessary procs from other
+  partitions to partition p" from "some combination of idle/extra procs from
+  other partitions", and step 6.a.I has a pivot "reassign procs from other
+  partitions" "if necessary"; section 2.1: "the partitions may exchange
+  control of processors ... partition boundaries become dynamic". So a
+  borrowed processor belongs to the borrower for good (as under ``"all"`` and
+  ``"own"``: the partitions drift) and goes back only when a pivot, its
+  former partition's or another's, needs it and reassigns it (step 6.a.I);
+  but, as under ``"return"``, a backfill may take from each partition q
+  (its own included) q's idle processors only if it ends by pivot_q's start
+  time, else at most extra_q of them (step 5: q's processors idle at
+  pivot_q's start time, by the running jobs of q's queue, that pivot_q does
+  not need; what q gives away for good comes off it), and must fit the
+  machine-wide plan of every pivot. Ownership is counted on q's current
+  processors, not a home block: there is none.
 
 **Which processors.** A job takes idle processors of its own partition
 first (lowest-numbered nodes), then borrows from the other partitions,
@@ -233,6 +249,7 @@ _SIZE = attrgetter("size")
 #: The readings of the trial that fix its slot on submission.
 _FIXED = ("scheduled", "reserved")
 _TRIALS = ("waiting", "idle", "scheduled", "reserved")
+_GUARDS = ("all", "own", "return", "reassign")
 
 
 class _IdleNodes:
@@ -287,7 +304,8 @@ class MultiQueue(Policy):
     backfilling rules (a) and (b) may delay other partitions' pivots
     (``"own"``, as Figure 2 is written) or no pivot ever is (``"all"``), or
     partitions lend only what their pivots do not need and get it back when the
-    borrowing job ends (``"return"``); see `schedsim.policies.multiqueue`.
+    borrowing job ends (``"return"``) or only when a pivot takes it back
+    (``"reassign"``); see `schedsim.policies.multiqueue`.
     """
 
     #: Parameters added after run ids were published, with the value that behaves as
@@ -300,7 +318,7 @@ class MultiQueue(Policy):
         speculation: bool = True,
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
-        guard: Literal["all", "own", "return"] = "all",
+        guard: Literal["all", "own", "return", "reassign"] = "all",
         trial: Literal["waiting", "idle", "scheduled", "reserved"] = "waiting",
     ) -> None:
         self.boundaries = boundaries
@@ -311,8 +329,8 @@ class MultiQueue(Policy):
             )
         if not (speculative_limit > 0 and math.isfinite(speculative_limit)):
             raise ValueError(f"speculative_limit must be positive seconds, got {speculative_limit}")
-        if guard not in ("all", "own", "return"):
-            raise ValueError(f"guard must be 'all', 'own' or 'return', got {guard!r}")
+        if guard not in _GUARDS:
+            raise ValueError(f"guard must be 'all', 'own', 'return' or 'reassign', got {guard!r}")
         if trial not in _TRIALS:
             raise ValueError(
                 f"trial must be 'waiting', 'idle', 'scheduled' or 'reserved', got {trial!r}"
@@ -368,7 +386,9 @@ class MultiQueue(Policy):
         self._idle_nodes: _IdleNodes | None = None
         #: ``guard="return"``: each running job's (partition, cores taken from each home
         #: partition, planned end), and the cores of home q held for partition p
-        #: (``_lent[p, q]``); nodes never change owner, they are only held.
+        #: (``_lent[p, q]``); nodes never change owner, they are only held. Under
+        #: ``"reassign"`` the same for the cores each running job holds, all its own
+        #: partition's (``_lent`` unused).
         self._loans: dict[int, tuple[int, list[int], float]] = {}
         self._lent = np.zeros((self.partitions, self.partitions), dtype=np.int64)
         #: The cores the last `_take` took from each partition.
@@ -471,6 +491,7 @@ class MultiQueue(Policy):
             return cores[0], cores[1]
 
         lend = self.guard == "return"
+        capped = self.guard in ("return", "reassign")  # lenders keep what their pivots need
 
         def launch(job: JobView, rule: str, span: float, caps: list[int] | None = None,
                    **limit: Any) -> bool:  # fmt: skip
@@ -481,6 +502,9 @@ class MultiQueue(Policy):
                 return False
             if lend:
                 self._lend(job.id, p, self._took, now + span)
+            elif capped:  # "reassign": the cores it took are p's now, until it ends
+                self._lend(job.id, p, [job.size if q == p else 0 for q in range(self.partitions)],
+                           now + span)  # fmt: skip
             out.append(Start(job, alloc, **limit))
             if self._idle_nodes is not None:
                 self._nodes_of[job.id] = alloc.nodes
@@ -582,24 +606,31 @@ class MultiQueue(Policy):
             # Delays no pivot, no reservation: enough cores over [now, now + span).
             fits = low[bisect_left(plan.times, now + span) - 1] >= job.size
             if extra is None and not fits:
-                continue  # (guard "all", "return": every rule needs it)
+                continue  # (guard "all", "return", "reassign": every rule needs it)
             caps = None
             rule: str | None
-            if lend:  # what each partition may lend it (rules a and b, per partition)
+            if capped:  # what each partition may lend it (rules a and b, per partition)
                 idle = state()[1]
                 if spare is None:
                     spare = self._spare(idle, pivots, pst, now)
-                caps = [i if now + span <= pst[q] else min(i, spare[q])
+                caps = [i if now + span <= pst[q] else min(i, max(spare[q], 0))
                         for q, i in enumerate(idle)]  # fmt: skip
                 if sum(caps) < job.size:
                     continue
                 rule = ("a" if now + span <= pst[p] else "b") if caps[p] >= job.size else "c"
             else:
-                rule = self._rule_for(job, p, span, now, state()[1], fits, pst, extra)
+                # guard "own": rules (a) and (b) look at pivot_p alone, but no start may
+                # take the cores of a granted slot (reservation or trial), promised
+                # "immediately and irrevocably": ``base`` holds the running jobs and
+                # the slots, no pivot.
+                kept = extra is None or base.min_free(now, now + span) >= job.size
+                rule = self._rule_for(job, p, span, now, state()[1], fits, pst, extra, kept)
             if rule is not None and launch(job, rule, span, caps):
                 if spare is not None:
                     for q, k in enumerate(self._took):
-                        if k and now + span > pst[q]:
+                        # (under "reassign" what q gave another partition is gone
+                        # from it for good, not only until the borrower ends)
+                        if k and (now + span > pst[q] or (q != p and not lend)):
                             spare[q] -= k
                 free -= job.size
                 base.add(now, now + span, -job.size)
@@ -934,10 +965,12 @@ class MultiQueue(Policy):
         fits: bool,
         pst: list[float],
         extra: list[int] | None,
+        kept: bool = True,
     ) -> str | None:
         """Which rule of step 7 lets ``job`` (partition ``p``, not its pivot) start now;
         ``fits``: whether it fits the plan over its estimate, delaying no pivot and no
-        reservation."""
+        reservation; ``kept`` (``guard="own"``): whether it keeps off every granted slot
+        (rules (a) and (b), which name pivot_p alone, need that too)."""
         size = job.size  # (the caller checked it is at most the idle cores)
         mine = idle[p]
         if extra is None:  # guard "all": every start fits the plan of every pivot
@@ -946,9 +979,9 @@ class MultiQueue(Policy):
             if size <= mine:
                 return "a" if now + span <= pst[p] else "b"
             return "c"
-        if size <= mine and now + span <= pst[p]:
+        if kept and size <= mine and now + span <= pst[p]:
             return "a"
-        if size <= min(mine, extra[p]):
+        if kept and size <= min(mine, extra[p]):
             return "b"
         return "c" if fits else None
 
@@ -1029,7 +1062,8 @@ class MultiQueue(Policy):
 
     def _lend(self, job_id: int, p: int, took: list[int], end: float) -> None:
         """``guard="return"``: a job of partition ``p`` holds ``took`` cores of each home
-        partition until it ends (planned at ``end``)."""
+        partition until it ends (planned at ``end``). ``"reassign"``: every core it took
+        is p's (``took`` all at p), so that p's extra counts them back at ``end``."""
         self._loans[job_id] = (p, took, end)
         self._lent[p] += took
         if any(k for q, k in enumerate(took) if q != p):
@@ -1041,7 +1075,9 @@ class MultiQueue(Policy):
         """``guard="return"``: extra_q of step 5 for every partition q, on its home
         processors: those idle now (``idle``) and those held by jobs (of any partition)
         that end by pivot_q's start time, less what pivot_q needs; all the idle ones
-        of a partition without a pivot."""
+        of a partition without a pivot. ``"reassign"``: the same on the processors q
+        holds now (those of q's running jobs: on nodes of one core a borrowed node is
+        the borrower's; on nodes of several cores, an approximation)."""
         out = list(idle)
         for q, job in enumerate(pivots):
             if job is None or not math.isfinite(pst[q]):
@@ -1080,7 +1116,7 @@ class SingleQueue(MultiQueue):
         speculation: bool = True,
         speculate_above: float = 1000.0,
         speculative_limit: float = 180.0,
-        guard: Literal["all", "own", "return"] = "all",
+        guard: Literal["all", "own", "return", "reassign"] = "all",
         trial: Literal["waiting", "idle", "scheduled", "reserved"] = "waiting",
     ) -> None:
         super().__init__("", speculation, speculate_above, speculative_limit, guard, trial)

@@ -29,6 +29,28 @@ def test_slowdown_and_ratio_by_hand() -> None:
     assert paper.ratio(3.0, 2.0) == 0.5 and paper.ratio(2.0, 3.0) == -0.5
 
 
+def test_the_readings_of_equation_2_by_hand() -> None:
+    # Jobs (wait, run, lost trial): (190, 20, 180) s, (0, 5, 0) s, (30, 10, 0) s.
+    # The jobs' mean: (1 + 190/20 + 1 + 0 + 1 + 3) / 3 = 15.5 / 3. Of the averages:
+    # 1 + (220 / 3) / (35 / 3) = 1 + 220/35. The trial as service: job 1 got 200 s of
+    # service and waited 10 s: (1.05 + 1 + 4) / 3.
+    jobs = pd.DataFrame({"wait": [190.0, 0.0, 30.0], "run": [20.0, 5.0, 10.0],
+                         "lost_run": [180.0, 0.0, 0.0]})  # fmt: skip
+    assert paper.slowdown(jobs) == pytest.approx(15.5 / 3)
+    assert paper.slowdown(jobs, "s of averages") == pytest.approx(1 + 220 / 35)
+    assert paper.slowdown(jobs, "trial as service") == pytest.approx(6.05 / 3)
+    with pytest.raises(ValueError, match="measure must be one of"):
+        paper.slowdown(jobs, "bounded")
+    # A reading of the measure names the ratios' rows, not the reservations' rows.
+    from schedsim.papers.lawson2002.claims import READINGS
+
+    by = {r.name: r for r in READINGS}
+    idle = by["trial idle, trial as service"]
+    assert idle.scenario("load x1.25", "SP2") == "load x1.25, trial idle, trial as service"
+    assert idle.scenario("1% reservations", "SP2", False) == "1% reservations, trial idle"
+    assert by["s of averages"].scenario("trace load", "CTC") == "trace load, s of averages"
+
+
 def test_classes_of_estimated_run_time() -> None:
     jobs = pd.DataFrame({"estimate": [999.0, 1000.0, 9999.0, 10_000.0, 50_000.0]})
     assert paper.estimate_class(jobs).tolist() == ["short", "medium", "medium", "long", "long"]
@@ -46,6 +68,8 @@ def test_scenarios_are_named_as_the_paper_does() -> None:
     assert paper.scenario({"params.guard": "all", "nodes": math.nan}) == "trace load"
     row = {"load_factor": 1.5, "params.trial": "reserved", "params.guard": "return", "nodes": 512}
     assert paper.scenario(row) == "load x1.5, trial reserved, guard return, 512 nodes"
+    assert paper.scenario({"params.guard": "reassign", "params.trial": "idle"}) == (
+        "trial idle, guard reassign")  # fmt: skip
 
 
 def test_a_reading_names_the_scenarios_it_reads() -> None:
@@ -71,7 +95,7 @@ def test_the_shipped_study_runs_the_trial_readings_in_every_scenario() -> None:
 
     study = load_study(Path(paper.__file__).parent / "study.toml")
     runs = study.runs()
-    assert len(runs) == 248
+    assert len(runs) == 336
     by: dict[str, set[str]] = {}
     for run in runs:
         config = run.config.to_dict()
@@ -84,6 +108,11 @@ def test_the_shipped_study_runs_the_trial_readings_in_every_scenario() -> None:
         for base in bases:
             name = f"trial {trial}" if base == "trace load" else f"{base}, trial {trial}"
             assert by.get(name) == traces, name
+    # Lending partitions with the trial on idle cores: the loads and priorities too.
+    for base in bases[:5]:
+        for name in ("trial idle, guard return", "trial idle, guard reassign"):
+            assert by.get(name if base == "trace load" else f"{base}, {name}") == traces, base
+    assert by.get("guard reassign") == traces
 
 
 def test_starvation_and_crashed_jobs_by_hand() -> None:
@@ -276,5 +305,7 @@ def test_the_report_of_a_study_without_the_trace_load_scenario(tmp_path) -> None
     tables, plots, _ = paper.write(results, tmp_path / "report")
     assert tmp_path / "report" / "lawson2002-slowdown-ratios.csv" in tables
     ratios = pd.read_csv(tmp_path / "report" / "lawson2002-slowdown-ratios.csv")
-    assert set(ratios["scenario"]) == {"trial reserved"}
+    # (and under Equation 2's two other readings, rows of their own)
+    assert set(ratios["scenario"]) == {"trial reserved", "trial reserved, s of averages",
+                                       "trial reserved, trial as service"}  # fmt: skip
     assert "lawson2002-R-by-class" not in {p.stem for p in plots}

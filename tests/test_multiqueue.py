@@ -126,6 +126,25 @@ def test_guard_own_lets_rule_a_delay_another_partitions_pivot() -> None:
     assert every.at[3, "start"] == 100.0 and every.at[5, "start"] == 390.0
 
 
+def test_guard_own_rules_a_and_b_keep_off_a_granted_reservation() -> None:
+    # Rules (a) and (b) name only pivot_p, but a granted reservation is promised
+    # "immediately and irrevocably" (section 2.2): no start may take its processors.
+    # 6 nodes, P1 = 0-2, P2 = 3-5. Job 1 (P1, 2 nodes, 90 s) on 0-1, job 2 (P2, 3 nodes,
+    # 500 s) on 3-5; job 3 (P1, 3 nodes, 50 s) at 1: P1's pivot at 90. Job 4 asks at 1
+    # for a reservation at 10 (1 node, 50 s): granted at 10, on node 2, to 60. Job 5
+    # (P1, 1 node, 80 s) at 2 fits P1's idle node 2 and ends at 82 <= 90: rule (a) as
+    # written, but node 2 is reserved from 10. It waits (extra_P1 = 1 + 2 - 3 = 0: not
+    # (b)); the reservation starts at its grant; job 5 follows the pivot, at 140, under
+    # either guard.
+    jobs = [job(1, 0, 90, 2), job(2, 0, 500, 3), job(3, 1, 50, 3), job(4, 1, 50, 1),
+            job(5, 2, 80, 1)]  # fmt: skip
+    for guard in ("own", "all"):
+        j, _ = simulate(jobs, 6, attrs={"reservation": {4: 10.0}}, guard=guard, **TWO)
+        assert j.at[4, "reservation_granted"] == 10.0
+        assert (j.at[4, "start"], j.at[4, "start_rule"]) == (10.0, "reservation"), guard
+        assert (j.at[5, "start"], j.at[3, "start"]) == (140.0, 90.0), guard
+
+
 THREE = {"boundaries": "100,1000", "speculation": False}
 
 
@@ -161,6 +180,27 @@ def test_guard_return_lends_only_what_the_lenders_pivot_does_not_need() -> None:
     assert got.loc[50.0].tolist() == [2, 0, 4] and got.loc[140.0].tolist() == [0, 2, 4]
     assert got.iloc[-1].tolist() == [2, 2, 2]
     assert sizes(every_run).iloc[-1].tolist() == [6, 0, 0]
+
+
+def test_guard_reassign_lends_what_the_lenders_pivot_does_not_need_for_good() -> None:
+    # The case above under guard="reassign": lenders keep what their pivots need (rules
+    # (a) and (b) for every partition taken from, as under "return"), but a processor
+    # reassigned stays with the borrower (Figure 2's "reassign necessary procs from
+    # other partitions to partition p") until a pivot takes it (step 6.a.I). Job 1
+    # takes P2's 2-3 for P1 for good. Job 4 may not take P3's 4-5 (extra_P3 = 2 + 0 - 4
+    # < 0: none), as under "return". At 50 P3's pivot (job 2) takes its 4-5 and
+    # reassigns P1's idle 0-1; job 4 then starts on P1's own 2-3 (once P2's) by rule
+    # (a), to 140. At the end P1 holds 2-3, P2 nothing, P3 0-1 and 4-5.
+    jobs = [job(1, 0, 50, 4), job(2, 1, 2000, 4), job(3, 1.5, 90, 6), job(4, 2, 90, 2)]
+    j, result = simulate(jobs, 6, guard="reassign", **THREE)
+    assert (j.at[4, "start"], j.at[4, "nodes"], j.at[4, "start_rule"]) == (50.0, "2-3", "a")
+    assert (j.at[2, "start"], j.at[2, "nodes"]) == (50.0, "0-1 4-5")
+    assert j.at[3, "start"] == 2050.0
+    sizes = result.tables["partitions"].pivot(
+        index="time", columns="partition", values="processors"
+    )
+    assert sizes.loc[0.0].tolist() == [4, 0, 2] and sizes.loc[50.0].tolist() == [2, 0, 4]
+    assert sizes.iloc[-1].tolist() == [6, 0, 0]  # job 3, P1's pivot, took all 6 at 2050
 
 
 def test_a_high_priority_arrival_displaces_a_low_priority_pivot() -> None:
@@ -334,7 +374,7 @@ def test_parameters_are_checked() -> None:
             MultiQueue(boundaries=bad)
     with pytest.raises(ValueError, match="speculative_limit"):
         MultiQueue(speculative_limit=0)
-    with pytest.raises(ValueError, match="guard must be 'all', 'own' or 'return'"):
+    with pytest.raises(ValueError, match="guard must be 'all', 'own', 'return' or 'reassign'"):
         MultiQueue(guard="lend")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="trial must be 'waiting', 'idle', 'scheduled' or"):
         SingleQueue(trial="fixed")  # type: ignore[arg-type]
@@ -406,16 +446,16 @@ def test_invariants_with_priorities_and_reservations(
     cases(),
     st.floats(0, 1),
     st.floats(0, 0.3),
-    st.sampled_from(["all", "own", "return"]),
+    st.sampled_from(["all", "own", "return", "reassign"]),
     st.sampled_from(["waiting", "idle", "reserved"]),
 )
 def test_invariants_under_every_guard(
     case: Case, high: float, share: float, guard: str, trial: str
 ) -> None:
     # Every reading of how partitions lend (guard), with priorities, reservations and
-    # trials of 30 s: a valid schedule, every reservation at its grant (but under
-    # "own", whose rules (a) and (b) look at pivot_p alone and may also start a job
-    # over a granted reservation). Under "return" a start by rule (a) or (b) runs on
+    # trials of 30 s: a valid schedule, every reservation at its grant (also under
+    # "own", whose rules (a) and (b) look at pivot_p alone but keep off every granted
+    # slot). Under "return" a start by rule (a) or (b) runs on
     # its own partition's nodes only (nodes never change owner), and once every job
     # has left every partition holds its first block.
     w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
@@ -424,7 +464,7 @@ def test_invariants_under_every_guard(
     result = Simulation(w, policy, nodes=case.cores).run()
     check_invariants(result, w, case.cores, exact=bool((result.jobs["start"] % 1 == 0).all()))
     jobs = result.jobs
-    if "reservation_granted" in jobs and guard != "own":
+    if "reservation_granted" in jobs:
         asked = jobs[jobs["reservation"].notna()]
         assert (asked["start"] == asked["reservation_granted"]).all()
     if guard != "return":
@@ -438,6 +478,23 @@ def test_invariants_under_every_guard(
     last = sizes.groupby("partition")["processors"].last()
     assert last.tolist() == np.bincount(blocks, minlength=3).tolist()
     assert not policy._loans and not policy._lent.any()
+
+
+@settings(FAST, max_examples=40)
+@given(cases(), st.floats(0, 0.3), st.sampled_from(["return", "reassign"]),
+       st.sampled_from(["waiting", "idle"]))  # fmt: skip
+def test_one_partition_lends_nothing_so_guards_that_lend_change_nothing(
+    case: Case, share: float, guard: str, trial: str
+) -> None:
+    # The single queue (one partition, one pivot): rules (a) and (b) for the lenders
+    # are EASY's own test against the one pivot, which the plan already makes, so a
+    # guard that makes partitions lend changes no start (the study pairs each reading's
+    # multiple queues with its single queue: this keeps the baseline the same).
+    w = with_reservations(case.workload, share, seed=1, max_lead=300)
+    params = {"speculate_above": 50.0, "speculative_limit": 30.0, "trial": trial}
+    every = Simulation(w, SingleQueue(**params), nodes=case.cores).run()  # type: ignore[arg-type]
+    lends = Simulation(w, SingleQueue(guard=guard, **params), nodes=case.cores).run()  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(every.jobs, lends.jobs)
 
 
 def _span(part: str) -> range:

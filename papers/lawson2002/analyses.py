@@ -9,6 +9,9 @@ A study of ``multiqueue`` against ``singlequeue`` (`schedsim.policies.multiqueue
   time (Equation 1: short under 1000 s, medium under 10 000 s, long beyond:
   the classes of Figures 3-10, the same under both policies) and for all
   jobs; jobs of no service time (v = 0) have no slowdown and are left out;
+  two other readings of Equation 2 (`MEASURES`: the slowdown of the average
+  delay and service time, and a killed trial counted as service) give rows of
+  their own, their scenarios named for them;
 * the slowdown ratio R = (s1 - sm) / min(s1, sm) (Equation 3; s1 single-
   and sm multiple-queue slowdowns, R > 0 when multiple queues do better),
   for each trace and scenario (the trace's load, load factors 1.25 and 1.5,
@@ -48,6 +51,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "CLASSES",
+    "MEASURES",
     "MULTI",
     "PAPER_TABLE_2",
     "SINGLE",
@@ -99,12 +103,37 @@ TRIAL, GUARD = "params.trial", "params.guard"
 LONG_WAIT = 7 * 86400.0
 
 
-def slowdown(jobs: pd.DataFrame) -> float:
-    """The average job slowdown 1 + d / v over the jobs with v > 0 (NaN if none)."""
+#: The readings of Equation 2, s = 1 + d / v, "where d and v are respectively the
+#: average delay time and actual service time of a job" (section 3), by the scenario
+#: suffix their rows carry ("": the default). The text leaves open whether s is the
+#: average of the jobs' slowdowns (default) or 1 plus the average delay over the average
+#: service time (``"s of averages"``), and whether a speculative trial killed at its
+#: limit is service the job got rather than delay (``"trial as service"``: v the run
+#: plus the lost trial, d the wait less it).
+MEASURES: tuple[str, ...] = ("", "s of averages", "trial as service")
+
+
+def slowdown(jobs: pd.DataFrame, measure: str = "") -> float:
+    """The average job slowdown 1 + d / v over the jobs with v > 0 (NaN if none), under
+    one of the `MEASURES`."""
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
     run = jobs["run"].to_numpy(dtype=float)
     wait = jobs["wait"].to_numpy(dtype=float)
+    if measure == "trial as service" and "lost_run" in jobs:
+        lost = jobs["lost_run"].to_numpy(dtype=float)
+        run, wait = run + lost, wait - lost
     keep = run > 0
-    return float(np.mean(1.0 + wait[keep] / run[keep])) if keep.any() else math.nan
+    if not keep.any():
+        return math.nan
+    if measure == "s of averages":
+        return 1.0 + float(np.mean(wait[keep])) / float(np.mean(run[keep]))
+    return float(np.mean(1.0 + wait[keep] / run[keep]))
+
+
+def _measured(scenario: str, measure: str) -> str:
+    """A scenario's name under a measure of the slowdown (`MEASURES`)."""
+    return f"{scenario}, {measure}" if measure else scenario
 
 
 def ratio(s1: float, sm: float) -> float:
@@ -141,7 +170,7 @@ def scenario(row: Mapping[str, Any]) -> str:
     the readings that are not the defaults: ``"trial scheduled"`` and ``"trial
     reserved"`` (the speculative trial's slot fixed on submission, after the pivots or
     as a reservation's grant: ``params.trial``), ``"trial idle"`` (started on idle cores
-    whatever the pivots), ``"guard own"`` and ``"guard return"``
+    whatever the pivots), ``"guard own"``, ``"guard return"`` and ``"guard reassign"``
     (how partitions lend: ``params.guard``, `schedsim.policies.multiqueue`) and
     ``"512 nodes"`` (a machine other than the log's header: ``nodes``)."""
     load = row.get("load_factor")
@@ -156,7 +185,7 @@ def scenario(row: Mapping[str, Any]) -> str:
         parts.append(f"{100 * res:g}% reservations")
     if row.get(TRIAL) in ("idle", "scheduled", "reserved"):
         parts.append(f"trial {row[TRIAL]}")
-    if row.get(GUARD) in ("own", "return"):
+    if row.get(GUARD) in ("own", "return", "reassign"):
         parts.append(f"guard {row[GUARD]}")
     nodes = row.get("nodes")
     if isinstance(nodes, (int, float)) and not pd.isna(nodes):
@@ -187,18 +216,19 @@ def pairs(results: StudyResults) -> list[tuple[dict[str, Any], Result, Result]]:
 
 
 def aggregate(
-    pairs_: Sequence[tuple[dict[str, Any], Result, Result]],
+    pairs_: Sequence[tuple[dict[str, Any], Result, Result]], measure: str = ""
 ) -> pd.DataFrame:
-    """s1, sm and R per trace, scenario, class and priority (Figures 3, 5, 6, 8, 10)."""
+    """s1, sm and R per trace, scenario, class and priority (Figures 3, 5, 6, 8, 10); under
+    another measure of the slowdown (`MEASURES`) the scenarios carry its name."""
     rows = []
     for config, single, multi in pairs_:
         one, many = _groups(single.jobs), _groups(multi.jobs)
         for (cls, prio), jobs in one.items():
-            s1, sm = slowdown(jobs), slowdown(many[(cls, prio)])
+            s1, sm = slowdown(jobs, measure), slowdown(many[(cls, prio)], measure)
             rows.append(
                 {
                     "trace": config["trace"],
-                    "scenario": config["scenario"],
+                    "scenario": _measured(config["scenario"], measure),
                     "class": cls,
                     "priority": prio,
                     "jobs": len(jobs),
@@ -211,11 +241,13 @@ def aggregate(
 
 
 def transient(
-    pairs_: Sequence[tuple[dict[str, Any], Result, Result]], batch: int = 1000
+    pairs_: Sequence[tuple[dict[str, Any], Result, Result]],
+    batch: int = 1000,
+    measure: str = "",
 ) -> pd.DataFrame:
     """R per batch of ``batch`` submissions, in submit order (Figures 4, 7, 9), for all
     jobs and, with priorities, per priority. ``day`` is the batch's first submission,
-    in days since the run's start."""
+    in days since the run's start; ``measure`` as `aggregate`'s."""
     rows = []
     for config, single, multi in pairs_:
         a = single.jobs.sort_values(["submit", "id"]).reset_index(drop=True)
@@ -227,11 +259,11 @@ def transient(
             for prio in prios:
                 x = one if prio == "all" else one[one["priority"] == prio]
                 y = many if prio == "all" else many[many["priority"] == prio]
-                s1, sm = slowdown(x), slowdown(y)
+                s1, sm = slowdown(x, measure), slowdown(y, measure)
                 rows.append(
                     {
                         "trace": config["trace"],
-                        "scenario": config["scenario"],
+                        "scenario": _measured(config["scenario"], measure),
                         "batch": k // batch + 1,
                         "day": (float(one["submit"].iloc[0]) - start) / 86400.0,
                         "priority": prio,

@@ -79,19 +79,22 @@ class Reading:
     """An open choice the study runs: ``name`` (its column in the readings table) and
     the scenario suffix of its runs (`schedsim.papers.lawson2002.analyses.scenario`:
     ``"trial reserved"``, ``"guard return"``...); ``ctc``: CTC's own suffix where the
-    reading is CTC's machine (the other traces then read ``suffix``)."""
+    reading is CTC's machine (the other traces then read ``suffix``); ``measure``: the
+    reading of Equation 2's slowdown (`schedsim.papers.lawson2002.analyses.MEASURES`),
+    which names the slowdown ratios' rows but not the reservations' (a count of missed
+    reservations is the same under every measure)."""
 
     name: str
     suffix: str = ""
     ctc: str | None = None
+    measure: str = ""
 
-    def scenario(self, base: str, trace: str) -> str:
+    def scenario(self, base: str, trace: str, measured: bool = True) -> str:
         """The scenario that holds ``base`` (``"trace load"``, ``"load x1.25"``...) of
-        ``trace`` under this reading."""
+        ``trace`` under this reading (``measured``: as the slowdown ratios name it)."""
         suffix = self.ctc if self.ctc is not None and trace == "CTC" else self.suffix
-        if not suffix:
-            return base
-        return suffix if base == BASE else f"{base}, {suffix}"
+        name = base if not suffix else suffix if base == BASE else f"{base}, {suffix}"
+        return f"{name}, {self.measure}" if measured and self.measure else name
 
 
 DEFAULT = Reading("default")
@@ -105,9 +108,22 @@ READINGS: tuple[Reading, ...] = (
     Reading("guard own", "guard own"),
     Reading("guard return", "guard return"),
     Reading("guard return, trial reserved", "trial reserved, guard return"),
+    Reading("guard return, trial idle", "trial idle, guard return"),
+    Reading("guard reassign", "guard reassign"),
+    Reading("guard reassign, trial idle", "trial idle, guard reassign"),
     Reading("CTC 430 nodes", "", ctc="430 nodes"),
     Reading("CTC 512 nodes", "", ctc="512 nodes"),
     Reading("CTC 512 nodes, trial reserved", "trial reserved", ctc="trial reserved, 512 nodes"),
+    # Equation 2's other readings (the report's measures, no runs of their own):
+    Reading("s of averages", measure="s of averages"),
+    Reading("trial as service", measure="trial as service"),
+    Reading("trial idle, s of averages", "trial idle", measure="s of averages"),
+    Reading("trial idle, trial as service", "trial idle", measure="trial as service"),
+    Reading(
+        "guard return, trial idle, trial as service",
+        "trial idle, guard return",
+        measure="trial as service",
+    ),
 )
 
 
@@ -222,7 +238,7 @@ def _res_rows(t: Tables) -> dict[str, dict | None]:
     for r in rows:
         out.setdefault(f"{r['trace']} {100 * r['share']:g}%", None)
     for r in rows:
-        scen = t.reading.scenario(f"{100 * r['share']:g}% reservations", r["trace"])
+        scen = t.reading.scenario(f"{100 * r['share']:g}% reservations", r["trace"], False)
         if "scenario" not in r or r["scenario"] == scen:  # (no scenarios: one reading)
             out[f"{r['trace']} {100 * r['share']:g}%"] = r
     return out
@@ -265,7 +281,7 @@ def _delay_tails(t: Tables) -> dict[str, float]:
     if not len(d):
         return out
     for tr in t.traces:
-        scen = t.reading.scenario("25% reservations", tr)
+        scen = t.reading.scenario("25% reservations", tr, False)
         mine = d[(d["trace"] == tr) & np.isclose(d["share"], 0.25)]
         if "scenario" in d:
             mine = mine[mine["scenario"] == scen]
