@@ -1,8 +1,8 @@
-"""mypy on the three core packages (workloads, model, policies), as installed.
+"""mypy on every package of schedsim, as installed: the core (workloads, model,
+policies), the application layer (app) and the papers.
 
 mypy reads packages from their folders, so it checks a copy laid out as pip
-installs it (`layout.installed_layout`), with pyproject.toml's settings. The
-application layer is checked as far as the core's imports reach it.
+installs it (`layout.installed_layout`), with pyproject.toml's settings.
 """
 
 from __future__ import annotations
@@ -19,13 +19,14 @@ MYPY = Path(sys.executable).with_name("mypy")
 
 
 @pytest.mark.skipif(not MYPY.exists(), reason="mypy is not installed")
-def test_the_core_packages_type_check(tmp_path: Path) -> None:
+def test_every_package_type_checks(tmp_path: Path) -> None:
     root = installed_layout(tmp_path / "src")
     cache = Path(os.environ.get("MYPY_CACHE_DIR", REPO / ".mypy_cache"))
     done = subprocess.run(
         [
             str(MYPY), "--config-file", str(REPO / "pyproject.toml"), "--cache-dir", str(cache),
             "-p", "schedsim.workloads", "-p", "schedsim.model", "-p", "schedsim.policies",
+            "-p", "schedsim.app", "-p", "schedsim.papers",
         ],
         cwd=root,
         env={**os.environ, "PYTHONPATH": str(root)},

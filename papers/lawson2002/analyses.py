@@ -282,7 +282,8 @@ def reservations(
     reservation's delay (granted - requested, s) for Figure 11. The counts (``single
     missed``...) come with the share of the requested reservations they make
     (``single missed share``...: fractions, 0-1)."""
-    rows, delays = [], []
+    rows: list[dict[str, Any]] = []
+    delays: list[dict[str, Any]] = []
     for config, single, multi in pairs_:
         share = config.get("reservations")
         if not isinstance(share, (int, float)) or pd.isna(share):

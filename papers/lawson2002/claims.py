@@ -182,6 +182,11 @@ def _one(rule: Rule) -> Callable[[Tables, str], Rule]:
     return lambda tables, name: rule
 
 
+def _per_trace(base: str) -> Values:
+    """R of all jobs per trace in scenario ``base``."""
+    return lambda t: t.per_trace(base)
+
+
 def _priorities(base: str) -> Values:
     return lambda t: {f"{tr} {p}": t.cell(tr, base, "all", p) for tr in t.traces
                       for p in ("high", "low")}  # fmt: skip
@@ -344,7 +349,7 @@ CLAIMS: tuple[LawsonClaim, ...] = (
     *(LawsonClaim(_claim(f"multiple queues better under heavier load ({load}), all jobs",
                          "Figure 5(a); section 4", _FOUR + " ('even under heavy load')",
                          _BETTER_WHY, headline=True),
-                  lambda t, load=load: t.per_trace(load), _one(BETTER))
+                  _per_trace(load), _one(BETTER))
       for load in LOADS),
     LawsonClaim(_claim("... and for the short and medium jobs under heavier load",
                        "Figure 5(b), (c)", "R > 0 for both classes, both loads, all four traces",
@@ -386,7 +391,7 @@ CLAIMS: tuple[LawsonClaim, ...] = (
                 _low_gains_more, _one(MORE)),
     *(LawsonClaim(_claim(f"better with {share}% of the jobs requesting reservations",
                          "Figure 10", _FOUR, _BETTER_WHY),
-                  lambda t, share=share: t.per_trace(f"{share}% reservations"), _one(BETTER))
+                  _per_trace(f"{share}% reservations"), _one(BETTER))
       for share in (1, 5)),
     LawsonClaim(_claim("comparable slowdowns with 25% reservations", "Figure 10",
                        "R near 0 ('comparable')",
