@@ -181,12 +181,7 @@ def _sweep_parser(sub: Any) -> None:
     )
     sweep.add_argument("study", type=Path, metavar="STUDY.toml", help="the study definition")
     sweep.add_argument("--out", metavar="DIR", help="study directory (default results/STUDY-NAME)")
-    sweep.add_argument(
-        "--workers",
-        type=int,
-        metavar="N",
-        help="local worker processes (default: all cores; 0 runs in this process)",
-    )
+    _workers_option(sweep)
     sweep.add_argument(
         "--cluster",
         metavar="ADDRESS",
@@ -194,6 +189,16 @@ def _sweep_parser(sub: Any) -> None:
     )
     sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
     _debug_option(sweep)
+
+
+def _workers_option(parser: argparse.ArgumentParser) -> None:
+    """``--workers N``, the local process pool's size (``schedsim sweep``, ``reproduce``)."""
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="local worker processes (default: all cores; 0 runs in this process)",
+    )
 
 
 def _reproduce_parser(sub: Any) -> None:
@@ -210,12 +215,7 @@ def _reproduce_parser(sub: Any) -> None:
         ),
     )
     reproduce.add_argument("paper", metavar="PAPER", help="the paper's package, e.g. zeng2009")
-    reproduce.add_argument(
-        "--workers",
-        type=int,
-        metavar="N",
-        help="local worker processes (default: all cores; 0 runs in this process)",
-    )
+    _workers_option(reproduce)
     reproduce.add_argument(
         "--list", action="store_true", help="list the study files and their runs, run nothing"
     )
