@@ -51,9 +51,13 @@ arrival order. `with_priorities` marks a share of a workload high priority.
   what makes the paper's claim that "the policy does not starve a job that
   requires the entire machine" hold. ``guard="own"`` applies (a) and (b)
   as written, against pivot_p alone (idle_p and extra_p from partition p's
-  own processors and running jobs), and only (c) against every pivot; (a)
-  and (b) still keep off the granted reservations and trial slots, which
-  section 2.2 grants "immediately" and every later start is planned around.
+  own processors and the jobs running on them, this pass's starts included),
+  and only (c) against every pivot; (a) and (b) still keep off the granted
+  reservations and trial slots, which section 2.2 grants "immediately" and
+  every later start is planned around, and do not push pivot_p back past one
+  (extra_p, counted at pivot_p's start time, does not see a slot that begins
+  during pivot_p's run). With one partition, (a) and (b) are then EASY's test
+  against the one pivot, and the single queue schedules as under ``"all"``.
   Under ``"all"`` the three rules decide together whether a job may start
   (it fits the profile with every pivot in it); they still say which
   processors it takes and are recorded as ``start_rule``. So under ``"all"``
@@ -387,8 +391,8 @@ class MultiQueue(Policy):
         #: ``guard="return"``: each running job's (partition, cores taken from each home
         #: partition, planned end), and the cores of home q held for partition p
         #: (``_lent[p, q]``); nodes never change owner, they are only held. Under
-        #: ``"reassign"`` the same for the cores each running job holds, all its own
-        #: partition's (``_lent`` unused).
+        #: ``"reassign"`` and ``"own"`` the same for the cores each running job holds,
+        #: all its own partition's (``_lent`` unused).
         self._loans: dict[int, tuple[int, list[int], float]] = {}
         self._lent = np.zeros((self.partitions, self.partitions), dtype=np.int64)
         #: The cores the last `_take` took from each partition.
@@ -492,6 +496,7 @@ class MultiQueue(Policy):
 
         lend = self.guard == "return"
         capped = self.guard in ("return", "reassign")  # lenders keep what their pivots need
+        own = self.guard == "own"  # rules (a) and (b) against pivot_p alone
 
         def launch(job: JobView, rule: str, span: float, caps: list[int] | None = None,
                    **limit: Any) -> bool:  # fmt: skip
@@ -502,7 +507,7 @@ class MultiQueue(Policy):
                 return False
             if lend:
                 self._lend(job.id, p, self._took, now + span)
-            elif capped:  # "reassign": the cores it took are p's now, until it ends
+            elif capped or own:  # the cores it took are p's now, until it ends
                 self._lend(job.id, p, [job.size if q == p else 0 for q in range(self.partitions)],
                            now + span)  # fmt: skip
             out.append(Start(job, alloc, **limit))
@@ -531,11 +536,10 @@ class MultiQueue(Policy):
         waiting = self._waiting(view, started)
         pivots = self._pivots(waiting, started)
         plan, pst = self._plan(base, pivots, now)
-        extra = None
-        if self.guard == "own":
-            extra = self._extra(view, plan, pivots, pst, state()[1])
-        # guard "return": each partition's processors its pivot does not need, made when
-        # a backfill first asks (after the trials took theirs).
+        # Guards "own", "return", "reassign": each partition's processors its pivot does
+        # not need (extra_p of step 5), made from the cores each running job holds when a
+        # backfill first asks (after the trials took theirs), kept up to date by each
+        # start and made again when the plan changes.
         spare: list[int] | None = None
 
         # Speculative starts "at the earliest possible time", before the loop.
@@ -543,8 +547,6 @@ class MultiQueue(Policy):
         free = view.free_cores
         if self._new_trials:  # trial="scheduled": the slots of this pass's arrivals
             free = self._schedule_trials(base, plan, now, free, launch)
-            if extra is not None:
-                extra = self._extra(view, plan, pivots, pst, state()[1])
         trying: list[JobView] = []
         # (Often hundreds wait for room, none of them fitting: skip them in one look.)
         if free and self._speculating and min(map(_SIZE, self._speculating.values())) <= free:
@@ -573,8 +575,6 @@ class MultiQueue(Policy):
                 del self._speculating[trial.id]
         if fit is base and trying and any(t.id in started for t in trying):
             plan, pst = self._plan(base, pivots, now)  # the pivots, around the trials
-            if extra is not None:
-                extra = self._extra(view, plan, pivots, pst, state()[1])
 
         # The fewest cores free from now to the end of each step of the plan (made
         # again after the plan changes): whether a job fits over its estimate is then
@@ -595,17 +595,15 @@ class MultiQueue(Policy):
                     plan, pst = self._replan(base, plan, pst, pivots, p, now)
                     low = None
                     spare = None
-                    if extra is not None:
-                        extra = self._extra(view, plan, pivots, pst, state()[1])
                 continue
-            if extra is None and job.size > plan.free[0]:
+            if not own and job.size > plan.free[0]:
                 continue  # not even now, with the pivots due now (a cheap first look)
             if low is None:
                 assert plan.times[0] == now  # (a plan starts at the present)
                 low = list(accumulate(plan.free, min))
             # Delays no pivot, no reservation: enough cores over [now, now + span).
             fits = low[bisect_left(plan.times, now + span) - 1] >= job.size
-            if extra is None and not fits:
+            if not own and not fits:
                 continue  # (guard "all", "return", "reassign": every rule needs it)
             caps = None
             rule: str | None
@@ -621,23 +619,27 @@ class MultiQueue(Policy):
             else:
                 # guard "own": rules (a) and (b) look at pivot_p alone, but no start may
                 # take the cores of a granted slot (reservation or trial), promised
-                # "immediately and irrevocably": ``base`` holds the running jobs and
-                # the slots, no pivot.
-                kept = extra is None or base.min_free(now, now + span) >= job.size
+                # "immediately and irrevocably", nor delay pivot_p past one.
+                extra = None
+                kept = True
+                if own:
+                    idle = state()[1]
+                    if spare is None:
+                        spare = self._spare(idle, pivots, pst, now)
+                    extra = spare
+                    kept = self._clear(base, job.size, now, span, pivots[p], pst[p])
                 rule = self._rule_for(job, p, span, now, state()[1], fits, pst, extra, kept)
             if rule is not None and launch(job, rule, span, caps):
                 if spare is not None:
                     for q, k in enumerate(self._took):
-                        # (under "reassign" what q gave another partition is gone
-                        # from it for good, not only until the borrower ends)
+                        # (under "reassign" and "own" what q gave another partition is
+                        # gone from it for good, not only until the borrower ends)
                         if k and (now + span > pst[q] or (q != p and not lend)):
                             spare[q] -= k
                 free -= job.size
                 base.add(now, now + span, -job.size)
                 plan.add(now, now + span, -job.size)
                 low = None
-                if rule == "b" and extra is not None:
-                    extra[p] -= job.size
 
         if self._moved:
             self._record_sizes(now)
@@ -931,29 +933,27 @@ class MultiQueue(Policy):
             return plan, pst
         return self._plan(base, pivots, now)
 
-    def _extra(
-        self,
-        view: View,
-        plan: Profile,
-        pivots: list[JobView | None],
-        pst: list[float],
-        idle_now: list[int],
-    ) -> list[int]:
-        """extra_p of step 5 (``guard="own"``): partition p's processors idle at pivot_p's
-        start time, by its own running jobs' estimates, that pivot_p does not need
-        (``idle_now``: each partition's idle processors now)."""
-        out = []
-        for p, job in enumerate(pivots):
-            idle = idle_now[p]
-            if job is None:
-                out.append(idle)
-                continue
-            freed = sum(
-                r.size for r in view.running
-                if self._class.get(r.id) == p and r.expected_end <= pst[p]
-            )  # fmt: skip
-            out.append(max(idle + freed - job.size, 0))
-        return out
+    @staticmethod
+    def _clear(
+        base: Profile, size: int, now: float, span: float, pivot: JobView | None, start: float
+    ) -> bool:
+        """``guard="own"``: whether ``size`` cores over ``[now, now + span)`` keep off the
+        granted slots and pivot_p (``pivot``, planned at ``start``): ``base`` holds the
+        running jobs and the slots, no pivot. extra_p of step 5 is counted at pivot_p's
+        start time alone; a slot granted for a time within pivot_p's run takes cores
+        from then on, so rule (b)'s job, running on past pivot_p's start time, could
+        still push pivot_p back (section 2.2 moves no granted slot): this says it
+        does not. (On one partition it is the plan's test, EASY's: the single queue
+        schedules as under ``guard="all"``.)"""
+        end = now + span
+        if pivot is None or end <= start or not math.isfinite(start):
+            return base.min_free(now, end) >= size  # (rule (a): it ends before pivot_p)
+        stop = start + duration(pivot.estimate)
+        if start > now and base.min_free(now, start) < size:
+            return False
+        if base.min_free(start, min(stop, end)) < size + pivot.size:
+            return False
+        return end <= stop or base.min_free(stop, end) >= size
 
     def _rule_for(
         self,
@@ -970,7 +970,7 @@ class MultiQueue(Policy):
         """Which rule of step 7 lets ``job`` (partition ``p``, not its pivot) start now;
         ``fits``: whether it fits the plan over its estimate, delaying no pivot and no
         reservation; ``kept`` (``guard="own"``): whether it keeps off every granted slot
-        (rules (a) and (b), which name pivot_p alone, need that too)."""
+        and pivot_p (rules (a) and (b), which name pivot_p alone, need that too)."""
         size = job.size  # (the caller checked it is at most the idle cores)
         mine = idle[p]
         if extra is None:  # guard "all": every start fits the plan of every pivot
@@ -1062,8 +1062,9 @@ class MultiQueue(Policy):
 
     def _lend(self, job_id: int, p: int, took: list[int], end: float) -> None:
         """``guard="return"``: a job of partition ``p`` holds ``took`` cores of each home
-        partition until it ends (planned at ``end``). ``"reassign"``: every core it took
-        is p's (``took`` all at p), so that p's extra counts them back at ``end``."""
+        partition until it ends (planned at ``end``). ``"reassign"`` and ``"own"``: every
+        core it took is p's (``took`` all at p), so that p's extra counts them back at
+        ``end``."""
         self._loans[job_id] = (p, took, end)
         self._lent[p] += took
         if any(k for q, k in enumerate(took) if q != p):
@@ -1075,9 +1076,10 @@ class MultiQueue(Policy):
         """``guard="return"``: extra_q of step 5 for every partition q, on its home
         processors: those idle now (``idle``) and those held by jobs (of any partition)
         that end by pivot_q's start time, less what pivot_q needs; all the idle ones
-        of a partition without a pivot. ``"reassign"``: the same on the processors q
-        holds now (those of q's running jobs: on nodes of one core a borrowed node is
-        the borrower's; on nodes of several cores, an approximation)."""
+        of a partition without a pivot. ``"reassign"`` and ``"own"``: the same on the
+        processors q holds now (those of q's running jobs, recorded at their starts, this
+        pass's too: on nodes of one core a borrowed node is the borrower's; on nodes of
+        several cores, an approximation)."""
         out = list(idle)
         for q, job in enumerate(pivots):
             if job is None or not math.isfinite(pst[q]):

@@ -145,6 +145,42 @@ def test_guard_own_rules_a_and_b_keep_off_a_granted_reservation() -> None:
         assert (j.at[5, "start"], j.at[3, "start"]) == (140.0, 90.0), guard
 
 
+ONE = {"boundaries": ""}  # the single queue: one partition, one pivot
+
+
+def test_guard_own_extra_counts_a_trial_started_this_pass() -> None:
+    # One queue, 6 nodes, trials of 30 s for estimates over 50 s. Job 1 (3 nodes, 20 s)
+    # starts at 0. At 1: job 2 (4 nodes, 10 s), the pivot at 20; job 3 (1 node, estimate
+    # 1000 s, runs 100 s) starts its trial on an idle node to 31 (it fits around the
+    # pivot: 6 - 4 - 1 = 1 free over [20, 30)); job 4 (2 nodes, 45 s) would end at 46.
+    # extra = 2 idle + 3 freed by job 1 at 20 - 4 = 1 (the trial holds its node past
+    # 20): not rule (b), and the plan has 1 node over [20, 30) for it: it waits, under
+    # either guard, until the pivot ends at 30. (extra counted before the trial took its
+    # node, 2, started it at 1, and the pivot waited for it.)
+    jobs = [job(1, 0, 20, 3), job(2, 1, 10, 4), job(3, 1, 100, 1, 1000), job(4, 1, 45, 2)]
+    for guard in ("own", "all"):
+        j, _ = simulate(jobs, 6, guard=guard, speculate_above=50.0, speculative_limit=30.0,
+                        **ONE)  # fmt: skip
+        assert j.at[3, "start"] == 1.0, guard  # (its trial; killed at 31, queued again)
+        assert (j.at[2, "start"], j.at[4, "start"]) == (20.0, 30.0), guard
+
+
+def test_guard_own_rule_b_does_not_push_its_pivot_past_a_granted_slot() -> None:
+    # One queue, 6 nodes. Job 1 (3 nodes, 20 s) starts at 0. At 1: job 2 asks for a
+    # reservation at 25 (1 node, 10 s), granted at 25; job 3 (4 nodes, 10 s), the pivot
+    # at 20 (at 25 the slot leaves it 6 - 1 = 5 nodes); job 4 (2 nodes, 45 s). extra =
+    # 3 idle + 3 freed at 20 - 4 = 2 counts the pivot's start time alone: rule (b) as
+    # written would start job 4, but over [25, 30) the pivot, the slot and job 4 need
+    # 4 + 1 + 2 > 6, and a granted slot never moves: the pivot would wait. Job 4 waits,
+    # under either guard, until the pivot ends at 30.
+    jobs = [job(1, 0, 20, 3), job(2, 1, 10, 1), job(3, 1, 10, 4), job(4, 1, 45, 2)]
+    for guard in ("own", "all"):
+        j, _ = simulate(jobs, 6, attrs={"reservation": {2: 25.0}}, guard=guard,
+                        speculation=False, **ONE)  # fmt: skip
+        assert (j.at[2, "start"], j.at[2, "start_rule"]) == (25.0, "reservation"), guard
+        assert (j.at[3, "start"], j.at[4, "start"]) == (20.0, 30.0), guard
+
+
 THREE = {"boundaries": "100,1000", "speculation": False}
 
 
@@ -481,15 +517,15 @@ def test_invariants_under_every_guard(
 
 
 @settings(FAST, max_examples=40)
-@given(cases(), st.floats(0, 0.3), st.sampled_from(["return", "reassign"]),
+@given(cases(), st.floats(0, 0.3), st.sampled_from(["own", "return", "reassign"]),
        st.sampled_from(["waiting", "idle"]))  # fmt: skip
 def test_one_partition_lends_nothing_so_guards_that_lend_change_nothing(
     case: Case, share: float, guard: str, trial: str
 ) -> None:
-    # The single queue (one partition, one pivot): rules (a) and (b) for the lenders
-    # are EASY's own test against the one pivot, which the plan already makes, so a
-    # guard that makes partitions lend changes no start (the study pairs each reading's
-    # multiple queues with its single queue: this keeps the baseline the same).
+    # The single queue (one partition, one pivot): rules (a) and (b), against pivot_p
+    # alone ("own") or for the lenders, are EASY's own test against the one pivot,
+    # which the plan already makes, so no guard changes a start (the study pairs each
+    # reading's multiple queues with its single queue: this keeps the baseline the same).
     w = with_reservations(case.workload, share, seed=1, max_lead=300)
     params = {"speculate_above": 50.0, "speculative_limit": 30.0, "trial": trial}
     every = Simulation(w, SingleQueue(**params), nodes=case.cores).run()  # type: ignore[arg-type]

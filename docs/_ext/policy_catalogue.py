@@ -260,7 +260,9 @@ the ones that crash; an advance reservation is granted on submission and kept.""
             "machine never starves hold; `guard=own` applies (a) and (b) as written, "
             "against the job's own pivot only; `guard=return` lets a partition lend only "
             "the processors its own pivot does not need, back to it when the borrowing "
-            "job ends (every start still delays no pivot).",
+            "job ends; `guard=reassign` lends the same, but a lent processor stays with "
+            "the borrower until a pivot reassigns it (Figure 2's word) (under both, "
+            "every start still delays no pivot).",
             "**Priorities** come from the job attribute `priority` (`high`/`low`); a job "
             'without one is high priority, as "all non-reservation jobs have the same '
             'priority".',
