@@ -157,6 +157,40 @@ def test_failed_runs_are_recorded_and_rerun_completes_only_them(tmp_path):
     assert snapshot(out) == after
 
 
+#: What `_dying` kills: the run id, the marker file that must exist, the real function.
+_KILL: dict = {}
+
+
+def _dying(task):
+    """`execute_tuned`, but the worker dies (as the out-of-memory killer's victim) on one
+    run while a marker file exists; module level, so that the pool can pickle it."""
+    if task[0]["id"] == _KILL["run"] and Path(_KILL["marker"]).exists():
+        os._exit(9)
+    return _KILL["original"](task)
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="needs fork")
+def test_a_worker_killed_mid_run_fails_its_runs_without_a_traceback(tmp_path, monkeypatch):
+    # A worker killed from outside breaks the pool: the runs in flight are failures saying
+    # so, the others wait for the next sweep, which does them all.
+    study = small_study(replications=2)
+    marker = tmp_path / "kill-now"
+    marker.touch()
+    kill = {"run": study.runs()[0].id, "marker": marker, "original": sweep_module.execute_tuned}
+    monkeypatch.setattr(sys.modules[__name__], "_KILL", kill)
+    monkeypatch.setattr(sweep_module, "execute_tuned", _dying)
+    out = tmp_path / "study"
+    first_pass = sweep(study, out, workers=2)
+    assert first_pass.failed and first_pass.finished + first_pass.missing == 8
+    assert all("a worker process died" in error for _, error in first_pass.failed)
+    assert (out / "failures" / f"{kill['run']}.json").is_file()
+
+    marker.unlink()
+    second_pass = sweep(study, out, workers=2)
+    assert second_pass.failed == [] and second_pass.skipped + second_pass.finished == 8
+    assert all(is_finished(out, run.id) for run in study.runs())
+
+
 def test_an_interrupted_sweep_resumes_where_it_stopped(tmp_path):
     study = small_study(replications=2)
     seen = []

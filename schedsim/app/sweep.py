@@ -33,7 +33,10 @@ permissions ``mkdir`` and ``open`` give under the user's umask, typically
 resumes by running the same command again, which skips every finished run
 and leaves its files untouched. A run that raises is recorded in
 ``failures/`` with its traceback and the study goes on; it is tried again
-on the next sweep, and its failure record is removed once it succeeds. A
+on the next sweep, and its failure record is removed once it succeeds. A worker
+process killed from outside (the kernel's out-of-memory killer) breaks the local pool:
+the runs it held are recorded as failures that say so, the runs not yet handed out are
+left for the next sweep, and the sweep ends as one with failures, never with a traceback. A
 changed configuration has a new id (`schedsim.app.study.RunConfig.run_id`), so it
 is a new run beside the old ones, never an overwrite.
 
@@ -77,6 +80,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -461,11 +465,19 @@ def _local_pool(tasks: list[Task], workers: int) -> Iterator[Iterator[RunOutcome
         # rather than held until the whole study ends.
         waiting = iter(tasks)
         running: dict[Future[RunOutcome], str] = {}
+        broken = False
 
         def submit_next() -> None:
-            task = next(waiting, None)
+            nonlocal broken
+            task = None if broken else next(waiting, None)
             if task is not None:
-                running[pool.submit(execute_tuned, task)] = task[0]["id"]
+                try:
+                    running[pool.submit(execute_tuned, task)] = task[0]["id"]
+                except BrokenProcessPool:
+                    # A worker died (the kernel's out-of-memory killer, a signal): the
+                    # pool takes no more runs. Those in flight come back as failures,
+                    # the rest are left for the next sweep ("not reached").
+                    broken = True
 
         for _ in range(2 * workers):
             submit_next()
@@ -494,9 +506,15 @@ def _outcome(future: Any, run_id: str) -> RunOutcome:
     try:
         return future.result()
     except Exception as exc:
+        error = f"{type(exc).__name__}: worker failed: {exc}"
+        if isinstance(exc, BrokenProcessPool):
+            error = (
+                "a worker process died (killed by the operating system: out of memory?); "
+                "run the same command again, with fewer --workers if memory is short"
+            )
         return RunOutcome(
             run_id,
-            error=f"{type(exc).__name__}: worker failed: {exc}",
+            error=error,
             traceback="".join(traceback.format_exception(exc)),
         )
 
