@@ -124,19 +124,27 @@ def makespan_bound(submit: Sequence[float], run: Sequence[float], size: Sequence
     """Two lower bounds on the makespan (from ``start``) of any schedule of these jobs on
     ``nodes`` nodes (module docstring): max_i (s_i + h_i) and max_k (s_k + W_k / R),
     each minus ``start``. The makespan bound is the larger; NaN without jobs."""
-    s = np.asarray(submit, dtype=float)
-    h = np.asarray(run, dtype=float)
-    r = np.asarray(size, dtype=float)
+    s, h, work = _in_submit_order(submit, run, size)
     if s.size == 0:
         return math.nan, math.nan
-    order = np.argsort(s, kind="stable")
-    work = (r * h)[order]
     # The work of the jobs from the k-th in submit order on; among jobs submitted at the
     # same time the first of them carries the whole group's work, the largest term.
     tail = np.cumsum(work[::-1])[::-1]
     by_job = float((s + h).max()) - start
-    by_work = float((s[order] + tail / nodes).max()) - start
+    by_work = float((s + tail / nodes).max()) - start
     return by_job, by_work
+
+
+def _in_submit_order(
+    submit: Sequence[float], run: Sequence[float], size: Sequence[float]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The jobs' submit times s_i, run times h_i and work r_i h_i (node-seconds), as
+    arrays in submit order (stable: ties keep the jobs' order)."""
+    s = np.asarray(submit, dtype=float)
+    h = np.asarray(run, dtype=float)
+    r = np.asarray(size, dtype=float)
+    order = np.argsort(s, kind="stable")
+    return s[order], h[order], (r * h)[order]
 
 
 def weighted_completion_bound(submit: Sequence[float], run: Sequence[float],
@@ -148,13 +156,9 @@ def weighted_completion_bound(submit: Sequence[float], run: Sequence[float],
     sum_k w_k (c_k - w_k / (2R) - start) + (1/2) sum_i w_i h_i. The bound is the larger
     (the larger of the two sums of mean busy times, plus the same half sum); NaN
     without jobs."""
-    s = np.asarray(submit, dtype=float)
-    h = np.asarray(run, dtype=float)
-    r = np.asarray(size, dtype=float)
+    s, h, w = _in_submit_order(submit, run, size)
     if s.size == 0:
         return math.nan, math.nan
-    order = np.argsort(s, kind="stable")
-    s, h, w = s[order], h[order], (r * h)[order]
     served = w / nodes  # seconds the server of speed R works at each job
     done = np.cumsum(served)
     # c_k = max over j <= k of (s_j + the work of jobs j..k): a vectorised Lindley recursion.

@@ -72,20 +72,22 @@ def _facts_unit(column: str) -> str:
     return FACTS.get(column, "")
 
 
-def _bound_unit(column: str) -> str:
-    if column in ("fcfs_makespan", "makespan_bound"):
-        return "s"
-    if column == "nodes":
-        return "nodes"
-    return "%" if column == "largest_change" or column.startswith("paper_") else ""
+def _bound_units(values: tuple[str, ...], unit: str) -> Callable[[str], str]:
+    """The units of a bound table's columns: ``unit`` for its ``values`` (our FCFS and the
+    bound), nodes, and percent for the largest change and the paper's cells."""
+
+    def unit_of(column: str) -> str:
+        if column in values:
+            return unit
+        if column == "nodes":
+            return "nodes"
+        return "%" if column == "largest_change" or column.startswith("paper_") else ""
+
+    return unit_of
 
 
-def _weighted_bound_unit(column: str) -> str:
-    if column in ("fcfs", "bound"):
-        return "core s^2"
-    if column == "nodes":
-        return "nodes"
-    return "%" if column == "largest_change" or column.startswith("paper_") else ""
+_bound_unit = _bound_units(("fcfs_makespan", "makespan_bound"), "s")
+_weighted_bound_unit = _bound_units(("fcfs", "bound"), "core s^2")
 
 
 def _swap_unit(column: str) -> str:
