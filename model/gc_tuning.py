@@ -51,7 +51,11 @@ def tuned_gc() -> Iterator[None]:
     then becomes garbage waits for the next full pass after the block. So a block
     should hold one run (reading its workload, simulating, writing its outputs), not
     a whole study: a finished run is itself in reference cycles (its SimPy processes
-    and scheduler refer to one another), and only a full pass frees it.
+    and scheduler refer to one another), and only a full pass frees it. Blocks one
+    after another in a loop want a ``gc.collect()`` between them: almost nothing is
+    allocated between two runs, so the collector's own full pass would not come
+    before the next block holds it off again, and every finished run would stay in
+    memory (the sweep's workers collect after each run).
 
     The thresholds are put back as they were when the last block still open ends
     (blocks in several threads overlap), whatever happens inside; with the collector
