@@ -185,7 +185,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, insort
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import accumulate
 from operator import attrgetter
 from typing import Any, ClassVar, Literal
@@ -420,8 +420,8 @@ class MultiQueue(Policy):
         if self._promises is None:  # a pass that could start nothing did not plan
             view = self._unplanned
             assert view is not None
-            waiting = self._waiting(view, set())
-            pivots = self._pivots(waiting, set())
+            waiting, held = self._waiting(view)
+            pivots = self._pivots(waiting, (), held)
             _, pst = self._plan(self._base(view), pivots, view.now)
             self._promises = self._promised(pivots, pst, set())
         return list(self._promises)
@@ -533,8 +533,8 @@ class MultiQueue(Policy):
                 del self._granted[jid]
 
         # Figure 2's order: high priority first, each priority in arrival order.
-        waiting = self._waiting(view, started)
-        pivots = self._pivots(waiting, started)
+        waiting, held = self._waiting(view)
+        pivots = self._pivots(waiting, started, held)
         plan, pst = self._plan(base, pivots, now)
         # Guards "own", "return", "reassign": each partition's processors its pivot does
         # not need (extra_p of step 5), made from the cores each running job holds when a
@@ -580,29 +580,39 @@ class MultiQueue(Policy):
         # again after the plan changes): whether a job fits over its estimate is then
         # one bisection, not a walk over the steps (`Profile.min_free`).
         low: list[int] | None = None
+        fit_anywhere = 0  # (made with `low`) what fits over the whole plan, however long
+        # Guards "return", "reassign": the most the partitions may lend a job together,
+        # whatever its estimate (made with `spare`, again after each start). In a long
+        # queue most jobs that fit the plan are wider than that: one look skips them.
+        most: int | None = None
         for job in waiting:
-            if job.size > free or job.id in started:
+            size = job.size
+            if size > free or job.id in started or job.id in held:
                 if not free:
                     break  # nothing more can start now
                 continue
             p = self._class[job.id]
-            span = duration(job.estimate)
             if pivots[p] is job:
+                span = duration(job.estimate)
                 if pst[p] == now and launch(job, "pivot", span):
-                    free -= job.size
-                    base.add(now, now + span, -job.size)
-                    pivots = self._pivots(waiting, started)  # a new pivot for p
+                    free -= size
+                    base.add(now, now + span, -size)
+                    pivots = self._pivots(waiting, started, held)  # a new pivot for p
                     plan, pst = self._replan(base, plan, pst, pivots, p, now)
                     low = None
-                    spare = None
+                    spare = most = None
                 continue
-            if not own and job.size > plan.free[0]:
+            if not own and size > plan.free[0]:
                 continue  # not even now, with the pivots due now (a cheap first look)
+            if most is not None and size > most:
+                continue  # (every lender's cap below is at most its term in `most`)
+            span = duration(job.estimate)
             if low is None:
                 assert plan.times[0] == now  # (a plan starts at the present)
                 low = list(accumulate(plan.free, min))
+                fit_anywhere = low[-1]
             # Delays no pivot, no reservation: enough cores over [now, now + span).
-            fits = low[bisect_left(plan.times, now + span) - 1] >= job.size
+            fits = size <= fit_anywhere or low[bisect_left(plan.times, now + span) - 1] >= size
             if not own and not fits:
                 continue  # (guard "all", "return", "reassign": every rule needs it)
             caps = None
@@ -611,9 +621,14 @@ class MultiQueue(Policy):
                 idle = state()[1]
                 if spare is None:
                     spare = self._spare(idle, pivots, pst, now)
+                if most is None:  # (span > 0: now + span <= pst[q] needs pst[q] > now)
+                    most = sum(i if pst[q] > now else min(i, max(spare[q], 0))
+                               for q, i in enumerate(idle))  # fmt: skip
+                    if size > most:
+                        continue
                 caps = [i if now + span <= pst[q] else min(i, max(spare[q], 0))
                         for q, i in enumerate(idle)]  # fmt: skip
-                if sum(caps) < job.size:
+                if sum(caps) < size:
                     continue
                 rule = ("a" if now + span <= pst[p] else "b") if caps[p] >= job.size else "c"
             else:
@@ -636,10 +651,10 @@ class MultiQueue(Policy):
                         # gone from it for good, not only until the borrower ends)
                         if k and (now + span > pst[q] or (q != p and not lend)):
                             spare[q] -= k
-                free -= job.size
-                base.add(now, now + span, -job.size)
-                plan.add(now, now + span, -job.size)
-                low = None
+                free -= size
+                base.add(now, now + span, -size)
+                plan.add(now, now + span, -size)
+                low = most = None
 
         if self._moved:
             self._record_sizes(now)
@@ -851,34 +866,35 @@ class MultiQueue(Policy):
             else:
                 self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
 
-    def _waiting(self, view: View, started: set[int]) -> Sequence[JobView]:
+    def _waiting(self, view: View) -> tuple[Sequence[JobView], Collection[int]]:
         """The queued jobs in Figure 2's order (high priority first, each priority in
-        arrival order), but those started this pass, granted a reservation or waiting
-        for their speculative start (or its slot)."""
-        held = (
+        arrival order), and the ids among them that wait outside the queues: granted a
+        reservation, or waiting for their speculative start (or its slot). Those are
+        skipped where the jobs are read (`_pivots`, the pass's loop), not left out of
+        a copy of the queue: a long queue's copy, every pass, cost more than the look."""
+        held: Collection[int] = (
             self._granted.keys() | self._speculating.keys()
             if (self._granted or self._speculating)
             else ()
         )
         if self._new_trials:  # trial="scheduled": given their slots after the pivots
             held = {*held, *(j.id for j in self._new_trials)}
-        waiting: Sequence[JobView]
-        if held or started:
-            waiting = [j for j in view.queue if j.id not in started and j.id not in held]
-        else:
-            waiting = view.queue  # (most passes: no reservation, no speculation waiting)
+        waiting: Sequence[JobView] = view.queue
         if self._low:  # stable: arrival order within a priority
             prio = self._prio
             waiting = sorted(waiting, key=lambda j: prio[j.id])
-        return waiting
+        return waiting, held
 
-    def _pivots(self, waiting: Sequence[JobView], started: set[int]) -> list[JobView | None]:
-        """The first waiting job of each queue (None for an empty one)."""
+    def _pivots(
+        self, waiting: Sequence[JobView], started: Collection[int], held: Collection[int]
+    ) -> list[JobView | None]:
+        """The first waiting job of each queue (None for an empty one), but those
+        started this pass and those held outside the queues (`_waiting`)."""
         pivots: list[JobView | None] = [None] * self.partitions
         left = self.partitions
         for job in waiting:
             p = self._class[job.id]
-            if pivots[p] is None and job.id not in started:
+            if pivots[p] is None and job.id not in started and job.id not in held:
                 pivots[p] = job
                 left -= 1
                 if not left:
