@@ -195,7 +195,7 @@ import numpy as np
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import Decision, Policy, Reservation, Start, View, WakeAt, register
 from schedsim.model.view import JobView, State
-from schedsim.policies.planning.conservative import duration
+from schedsim.policies.planning.conservative import MIN_PLAN, duration
 from schedsim.policies.planning.profile import INF, Profile
 
 __all__ = [
@@ -606,7 +606,9 @@ class MultiQueue(Policy):
                 continue  # not even now, with the pivots due now (a cheap first look)
             if most is not None and size > most:
                 continue  # (every lender's cap below is at most its term in `most`)
-            span = duration(job.estimate)
+            span = job.estimate  # duration(job.estimate), without a call per job
+            if span < MIN_PLAN:
+                span = MIN_PLAN
             if low is None:
                 assert plan.times[0] == now  # (a plan starts at the present)
                 low = list(accumulate(plan.free, min))
