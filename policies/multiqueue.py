@@ -185,7 +185,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, insort
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from itertools import accumulate
 from operator import attrgetter
 from typing import Any, ClassVar, Literal
@@ -420,8 +420,8 @@ class MultiQueue(Policy):
         if self._promises is None:  # a pass that could start nothing did not plan
             view = self._unplanned
             assert view is not None
-            waiting, held = self._waiting(view)
-            pivots = self._pivots(waiting, (), held)
+            waiting = self._waiting(view, set())
+            pivots = self._pivots(waiting, set())
             _, pst = self._plan(self._base(view), pivots, view.now)
             self._promises = self._promised(pivots, pst, set())
         return list(self._promises)
@@ -533,8 +533,8 @@ class MultiQueue(Policy):
                 del self._granted[jid]
 
         # Figure 2's order: high priority first, each priority in arrival order.
-        waiting, held = self._waiting(view)
-        pivots = self._pivots(waiting, started, held)
+        waiting = self._waiting(view, started)
+        pivots = self._pivots(waiting, started)
         plan, pst = self._plan(base, pivots, now)
         # Guards "own", "return", "reassign": each partition's processors its pivot does
         # not need (extra_p of step 5), made from the cores each running job holds when a
@@ -587,7 +587,7 @@ class MultiQueue(Policy):
         most: int | None = None
         for job in waiting:
             size = job.size
-            if size > free or job.id in started or job.id in held:
+            if size > free or job.id in started:
                 if not free:
                     break  # nothing more can start now
                 continue
@@ -597,7 +597,7 @@ class MultiQueue(Policy):
                 if pst[p] == now and launch(job, "pivot", span):
                     free -= size
                     base.add(now, now + span, -size)
-                    pivots = self._pivots(waiting, started, held)  # a new pivot for p
+                    pivots = self._pivots(waiting, started)  # a new pivot for p
                     plan, pst = self._replan(base, plan, pst, pivots, p, now)
                     low = None
                     spare = most = None
@@ -868,35 +868,34 @@ class MultiQueue(Policy):
             else:
                 self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
 
-    def _waiting(self, view: View) -> tuple[Sequence[JobView], Collection[int]]:
+    def _waiting(self, view: View, started: set[int]) -> Sequence[JobView]:
         """The queued jobs in Figure 2's order (high priority first, each priority in
-        arrival order), and the ids among them that wait outside the queues: granted a
-        reservation, or waiting for their speculative start (or its slot). Those are
-        skipped where the jobs are read (`_pivots`, the pass's loop), not left out of
-        a copy of the queue: a long queue's copy, every pass, cost more than the look."""
-        held: Collection[int] = (
+        arrival order), but those started this pass, granted a reservation or waiting
+        for their speculative start (or its slot)."""
+        held = (
             self._granted.keys() | self._speculating.keys()
             if (self._granted or self._speculating)
             else ()
         )
         if self._new_trials:  # trial="scheduled": given their slots after the pivots
             held = {*held, *(j.id for j in self._new_trials)}
-        waiting: Sequence[JobView] = view.queue
+        waiting: Sequence[JobView]
+        if held or started:
+            waiting = [j for j in view.queue if j.id not in started and j.id not in held]
+        else:
+            waiting = view.queue  # (most passes: no reservation, no speculation waiting)
         if self._low:  # stable: arrival order within a priority
             prio = self._prio
             waiting = sorted(waiting, key=lambda j: prio[j.id])
-        return waiting, held
+        return waiting
 
-    def _pivots(
-        self, waiting: Sequence[JobView], started: Collection[int], held: Collection[int]
-    ) -> list[JobView | None]:
-        """The first waiting job of each queue (None for an empty one), but those
-        started this pass and those held outside the queues (`_waiting`)."""
+    def _pivots(self, waiting: Sequence[JobView], started: set[int]) -> list[JobView | None]:
+        """The first waiting job of each queue (None for an empty one)."""
         pivots: list[JobView | None] = [None] * self.partitions
         left = self.partitions
         for job in waiting:
             p = self._class[job.id]
-            if pivots[p] is None and job.id not in started and job.id not in held:
+            if pivots[p] is None and job.id not in started:
                 pivots[p] = job
                 left -= 1
                 if not left:
