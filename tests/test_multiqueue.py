@@ -518,7 +518,7 @@ def test_invariants_under_every_guard(
 
 @settings(FAST, max_examples=40)
 @given(cases(), st.floats(0, 0.3), st.sampled_from(["own", "return", "reassign"]),
-       st.sampled_from(["waiting", "idle"]))  # fmt: skip
+       st.sampled_from(["waiting", "idle", "scheduled", "reserved"]))  # fmt: skip
 def test_one_partition_lends_nothing_so_guards_that_lend_change_nothing(
     case: Case, share: float, guard: str, trial: str
 ) -> None:
