@@ -161,6 +161,61 @@ def test_variants_times_grid_times_replications_in_order():
     assert len({r.id for r in runs}) == len(runs)
 
 
+def test_a_variant_naming_a_grid_key_runs_only_the_values_it_gives():
+    study = Study(
+        base={"first": N},
+        grid={"policy": ["fcfs", "easy", "conservative"], "load_factor": [1.0, 1.2]},
+        variants=[
+            {},
+            {"label": "sjf", "policy": "easy", "params": {"order": "sjf"}},
+            {
+                "label": "short",
+                "policy": ["conservative", "fcfs"],
+                "load_factor": 1.2,
+                "first": 200,
+            },
+        ],
+    )
+    runs = [(r.label, r.config.policy.name, r.config.load_factor) for r in study.runs()]
+    assert runs == [
+        *((p, p, f) for p in ("fcfs", "easy", "conservative") for f in (1.0, 1.2)),
+        ("sjf", "easy", 1.0),
+        ("sjf", "easy", 1.2),
+        ("short", "fcfs", 1.2),  # (the grid's order, not the variant's)
+        ("short", "conservative", 1.2),
+    ]
+
+
+def test_a_variant_narrows_a_dotted_grid_key_in_toml(tmp_path):
+    path = write_toml(
+        tmp_path / "study.toml",
+        """
+        [base]
+        first = 300
+
+        [grid]
+        params.order = ["fcfs", "sjf", "ljf"]
+
+        [[variants]]
+        params = { order = "sjf" }
+        """,
+    )
+    assert [r.config.params for r in load_study(path).runs()] == [{"order": "sjf"}]
+
+
+@pytest.mark.parametrize("value", ["sjf", ["easy", "sjf"], []])
+def test_a_variant_may_not_widen_the_grid(value):
+    study = Study(
+        base={"first": N}, grid={"policy": ["fcfs", "easy"]}, variants=[{}, {"policy": value}]
+    )
+    with pytest.raises(StudyError) as err:
+        study.runs()
+    assert str(err.value) == (
+        f"study: variants[2].policy: {value!r} is not among the grid's values ('fcfs', 'easy'); "
+        "a variant may only narrow a grid key"
+    )
+
+
 def test_dotted_grid_key_in_toml(tmp_path):
     path = write_toml(
         tmp_path / "study.toml",

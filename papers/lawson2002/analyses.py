@@ -195,23 +195,34 @@ def scenario(row: Mapping[str, Any]) -> str:
 
 def pairs(results: StudyResults) -> list[tuple[dict[str, Any], Result, Result]]:
     """(the pair's configuration, single-queue result, multiple-queue result) for every
-    trace and scenario that has both runs finished (first replication)."""
+    trace and scenario that has both runs finished (first replication).
+
+    A multiple-queue run under a lending guard pairs with the single queue under the same
+    guard if the study ran it, else with the single queue under ``guard="all"``: with one
+    partition nothing is lent, and every guard gives that schedule (a property test)."""
     done = results.done
     done = done[(done["replication"] == 0) & done["policy"].isin([SINGLE, MULTI])]
     keys = [c for c in results.scenario_columns if c not in ("seed",) and c in done]
     keys += [k for k in (TRIAL, GUARD) if k in done]  # both policies take them: scenarios
     out = []
-    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, ...], dict[str, dict[str, Any]]] = {}
     for record in done.to_dict("records"):
-        groups.setdefault(tuple(repr(record[k]) for k in keys), []).append(record)
-    for group in groups.values():
-        by = {row["policy"]: row for row in group}
-        if SINGLE in by and MULTI in by:
-            row = by[SINGLE]
-            config = {k: row[k] for k in keys}
-            config["trace"] = TRACE_NAMES.get(str(row["workload"]), str(row["workload"]))
-            config["scenario"] = scenario(config)
-            out.append((config, results.result(by[SINGLE]["id"]), results.result(by[MULTI]["id"])))
+        key = tuple(repr(record[k]) for k in keys)
+        groups.setdefault(key, {})[record["policy"]] = record
+    for by in groups.values():
+        if MULTI not in by:
+            continue
+        multi = by[MULTI]
+        single = by.get(SINGLE)
+        if single is None and GUARD in keys and multi[GUARD] != "all":
+            same = tuple(repr("all" if k == GUARD else multi[k]) for k in keys)
+            single = groups.get(same, {}).get(SINGLE)
+        if single is None:
+            continue
+        config = {k: multi[k] for k in keys}
+        config["trace"] = TRACE_NAMES.get(str(multi["workload"]), str(multi["workload"]))
+        config["scenario"] = scenario(config)
+        out.append((config, results.result(single["id"]), results.result(multi["id"])))
     return out
 
 

@@ -12,8 +12,10 @@ partial configurations), times a number of replications::
 
     runs = variants (or one empty variant) x grid points x replications
 
-A variant or grid point overrides the base; setting one key in both a
-variant and the grid is an error (it would be ambiguous). Policy
+A variant or grid point overrides the base. A variant that names a key the
+grid varies narrows it: that variant runs only the value, or the list of
+values, it gives, each one of the grid's (another value is an error: a
+variant never widens the grid). Policy
 parameters are the ``params`` table, and a grid may vary one with a dotted
 key (``params.order = ["fcfs", "sjf"]``); so may it one of the tables of
 parameters below (``workload_params.rounding = ["pow2", "nodes"]``). A
@@ -1400,6 +1402,27 @@ def _flatten(table: Mapping[str, Any], where: str) -> dict[str, Any]:
     return flat
 
 
+def _narrowed(grid: Mapping[str, Any], variant: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The grid a variant runs: a grid key the variant names runs only the value (or the
+    list of values) it gives, each one of the grid's own (a variant narrows the grid,
+    never widens it: ``policy = "multiqueue"`` runs a reading that the grid's other
+    policies ignore on that policy alone)."""
+    axes = dict(grid)
+    for key in grid.keys() & variant.keys():
+        value, among = variant[key], list(grid[key])
+        if value in among:
+            chosen = [value]
+        elif isinstance(value, list) and value and all(v in among for v in value):
+            chosen = [v for v in among if v in value]  # (in the grid's order)
+        else:
+            raise StudyError(
+                f"{where}.{key}: {value!r} is not among the grid's values "
+                f"({', '.join(map(repr, among))}); a variant may only narrow a grid key"
+            )
+        axes[key] = chosen
+    return axes
+
+
 def _apply(values: dict[str, Any], key: str, value: Any) -> None:
     table, dot, name = key.partition(".")
     if dot:
@@ -1655,10 +1678,8 @@ class Study:
             variant = dict(variant)
             label = variant.pop("label", None)
             where = f"{src}: variants[{v}]" if self.variants else f"{src}: run"
-            clash = [k for k in _flatten(variant, where) if k in grid]
-            if clash:
-                raise StudyError(f"{where}.{clash[0]}: set both here and in the grid")
-            for point in itertools.product(*(grid[k] for k in keys)):
+            axes = _narrowed(grid, _flatten(variant, where), where)
+            for point in itertools.product(*(axes[k] for k in keys)):
                 values: dict[str, Any] = {**self.base, **variant}
                 values["params"] = {**self.base.get("params", {}), **variant.get("params", {})}
                 for table in TABLE_KEYS:
