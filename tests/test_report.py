@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -633,6 +634,36 @@ def test_plot_against_load_has_a_line_and_band_per_label(demo: StudyResults) -> 
         assert min(v[1] for path in band.get_paths() for v in path.vertices) >= 1.0
     with pytest.raises(ValueError, match="numeric"):
         demo.plot("mean_bounded_slowdown", x="params.order")
+
+
+def test_a_plot_names_lines_by_what_tells_them_apart_and_keeps_a_long_legend_off_the_axes(
+    tmp_path: Path,
+) -> None:
+    # The daily cycle's hours are set exactly when the cycle is: they tell no two lines
+    # apart and are left out of the lines' names. Eight names of 40-odd characters go
+    # below the axes (on them, they squeezed the axes to nothing: a layout warning).
+    hours = {"day_start": 8, "day_end": 18}
+    runs = []
+    for i, (label, users, cycle) in enumerate(
+        (f"creasy(alpha={a:.1f}, response_unit=hours)", u, c)
+        for a in (0.0, 1500.0, 6000.0, 24000.0)
+        for u in (3, 5)
+        for c in (True, False)
+    ):
+        cfg = {"policy": "creasy", "users": users, "daily_cycle": cycle, "seed": 1}
+        if cycle:
+            cfg["user_params"] = hours
+        runs.append(run(f"r{i}", label, 0, summary=summary(1.0 + i), **cfg))
+    results = load_results(write_study(tmp_path / "users", runs))
+    assert results._line_columns("users") == ["label", "daily_cycle"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = results.plot("mean_bounded_slowdown", x="users")
+        fig.savefig(tmp_path / "lines.png")
+    assert fig.axes[0].get_legend() is None
+    names = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert len(names) == 8 and all("day_start" not in n for n in names)
+    assert names[0] == "creasy(alpha=0.0, response_unit=hours), daily_cycle=True"
 
 
 def test_plot_log_axis_when_means_span_decades(demo: StudyResults) -> None:

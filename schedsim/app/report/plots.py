@@ -26,6 +26,7 @@ axis flattens the smaller ones).
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +80,10 @@ def error_bars(
 # --------------------------------------------------------------------------- #
 
 
+#: A legend of more entries, or of a longer name, goes below a plot's axes, not on them.
+_LEGEND_INSIDE, _NAME_INSIDE = 8, 40
+
+
 def metric_plot(
     table: pd.DataFrame,
     metric: str,
@@ -102,6 +107,7 @@ def metric_plot(
     axis ``x`` and its unit; the title is ``title``, what the band is, and
     ``note`` (a warning) if given. Draws on ``ax`` if given; returns the Figure.
     """
+    own = ax is None
     if ax is None:
         # A bare Figure, not pyplot: nothing global to close, and a notebook
         # shows the returned figure once.
@@ -131,9 +137,17 @@ def metric_plot(
     lines = [title, f"mean over replications; {band}"] if title else [f"mean; {band}"]
     if note:
         lines.append(f"warning: {note}")
-    ax.set_title("\n".join(lines), fontsize="medium")
+    # (wrapped: a line longer than a 7-inch figure's width runs off it)
+    ax.set_title("\n".join(textwrap.fill(line, 80) for line in lines), fontsize="medium")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
+    names = ax.get_legend_handles_labels()[1]
+    if own and (len(names) > _LEGEND_INSIDE or max(map(len, names), default=0) > _NAME_INSIDE):
+        # Too many or too long to sit on the axes: below them, the figure taller by
+        # the legend's rows, so the axes keep their size.
+        fig.set_figheight(4.5 + 0.2 * len(names))
+        fig.legend(loc="outside lower center", fontsize="small")
+    else:
+        ax.legend(fontsize="small")
     return fig
 
 
@@ -185,10 +199,13 @@ def _bars(ax: Axes, table: pd.DataFrame, metric: str, by: Sequence[str]) -> None
         legend = fmt(label) if first else "_nolegend_"
         ax.bar(xs[k], mean[k], color=colour, label=legend)
     error_bars(ax, xs, mean, low, high, capsize=4)
-    names = [group_name(by, row) for row in table[by].itertuples(index=False, name=None)]
+    # The colour names the label (the legend): the ticks name the rest, if there is any.
+    named = by[1:] if len(by) > 1 and by[0] == "label" else by
+    names = [group_name(named, row) for row in table[named].itertuples(index=False, name=None)]
     crowded = len(xs) > 3
     ax.set_xticks(xs, names, rotation=30 if crowded else 0, ha="right" if crowded else "center")
-    ax.set_xlabel(f"group ({', '.join(by)})")
+    colour = "; colour: label" if named is not by else ""
+    ax.set_xlabel(f"group ({', '.join(named)}){colour}")
 
 
 # --------------------------------------------------------------------------- #

@@ -422,8 +422,24 @@ class StudyResults:
         if policy_related(x):
             # x is a policy parameter, which the label encodes: label would make
             # every point its own line.
-            return [c for c in rest if c != "label"]
-        return [c for c in rest if c == "label" or not policy_related(c)]
+            return self._telling([c for c in rest if c != "label"])
+        return self._telling([c for c in rest if c == "label" or not policy_related(c)])
+
+    def _telling(self, columns: Sequence[str], keep: int = 0) -> list[str]:
+        """``columns`` less each that the ones before it determine (but the first
+        ``keep``): it would lengthen every line's name in a legend and tell no two
+        lines apart (``user_params.*`` is filled exactly when ``daily_cycle`` is)."""
+        kept: list[str] = []
+        rows: list[tuple[Any, ...]] = [()] * len(self.runs)
+        for i, column in enumerate(columns):
+            values = [key(v) for v in self.runs[column].tolist()]
+            first: dict[tuple[Any, ...], Any] = {}
+            if i < keep or any(
+                first.setdefault(r, v) != v for r, v in zip(rows, values, strict=True)
+            ):
+                kept.append(column)
+                rows = [(*r, v) for r, v in zip(rows, values, strict=True)]
+        return kept
 
     def plot(
         self,
@@ -458,7 +474,7 @@ class StudyResults:
                 f"{self.numeric_varying() or 'none (plot with x=None for bars)'}, got {x!r}"
             )
         if x is None:
-            columns = self._by(None)  # always starts with label
+            columns = self._telling(self._by(None), keep=1)  # always starts with label
             table = self.aggregate([metric], by=columns, confidence=confidence)
         else:
             columns = self._line_columns(x)
