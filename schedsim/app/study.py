@@ -1411,7 +1411,7 @@ def _narrowed(grid: Mapping[str, Any], variant: Mapping[str, Any], where: str) -
     for key in grid.keys() & variant.keys():
         value, among = variant[key], list(grid[key])
         if value in among:
-            chosen = [value]
+            chosen = [among[among.index(value)]]  # (the grid's own: 1.0 for 1)
         elif isinstance(value, list) and value and all(v in among for v in value):
             chosen = [v for v in among if v in value]  # (in the grid's order)
         else:
