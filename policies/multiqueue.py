@@ -185,7 +185,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, insort
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import accumulate
 from operator import attrgetter
 from typing import Any, ClassVar, Literal
@@ -250,12 +250,6 @@ def parse_boundaries(text: str) -> tuple[float, ...]:
 
 
 _SIZE = attrgetter("size")
-_ID = attrgetter("id")
-_ESTIMATE = attrgetter("estimate")
-#: From this many waiting jobs a pass picks those that might start with numpy first
-#: (``looks`` in `MultiQueue.schedule`); below it, looking at each costs less than
-#: making the arrays.
-_SIFT_FROM = 64
 #: The readings of the trial that fix its slot on submission.
 _FIXED = ("scheduled", "reserved")
 _TRIALS = ("waiting", "idle", "scheduled", "reserved")
@@ -524,8 +518,10 @@ class MultiQueue(Policy):
             return True
 
         # Granted reservations that are due start first: nothing was let near them.
-        due_first = sorted((i for i in self._granted.items() if i[1][0] <= now), key=lambda i: i[1])
-        for jid, (_, span, _) in due_first:
+        due_first = sorted(self._granted.items(), key=lambda i: i[1]) if self._granted else ()
+        for jid, (when, span, _) in due_first:
+            if when > now:
+                break
             due = view.get(jid)
             if due is None or due.state is not State.QUEUED:
                 continue
@@ -589,46 +585,7 @@ class MultiQueue(Policy):
         # whatever its estimate (made with `spare`, again after each start). In a long
         # queue most jobs that fit the plan are wider than that: one look skips them.
         most: int | None = None
-
-        def looks() -> Iterator[int]:
-            """The positions in ``waiting`` the loop looks at, in order. In a long queue,
-            only those that might start: those the loop's first tests (idle cores, the
-            plan's free cores now and over the estimate) do not turn away, and the
-            pivots; worked out for the whole queue at once with numpy, and again after
-            each start, for the jobs after it. (The loop makes its tests all the same.)"""
-            n = len(waiting)
-            if n < _SIFT_FROM:
-                yield from range(n)
-                return
-            sizes = np.fromiter(map(_SIZE, waiting), np.int64, n)
-            spans = np.fromiter(map(_ESTIMATE, waiting), np.float64, n)
-            np.maximum(spans, MIN_PLAN, out=spans)  # (the loop's span)
-            ids = list(map(_ID, waiting))
-            k = 0
-            while k < n:
-                width = sizes[k:]
-                might = width <= free
-                if not own:  # every rule but guard "own"'s needs the plan to hold it
-                    times = np.array(plan.times)
-                    least = np.minimum.accumulate(np.array(plan.free, dtype=np.int64))
-                    ends = np.searchsorted(times, now + spans[k:], side="left") - 1
-                    might &= (width <= plan.free[0]) & (least[ends] >= width)
-                for pivot in pivots:  # (each from ``waiting``; one before k was passed)
-                    if pivot is not None and pivot.size <= free:
-                        at = ids.index(pivot.id)
-                        if at >= k:
-                            might[at - k] = True
-                for i in np.flatnonzero(might).tolist():
-                    seen = len(started)
-                    yield k + i
-                    if len(started) != seen:  # a start: fewer cores, a new plan
-                        k += i + 1
-                        break
-                else:
-                    return
-
-        for i in looks():
-            job = waiting[i]
+        for job in waiting:
             size = job.size
             if size > free or job.id in started:
                 if not free:
@@ -923,10 +880,8 @@ class MultiQueue(Policy):
         if self._new_trials:  # trial="scheduled": given their slots after the pivots
             held = {*held, *(j.id for j in self._new_trials)}
         waiting: Sequence[JobView]
-        if started:
+        if held or started:
             waiting = [j for j in view.queue if j.id not in started and j.id not in held]
-        elif held:
-            waiting = [j for j in view.queue if j.id not in held]
         else:
             waiting = view.queue  # (most passes: no reservation, no speculation waiting)
         if self._low:  # stable: arrival order within a priority
@@ -937,21 +892,14 @@ class MultiQueue(Policy):
     def _pivots(self, waiting: Sequence[JobView], started: set[int]) -> list[JobView | None]:
         """The first waiting job of each queue (None for an empty one)."""
         pivots: list[JobView | None] = [None] * self.partitions
-        # Each job's queue, then each queue's first by `list.index`: a queue with no job
-        # waiting (often the short one, while hundreds wait in the others) is then one
-        # scan in C, not one in Python.
-        classes = list(map(self._class.__getitem__, map(_ID, waiting)))
-        for p in range(self.partitions):
-            i = 0
-            while True:
-                try:
-                    i = classes.index(p, i)
-                except ValueError:  # none of p's jobs waits
+        left = self.partitions
+        for job in waiting:
+            p = self._class[job.id]
+            if pivots[p] is None and job.id not in started:
+                pivots[p] = job
+                left -= 1
+                if not left:
                     break
-                if waiting[i].id not in started:
-                    pivots[p] = waiting[i]
-                    break
-                i += 1
         return pivots
 
     def _plan(

@@ -10,8 +10,6 @@ Every schedule is also put through `invariants.check_invariants`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -662,53 +660,3 @@ def test_the_idle_nodes_are_kept_from_pass_to_pass_on_a_trace() -> None:
     assert (result.jobs["start_rule"] == "speculative").sum() > 100
     # Made once (the first start), kept ever after: every leaving job was started by it.
     assert policy.ways["made"] == 1 and policy.ways["kept"] > 1000
-
-
-def _sifting(frm: int, run: Callable[[], pd.DataFrame]) -> pd.DataFrame:
-    """``run()`` with the waiting jobs sifted with numpy from ``frm`` of them on."""
-    import schedsim.policies.multiqueue as module
-
-    kept = module._SIFT_FROM
-    module._SIFT_FROM = frm
-    try:
-        return run()
-    finally:
-        module._SIFT_FROM = kept
-
-
-@settings(FAST, max_examples=40)
-@given(cases(), st.floats(0, 1), st.floats(0, 0.3), st.sampled_from(["all", "own", "return",
-       "reassign"]), st.sampled_from(["waiting", "idle", "scheduled", "reserved"]))  # fmt: skip
-def test_sifting_the_queue_with_numpy_changes_no_start(
-    case: Case, high: float, share: float, guard: str, trial: str
-) -> None:
-    # A pass looks only at the jobs numpy says might start (and the pivots), when many
-    # wait; the loop makes the same tests: the schedule is the one looking at every job.
-    w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
-    params = {"boundaries": "100,500", "speculate_above": 50.0, "speculative_limit": 30.0,
-              "guard": guard, "trial": trial}  # fmt: skip
-
-    def run() -> pd.DataFrame:
-        return Simulation(w, MultiQueue(**params), nodes=case.cores).run().jobs  # type: ignore[arg-type]
-
-    pd.testing.assert_frame_equal(_sifting(0, run), _sifting(10**9, run))
-
-
-@pytest.mark.parametrize(
-    ("guard", "trial"),
-    [("all", "reserved"), ("return", "idle"), ("own", "waiting"), ("reassign", "scheduled")],
-)
-def test_sifting_a_long_queue_changes_no_start_on_a_trace(guard: str, trial: str) -> None:
-    # KTH's first 3000 jobs twice as fast, with priorities: hundreds wait at a time.
-    from schedsim.workloads import catalog
-    from schedsim.workloads.transforms import first, scale_load
-
-    w = with_priorities(scale_load(first(catalog.load("kth"), 3000), 2.0), 0.75, seed=1)
-
-    def run() -> pd.DataFrame:
-        policy = MultiQueue(guard=guard, trial=trial)  # type: ignore[arg-type]
-        return Simulation(w, policy).run().jobs
-
-    sifted = _sifting(0, run)
-    assert (sifted["wait"] > 86400).sum() > 100  # (a long queue)
-    pd.testing.assert_frame_equal(sifted, _sifting(10**9, run))
