@@ -39,15 +39,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 import pandas as pd
 
-from schedsim.model.results import Result
-
 if TYPE_CHECKING:  # pragma: no cover
     from schedsim.app.report.study_results import StudyResults
+
 
 __all__ = [
     "CLASSES",
@@ -56,6 +55,8 @@ __all__ = [
     "PAPER_TABLE_2",
     "SINGLE",
     "TRACE_NAMES",
+    "Kept",
+    "Ran",
     "aggregate",
     "crashed",
     "estimate_class",
@@ -67,6 +68,24 @@ __all__ = [
     "starvation",
     "transient",
 ]
+
+
+class Ran(Protocol):
+    """What the analyses read of a finished run: a `Result`, or the `Kept` part of one."""
+
+    @property
+    def jobs(self) -> pd.DataFrame: ...
+
+    @property
+    def meta(self) -> dict[str, Any]: ...
+
+
+class Kept(NamedTuple):
+    """A finished run's job table and meta, all `pairs` keeps of its `Result` (its time
+    series, pieces and policy tables would hold gigabytes over a whole study)."""
+
+    jobs: pd.DataFrame
+    meta: dict[str, Any]
 
 
 #: The paper's classes of estimated run time (Equation 1), in seconds.
@@ -193,18 +212,27 @@ def scenario(row: Mapping[str, Any]) -> str:
     return ", ".join(parts) or "trace load"
 
 
-def pairs(results: StudyResults) -> list[tuple[dict[str, Any], Result, Result]]:
+def pairs(results: StudyResults) -> list[tuple[dict[str, Any], Ran, Ran]]:
     """(the pair's configuration, single-queue result, multiple-queue result) for every
     trace and scenario that has both runs finished (first replication).
 
     A multiple-queue run under a lending guard pairs with the single queue under the same
     guard if the study ran it, else with the single queue under ``guard="all"``: with one
-    partition nothing is lent, and every guard gives that schedule (a property test)."""
+    partition nothing is lent, and every guard gives that schedule (a property test).
+    Each run is read once (a single queue may pair with several guards)."""
+    kept: dict[str, Kept] = {}
+
+    def read(run_id: str) -> Kept:
+        if run_id not in kept:
+            full = results.result(run_id)
+            kept[run_id] = Kept(full.jobs, full.meta)
+        return kept[run_id]
+
     done = results.done
     done = done[(done["replication"] == 0) & done["policy"].isin([SINGLE, MULTI])]
     keys = [c for c in results.scenario_columns if c not in ("seed",) and c in done]
     keys += [k for k in (TRIAL, GUARD) if k in done]  # both policies take them: scenarios
-    out = []
+    out: list[tuple[dict[str, Any], Ran, Ran]] = []
     groups: dict[tuple[str, ...], dict[str, dict[str, Any]]] = {}
     for record in done.to_dict("records"):
         key = tuple(repr(record[k]) for k in keys)
@@ -222,13 +250,11 @@ def pairs(results: StudyResults) -> list[tuple[dict[str, Any], Result, Result]]:
         config = {k: multi[k] for k in keys}
         config["trace"] = TRACE_NAMES.get(str(multi["workload"]), str(multi["workload"]))
         config["scenario"] = scenario(config)
-        out.append((config, results.result(single["id"]), results.result(multi["id"])))
+        out.append((config, read(single["id"]), read(multi["id"])))
     return out
 
 
-def aggregate(
-    pairs_: Sequence[tuple[dict[str, Any], Result, Result]], measure: str = ""
-) -> pd.DataFrame:
+def aggregate(pairs_: Sequence[tuple[dict[str, Any], Ran, Ran]], measure: str = "") -> pd.DataFrame:
     """s1, sm and R per trace, scenario, class and priority (Figures 3, 5, 6, 8, 10); under
     another measure of the slowdown (`MEASURES`) the scenarios carry its name."""
     rows = []
@@ -252,7 +278,7 @@ def aggregate(
 
 
 def transient(
-    pairs_: Sequence[tuple[dict[str, Any], Result, Result]],
+    pairs_: Sequence[tuple[dict[str, Any], Ran, Ran]],
     batch: int = 1000,
     measure: str = "",
 ) -> pd.DataFrame:
@@ -287,7 +313,7 @@ def transient(
 
 
 def reservations(
-    pairs_: Sequence[tuple[dict[str, Any], Result, Result]],
+    pairs_: Sequence[tuple[dict[str, Any], Ran, Ran]],
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Missed reservations per trace and share beside the paper's Table 2, and every
     reservation's delay (granted - requested, s) for Figure 11. The counts (``single
@@ -331,7 +357,7 @@ def reservations(
 
 
 def starvation(
-    pairs_: Sequence[tuple[dict[str, Any], Result, Result]],
+    pairs_: Sequence[tuple[dict[str, Any], Ran, Ran]],
 ) -> pd.DataFrame:
     """Per trace, scenario and policy: the longest wait (days) and the number of jobs that
     waited over 7 days (`LONG_WAIT`): whether a reading lets jobs starve."""
@@ -348,7 +374,7 @@ def starvation(
 
 
 def crashed(
-    pairs_: Sequence[tuple[dict[str, Any], Result, Result]],
+    pairs_: Sequence[tuple[dict[str, Any], Ran, Ran]],
 ) -> pd.DataFrame:
     """Table 1: per trace (the single-queue run of the trace's own load), the jobs, those
     that appear to crash (estimate over 1000 s, actual run time under 180 s) and their
