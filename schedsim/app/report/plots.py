@@ -80,10 +80,6 @@ def error_bars(
 # --------------------------------------------------------------------------- #
 
 
-#: A legend of more entries, or of a longer name, goes below a plot's axes, not on them.
-_LEGEND_INSIDE, _NAME_INSIDE = 8, 40
-
-
 def metric_plot(
     table: pd.DataFrame,
     metric: str,
@@ -137,14 +133,11 @@ def metric_plot(
     lines = [title, f"mean over replications; {band}"] if title else [f"mean; {band}"]
     if note:
         lines.append(f"warning: {note}")
-    # (wrapped: a line longer than a 7-inch figure's width runs off it)
     ax.set_title("\n".join(textwrap.fill(line, 80) for line in lines), fontsize="medium")
     ax.grid(True, alpha=0.3)
     names = ax.get_legend_handles_labels()[1]
-    if own and (len(names) > _LEGEND_INSIDE or max(map(len, names), default=0) > _NAME_INSIDE):
-        # Too many or too long to sit on the axes: below them, the figure taller by
-        # the legend's rows, so the axes keep their size.
-        fig.set_figheight(4.5 + 0.2 * len(names))
+    if own and (len(names) > 8 or max(map(len, names), default=0) > 40):  # below the axes:
+        fig.set_figheight(4.5 + 0.2 * len(names))  # on them, they would squeeze them
         fig.legend(loc="outside lower center", fontsize="small")
     else:
         ax.legend(fontsize="small")
@@ -199,13 +192,10 @@ def _bars(ax: Axes, table: pd.DataFrame, metric: str, by: Sequence[str]) -> None
         legend = fmt(label) if first else "_nolegend_"
         ax.bar(xs[k], mean[k], color=colour, label=legend)
     error_bars(ax, xs, mean, low, high, capsize=4)
-    # The colour names the label (the legend): the ticks name the rest, if there is any.
-    named = by[1:] if len(by) > 1 and by[0] == "label" else by
-    names = [group_name(named, row) for row in table[named].itertuples(index=False, name=None)]
+    names = [group_name(by, row) for row in table[by].itertuples(index=False, name=None)]
     crowded = len(xs) > 3
     ax.set_xticks(xs, names, rotation=30 if crowded else 0, ha="right" if crowded else "center")
-    colour = "; colour: label" if named is not by else ""
-    ax.set_xlabel(f"group ({', '.join(named)}){colour}")
+    ax.set_xlabel(f"group ({', '.join(by)})")
 
 
 # --------------------------------------------------------------------------- #

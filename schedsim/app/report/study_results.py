@@ -426,19 +426,14 @@ class StudyResults:
         return self._telling([c for c in rest if c == "label" or not policy_related(c)])
 
     def _telling(self, columns: Sequence[str], keep: int = 0) -> list[str]:
-        """``columns`` less each that the ones before it determine (but the first
-        ``keep``): it would lengthen every line's name in a legend and tell no two
-        lines apart (``user_params.*`` is filled exactly when ``daily_cycle`` is)."""
+        """``columns`` but each one those before it determine (the first ``keep`` stay): it
+        tells no lines apart (``user_params.*`` is set exactly when ``daily_cycle`` is)."""
         kept: list[str] = []
-        rows: list[tuple[Any, ...]] = [()] * len(self.runs)
         for i, column in enumerate(columns):
-            values = [key(v) for v in self.runs[column].tolist()]
-            first: dict[tuple[Any, ...], Any] = {}
-            if i < keep or any(
-                first.setdefault(r, v) != v for r, v in zip(rows, values, strict=True)
-            ):
+            rows = self.runs[[*kept, column]].itertuples(index=False, name=None)
+            seen = {tuple(map(key, row)) for row in rows}
+            if i < keep or len(seen) > len({row[:-1] for row in seen}):
                 kept.append(column)
-                rows = [(*r, v) for r, v in zip(rows, values, strict=True)]
         return kept
 
     def plot(
