@@ -1,4 +1,5 @@
-"""The notebooks' kernels start one at a time across the test run's workers (conftest.py)."""
+"""The notebooks' kernels start one at a time across the test run's workers, and their
+messages are looked for every second (conftest.py)."""
 
 from __future__ import annotations
 
@@ -27,3 +28,52 @@ def test_a_kernel_that_fails_to_start_lets_the_lock_go(kernel_start_lock) -> Non
     with pytest.raises(Exception, match="no-such-kernel-here"):
         client.execute()
     assert not kernel_start_lock.is_locked
+
+
+class _Socket:
+    """A socket whose polls miss the wake-up ``missed`` times, then see the message."""
+
+    def __init__(self, missed: int) -> None:
+        self.missed, self.waits = missed, []
+
+    async def poll(self, wait: int) -> int:
+        import asyncio
+
+        self.waits.append(wait)
+        if self.missed is None:  # never a message: the poll lasts its wait
+            await asyncio.sleep(wait / 1000)
+            return 0
+        if len(self.waits) <= self.missed:
+            return 0
+        return 1
+
+
+class _Channel:
+    def __init__(self, socket: _Socket) -> None:
+        self.socket = socket
+
+    async def _recv(self) -> dict:
+        return {"msg_type": "execute_reply"}
+
+
+def test_a_missed_wake_up_costs_one_poll_of_a_second_not_the_timeout() -> None:
+    import asyncio
+    from queue import Empty
+
+    from jupyter_client.channels import AsyncZMQSocketChannel
+
+    get_msg = AsyncZMQSocketChannel.get_msg
+    assert get_msg.__name__ == "_get_msg_sliced"  # (the root conftest.py's)
+    socket = _Socket(missed=2)
+    msg = asyncio.run(get_msg(_Channel(socket), timeout=300))
+    assert msg == {"msg_type": "execute_reply"}
+    assert socket.waits == [1000, 1000, 1000]  # not one poll of 300,000 ms
+    socket = _Socket(missed=2)
+    assert asyncio.run(get_msg(_Channel(socket), timeout=None))["msg_type"] == "execute_reply"
+    # The timeout still holds: nothing comes, Empty once it has passed.
+    socket = _Socket(missed=None)
+    with pytest.raises(Empty):
+        asyncio.run(get_msg(_Channel(socket), timeout=0.25))
+    assert len(socket.waits) == 1 and 0 < socket.waits[0] <= 250
+    with pytest.raises(Empty):
+        asyncio.run(get_msg(_Channel(_Socket(missed=None)), timeout=0))
