@@ -33,9 +33,9 @@ What the scheduler owns, beside the queue and the live jobs:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Generator, Iterable
-from itertools import compress, count
-from operator import attrgetter, is_not
+from operator import attrgetter
 from typing import Any, NamedTuple, cast
 
 import numpy as np
@@ -105,7 +105,7 @@ class _Wake(simpy.Event):
         self.env.schedule(self, LATE)
 
 
-#: A queue's order: submit time, ties by id (a key made in C: a requeue sorts the queue).
+#: A queue's order: submit time, ties by id (a key made in C: a requeue is put in place).
 _submit_order = attrgetter("submit", "id")
 
 
@@ -144,20 +144,18 @@ class _Pool:
         del self.views[run.id]
         self._tuple = None
 
-    def sort(self) -> None:
-        """Put the jobs back in submit order, ties by id (the queue, after a requeue)."""
+    def insert(self, run: JobRun) -> None:
+        """Add ``run`` at its place in submit order, ties by id (a requeue: the pool
+        is in that order). Found by bisection; only the jobs after it move (to the
+        end, in order), and their order is kept."""
         runs, views = self.runs, self.views
-        now = list(runs.values())
-        order = sorted(now, key=_submit_order)
-        # Only the jobs after the first out of place move (to the end, in order): the
-        # jobs before it and it stay in order. After a requeue, the jobs submitted
-        # after the requeued one.
-        first = next(compress(count(), map(is_not, now, order)), len(order))
-        for run in order[first + 1 :]:
-            del runs[run.id]
-            runs[run.id] = run
-            views[run.id] = views.pop(run.id)
-        self._tuple = None
+        order = list(runs.values())
+        at = bisect_right(order, _submit_order(run), key=_submit_order)
+        self.add(run)
+        for later in order[at:]:
+            del runs[later.id]
+            runs[later.id] = later
+            views[later.id] = views.pop(later.id)
 
     def snapshot(self) -> tuple[JobView, ...]:
         if self._tuple is None:
@@ -587,8 +585,7 @@ class Scheduler:
         run.home = None
         run.limit = None
         run.expected_end = INF
-        self.queue.add(run)
-        self.queue.sort()
+        self.queue.insert(run)
         self._requeued.append(run)
 
     def _set_rate(self, run: JobRun, rate: float) -> None:

@@ -167,9 +167,8 @@ def test_the_queue_is_put_back_in_submit_order_then_id(joined) -> None:
     from schedsim.model.scheduler import _Pool
 
     queue = _Pool()
-    for jid, submit in joined:
-        queue.add(_Run(jid, submit))
-    queue.sort()
+    for jid, submit in joined:  # each one put in its place, as a requeue is
+        queue.insert(_Run(jid, submit))
     expected = [jid for jid, _ in sorted(joined, key=lambda p: (p[1], p[0]))]
     assert list(queue.runs) == expected
     assert [v[0] for v in queue.snapshot()] == expected  # the snapshots in the same order
