@@ -184,10 +184,10 @@ from __future__ import annotations
 
 import heapq
 import math
-from bisect import bisect_left, insort
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 from itertools import accumulate, compress
-from operator import attrgetter, not_
+from operator import attrgetter, neg, not_
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -377,6 +377,9 @@ class MultiQueue(Policy):
         self._promises: list[Reservation] | None = []
         #: The view of the last pass, when it did not plan (see `promises`).
         self._unplanned: View | None = None
+        #: The last queue looked at by `_nothing_can_start` and its narrowest job's size
+        #: (the view's queue is the same tuple while no job joined or left it).
+        self._narrowest: tuple[Sequence[JobView] | None, int | None] = (None, None)
         #: The running jobs' profile, kept from pass to pass (`_base`), with their
         #: (expected end, cores) by id, and the view's tuple of them it was made from.
         self._held: Profile | None = None
@@ -586,7 +589,9 @@ class MultiQueue(Policy):
         # again after the plan changes): whether a job fits over its estimate is then
         # one bisection, not a walk over the steps (`Profile.min_free`).
         low: list[int] | None = None
-        fit_anywhere = 0  # (made with `low`) what fits over the whole plan, however long
+        # (made with `low`) size -> the time by which a job of that size must end: the
+        # start of the plan's first step with fewer cores free (INF: none).
+        until: dict[int, float] = {}
         # Guards "return", "reassign": the most the partitions may lend a job together,
         # whatever its estimate (made with `spare`, again after each start). In a long
         # queue most jobs that fit the plan are wider than that: one look skips them.
@@ -615,8 +620,8 @@ class MultiQueue(Policy):
             if low is None:
                 assert plan.times[0] == now  # (a plan starts at the present)
                 low = list(accumulate(plan.free, min))
-                fit_anywhere = low[-1]
                 times = plan.times
+                until.clear()
             if not own and size > low[0]:
                 continue  # not even now, with the pivots due now (a cheap first look)
             if most is not None and size > most:
@@ -624,8 +629,13 @@ class MultiQueue(Policy):
             span = job.estimate  # duration(job.estimate), without a call per job
             if span < MIN_PLAN:
                 span = MIN_PLAN
-            # Delays no pivot, no reservation: enough cores over [now, now + span).
-            fits = size <= fit_anywhere or low[bisect_left(times, now + span) - 1] >= size
+            # Delays no pivot, no reservation: enough cores over [now, now + span), that
+            # is, it ends by the first step with fewer (found once per size and plan).
+            end = until.get(size)
+            if end is None:
+                k = bisect_right(low, -size, key=neg)  # the first step with fewer
+                end = until[size] = times[k] if k < len(times) else INF
+            fits = now + span <= end
             if not own and not fits:
                 continue  # (guard "all", "return", "reassign": every rule needs it)
             caps = None
@@ -737,7 +747,13 @@ class MultiQueue(Policy):
         if self.trial in _FIXED and arrived and any(map(self._speculates, arrived)):
             return False  # a trial's slot is planned on arrival
         free = view.free_cores
-        return free == 0 or min(map(_SIZE, view.queue), default=free + 1) > free
+        if free == 0:
+            return True
+        queue = view.queue
+        if queue is not self._narrowest[0]:  # the queue changed since the last look
+            self._narrowest = (queue, min(map(_SIZE, queue), default=None))
+        narrowest = self._narrowest[1]
+        return narrowest is None or narrowest > free
 
     def _forget(self, job_id: int, now: float) -> None:
         """A job left the running ones (ended, requeued): its cores are free from now."""
