@@ -587,7 +587,7 @@ class MultiQueue(Policy):
 
         # The fewest cores free from now to the end of each step of the plan (made
         # again after the plan changes): whether a job fits over its estimate is then
-        # one bisection, not a walk over the steps (`Profile.min_free`).
+        # one look per size (`until`), not a walk over the steps (`Profile.min_free`).
         low: list[int] | None = None
         # (made with `low`) size -> the time by which a job of that size must end: the
         # start of the plan's first step with fewer cores free (INF: none).
