@@ -31,10 +31,12 @@ def test_a_kernel_that_fails_to_start_lets_the_lock_go(kernel_start_lock) -> Non
 
 
 class _Socket:
-    """A socket whose polls miss the wake-up ``missed`` times, then see the message."""
+    """A socket whose polls miss the wake-up ``missed`` times, then see the message
+    (``None``: no message ever comes)."""
 
-    def __init__(self, missed: int) -> None:
-        self.missed, self.waits = missed, []
+    def __init__(self, missed: int | None) -> None:
+        self.missed: int | None = missed
+        self.waits: list[int] = []
 
     async def poll(self, wait: int) -> int:
         import asyncio
