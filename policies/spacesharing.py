@@ -70,7 +70,7 @@ from schedsim.model.cluster import Allocation
 from schedsim.model.policy import Decision, Policy, Reservation, Start, WakeAt, register
 from schedsim.model.view import JobView, State, View
 from schedsim.policies.planning.conservative import duration as plan_duration
-from schedsim.policies.planning.conservative import place
+from schedsim.policies.planning.conservative import place_each
 from schedsim.policies.planning.profile import INF, Profile, planned_end
 from schedsim.workloads.job import Job
 from schedsim.workloads.multicore import (
@@ -276,12 +276,10 @@ class NodePlanner(Policy):
     def _plan(self, base: Profile, now: float, skip: frozenset[int] = frozenset()) -> Profile:
         """Anchor every waiting job in reservation order on a copy of ``base``."""
         profile = base.copy()
-        starts = self._starts
-        for jid in self._order:
-            if jid in skip:
-                continue
-            nodes, span, _ = self._shape[jid]
-            starts[jid] = place(profile, nodes, span, now)
+        order = [j for j in self._order if j not in skip] if skip else self._order
+        shape = self._shape
+        placed = place_each(profile, [shape[j][:2] for j in order], now)
+        self._starts.update(zip(order, placed, strict=True))
         return profile
 
     # -- a pass ------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,11 +15,13 @@ from schedsim.policies.planning import conservative
 from schedsim.policies.planning.conservative import (
     _compress_compiled,
     _compress_python,
+    _place_compiled,
     compress,
     duration,
     estimated_response,
     estimated_start,
     place,
+    place_each,
     plan,
 )
 from schedsim.policies.planning.easy import by_expected_end, shadow, shadow_by_end, shadow_on
@@ -168,6 +171,56 @@ def test_compiled_compression_matches_the_list_methods(running, queue, ends, gon
     assert (p.times, p.free) == (reference.times, reference.free)
     assert all(type(t) is float for t in p.times) and all(type(f) is int for f in p.free)
     p.check()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    running=st.lists(st.tuples(st.integers(1, 3), instants), max_size=8),
+    shapes=st.lists(st.tuples(st.integers(1, 8), spans), max_size=25),
+    now=instants,
+    after=st.integers(0, 80).map(lambda k: k / 8),
+)
+def test_compiled_anchoring_matches_the_list_methods(running, shapes, now, after):
+    total, busy, jobs = 8, 0, []
+    for size, end in running:
+        if busy + size <= total:
+            busy += size
+            jobs.append(Running(size, now + end))
+    p = Profile.of_running(now, total - busy, jobs)
+    q = p.copy()
+    expected = [place(q, size, span, now + after) for size, span in shapes]
+    assert _place_compiled(p, shapes, now + after) == expected
+    assert (p.times, p.free) == (q.times, q.free)
+    assert all(type(t) is float for t in p.times) and all(type(f) is int for f in p.free)
+    p.check()
+
+
+def test_compiled_anchoring_refuses_a_job_wider_than_the_machine_as_the_list_method_does(
+    monkeypatch,
+) -> None:
+    shapes = [(2, 1.0), (5, 1.0)]
+    monkeypatch.setattr(conservative, "_spent", 0)  # in Python
+    with pytest.raises(ValueError, match="5 cores can never be free"):
+        place_each(Profile(0.0, 4), shapes, 0.0)
+    with pytest.raises(ValueError, match="5 cores can never be free"):
+        _place_compiled(Profile(0.0, 4), shapes, 0.0)
+
+
+def test_anchoring_goes_compiled_once_the_budget_is_spent(monkeypatch) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(conservative, "place", lambda p, c, s, a: calls.append("py") or 0.0)
+    monkeypatch.setattr(
+        conservative, "_place_compiled", lambda p, s, a: calls.append("nb") or [0.0] * len(s)
+    )
+    monkeypatch.setattr(conservative, "PYTHON_BUDGET", 10)
+    monkeypatch.setattr(conservative, "_spent", 0)
+    p = Profile(0.0, 4)
+    p.reserve(0.0, 10.0, 3)  # two steps
+    three = [(1, 1.0), (2, 1.0), (3, 1.0)]
+    for _ in range(3):
+        place_each(p, three, 0.0)  # 3 x 2 = 6 against the budget each time
+    assert place_each(p, [], 0.0) == []
+    assert calls == ["py"] * 6 + ["nb"]
 
 
 def test_compression_goes_compiled_once_python_has_walked_its_budget(monkeypatch) -> None:

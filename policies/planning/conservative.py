@@ -22,7 +22,7 @@ a plan.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 
 from schedsim.model.view import JobView
@@ -36,6 +36,7 @@ __all__ = [
     "estimated_response",
     "estimated_start",
     "place",
+    "place_each",
     "plan",
 ]
 
@@ -65,13 +66,54 @@ def place(profile: Profile, cores: int, span: float, after: float) -> float:
     return start
 
 
-#: Compression walks in Python until those walks have cost about what loading the
-#: compiled loop costs (numba and the kernel, about half a second), and compiled after
-#: (`compress`): a small run never loads numba. Counted in reservations x profile steps
-#: per compression, a bound on the steps walked, which cost 60-190 ns each in Python
-#: (measured on the first 3,000-10,000 jobs of KTH, SDSC SP2 and CTC).
+#: Compression and anchoring walk in Python until those walks have cost about what
+#: loading the compiled loops costs (numba and the kernel, about half a second), and
+#: compiled after (`compress`, `place_each`): a small run never loads numba. Counted in
+#: reservations x profile steps per call, a bound on the steps walked, which cost
+#: 60-190 ns each in Python (measured on the first 3,000-10,000 jobs of KTH, SDSC SP2
+#: and CTC). One budget for both, this process's.
 PYTHON_BUDGET = 5_000_000
 _spent = 0  # this process's count against the budget
+
+
+def place_each(profile: Profile, shapes: Sequence[tuple[int, float]], after: float) -> list[float]:
+    """`place` for each ``(cores, span)`` of ``shapes`` in turn: their starts, each
+    reserved in ``profile``. The same starts and profile as calling `place` in a loop;
+    once this process has spent `PYTHON_BUDGET` in Python, one compiled loop
+    (`schedsim.policies.planning.kernels.place_all`), the same comparisons and sums in
+    the same order. ValueError, as `Profile.earliest`, for a job whose cores are never free.
+    """
+    global _spent
+    if not shapes:
+        return []
+    if _spent < PYTHON_BUDGET:
+        _spent += len(shapes) * len(profile.times)
+        return [place(profile, cores, span, after) for cores, span in shapes]
+    return _place_compiled(profile, shapes, after)
+
+
+def _place_compiled(
+    profile: Profile, shapes: Sequence[tuple[int, float]], after: float
+) -> list[float]:
+    """`place_each` as one compiled loop over the profile copied into arrays."""
+    import numpy as np
+
+    from schedsim.policies.planning.kernels import place_all
+
+    n, count = len(profile.times), len(shapes)
+    room = n + 2 * count  # each reservation splits at most two steps
+    times = np.empty(room)
+    times[:n] = profile.times
+    free = np.empty(room, np.int64)
+    free[:n] = profile.free
+    cores = np.fromiter((c for c, _ in shapes), np.int64, count)
+    spans = np.fromiter((s for _, s in shapes), float, count)
+    n, starts, placed = place_all(times, free, n, cores, spans, after)
+    profile.times = times[:n].tolist()
+    profile.free = free[:n].tolist()
+    if placed < count:
+        raise ValueError(f"{cores[placed]} cores can never be free (machine has {profile.total})")
+    return starts.tolist()
 
 
 def compress(profile: Profile, reservations: Mapping[int, Reservation]) -> dict[int, float]:

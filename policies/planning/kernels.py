@@ -1,9 +1,11 @@
-"""Conservative backfilling's compression as one compiled loop (`compress_plan`), for
-`schedsim.policies.planning.conservative`.
+"""Conservative backfilling's compression and anchoring as compiled loops (`compress_plan`,
+`place_all`), for `schedsim.policies.planning.conservative`.
 
-Conservative backfilling's compression (seed 000 section 2.1.1) walks the
-availability profile once per waiting job at every early end: a few microseconds
-each in Python, a hundred thousand walks on a busy month. A run compiles it with
+Conservative backfilling (seed 000 section 2.1.1) walks the availability profile
+once per waiting job at every early end (compression) and, where a policy rebuilds
+its plan at every pass (seed 003's space sharing, `schedsim.policies.spacesharing`),
+once per waiting job at every pass: a few microseconds each in Python, a hundred
+thousand walks on a busy month. A run compiles them with
 numba only once it needs it (`schedsim.policies.planning.conservative.PYTHON_BUDGET`);
 compiled code is cached on disk (``cache=True``; `schedsim.policies.compiled`), about
 2 s to compile on the development machine. Same comparisons and sums in the same
@@ -17,7 +19,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["compress_plan"]
+__all__ = ["compress_plan", "place_all"]
 
 
 # The loops of `schedsim.policies.planning.profile.Profile` (_split, add,
@@ -124,3 +126,58 @@ def compress_plan(times, free, n, starts, spans, cores, order):
             new_starts[m] = new
             m += 1
     return n, moved[:m], new_starts[:m]
+
+
+@njit(cache=True)
+def _earliest(times, free, n, cores, duration, after):
+    # Profile.earliest(cores, duration, after) with no limit and no own reservation:
+    # the earliest t >= after with ``cores`` free over [t, t + duration), and
+    # False when the cores are never free (where the list method raises).
+    j = _bisect_right(times, n, after) - 1
+    if j < 0:
+        j = 0
+    c = after if after > times[0] else times[0]
+    while c < math.inf:
+        seg_end = times[j + 1] if j + 1 < n else math.inf
+        if free[j] < cores:
+            if seg_end == math.inf:
+                return c, False
+            c = seg_end
+        elif seg_end >= c + duration:
+            return c, True
+        j += 1
+    return c, True
+
+
+@njit(cache=True)
+def _bisect_right(times, n, t):
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if t < times[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True)
+def place_all(times, free, n, cores, spans, after):
+    """Anchor jobs one after the other on a profile held in arrays (seed 000 section 2.1.1).
+
+    ``times[:n]``, ``free[:n]`` are the profile's steps, with room for two more
+    per job; job ``k`` needs ``cores[k]`` for ``spans[k]`` seconds, at or after
+    ``after``. Each is placed at its earliest anchor and reserved there, in
+    order, changing the profile in place (`schedsim.policies.planning.conservative.place`
+    once per job). Returns the profile's new length, the starts and how many jobs
+    were placed: fewer than all when a job's cores are never free (it and those
+    after it are not).
+    """
+    starts = np.empty(len(cores), np.float64)
+    for k in range(len(cores)):
+        start, fits = _earliest(times, free, n, cores[k], spans[k], after)
+        if not fits:
+            return n, starts, k
+        starts[k] = start
+        n = _add(times, free, n, start, start + spans[k], -cores[k])
+    return n, starts, len(cores)
