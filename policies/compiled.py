@@ -7,9 +7,9 @@ Each compiled loop lives beside the policy it serves, in that family's ``kernels
 `schedsim.policies.preemption_kernels`. Every loop is compiled with ``cache=True``, so
 only a machine's first run pays for compiling it (about 4 s for SS's, 2 s for the
 compression or CREASY's pass, on the development machine); later processes load it
-(about 0.5 s). Conservative backfilling and CREASY compile theirs only inside a run
-long enough to need them, so only the suspension policies' first run is announced
-(`cache_is_cold`). Nothing here imports numba or a kernel module before it is asked.
+(about 0.5 s). Conservative backfilling, the node planner of Zeng & Sodan's policies
+and CREASY compile theirs only inside a run long enough to need them, so only the
+suspension policies' first run is announced (`cache_is_cold`). Nothing here imports numba or a kernel module before it is asked.
 """
 
 from __future__ import annotations
