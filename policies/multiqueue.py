@@ -293,6 +293,56 @@ class _IdleNodes:
         return [len(nodes) for nodes in self.lists]
 
 
+class _Lanes:
+    """The queued jobs, kept from pass to pass job by job: each queue's in Figure 2's
+    order (priority, then arrival: submit time, ties by id, the order the scheduler
+    keeps its queue in) and how many of each size. A pass then finds the pivots (the
+    first of each queue) and whether any job is narrow enough to start without a walk
+    over the whole queue: under a heavy load a thousand jobs wait at each of a hundred
+    thousand passes, and a queue with no job walked it all. `MultiQueue.schedule`
+    checks the count against the view's queue at every pass and makes the lanes
+    afresh on a mismatch.
+    """
+
+    __slots__ = ("by_class", "count", "jobs", "sizes")
+
+    def __init__(self, partitions: int) -> None:
+        #: job id -> its view (the queue's own snapshot), for every queued job.
+        self.jobs: dict[int, JobView] = {}
+        #: Per queue, the (priority, submit, id) of its jobs, ascending.
+        self.by_class: list[list[tuple[int, float, int]]] = [[] for _ in range(partitions)]
+        #: size (cores) -> how many queued jobs have it; `sizes`: those sizes, ascending.
+        self.count: dict[int, int] = {}
+        self.sizes: list[int] = []
+
+    def add(self, job: JobView, prio: int, p: int) -> None:
+        self.jobs[job.id] = job
+        insort(self.by_class[p], (prio, job.submit, job.id))
+        n = self.count.get(job.size, 0)
+        if not n:
+            insort(self.sizes, job.size)
+        self.count[job.size] = n + 1
+
+    def remove(self, job_id: int, prio: int, p: int) -> None:
+        job = self.jobs.pop(job_id)
+        lane = self.by_class[p]
+        del lane[bisect_left(lane, (prio, job.submit, job_id))]
+        n = self.count.pop(job.size) - 1
+        if n:
+            self.count[job.size] = n
+        else:
+            del self.sizes[bisect_left(self.sizes, job.size)]
+
+    def pivots(self, skip: set[int]) -> list[JobView | None]:
+        """The first job of each queue, passing over the ids in ``skip`` (None for a
+        queue with no other)."""
+        jobs = self.jobs
+        return [
+            next((jobs[key[2]] for key in lane if key[2] not in skip), None)
+            for lane in self.by_class
+        ]
+
+
 @register("multiqueue")
 class MultiQueue(Policy):
     """Multiple-queue aggressive backfilling (Lawson and Smirni 2002): queues by estimate on
@@ -377,9 +427,8 @@ class MultiQueue(Policy):
         self._promises: list[Reservation] | None = []
         #: The view of the last pass, when it did not plan (see `promises`).
         self._unplanned: View | None = None
-        #: The last queue looked at by `_nothing_can_start` and its narrowest job's size
-        #: (the view's queue is the same tuple while no job joined or left it).
-        self._narrowest: tuple[Sequence[JobView] | None, int | None] = (None, None)
+        #: The queued jobs in Figure 2's order, by queue and by size.
+        self._lanes = _Lanes(self.partitions)
         #: The running jobs' profile, kept from pass to pass (`_base`), with their
         #: (expected end, cores) by id, and the view's tuple of them it was made from.
         self._held: Profile | None = None
@@ -424,9 +473,8 @@ class MultiQueue(Policy):
         if self._promises is None:  # a pass that could start nothing did not plan
             view = self._unplanned
             assert view is not None
-            skip: set[int] = set()
-            waiting = self._waiting(view, skip)
-            pivots = self._pivots(waiting, skip)
+            skip = self._not_waiting()
+            pivots = self._lanes.pivots(skip)
             _, pst = self._plan(self._base(view), pivots, view.now)
             self._promises = self._promised(pivots, pst, set())
         return list(self._promises)
@@ -464,13 +512,24 @@ class MultiQueue(Policy):
             self._speculating.pop(job.id, None)
             self._forget(job.id, now)
             self._left(job.id)
+        lanes = self._lanes
         for job in view.requeued:  # a speculative attempt ran out: the job queues now
             self._speculating.pop(job.id, None)
             self._speculated.add(job.id)
             self._forget(job.id, now)
             self._left(job.id)
+            lanes.add(job, self._prio[job.id], self._class[job.id])
 
         arrived = [j for j in view.arrived if j.state is State.QUEUED]
+        for job in arrived:
+            self._join(job)
+        if len(lanes.jobs) != len(view.queue):  # (anything unforeseen: made afresh)
+            lanes = self._lanes = _Lanes(self.partitions)
+            for job in view.queue:
+                if job.id not in self._class:
+                    self._join(job)
+                else:
+                    lanes.add(job, self._prio[job.id], self._class[job.id])
         if self._nothing_can_start(view, arrived):
             # A full machine (or jobs all wider than what is free), no reservation due
             # or asked for: the pass changes nothing but the bookkeeping. What it would
@@ -491,8 +550,8 @@ class MultiQueue(Policy):
         out: list[Decision] = []
         started: set[int] = set()
         # The queued jobs that do not wait (started this pass, granted a slot, waiting for
-        # a speculative start): skipped where the queue is read (`_waiting`).
-        skip: set[int] = set()
+        # a speculative start): skipped where the queue is read (`_not_waiting`).
+        skip = self._not_waiting()
         # Free cores per node and idle cores per partition, ours (`_take` keeps them up to
         # date), made when a start or a rule first needs them: most passes need neither.
         cores: list[Any] = []
@@ -519,6 +578,7 @@ class MultiQueue(Policy):
                 self._lend(job.id, p, [job.size if q == p else 0 for q in range(self.partitions)],
                            now + span)  # fmt: skip
             out.append(Start(job, alloc, **limit))
+            lanes.remove(job.id, self._prio[job.id], p)
             if self._idle_nodes is not None:
                 self._nodes_of[job.id] = alloc.nodes
             self._rule[job.id] = rule
@@ -531,8 +591,8 @@ class MultiQueue(Policy):
         for jid, (when, span, _) in due_first:
             if when > now:
                 break
-            due = view.get(jid)
-            if due is None or due.state is not State.QUEUED:
+            due = lanes.jobs.get(jid)
+            if due is None:  # (not queued)
                 continue
             if jid in self._trial_slot:
                 how: dict[str, Any] = {"limit": self.speculative_limit, "on_limit": "requeue"}
@@ -542,8 +602,7 @@ class MultiQueue(Policy):
                 del self._granted[jid]
 
         # Figure 2's order: high priority first, each priority in arrival order.
-        waiting = self._waiting(view, skip)
-        pivots = self._pivots(waiting, skip)
+        pivots = lanes.pivots(skip)
         plan, pst = self._plan(base, pivots, now)
         # Guards "own", "return", "reassign": each partition's processors its pivot does
         # not need (extra_p of step 5), made from the cores each running job holds when a
@@ -600,7 +659,7 @@ class MultiQueue(Policy):
         starts: list[float] = []  # (made with `most`: the pivots' start times, sorted)
         caps_by_k: dict[int, tuple[list[int], int]] = {}
         klass = self._class
-        for job in waiting:
+        for job in self._in_order(view):
             size = job.size
             if size > free or job.id in skip:
                 if not free:
@@ -612,7 +671,7 @@ class MultiQueue(Policy):
                 if pst[p] == now and launch(job, "pivot", span):
                     free -= size
                     base.add(now, now + span, -size)
-                    pivots = self._pivots(waiting, skip)  # a new pivot for p
+                    pivots = lanes.pivots(skip)  # a new pivot for p
                     plan, pst = self._replan(base, plan, pst, pivots, p, now)
                     low = None
                     spare = most = None
@@ -749,11 +808,8 @@ class MultiQueue(Policy):
         free = view.free_cores
         if free == 0:
             return True
-        queue = view.queue
-        if queue is not self._narrowest[0]:  # the queue changed since the last look
-            self._narrowest = (queue, min(map(_SIZE, queue), default=None))
-        narrowest = self._narrowest[1]
-        return narrowest is None or narrowest > free
+        sizes = self._lanes.sizes
+        return not sizes or sizes[0] > free
 
     def _forget(self, job_id: int, now: float) -> None:
         """A job left the running ones (ended, requeued): its cores are free from now."""
@@ -875,11 +931,16 @@ class MultiQueue(Policy):
                  for p in range(self.partitions)]  # fmt: skip
         return np.repeat(np.arange(self.partitions), sizes).astype(np.int64)
 
-    def _arrive(self, job: JobView, base: Profile | None, now: float) -> None:
-        """A submission: its queue, and a reservation granted or a speculative start due."""
-        self._class[job.id] = self.partition_of(job.estimate)
+    def _join(self, job: JobView) -> None:
+        """A submission joins its queue (Equation 1), with its priority."""
+        self._class[job.id] = p = self.partition_of(job.estimate)
         self._prio[job.id] = prio = priority_of(job)
         self._low = self._low or prio == LOW
+        self._lanes.add(job, prio, p)
+
+    def _arrive(self, job: JobView, base: Profile | None, now: float) -> None:
+        """A submission (`_join` made it a queue's): a reservation granted or a
+        speculative start due."""
         asked = requested_reservation(job)
         if asked is not None:
             assert base is not None  # a pass with a request plans (`_nothing_can_start`)
@@ -905,36 +966,23 @@ class MultiQueue(Policy):
             else:
                 self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
 
-    def _waiting(self, view: View, skip: set[int]) -> Sequence[JobView]:
-        """The queued jobs in Figure 2's order (high priority first, each priority in
-        arrival order); ``skip`` gets the ids of those granted a reservation or waiting
-        for their speculative start (or its slot). Those stay in the sequence, and so do
-        the jobs started this pass (already in ``skip``): a reader passes over the ids
-        in ``skip``. (About a thousand jobs may wait and a dozen not, at each of a
-        hundred thousand passes: a copy of the queue without them cost more.)"""
-        skip.update(self._granted)
-        skip.update(self._speculating)
-        if self._new_trials:  # trial="scheduled": given their slots after the pivots
-            skip.update(j.id for j in self._new_trials)
+    def _in_order(self, view: View) -> Sequence[JobView]:
+        """The queued jobs in Figure 2's order: high priority first, each priority in
+        arrival order (the view's queue, when every job is high priority)."""
         waiting: Sequence[JobView] = view.queue
         if self._low:  # a stable sort on two ranks: the high, then the low, each in order
             low = list(map(self._prio.__getitem__, map(_ID, waiting)))  # (LOW is 1)
             waiting = [*compress(waiting, map(not_, low)), *compress(waiting, low)]
         return waiting
 
-    def _pivots(self, waiting: Sequence[JobView], skip: set[int]) -> list[JobView | None]:
-        """The first waiting job of each queue, passing over the ids in ``skip`` (None
-        for an empty queue)."""
-        pivots: list[JobView | None] = [None] * self.partitions
-        left = self.partitions
-        for job in waiting:
-            p = self._class[job.id]
-            if pivots[p] is None and job.id not in skip:
-                pivots[p] = job
-                left -= 1
-                if not left:
-                    break
-        return pivots
+    def _not_waiting(self) -> set[int]:
+        """The ids of the queued jobs that do not wait in their queue: granted a
+        reservation, or waiting for their speculative start (or its slot)."""
+        skip = set(self._granted)
+        skip.update(self._speculating)
+        if self._new_trials:  # trial="scheduled": given their slots after the pivots
+            skip.update(j.id for j in self._new_trials)
+        return skip
 
     def _plan(
         self, base: Profile, pivots: list[JobView | None], now: float
