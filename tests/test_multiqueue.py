@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedsim import Simulation
-from schedsim.model.view import JobView
+from schedsim.model.view import JobView, View
 from schedsim.policies.multiqueue import (
     HIGH,
     LOW,
@@ -660,3 +660,51 @@ def test_the_idle_nodes_are_kept_from_pass_to_pass_on_a_trace() -> None:
     assert (result.jobs["start_rule"] == "speculative").sum() > 100
     # Made once (the first start), kept ever after: every leaving job was started by it.
     assert policy.ways["made"] == 1 and policy.ways["kept"] > 1000
+
+
+class _LanesChecked(MultiQueue):
+    """Checks, at every pass that plans, that the lanes hold the view's queue: each
+    queue's jobs in Figure 2's order (as the walk over the whole queue they replace
+    found them), the queue's own snapshots, the sizes there; counts the passes that
+    made them afresh."""
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        self.view: View | None = None
+        self.checked = 0
+        self.rebuilt = 0
+
+    def schedule(self, view: View) -> list:
+        lanes, self.view = self._lanes, view
+        out = super().schedule(view)
+        self.rebuilt += self._lanes is not lanes
+        self.view = None
+        return out
+
+    def _not_waiting(self) -> set[int]:
+        if self.view is not None:  # (in a pass, not in `promises`)
+            queue, lanes = self.view.queue, self._lanes
+            assert sorted(lanes.jobs) == sorted(j.id for j in queue)
+            assert all(lanes.jobs[j.id] is j for j in queue)
+            in_order = self._in_order(self.view)
+            for p, lane in enumerate(lanes.by_class):
+                assert [k[2] for k in lane] == [j.id for j in in_order if self._class[j.id] == p]
+            assert lanes.sizes == sorted({j.size for j in queue})
+            self.checked += 1
+        return super()._not_waiting()
+
+
+@settings(FAST, max_examples=40)
+@given(
+    cases(), st.floats(0, 1), st.floats(0, 0.3), st.sampled_from(["waiting", "idle", "reserved"])
+)
+def test_the_lanes_kept_from_pass_to_pass_are_the_views_queue(
+    case: Case, high: float, share: float, trial: str
+) -> None:
+    # With priorities (the queues' order), reservations and trials of 30 s that run out
+    # (a requeued job goes back in its place): the lanes never need making afresh.
+    w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
+    policy = _LanesChecked(boundaries="100,500", speculate_above=50.0, speculative_limit=30.0,
+                           trial=trial)  # type: ignore[arg-type]  # fmt: skip
+    Simulation(w, policy, nodes=case.cores).run()
+    assert policy.rebuilt == 0 and (policy.checked or not len(w))
