@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
+from typing import Any
 
 from schedsim.model.view import JobView
 from schedsim.policies.planning.profile import Planned, Profile
@@ -101,11 +102,7 @@ def _place_compiled(
     from schedsim.policies.planning.kernels import place_all
 
     n, count = len(profile.times), len(shapes)
-    room = n + 2 * count  # each reservation splits at most two steps
-    times = np.empty(room)
-    times[:n] = profile.times
-    free = np.empty(room, np.int64)
-    free[:n] = profile.free
+    times, free = _arrays(profile, n + 2 * count)  # each reservation splits two steps at most
     cores = np.fromiter((c for c, _ in shapes), np.int64, count)
     spans = np.fromiter((s for _, s in shapes), float, count)
     n, starts, placed = place_all(times, free, n, cores, spans, after)
@@ -114,6 +111,19 @@ def _place_compiled(
     if placed < count:
         raise ValueError(f"{cores[placed]} cores can never be free (machine has {profile.total})")
     return starts.tolist()
+
+
+def _arrays(profile: Profile, room: int) -> tuple[Any, Any]:
+    """The profile's times and free cores as arrays with ``room`` places (a compiled loop
+    grows the profile in them)."""
+    import numpy as np
+
+    n = len(profile.times)
+    times = np.empty(room)
+    times[:n] = profile.times
+    free = np.empty(room, np.int64)
+    free[:n] = profile.free
+    return times, free
 
 
 def compress(profile: Profile, reservations: Mapping[int, Reservation]) -> dict[int, float]:
@@ -159,11 +169,7 @@ def _compress_compiled(
     from schedsim.policies.planning.kernels import compress_plan
 
     n, count = len(profile.times), len(reservations)
-    room = n + 4 * count  # each move splits at most four steps
-    times = np.empty(room)
-    times[:n] = profile.times
-    free = np.empty(room, np.int64)
-    free[:n] = profile.free
+    times, free = _arrays(profile, n + 4 * count)  # each move splits four steps at most
     jids = np.fromiter(reservations, np.int64, count)
     held = np.fromiter(chain.from_iterable(reservations.values()), float, 3 * count)
     starts, spans = held[0::3], held[1::3]
