@@ -9,7 +9,8 @@ only a machine's first run pays for compiling it (about 4 s for SS's, 2 s for th
 compression or CREASY's pass, on the development machine); later processes load it
 (about 0.5 s). Conservative backfilling, the node planner of Zeng & Sodan's policies
 and CREASY compile theirs only inside a run long enough to need them, so only the
-suspension policies' first run is announced (`cache_is_cold`). Nothing here imports numba or a kernel module before it is asked.
+suspension policies' first run is announced (`cache_is_cold`). Nothing here imports
+numba or a kernel module before it is asked.
 """
 
 from __future__ import annotations
