@@ -43,7 +43,13 @@ STUDIES: dict[str, tuple[str, ...]] = {
     "schwiegelshohn1998": ("study.toml",),
     "lawson2002": ("study.toml",),
     "kettimuthu2003": ("study.toml",),
-    "feitelson2009": ("study.toml", "study-alpha.toml", "study-longer.toml", "study-night.toml"),
+    "feitelson2009": (
+        "study.toml",
+        "study-alpha.toml",
+        "study-longer.toml",
+        "study-night.toml",
+        "study-night-alpha.toml",
+    ),
     "zeng2009": (
         "study.toml",
         "study-alpha-w2.toml",

@@ -4,8 +4,9 @@ Scheduling with Daily Cycles of Activity* (MASCOTS 2009): CREASY against EASY.
 Its page is README.md beside this file; its studies ``study.toml`` (14 days, the readings
 the paper leaves open, 3 replications), ``study-full.toml`` (the paper's grid over its 180
 days), ``study-alpha.toml`` (alpha beyond 6000), ``study-longer.toml`` (jobs of up to 2
-and 4 hours) and ``study-night.toml`` (the night claim's nearest reading at 175 and 225
-users). `analyses`: the readings, the gains, the queue by time of day and night by night;
+and 4 hours), ``study-night.toml`` (the night claim's nearest reading at 175 and 225
+users) and ``study-night-alpha.toml`` (the same with CREASY at alpha 12000, beyond the
+paper's 6000). `analyses`: the readings, the gains, the queue by time of day and night by night;
 `bound`: the most busy cores any schedule can show at night, which puts the night claim
 out of reach against our EASY at 250 users; `claims`: the paper's claims scored under the
 one verdict rule; `figures`: Figures 2, 4, 5 and 6 and the load scan; `report`: `write`,
