@@ -250,6 +250,9 @@ def parse_boundaries(text: str) -> tuple[float, ...]:
 
 
 _SIZE = attrgetter("size")
+#: Queues at least this long are sifted for the jobs that could start (`_Lanes.fitting`)
+#: before the pass walks them; shorter ones are walked whole.
+_SIFT_FROM = 64
 _ID = attrgetter("id")
 #: The readings of the trial that fix its slot on submission.
 _FIXED = ("scheduled", "reserved")
@@ -304,7 +307,7 @@ class _Lanes:
     afresh on a mismatch.
     """
 
-    __slots__ = ("by_class", "count", "jobs", "sizes")
+    __slots__ = ("by_class", "count", "est", "jobs", "keys", "queue", "size", "sizes")
 
     def __init__(self, partitions: int) -> None:
         #: job id -> its view (the queue's own snapshot), for every queued job.
@@ -314,10 +317,29 @@ class _Lanes:
         #: size (cores) -> how many queued jobs have it; `sizes`: those sizes, ascending.
         self.count: dict[int, int] = {}
         self.sizes: list[int] = []
+        #: Every queued job in Figure 2's order: its key, its view, and as arrays (with
+        #: room to grow) its size and its planned span (the estimate, at least
+        #: `MIN_PLAN`), for `fitting`.
+        self.keys: list[tuple[int, float, int]] = []
+        self.queue: list[JobView] = []
+        self.size = np.zeros(64, dtype=np.int64)
+        self.est = np.zeros(64)
 
     def add(self, job: JobView, prio: int, p: int) -> None:
         self.jobs[job.id] = job
-        insort(self.by_class[p], (prio, job.submit, job.id))
+        key = (prio, job.submit, job.id)
+        insort(self.by_class[p], key)
+        i = bisect_left(self.keys, key)
+        n = len(self.keys)
+        if n == len(self.size):  # (room for twice as many)
+            self.size = np.concatenate([self.size, np.zeros(n, dtype=np.int64)])
+            self.est = np.concatenate([self.est, np.zeros(n)])
+        self.keys.insert(i, key)
+        self.queue.insert(i, job)
+        self.size[i + 1 : n + 1] = self.size[i:n]  # (numpy copies overlapping slices right)
+        self.est[i + 1 : n + 1] = self.est[i:n]
+        self.size[i] = job.size
+        self.est[i] = max(job.estimate, MIN_PLAN)
         n = self.count.get(job.size, 0)
         if not n:
             insort(self.sizes, job.size)
@@ -325,13 +347,34 @@ class _Lanes:
 
     def remove(self, job_id: int, prio: int, p: int) -> None:
         job = self.jobs.pop(job_id)
+        key = (prio, job.submit, job_id)
         lane = self.by_class[p]
-        del lane[bisect_left(lane, (prio, job.submit, job_id))]
+        del lane[bisect_left(lane, key)]
+        i = bisect_left(self.keys, key)
+        n = len(self.keys)
+        del self.keys[i]
+        del self.queue[i]
+        self.size[i : n - 1] = self.size[i + 1 : n]
+        self.est[i : n - 1] = self.est[i + 1 : n]
         n = self.count.pop(job.size) - 1
         if n:
             self.count[job.size] = n
         else:
             del self.sizes[bisect_left(self.sizes, job.size)]
+
+    def fitting(self, cores: int, span: float, after: int) -> list[int]:
+        """The places (in `queue`) after ``after`` of the jobs of at most ``cores`` cores
+        whose span is at most ``span`` (give or take a rounding: a job on the edge is
+        in), ascending."""
+        n = len(self.keys)
+        keep = self.size[after + 1 : n] <= cores
+        if span < INF:
+            keep &= self.est[after + 1 : n] <= span + 1e-6 * max(1.0, abs(span))
+        return (np.flatnonzero(keep) + (after + 1)).tolist()
+
+    def place(self, job: JobView, prio: int) -> int:
+        """Where a queued job is in `queue`."""
+        return bisect_left(self.keys, (prio, job.submit, job.id))
 
     def pivots(self, skip: set[int]) -> list[JobView | None]:
         """The first job of each queue, passing over the ids in ``skip`` (None for a
@@ -578,7 +621,6 @@ class MultiQueue(Policy):
                 self._lend(job.id, p, [job.size if q == p else 0 for q in range(self.partitions)],
                            now + span)  # fmt: skip
             out.append(Start(job, alloc, **limit))
-            lanes.remove(job.id, self._prio[job.id], p)
             if self._idle_nodes is not None:
                 self._nodes_of[job.id] = alloc.nodes
             self._rule[job.id] = rule
@@ -659,7 +701,36 @@ class MultiQueue(Policy):
         starts: list[float] = []  # (made with `most`: the pivots' start times, sorted)
         caps_by_k: dict[int, tuple[list[int], int]] = {}
         klass = self._class
-        for job in self._in_order(view):
+        queued = lanes.queue  # (the jobs started this pass leave it after the pass)
+
+        def could_start(after: int) -> list[int]:
+            """The places in ``queued`` after ``after`` of the jobs the loop below could
+            start (a superset): those that fit the idle cores and, unless under "own",
+            the cores the plan leaves now and over their span (a job wider than the
+            narrowest queued one fits no longer), and the pivots due now. Every other job
+            the loop would pass over. (A walk over a short queue costs less.)"""
+            if len(queued) < _SIFT_FROM:
+                return list(range(after + 1, len(queued)))
+            cores, span = free, INF
+            if not own:
+                assert plan.times[0] == now  # (a plan starts at the present)
+                floor = list(accumulate(plan.free, min))
+                cores = min(cores, floor[0])
+                k = bisect_right(floor, -lanes.sizes[0], key=neg)  # (the narrowest's end)
+                span = plan.times[k] - now if k < len(plan.times) else INF
+            places = lanes.fitting(cores, span, after)
+            due = [lanes.place(j, self._prio[j.id]) for q, j in enumerate(pivots)
+                   if j is not None and pst[q] == now]  # fmt: skip
+            if due:
+                places = sorted({*places, *(i for i in due if i > after)})
+            return places
+
+        sift = could_start(-1)
+        at = 0
+        while at < len(sift):
+            place = sift[at]
+            at += 1
+            job = queued[place]
             size = job.size
             if size > free or job.id in skip:
                 if not free:
@@ -675,6 +746,7 @@ class MultiQueue(Policy):
                     plan, pst = self._replan(base, plan, pst, pivots, p, now)
                     low = None
                     spare = most = None
+                    sift, at = could_start(place), 0  # (the plan moved)
                 continue
             if low is None:
                 assert plan.times[0] == now  # (a plan starts at the present)
@@ -754,6 +826,9 @@ class MultiQueue(Policy):
         # What it promises is worked out only if asked (`promises`).
         self._promises = None
         self._planned = (pivots, pst, started)
+        prio, klass = self._prio, self._class
+        for jid in started:
+            lanes.remove(jid, prio[jid], klass[jid])
         return out + self._timer(view)
 
     def _idle_cores(self, view: View) -> tuple[Any, list[int]]:

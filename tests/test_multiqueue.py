@@ -708,3 +708,30 @@ def test_the_lanes_kept_from_pass_to_pass_are_the_views_queue(
                            trial=trial)  # type: ignore[arg-type]  # fmt: skip
     Simulation(w, policy, nodes=case.cores).run()
     assert policy.rebuilt == 0 and (policy.checked or not len(w))
+
+
+@settings(FAST, max_examples=40)
+@given(
+    cases(),
+    st.floats(0, 1),
+    st.floats(0, 0.3),
+    st.sampled_from(["all", "own", "return", "reassign"]),
+    st.sampled_from(["waiting", "idle", "scheduled", "reserved"]),
+)
+def test_a_pass_that_sifts_the_queue_makes_the_schedule_of_one_that_walks_it(
+    case: Case, high: float, share: float, guard: str, trial: str
+) -> None:
+    # Every queue sifted (`_SIFT_FROM` 0) against every queue walked whole: the jobs the
+    # sift leaves out are those the walk passes over, under every guard and trial.
+    from schedsim.policies import multiqueue
+
+    w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
+    params = {"boundaries": "100,500", "speculate_above": 50.0, "speculative_limit": 30.0,
+              "guard": guard, "trial": trial}  # fmt: skip
+    tables = []
+    for sift_from in (0, 10**9):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(multiqueue, "_SIFT_FROM", sift_from)
+            result = Simulation(w, MultiQueue(**params), nodes=case.cores).run()  # type: ignore[arg-type]
+        tables.append(result.jobs)
+    pd.testing.assert_frame_equal(*tables)
