@@ -186,8 +186,8 @@ import heapq
 import math
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
-from itertools import accumulate, compress
-from operator import attrgetter, neg, not_
+from itertools import accumulate
+from operator import attrgetter, neg
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -253,7 +253,6 @@ _SIZE = attrgetter("size")
 #: Queues at least this long are sifted for the jobs that could start (`_Lanes.fitting`)
 #: before the pass walks them; shorter ones are walked whole.
 _SIFT_FROM = 64
-_ID = attrgetter("id")
 #: The readings of the trial that fix its slot on submission.
 _FIXED = ("scheduled", "reserved")
 _TRIALS = ("waiting", "idle", "scheduled", "reserved")
@@ -297,14 +296,15 @@ class _IdleNodes:
 
 
 class _Lanes:
-    """The queued jobs, kept from pass to pass job by job: each queue's in Figure 2's
-    order (priority, then arrival: submit time, ties by id, the order the scheduler
-    keeps its queue in) and how many of each size. A pass then finds the pivots (the
-    first of each queue) and whether any job is narrow enough to start without a walk
-    over the whole queue: under a heavy load a thousand jobs wait at each of a hundred
-    thousand passes, and a queue with no job walked it all. `MultiQueue.schedule`
-    checks the count against the view's queue at every pass and makes the lanes
-    afresh on a mismatch.
+    """The queued jobs, kept from pass to pass job by job: all of them and each queue's
+    in Figure 2's order (priority, then arrival: submit time, ties by id, the order the
+    scheduler keeps its queue in), their sizes and spans as arrays, and how many of each
+    size. A pass then finds the pivots (the first of each queue), whether any job is
+    narrow enough, and the few jobs that could start (`fitting`) without a walk over the
+    whole queue: under a heavy load a thousand jobs wait at each of a hundred thousand
+    passes, and nearly all of them fit neither the idle cores nor the plan.
+    `MultiQueue.schedule` checks the count against the view's queue at every pass and
+    makes the lanes afresh on a mismatch; the jobs a pass starts leave them after it.
     """
 
     __slots__ = ("by_class", "count", "est", "jobs", "keys", "queue", "size", "sizes")
@@ -1040,15 +1040,6 @@ class MultiQueue(Policy):
                 self._trial_slot[job.id] = when
             else:
                 self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
-
-    def _in_order(self, view: View) -> Sequence[JobView]:
-        """The queued jobs in Figure 2's order: high priority first, each priority in
-        arrival order (the view's queue, when every job is high priority)."""
-        waiting: Sequence[JobView] = view.queue
-        if self._low:  # a stable sort on two ranks: the high, then the low, each in order
-            low = list(map(self._prio.__getitem__, map(_ID, waiting)))  # (LOW is 1)
-            waiting = [*compress(waiting, map(not_, low)), *compress(waiting, low)]
-        return waiting
 
     def _not_waiting(self) -> set[int]:
         """The ids of the queued jobs that do not wait in their queue: granted a

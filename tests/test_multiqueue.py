@@ -26,6 +26,7 @@ from schedsim.policies.multiqueue import (
     parse_boundaries,
     priority_of,
 )
+from schedsim.policies.planning.conservative import MIN_PLAN
 from schedsim.workloads.job import Job
 from schedsim.workloads.transforms import with_attribute, with_priorities, with_reservations
 from schedsim.workloads.workload import Workload
@@ -664,9 +665,9 @@ def test_the_idle_nodes_are_kept_from_pass_to_pass_on_a_trace() -> None:
 
 class _LanesChecked(MultiQueue):
     """Checks, at every pass that plans, that the lanes hold the view's queue: each
-    queue's jobs in Figure 2's order (as the walk over the whole queue they replace
-    found them), the queue's own snapshots, the sizes there; counts the passes that
-    made them afresh."""
+    queue's jobs and all of them in Figure 2's order (as the walk over the whole queue
+    they replace found them), the queue's own snapshots, the sizes there, the arrays of
+    sizes and spans the sift reads; counts the passes that made them afresh."""
 
     def __init__(self, **params) -> None:
         super().__init__(**params)
@@ -686,10 +687,15 @@ class _LanesChecked(MultiQueue):
             queue, lanes = self.view.queue, self._lanes
             assert sorted(lanes.jobs) == sorted(j.id for j in queue)
             assert all(lanes.jobs[j.id] is j for j in queue)
-            in_order = self._in_order(self.view)
+            # Figure 2's order: high priority first, each priority in arrival order.
+            in_order = sorted(queue, key=lambda j: self._prio[j.id])  # (stable)
             for p, lane in enumerate(lanes.by_class):
                 assert [k[2] for k in lane] == [j.id for j in in_order if self._class[j.id] == p]
             assert lanes.sizes == sorted({j.size for j in queue})
+            assert [j.id for j in lanes.queue] == [j.id for j in in_order]
+            n = len(in_order)
+            assert lanes.size[:n].tolist() == [j.size for j in in_order]
+            assert lanes.est[:n].tolist() == [max(j.estimate, MIN_PLAN) for j in in_order]
             self.checked += 1
         return super()._not_waiting()
 
