@@ -259,6 +259,14 @@ _TRIALS = ("waiting", "idle", "scheduled", "reserved")
 _GUARDS = ("all", "own", "return", "reassign")
 
 
+def _end_by(low: list[int], times: list[float], size: int) -> float:
+    """When a job of ``size`` cores started now must end to delay nothing in a plan whose
+    fewest cores free from now to the end of each step are ``low`` (steps starting at
+    ``times``): the start of the first step with fewer (INF: none)."""
+    k = bisect_right(low, -size, key=neg)  # (``low`` never rises: bisect it negated)
+    return times[k] if k < len(times) else INF
+
+
 class _IdleNodes:
     """Each partition's idle nodes (one core each), ascending: lists kept from pass to
     pass, a start taking the first ones of its partition's (`MultiQueue._take`) and
@@ -716,8 +724,7 @@ class MultiQueue(Policy):
                 assert plan.times[0] == now  # (a plan starts at the present)
                 floor = list(accumulate(plan.free, min))
                 cores = min(cores, floor[0])
-                k = bisect_right(floor, -lanes.sizes[0], key=neg)  # (the narrowest's end)
-                span = plan.times[k] - now if k < len(plan.times) else INF
+                span = _end_by(floor, plan.times, lanes.sizes[0]) - now  # (the narrowest's)
             places = lanes.fitting(cores, span, after)
             due = [lanes.place(j, self._prio[j.id]) for q, j in enumerate(pivots)
                    if j is not None and pst[q] == now]  # fmt: skip
@@ -764,8 +771,7 @@ class MultiQueue(Policy):
             # is, it ends by the first step with fewer (found once per size and plan).
             end = until.get(size)
             if end is None:
-                k = bisect_right(low, -size, key=neg)  # the first step with fewer
-                end = until[size] = times[k] if k < len(times) else INF
+                end = until[size] = _end_by(low, times, size)
             fits = now + span <= end
             if not own and not fits:
                 continue  # (guard "all", "return", "reassign": every rule needs it)
