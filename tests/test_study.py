@@ -1172,22 +1172,25 @@ def test_seed004_study_is_the_papers_grid():
     study = load_study(PAPERS / "schwiegelshohn1998" / "study.toml")
     runs = study.runs()
     # FCFS, and PFCFS1-3 under each reading of the queue, with every job preempted and
-    # with the greedy's other orders (queue waits); FCFS and PFCFS1-3 under both queue
-    # readings again with the jobs' full run times (kill_at_estimate = false).
-    assert len(runs) == (10 + 6 + 7) * 2 * 11
+    # with the greedy's other orders (the queue waiting and moving); FCFS and PFCFS1-3
+    # under both queue readings again with the jobs' full run times
+    # (kill_at_estimate = false).
+    assert len(runs) == (10 + 6 + 9 + 7) * 2 * 11
+    orders = ("all", "narrowest", "newest")
     labels = {f"pfcfs{k}-{q}" for k in (1, 2, 3)
-              for q in ("waits", "moves", "all", "narrowest", "newest",
+              for q in ("waits", "moves", *orders, *(f"moves-{o}" for o in orders),
                         "waits-nokill", "moves-nokill")}  # fmt: skip
     assert {r.label for r in runs} == {"fcfs", "fcfs-nokill", *labels}
-    orders = {"all": "all", "narrowest": "narrowest", "newest": "newest"}
     for r in runs:
         nokill = r.label.endswith("-nokill")
         assert r.config.kill_at_estimate is not nokill
-        reading = r.label.removesuffix("-nokill").rsplit("-", 1)[-1]
+        reading = r.label.removesuffix("-nokill").split("-", 1)[1:]
         if not r.label.startswith("fcfs"):
-            queue = "waits" if reading in orders else reading
+            queue, _, order = reading[0].partition("-")
+            if queue in orders:  # "pfcfs1-all": the queue waits
+                queue, order = "waits", queue
             assert r.config.params["queue_in_cycle"] == queue
-            assert r.config.params["preempt"] == orders.get(reading, "greedy")
+            assert r.config.params["preempt"] == (order or "greedy")
     assert {r.config.nodes for r in runs} == {128, 256}
     months = sorted({r.config.month for r in runs})
     assert months[0] == "1996-07" and months[-1] == "1997-05" and len(months) == 11

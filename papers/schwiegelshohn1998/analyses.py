@@ -98,7 +98,8 @@ POLICIES: dict[str, str] = {"pfcfs1": "PFCFS1", "pfcfs2": "PFCFS2", "pfcfs3": "P
 #: ``<queue>-narrowest`` / ``-newest``: the greedy's other orders (``preempt``);
 #: ``<queue>-nokill``: jobs run their full run time (``kill_at_estimate = false``).
 READINGS: tuple[str, ...] = ("waits", "moves", "waits-all", "moves-all", "waits-narrowest",
-                             "waits-newest", "waits-nokill", "moves-nokill")  # fmt: skip
+                             "waits-newest", "moves-narrowest", "moves-newest",
+                             "waits-nokill", "moves-nokill")  # fmt: skip
 #: The suffix of the readings whose jobs run their full run time, and of their FCFS.
 NOKILL = "-nokill"
 #: The swapped-rows hypothesis: our strategy -> the paper's column it is set against.
