@@ -404,3 +404,44 @@ def test_the_reading_normal_1_0_starts_the_load_series_at_the_original_trace() -
     assert "load 1.28 " not in short["schedsim [normal=1.0]"]
     # The claims outside the load series are not the reading's.
     assert _row(table, MIX4)["status [normal=1.0]"] == ""
+
+
+OVERHEAD = "with the suspension overhead SS is significantly better than NS and IS"
+OVERHEAD_SAME = "the suspension overhead does not significantly affect SS"
+
+
+def test_the_reading_overhead_accurate_scores_the_overhead_claims_on_accurate_runs() -> None:
+    # The overhead with the trace's estimates (SS 0.9 of IS) and with accurate ones (SS
+    # 0.7 of IS); NS 4.0 in both. Each scenario's SS also runs without the overhead.
+    slowdowns = {(False, "memory"): {"NS": 4.0, "IS": 2.0, "SS sf=2": 1.8},
+                 (True, "memory"): {"NS": 4.0, "IS": 2.0, "SS sf=2": 1.4},
+                 (False, ""): {"NS": 4.0, "IS": 2.0, "SS sf=2": 1.8},
+                 (True, ""): {"NS": 4.0, "IS": 2.0, "SS sf=2": 1.4}}  # fmt: skip
+    rows, cats = [], []
+    for (accurate, overhead), values in slowdowns.items():
+        frame = _overall(list(values), accurate=accurate, load=0.8).assign(overhead=overhead)
+        frame["mean_bounded_slowdown"] = frame["label"].map(values)
+        rows.append(frame)
+        cats += [_cats(lab, accurate, 0.8).assign(overhead=overhead) for lab in values]
+    scored = paper.claims.score_all(pd.concat(rows), pd.concat(cats))
+    assert [r.name for r in scored.readings] == ["default", "overhead=accurate"]
+    accurate = scored.readings[1]
+    assert (accurate.ss, accurate.with_overhead, accurate.without_overhead) == (
+        "SS sf=2", "overhead, accurate", "accurate")  # fmt: skip
+    table = paper.claims.table(scored)
+    row = _row(table, OVERHEAD)
+    # The trace's: SS 55% below NS, only 10% below IS ("significant" needs 20%).
+    assert row["status"] == "direction only" and "SS vs IS -10%" in row["schedsim"]
+    assert row["status [overhead=accurate]"] == "reproduced"
+    assert "SS vs IS -30%" in row["schedsim [overhead=accurate]"]
+    # The overhead moves no category in either (each against its own estimates).
+    same = _row(table, OVERHEAD_SAME)
+    assert same["status"] == same["status [overhead=accurate]"] == "reproduced"
+    # Claims on no overhead run are not the reading's.
+    assert _row(table, VS_S)["status [overhead=accurate]"] == ""
+    # Its results table takes the default's verdict for those.
+    names = [c.claim for c in scored.claims]
+    base = scored.results("default")
+    got = scored.results("overhead=accurate")
+    assert got[names.index(VS_S)] == base[names.index(VS_S)]
+    assert got[names.index(OVERHEAD)].status == "reproduced"

@@ -1098,7 +1098,7 @@ PAPERS = Path(__file__).resolve().parent.parent / "papers"
 def test_seed000_study_covers_the_thesis_scenarios():
     study = load_study(PAPERS / "kettimuthu2003" / "study.toml")
     runs = study.runs()
-    assert len(runs) == 126
+    assert len(runs) == 133
     assert {r.config.workload.name for r in runs} == {"ctc"}
     assert {r.config.month for r in runs} == {"1996-07"}
     labels = ["NS", "SS sf=1.5", "SS sf=2", "SS sf=5", "TSS", "IS"]
@@ -1137,6 +1137,12 @@ def test_seed000_study_covers_the_thesis_scenarios():
     assert scenario(overhead="memory") == [
         "NS", "SS sf=2", "TSS", "IS", formula[0], *holds, formula[1],
     ]  # fmt: skip
+    # The overhead with accurate estimates (the report's reading overhead=accurate): NS,
+    # IS and every SS reading run with the overhead above, each also run without it.
+    accurate = scenario(exact=True, overhead="memory")
+    assert accurate == ["NS", "SS sf=2", "IS", formula[0], "SS sf=2 hold=top",
+                        "SS sf=2 hold=all", formula[1]]  # fmt: skip
+    assert set(accurate) <= set(scenario(exact=True))
     # The thesis's 1.1-1.6: both holds, resumed=start, the width formula alone and with
     # hold=all (and prefer=width at 1.6).
     series = ["IS", "NS", "SS sf=2", *holds, readings[3], *formula]

@@ -86,6 +86,10 @@ and the trends in SF need ``SS sf=1.5 NAME`` and ``SS sf=5 NAME``. When the repo
 measured the utilization over the arrival window (`schedsim.papers.kettimuthu2003.load`),
 the default and the hold readings are scored again on the claims that read the
 utilization with it: the readings ``window=arrivals`` and ``hold=all window=arrivals``.
+Section 4.1 does not say which estimates its overhead runs had (it sits in chapter 4, on
+the trace's estimates: the default); where the study also ran the overhead with accurate
+estimates, each reading whose SS has such runs is scored again on the two overhead claims
+from them (``overhead=accurate``, ``hold=all width=formula overhead=accurate``).
 ``kettimuthu2003-summary.csv`` counts the verdicts per reading over every claim, and
 `Scored.results` gives the readings x claims table (a reading's claims on neither with
 the default's verdict).
@@ -93,6 +97,7 @@ the default's verdict).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -110,7 +115,14 @@ from schedsim.app.claims import (
     level,
 )
 from schedsim.model.categories import CATEGORIES, CATEGORIES4
-from schedsim.papers.kettimuthu2003.readings import ARRIVALS, DEFAULT, NORMALS, Reading, readings
+from schedsim.papers.kettimuthu2003.readings import (
+    ACCURATE_OVERHEAD,
+    ARRIVALS,
+    DEFAULT,
+    NORMALS,
+    Reading,
+    readings,
+)
 from schedsim.papers.kettimuthu2003.scorers import (
     Scorer,
     _fewer_suspensions,
@@ -284,8 +296,10 @@ class ThesisClaim:
     ``rule`` column), ``headline`` (a claim of the abstract or the conclusions),
     ``calibrated`` (why a value the study was fitted to is not evidence: the claim is
     then not checked), ``util`` (it reads the utilization: the readings
-    ``window=arrivals`` score it again over the arrival window) and ``load`` (it reads
-    the load series: the reading ``normal=1.0`` scores it again from load factor 1.0)."""
+    ``window=arrivals`` score it again over the arrival window), ``load`` (it reads
+    the load series: the reading ``normal=1.0`` scores it again from load factor 1.0)
+    and ``overhead`` (it reads the overhead runs: the readings ``overhead=accurate``
+    score it again on those made with accurate estimates)."""
 
     claim: str
     where: str
@@ -298,6 +312,7 @@ class ThesisClaim:
     calibrated: str = ""
     util: bool = False
     load: bool = False
+    overhead: bool = False
 
     @property
     def shared(self) -> Claim:
@@ -509,13 +524,13 @@ CLAIMS: tuple[ThesisClaim, ...] = (
                 "section 4.1, Figures 4.7, 4.8",
                 "no significant change (with / without overhead within a factor "
                 f"{SIGNIFICANT:g}), every category", "ss", _overhead,
-                rule=f"r = with / without overhead: {NOT_SIGNIFICANT.text}"),
+                rule=f"r = with / without overhead: {NOT_SIGNIFICANT.text}", overhead=True),
     ThesisClaim("with the suspension overhead SS is significantly better than NS and IS",
                 "chapter 5 (conclusions); section 4.1, Figures 4.7, 4.8",
                 "significant benefits over NS and IS even under stringent assumptions about "
                 f"the bandwidth to disk ({SIG}: the overall average slowdown)", "ss",
                 _overhead_benefit, rule=f"r = SS / NS and SS / IS: {MUCH_BETTER.text}",
-                headline=True),
+                headline=True, overhead=True),
     # -- section 4.2: load ------------------------------------------------------
     ThesisClaim("SS's utilization is better than or comparable to NS's at every load",
                 "section 4.2, Figure 4.9", f"better or comparable (SS above NS or "
@@ -589,8 +604,11 @@ READS: dict[str, str] = {"": "NS, IS", "ss": "SS sf=2", "tss": "TSS", "sf": "SS 
 
 def _applies(claim: ThesisClaim, r: Reading) -> bool | None:
     """Whether reading ``r`` scores ``claim``: None when the reading does not define its
-    runs (the default's result stands; for a ``window=arrivals`` reading, its base
-    reading's), False when it lacks a run the claim needs (not checked: not run)."""
+    runs (the default's result stands; for a ``window=arrivals`` or ``overhead=accurate``
+    reading, its base reading's), False when it lacks a run the claim needs (not checked:
+    not run)."""
+    if r.overhead != "trace":
+        return True if claim.overhead else None
     if r.window != "run":
         return True if claim.util else None
     if r.normal is not None:
@@ -623,6 +641,9 @@ class Scored:
         if r.window != "run":
             name = r.name[: -len(ARRIVALS)].strip()
             return name or DEFAULT
+        if r.overhead != "trace":
+            name = r.name[: -len(ACCURATE_OVERHEAD)].strip()
+            return name or DEFAULT
         return DEFAULT
 
     def results(self, name: str) -> list[ClaimResult]:
@@ -653,7 +674,10 @@ def score_all(overall: pd.DataFrame, cats: pd.DataFrame) -> Scored:
     order = list(dict.fromkeys([*overall["label"].astype(str), *cats["label"].astype(str)]))
     windows = "utilization_arrivals" in overall and overall["utilization_arrivals"].notna().any()
     normals = [x for x in NORMALS if x != v.normal.get("trace") and len(v.series(x)) > 1]
-    reads = readings(order, windows=bool(windows), normals=normals)
+    accurate = [
+        x for x in order if math.isfinite(v.total(x, "overhead, accurate", "mean_bounded_slowdown"))
+    ]
+    reads = readings(order, windows=bool(windows), normals=normals, accurate_overhead=accurate)
     kept: list[ThesisClaim] = []
     own: dict[str, list[ClaimResult | None]] = {r.name: [] for r in reads}
     for claim in CLAIMS:

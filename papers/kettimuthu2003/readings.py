@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 __all__ = [
+    "ACCURATE_OVERHEAD",
     "ARRIVALS",
     "DEFAULT",
     "IS",
@@ -35,6 +36,10 @@ ARRIVALS = "window=arrivals"
 #: the two hold readings (section 4.2's saturation, per hold reading) and ``hold=all``
 #: with section 3.3's width formula (the study runs each over the load series).
 WINDOWED: tuple[str, ...] = (DEFAULT, "hold=top", "hold=all", "hold=all width=formula")
+#: The name a reading takes when its overhead claims read the overhead runs made with
+#: accurate estimates (section 4.1 does not say which estimates its runs had; it sits in
+#: chapter 4, "Impact of user estimate inaccuracies", whence the default: the trace's).
+ACCURATE_OVERHEAD = "overhead=accurate"
 #: Other normal loads the load series may start from: 1.0, "the original trace" (section
 #: 4.2), where the study's own normal load is fitted to chapter 2's NS (0.8).
 NORMALS: tuple[float, ...] = (1.0,)
@@ -73,6 +78,19 @@ class Reading:
     window: str = "run"
     #: The normal load of its load series (None: the study's, its lowest load factor).
     normal: float | None = None
+    #: The estimates of the overhead runs its overhead claims read: the trace's
+    #: (``"trace"``, the default) or accurate ones (``"accurate"``, `ACCURATE_OVERHEAD`).
+    overhead: str = "trace"
+
+    @property
+    def with_overhead(self) -> str:
+        """The scenario (`schedsim.papers.kettimuthu2003.values`) of its overhead runs."""
+        return "overhead" if self.overhead == "trace" else "overhead, accurate"
+
+    @property
+    def without_overhead(self) -> str:
+        """The scenario its overhead runs are set against: the same estimates, no overhead."""
+        return "trace" if self.overhead == "trace" else "accurate"
 
 
 def _suffix(label: str, prefix: str) -> str | None:
@@ -91,13 +109,16 @@ def ss_part(name: str) -> str:
     return " ".join(w for w in name.split() if w.split("=", 1)[0] not in TSS_ONLY)
 
 
-def readings(labels: Iterable[str], windows: bool = False, normals: Iterable[float] = ()
-             ) -> list[Reading]:  # fmt: skip
+def readings(labels: Iterable[str], windows: bool = False, normals: Iterable[float] = (),
+             accurate_overhead: Iterable[str] = ()) -> list[Reading]:  # fmt: skip
     """The default reading first, then one per name after ``SS sf=2`` or ``TSS`` among
     ``labels``, in order of first appearance; with ``windows``, then each of `WINDOWED`
     present again with its utilization over the arrival window (named ``window=arrivals``,
     ``hold=all window=arrivals``); for each of ``normals``, the default's SS with the load
-    series from that normal load (``normal=1.0``; and over the arrival window too)."""
+    series from that normal load (``normal=1.0``; and over the arrival window too); last,
+    each reading whose SS is among ``accurate_overhead`` (the labels with overhead runs
+    made with accurate estimates) again with its overhead claims read from those runs
+    (named ``overhead=accurate``, ``hold=all overhead=accurate``)."""
     labels = list(dict.fromkeys(str(x) for x in labels))
     have = set(labels)
     names: list[str] = []
@@ -127,4 +148,8 @@ def readings(labels: Iterable[str], windows: bool = False, normals: Iterable[flo
         for r in [r for r in out if (r.name in WINDOWED or r.normal is not None) and r.ss]:
             name = ARRIVALS if r.name == DEFAULT else f"{r.name} {ARRIVALS}"
             out.append(replace(r, name=name, window="arrivals"))
+    accurate = set(accurate_overhead)
+    for r in [r for r in out if r.window == "run" and r.normal is None and r.ss in accurate]:
+        name = ACCURATE_OVERHEAD if r.name == DEFAULT else f"{r.name} {ACCURATE_OVERHEAD}"
+        out.append(replace(r, name=name, overhead="accurate"))
     return out

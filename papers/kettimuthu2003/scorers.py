@@ -479,10 +479,13 @@ def _lower_for(short: str) -> Callable[[str, float], bool | tuple[bool, bool]]:
 
 
 def _overhead(v: _View, r: Reading) -> ClaimResult | None:
-    """SS with overhead against SS without (trace estimates), each category."""
+    """SS with overhead against SS without (the reading's estimates: the trace's by
+    default), each category."""
     cases = []
     for col in AVERAGES:
-        got = _ratios(v.cat(r.ss, "overhead", col), v.cat(r.ss, "trace", col), CATEGORIES)
+        got = _ratios(
+            v.cat(r.ss, r.with_overhead, col), v.cat(r.ss, r.without_overhead, col), CATEGORIES
+        )
         cases += [(f"{c} {SHORT_NAMES[col]}", _pct(x), NOT_SIGNIFICANT(x))
                   for c, x in got.items()]  # fmt: skip
     return _found(cases, "with vs without overhead") if cases else None
@@ -501,10 +504,10 @@ def _high_load_all(v: _View, r: Reading) -> ClaimResult | None:
 
 def _overhead_benefit(v: _View, r: Reading) -> ClaimResult | None:
     """With the suspension overhead: SS's overall average slowdown over NS's and IS's."""
-    ss = v.total(r.ss, "overhead", MEAN_SLD)
+    ss = v.total(r.ss, r.with_overhead, MEAN_SLD)
     cases = []
     for name, label in (("NS", NS), ("IS", IS)):
-        other = v.total(label, "overhead", MEAN_SLD)
+        other = v.total(label, r.with_overhead, MEAN_SLD)
         if math.isfinite(ss) and math.isfinite(other) and other > 0:
             cases.append((f"SS vs {name}", _pct(ss / other), MUCH_BETTER(ss / other)))
     return _found(cases, "with the overhead, all jobs") if cases else None

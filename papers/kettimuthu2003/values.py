@@ -118,8 +118,8 @@ def category_values(results: StudyResults) -> pd.DataFrame:
 
 class _View:
     """Look-ups into the two tables by label and scenario: ``"accurate"``, ``"trace"``,
-    ``"overhead"`` (each at its normal load) or a load factor (trace estimates, no
-    overhead)."""
+    ``"overhead"`` (the trace's estimates), ``"overhead, accurate"`` (each at its normal
+    load) or a load factor (trace estimates, no overhead)."""
 
     def __init__(self, overall: pd.DataFrame, cats: pd.DataFrame) -> None:
         both = pd.concat([overall[["accurate", "overhead", "load_factor"]],
@@ -129,6 +129,7 @@ class _View:
             ("accurate", both[both["accurate"] & (both["overhead"] == "")]),
             ("trace", both[~both["accurate"] & (both["overhead"] == "")]),
             ("overhead", both[~both["accurate"] & (both["overhead"] != "")]),
+            ("overhead, accurate", both[both["accurate"] & (both["overhead"] != "")]),
         ):
             if len(rows):
                 self.normal[name] = float(rows["load_factor"].min())
@@ -179,7 +180,9 @@ class _View:
             if scenario not in self.normal:
                 return None
             load = self.normal[scenario]
-            return (label, scenario == "accurate", scenario == "overhead", round(load, 9))
+            accurate = scenario in ("accurate", "overhead, accurate")
+            overhead = scenario in ("overhead", "overhead, accurate")
+            return (label, accurate, overhead, round(load, 9))
         return (label, False, False, round(float(scenario), 9))
 
     def total(self, label: str | None, scenario: str | float, column: str) -> float:
