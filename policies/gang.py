@@ -41,7 +41,13 @@ pfcfs3    10 min  none      the wide job runs to completion, then the
 ========  ======  ========  ==============================================
 
 ``wait`` is counted from the moment the wide job is first in the queue
-and step C holds. The context switch costs ``penalty`` seconds (the
+and step C holds (``wait_from = "head"``, the default: Table 1's step D, "wait
+until r_i resources are available or time period h has passed", starts the
+clock when the job reaches it). Table 3 says only that a wide job preempts
+"after it has been waiting for at least 10 min", which may count its whole
+wait since submission: ``wait_from = "submit"`` reads it so, and a wide job
+that has already waited that long preempts as soon as it heads the queue and
+step C holds. The context switch costs ``penalty`` seconds (the
 paper's p, section 2; 0 in its experiments, as for the IBM gang scheduler
 it is under a millisecond): each preempted job, and the wide job when it
 is switched out, holds its nodes that long without progress before they
@@ -66,7 +72,8 @@ the other schedule, the small jobs', go on. ``"moves"`` is that reading:
   submit order, first fit, for the jobs that fit the free nodes; the first
   job that does not fit stops it, as in step B, and no second wide job
   starts a cycle while one is active (a wide job that fits just starts;
-  one that does not starts counting its wait only after the cycle);
+  one that does not starts counting its wait only after the cycle, or
+  under ``wait_from = "submit"`` counts it from its submission);
 * the suspended jobs' nodes are not reserved for them: a queued job may
   take them while they are idle;
 * every suspended job other than the cycle's wide job resumes on its own
@@ -136,9 +143,11 @@ __all__ = [
     "PFCFS3",
     "PREEMPT",
     "QUEUE_IN_CYCLE",
+    "WAIT_FROM",
     "Preempt",
     "PreemptiveFCFS",
     "QueueInCycle",
+    "WaitFrom",
 ]
 
 #: What the queue does while a wide job is in its preempt/resume cycle (module docstring).
@@ -148,6 +157,10 @@ QUEUE_IN_CYCLE: tuple[QueueInCycle, ...] = ("waits", "moves")
 #: narrowest first or shortest-running first), or all.
 Preempt = Literal["greedy", "all", "narrowest", "newest"]
 PREEMPT: tuple[Preempt, ...] = ("greedy", "all", "narrowest", "newest")
+#: When a wide job's wait before it preempts starts (module docstring): when it heads the
+#: queue and step C holds (Table 1), or at its submission (Table 3's "has been waiting").
+WaitFrom = Literal["head", "submit"]
+WAIT_FROM: tuple[WaitFrom, ...] = ("head", "submit")
 
 
 @dataclass(slots=True)
@@ -207,12 +220,15 @@ class PreemptiveFCFS(Policy):
     whether the queue ``"waits"`` during a wide job's cycle (Table 1) or
     ``"moves"``; ``preempt``: a ``"greedy"`` few running jobs, widest first (section 6),
     ``"all"`` (Table 1's step F), or a greedy few in another order, ``"narrowest"`` or
-    ``"newest"`` (shortest-running) first. See `schedsim.policies.gang`.
+    ``"newest"`` (shortest-running) first; ``wait_from``: whether ``wait`` counts from
+    when the wide job heads the queue (``"head"``, Table 1) or from its submission
+    (``"submit"``). See `schedsim.policies.gang`.
     """
 
     #: Parameters added after run ids were published, with the value that behaves as
     #: before: a run with that value keeps its id (`schedsim.app.study.RunConfig.identity`).
-    LATER_PARAMS: ClassVar[dict[str, object]] = {"queue_in_cycle": "waits", "preempt": "greedy"}
+    LATER_PARAMS: ClassVar[dict[str, object]] = {"queue_in_cycle": "waits", "preempt": "greedy",
+                                                 "wait_from": "head"}  # fmt: skip
 
     def __init__(
         self,
@@ -222,6 +238,7 @@ class PreemptiveFCFS(Policy):
         penalty: float = 0.0,
         queue_in_cycle: QueueInCycle = "waits",
         preempt: Preempt = "greedy",
+        wait_from: WaitFrom = "head",
     ) -> None:
         if not (wait >= 0 and math.isfinite(wait)):
             raise ValueError(f"wait must be a non-negative number of seconds, got {wait}")
@@ -240,9 +257,12 @@ class PreemptiveFCFS(Policy):
             raise ValueError(
                 f"preempt must be one of {', '.join(map(repr, PREEMPT))}, got {preempt!r}"
             )
+        if wait_from not in WAIT_FROM:
+            raise ValueError(f"wait_from must be 'head' or 'submit', got {wait_from!r}")
         self.penalty = float(penalty)
         self.queue_in_cycle: QueueInCycle = queue_in_cycle
         self.preempt: Preempt = preempt
+        self.wait_from: WaitFrom = wait_from
         self.claims = Claims()
         self.cycle: _Cycle | None = None
         #: Wide head job id -> when step C first held for it (its wait starts).
@@ -256,6 +276,7 @@ class PreemptiveFCFS(Policy):
             "penalty": self.penalty,
             "queue_in_cycle": self.queue_in_cycle,
             "preempt": self.preempt,
+            "wait_from": self.wait_from,
         }
 
     def schedule(self, view: View) -> list[Decision]:
@@ -342,7 +363,7 @@ class PreemptiveFCFS(Policy):
             if used >= job.size:  # C: not yet
                 self._since.pop(job.id, None)
                 break
-            since = self._since.setdefault(job.id, now)
+            since = self._since.setdefault(job.id, now if self.wait_from == "head" else job.submit)
             if now < since + self.wait:  # absolute times: the WakeAt below is then in the future
                 out.append(WakeAt(since + self.wait))  # D: wait for resources or time
                 break
@@ -427,11 +448,12 @@ class PreemptiveFCFS(Policy):
 
 class _Table3(PreemptiveFCFS):
     """A strategy of Table 3: fixed wait, quantum and rounds; the penalty, the reading
-    of the queue during a cycle and which jobs a wide job preempts are parameters."""
+    of the queue during a cycle, which jobs a wide job preempts and when its wait starts
+    are parameters."""
 
     def params(self) -> dict[str, float | str]:
         return {"penalty": self.penalty, "queue_in_cycle": self.queue_in_cycle,
-                "preempt": self.preempt}  # fmt: skip
+                "preempt": self.preempt, "wait_from": self.wait_from}  # fmt: skip
 
 
 @register("pfcfs1")
@@ -439,9 +461,10 @@ class PFCFS1(_Table3):
     """PFCFS1 (Schwiegelshohn & Yahyapour 1998): wide jobs preempt at 10 min, swap every 10 min."""
 
     def __init__(self, penalty: float = 0.0, queue_in_cycle: QueueInCycle = "waits",
-                 preempt: Preempt = "greedy") -> None:  # fmt: skip
+                 preempt: Preempt = "greedy", wait_from: WaitFrom = "head") -> None:  # fmt: skip
         super().__init__(wait=600.0, quantum=600.0, rounds=0, penalty=penalty,
-                         queue_in_cycle=queue_in_cycle, preempt=preempt)  # fmt: skip
+                         queue_in_cycle=queue_in_cycle, preempt=preempt,
+                         wait_from=wait_from)  # fmt: skip
 
 
 @register("pfcfs2")
@@ -449,9 +472,10 @@ class PFCFS2(_Table3):
     """PFCFS2 (Schwiegelshohn & Yahyapour 1998): after 1 min a wide job runs 1 min, then waits."""
 
     def __init__(self, penalty: float = 0.0, queue_in_cycle: QueueInCycle = "waits",
-                 preempt: Preempt = "greedy") -> None:  # fmt: skip
+                 preempt: Preempt = "greedy", wait_from: WaitFrom = "head") -> None:  # fmt: skip
         super().__init__(wait=60.0, quantum=60.0, rounds=1, penalty=penalty,
-                         queue_in_cycle=queue_in_cycle, preempt=preempt)  # fmt: skip
+                         queue_in_cycle=queue_in_cycle, preempt=preempt,
+                         wait_from=wait_from)  # fmt: skip
 
 
 @register("pfcfs3")
@@ -459,6 +483,7 @@ class PFCFS3(_Table3):
     """PFCFS3 (Schwiegelshohn & Yahyapour 1998): wide jobs preempt at 10 min and run to the end."""
 
     def __init__(self, penalty: float = 0.0, queue_in_cycle: QueueInCycle = "waits",
-                 preempt: Preempt = "greedy") -> None:  # fmt: skip
+                 preempt: Preempt = "greedy", wait_from: WaitFrom = "head") -> None:  # fmt: skip
         super().__init__(wait=600.0, quantum=math.inf, rounds=1, penalty=penalty,
-                         queue_in_cycle=queue_in_cycle, preempt=preempt)  # fmt: skip
+                         queue_in_cycle=queue_in_cycle, preempt=preempt,
+                         wait_from=wait_from)  # fmt: skip

@@ -117,6 +117,52 @@ def test_wide_job_waits_while_the_machine_is_full() -> None:
     assert got[A]["suspended_time"] == 100
 
 
+def test_a_wait_counted_from_submission_is_over_when_the_wide_job_heads_the_queue() -> None:
+    # The same jobs under wait_from = "submit" (Table 3's "has been waiting for at least
+    # 10 min"): when step C first holds at 1000, W has waited 990 s since its submission
+    # at 10, more than its 600, so it preempts A at once, runs 1000-1100, and A resumes.
+    jobs = [job(A, 0, 1, 5000), job(B, 0, 3, 1000), job(W, 10, 4, 100)]
+    got = run(PFCFS3(wait_from="submit"), jobs)
+    assert (got[W]["start"], got[W]["end"]) == (1000, 1100)
+    assert got[A]["suspended_time"] == 100 and got[A]["end"] == 5100
+    # In the base workload step C holds from W's submission, so both clocks start at 10.
+    assert run(PFCFS3(wait_from="submit")) == run(PFCFS3())
+    # PFCFS1 and PFCFS2 too: W's first preemption at once, then their quanta as before.
+    assert run(PFCFS1(wait_from="submit"), jobs)[W]["start"] == 1000
+    assert run(PFCFS2(wait_from="submit"), jobs)[W]["start"] == 1000
+
+
+@pytest.mark.parametrize("queue", ["waits", "moves"])
+@pytest.mark.parametrize("name", ["pfcfs1", "pfcfs2", "pfcfs3"])
+def test_waits_counted_from_submission_make_valid_schedules(name: str, queue: str) -> None:
+    # A random workload with wide jobs often queued behind others: valid schedules (every
+    # job once, capacity, resume on own nodes), other than with the wait counted from the
+    # head of the queue.
+    from schedsim.app import registry
+
+    from invariants import check_preemption, record_holdings
+
+    rng = np.random.default_rng(11)
+    jobs, t = [], 0.0
+    for i in range(80):
+        t += float(rng.integers(0, 200))
+        run_s = float(rng.integers(1, 3000))
+        size = int(rng.integers(5, 9)) if rng.random() < 0.3 else int(rng.integers(1, 4))
+        jobs.append(Job(i + 1, t, run_s, size, run_s))
+    workload = Workload.from_jobs(jobs, max_procs=8)
+    waits = {}
+    for wait_from in ("head", "submit"):
+        policy = registry.make(name, {"queue_in_cycle": queue, "wait_from": wait_from})
+        sim = Simulation(workload, policy, nodes=8)
+        log = record_holdings(sim)
+        result = sim.run()
+        check_invariants(result, workload, 8)
+        check_preemption(result, log, 8)
+        wide = result.jobs[result.jobs["size"] > 4]
+        waits[wait_from] = float((wide["start"] - wide["submit"]).mean())
+    assert waits["submit"] != waits["head"]
+
+
 def test_small_jobs_never_preempt() -> None:
     jobs = [job(A, 0, 4, 5000), job(B, 10, 2, 100)]
     got = run(PFCFS1(), jobs)
@@ -141,7 +187,8 @@ def test_greedy_preempts_the_widest_jobs_only() -> None:
 
 
 def test_parameters_and_names() -> None:
-    assert PFCFS1().params() == {"penalty": 0.0, "queue_in_cycle": "waits", "preempt": "greedy"}
+    assert PFCFS1().params() == {"penalty": 0.0, "queue_in_cycle": "waits", "preempt": "greedy",
+                                 "wait_from": "head"}  # fmt: skip
     p = PreemptiveFCFS(wait=30, quantum=math.inf, rounds=2, penalty=1, queue_in_cycle="moves")
     assert p.params() == {
         "wait": 30.0,
@@ -150,9 +197,11 @@ def test_parameters_and_names() -> None:
         "penalty": 1.0,
         "queue_in_cycle": "moves",
         "preempt": "greedy",
+        "wait_from": "head",
     }
     bad_ones = ({"wait": -1}, {"quantum": 0}, {"rounds": -1}, {"penalty": -2},
-                {"queue_in_cycle": "runs"}, {"preempt": "some"})  # fmt: skip
+                {"queue_in_cycle": "runs"}, {"preempt": "some"},
+                {"wait_from": "queue"})  # fmt: skip
     for bad in bad_ones:
         with pytest.raises(ValueError):
             PreemptiveFCFS(**bad)  # type: ignore[arg-type]

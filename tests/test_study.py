@@ -1177,14 +1177,15 @@ def test_seed004_study_is_the_papers_grid():
         pytest.skip("the pfcfs policies are not registered")
     study = load_study(PAPERS / "schwiegelshohn1998" / "study.toml")
     runs = study.runs()
-    # FCFS, and PFCFS1-3 under each reading of the queue, with every job preempted and
-    # with the greedy's other orders (the queue waiting and moving); FCFS and PFCFS1-3
-    # under both queue readings again with the jobs' full run times
-    # (kill_at_estimate = false).
-    assert len(runs) == (10 + 6 + 9 + 7) * 2 * 11
+    # FCFS, and PFCFS1-3 under each reading of the queue, with every job preempted, with
+    # the greedy's other orders and with the wide jobs' wait counted from submission (the
+    # queue waiting and moving); FCFS and PFCFS1-3 under both queue readings again with
+    # the jobs' full run times (kill_at_estimate = false).
+    assert len(runs) == (10 + 6 + 9 + 6 + 7) * 2 * 11
     orders = ("all", "narrowest", "newest")
     labels = {f"pfcfs{k}-{q}" for k in (1, 2, 3)
               for q in ("waits", "moves", *orders, *(f"moves-{o}" for o in orders),
+                        "waits-submit", "moves-submit",
                         "waits-nokill", "moves-nokill")}  # fmt: skip
     assert {r.label for r in runs} == {"fcfs", "fcfs-nokill", *labels}
     for r in runs:
@@ -1195,8 +1196,10 @@ def test_seed004_study_is_the_papers_grid():
             queue, _, order = reading[0].partition("-")
             if queue in orders:  # "pfcfs1-all": the queue waits
                 queue, order = "waits", queue
+            submit = order == "submit"
             assert r.config.params["queue_in_cycle"] == queue
-            assert r.config.params["preempt"] == (order or "greedy")
+            assert r.config.params["preempt"] == ("greedy" if submit or not order else order)
+            assert r.config.params["wait_from"] == ("submit" if submit else "head")
     assert {r.config.nodes for r in runs} == {128, 256}
     months = sorted({r.config.month for r in runs})
     assert months[0] == "1996-07" and months[-1] == "1997-05" and len(months) == 11

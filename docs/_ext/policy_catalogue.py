@@ -105,7 +105,11 @@ PFCFS_CHOICES = [
     "**Which jobs to preempt.** Only as many as the wide job needs, the widest running "
     "jobs first (ties: the latest started), as in the paper's experiments (section 6); "
     "when it preempts again to get its own nodes back, exactly the jobs on them.",
-    "**The wait** is counted from the moment the wide job is first in the queue and step C holds.",
+    "**The wait** is counted from the moment the wide job is first in the queue and step C "
+    'holds (Table 1\'s step D; `wait_from="head"`, the default). Table 3 says a wide job '
+    'preempts "after it has been waiting for at least 10 min": `wait_from="submit"` counts '
+    "that wait from its submission, so a job that has already waited that long preempts as "
+    "soon as it heads the queue and step C holds.",
     "**The penalty** `p` (section 2; 0 in the paper's experiments) is paid by every job "
     "switched out, the wide job included, as time holding its nodes without progress; "
     "resuming costs nothing more. A suspension overhead of the run adds to it.",

@@ -45,15 +45,16 @@ holds those tables as printed. A study of ``fcfs`` and ``pfcfs1``-``3``
 * one figure: paper and ours month by month, weighted flow time on 128
   and 256 nodes, a panel per strategy (`month_figure`).
 
-Our runs are identified by ``policy``, ``params.queue_in_cycle``,
-``params.preempt`` and ``kill_at_estimate``, not by their labels; a run without them is
+Our runs are identified by ``policy``, ``params.queue_in_cycle``, ``params.preempt``,
+``params.wait_from`` and ``kill_at_estimate``, not by their labels; a run without them is
 the default, ``waits`` (with the greedy choice of the jobs to preempt, widest first, and
 jobs killed at their requested time). A run that preempts every running job (Table 1's
 step F, ``preempt = "all"``) is the reading ``<queue>-all``; one whose greedy takes the
 narrowest or the shortest-running jobs first (``preempt = "narrowest"`` or ``"newest"``)
-``<queue>-narrowest`` or ``<queue>-newest``; one whose jobs run their full run time
-(``kill_at_estimate = false``) ``<queue>-nokill``, against the FCFS runs with the same run
-times (FCFS's reading ``-nokill``; the default FCFS's is ``-``).
+``<queue>-narrowest`` or ``<queue>-newest``; one whose wide jobs count their wait from
+their submission (``wait_from = "submit"``) ``<queue>-submit``; one whose jobs run their
+full run time (``kill_at_estimate = false``) ``<queue>-nokill``, against the FCFS runs
+with the same run times (FCFS's reading ``-nokill``; the default FCFS's is ``-``).
 """
 
 from __future__ import annotations
@@ -96,9 +97,11 @@ POLICIES: dict[str, str] = {"pfcfs1": "PFCFS1", "pfcfs2": "PFCFS2", "pfcfs3": "P
 #: The readings of the queue during a wide job's cycle (`schedsim.policies.gang`), in order.
 #: ``<queue>-all``: the same with every running job preempted (``preempt = "all"``);
 #: ``<queue>-narrowest`` / ``-newest``: the greedy's other orders (``preempt``);
+#: ``<queue>-submit``: a wide job's wait counted from its submission (``wait_from``);
 #: ``<queue>-nokill``: jobs run their full run time (``kill_at_estimate = false``).
 READINGS: tuple[str, ...] = ("waits", "moves", "waits-all", "moves-all", "waits-narrowest",
                              "waits-newest", "moves-narrowest", "moves-newest",
+                             "waits-submit", "moves-submit",
                              "waits-nokill", "moves-nokill")  # fmt: skip
 #: The suffix of the readings whose jobs run their full run time, and of their FCFS.
 NOKILL = "-nokill"
@@ -149,6 +152,9 @@ def ours(results: StudyResults) -> pd.DataFrame:
         preempt = done["params.preempt"].astype(object)
         other = preempt.notna() & (preempt != "greedy")
         reading = reading.where(~other, reading + "-" + preempt.astype(str))
+    if "params.wait_from" in done:
+        submit = done["params.wait_from"].astype(object).eq("submit")
+        reading = reading.where(~submit, reading + "-submit")
     if "kill_at_estimate" in done:
         nokill = done["kill_at_estimate"].astype(object).eq(False)
     else:

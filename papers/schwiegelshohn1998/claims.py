@@ -45,7 +45,10 @@ where it had one (10% for "significant", 20 points for "very sensitive", 40% for
 The queue readings ``waits-all`` and ``moves-all`` preempt every running job (Table 1's
 step F as printed, ``preempt = "all"``) instead of a greedy few; ``waits-narrowest`` and
 ``waits-newest`` take the greedy few in another order (the narrowest, or the
-shortest-running, first: the paper does not describe its "simple greedy strategy");
+shortest-running, first: the paper does not describe its "simple greedy strategy"), and
+so do ``moves-narrowest`` and ``moves-newest`` with the queue moving; ``waits-submit``
+and ``moves-submit`` count a wide job's wait before it preempts from its submission
+(Table 3's "has been waiting for at least 10 min"), not from when it heads the queue;
 ``waits-nokill`` and ``moves-nokill`` let jobs run their full run time
 (``kill_at_estimate = false``) and are measured against the FCFS runs with the same run
 times, and so are their bounds.

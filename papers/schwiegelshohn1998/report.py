@@ -110,7 +110,8 @@ INTRO = (
     "Each reading is a column group: the queue during a wide job's cycle (`waits`, Table 1 "
     "as written, the default; `moves`), which running jobs a wide job preempts (`-all`: "
     "every one, Table 1's step F; `-narrowest`, `-newest`: the greedy's other orders), "
-    "jobs run to their full run time (`-nokill`, against FCFS with the same run times), "
+    "when a wide job's wait starts (`-submit`: at its submission, not when it heads the "
+    "queue), jobs run to their full run time (`-nokill`, against FCFS with the same run times), "
     "and each with the paper's PFCFS2 and PFCFS3 labels swapped (a hypothesis the paper "
     "does not state: its PFCFS2 claims scored against our PFCFS3 and the reverse).\n"
 )

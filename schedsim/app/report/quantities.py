@@ -209,7 +209,7 @@ UNITLESS_PARAMETERS: frozenset[str] = frozenset(
         "guard", "speculation", "trial",  # multiqueue, singlequeue
         "width", "resumed", "hold", "prefer", "averages", "reentry",  # ss, ss-plain, tss
         "preempt",  # pfcfs, pfcfs1-3
-        "queue_in_cycle",  # pfcfs family
+        "queue_in_cycle", "wait_from",  # pfcfs family
         "inner", "non_type_backfill",  # scojo
         "variant",  # glts family (not listed: `schedsim.app.registry.UNLISTED`)
         "pair_best", "pair_tries",  # cst, cstws (and scojo): readings of their definitions
