@@ -1098,7 +1098,7 @@ PAPERS = Path(__file__).resolve().parent.parent / "papers"
 def test_seed000_study_covers_the_thesis_scenarios():
     study = load_study(PAPERS / "kettimuthu2003" / "study.toml")
     runs = study.runs()
-    assert len(runs) == 133
+    assert len(runs) == 134
     assert {r.config.workload.name for r in runs} == {"ctc"}
     assert {r.config.month for r in runs} == {"1996-07"}
     labels = ["NS", "SS sf=1.5", "SS sf=2", "SS sf=5", "TSS", "IS"]
@@ -1149,8 +1149,9 @@ def test_seed000_study_covers_the_thesis_scenarios():
     for load in (0.88, 0.96, 1.04, 1.12, 1.2):
         assert sorted(scenario(load=load)) == sorted(series)
     assert sorted(scenario(load=1.28)) == sorted([*series, readings[2]])
-    # The thesis's 1.8 (saturation): NS, SS, both holds and the width formula.
-    assert sorted(scenario(load=1.44)) == sorted(["NS", "SS sf=2", *holds, formula[0]])
+    # The thesis's 1.8 (saturation): NS, SS, both holds and the width formula (alone and
+    # with hold=all).
+    assert sorted(scenario(load=1.44)) == sorted(["NS", "SS sf=2", *holds, *formula])
     # normal=1.0: the thesis's loads 1.0-1.8 from the original trace.
     for load in (1.0, 1.1, 1.3, 1.4, 1.5, 1.6, 1.8):
         assert sorted(scenario(load=load)) == ["IS", "NS", "SS sf=2"]
