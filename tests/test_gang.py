@@ -40,6 +40,20 @@ def run(policy: object, jobs: list[Job] = BASE, nodes: int = 4) -> dict[int, dic
     return {int(r["id"]): r for r in result.jobs.to_dict("records")}
 
 
+def _random_wide_jobs(seed: int, padded: bool) -> Workload:
+    """80 jobs on 8 nodes, 30% of them wide (5-8 nodes), arriving up to 200 s apart;
+    estimates exact, or ``padded`` by up to 100 s."""
+    rng = np.random.default_rng(seed)
+    jobs, t = [], 0.0
+    for i in range(80):
+        t += float(rng.integers(0, 200))
+        run_s = float(rng.integers(1, 3000))
+        size = int(rng.integers(5, 9)) if rng.random() < 0.3 else int(rng.integers(1, 4))
+        estimate = run_s + float(rng.integers(0, 100)) if padded else run_s
+        jobs.append(Job(i + 1, t, run_s, size, estimate))
+    return Workload.from_jobs(jobs, max_procs=8)
+
+
 def test_fcfs_reference() -> None:
     got = run("fcfs")
     assert (got[W]["start"], got[W]["end"]) == (5000, 6000)
@@ -142,14 +156,7 @@ def test_waits_counted_from_submission_make_valid_schedules(name: str, queue: st
 
     from invariants import check_preemption, record_holdings
 
-    rng = np.random.default_rng(11)
-    jobs, t = [], 0.0
-    for i in range(80):
-        t += float(rng.integers(0, 200))
-        run_s = float(rng.integers(1, 3000))
-        size = int(rng.integers(5, 9)) if rng.random() < 0.3 else int(rng.integers(1, 4))
-        jobs.append(Job(i + 1, t, run_s, size, run_s))
-    workload = Workload.from_jobs(jobs, max_procs=8)
+    workload = _random_wide_jobs(11, padded=False)
     waits = {}
     for wait_from in ("head", "submit"):
         policy = registry.make(name, {"queue_in_cycle": queue, "wait_from": wait_from})
@@ -361,14 +368,7 @@ def test_moves_schedules_are_valid_on_a_random_workload(name: str, penalty: floa
 
     from invariants import check_preemption, record_holdings
 
-    rng = np.random.default_rng(4)
-    jobs, t = [], 0.0
-    for i in range(80):
-        t += float(rng.integers(0, 200))
-        run_s = float(rng.integers(1, 3000))
-        size = int(rng.integers(5, 9)) if rng.random() < 0.3 else int(rng.integers(1, 4))
-        jobs.append(Job(i + 1, t, run_s, size, run_s + float(rng.integers(0, 100))))
-    workload = Workload.from_jobs(jobs, max_procs=8)
+    workload = _random_wide_jobs(4, padded=True)
     policy = registry.make(name, {"penalty": penalty, "queue_in_cycle": "moves"})
     sim = Simulation(workload, policy, nodes=8)
     log = record_holdings(sim)
