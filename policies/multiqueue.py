@@ -716,15 +716,20 @@ class MultiQueue(Policy):
             start (a superset): those that fit the idle cores and, unless under "own",
             the cores the plan leaves now and over their span (a job wider than the
             narrowest queued one fits no longer), and the pivots due now. Every other job
-            the loop would pass over. (A walk over a short queue costs less.)"""
+            the loop would pass over. (A walk over a short queue costs less.) It makes
+            the loop's ``low`` for the plan, which the loop then need not make."""
+            nonlocal low, times
             if len(queued) < _SIFT_FROM:
                 return list(range(after + 1, len(queued)))
             cores, span = free, INF
             if not own:
                 assert plan.times[0] == now  # (a plan starts at the present)
-                floor = list(accumulate(plan.free, min))
-                cores = min(cores, floor[0])
-                span = _end_by(floor, plan.times, lanes.sizes[0]) - now  # (the narrowest's)
+                low, times = list(accumulate(plan.free, min)), plan.times
+                until.clear()
+                narrowest = lanes.sizes[0]
+                end = until[narrowest] = _end_by(low, times, narrowest)
+                cores = min(cores, low[0])
+                span = end - now
             places = lanes.fitting(cores, span, after)
             due = [lanes.place(j, self._prio[j.id]) for q, j in enumerate(pivots)
                    if j is not None and pst[q] == now]  # fmt: skip
