@@ -112,7 +112,7 @@ first match that passes, in FCFS order).
 **The pairs' readings** (CST and CSTWS only; section 5.1 defines them in one line each:
 "*CST*: Only coscheduling and matchmaking two jobs, while taking the best suitable
 match"; "*CSTWS*: Only coscheduling and matchmaking two jobs, while taking the first
-match", and section 5.2 "the first suitable match"). Two choices the lines leave open,
+match", and section 5.2 "the first suitable match"). Three choices the lines leave open,
 each a parameter whose default is the reading used so far:
 
 * ``pair_best`` (CST), what "best" ranks by: ``"gain"`` (default), the pair's utilization
@@ -125,7 +125,14 @@ each a parameter whose default is the reading used so far:
   that order (CST: best first; CSTWS: FCFS) until one passes MIN_UTILGAIN, the room and the
   fairness checks, or ``"one"``, only the best (CST) or first (CSTWS) pre-selected
   candidate, "suitable" read as section 4.5's pre-selection (step 1), the pair then started
-  if it passes the checks and no other pair tried ("taking the first match").
+  if it passes the checks and no other pair tried ("taking the first match");
+* ``pair_sharing``, what "Only coscheduling" leaves to CST and CSTWS: ``"choose"``
+  (default), the choice G-LOMARC-TS makes between space sharing and semi time sharing by
+  the utilization gain, with space sharing at low load (section 4.3), the pairs only
+  replacing its groups; or ``"coschedule"``, no such choice: a pair that passes the
+  checks is started instead of space sharing, at any load, and a job runs alone only
+  when no pair passes. Section 5.1 calls GLTS "full group and time/space sharing": the
+  words may name two things CST and CSTWS lack, groups and the choice of space sharing.
 
 **Not implemented**: the special treatment of serial jobs Figure 3 runs
 before the other forms of coscheduling (section 4.4 points to section
@@ -174,6 +181,9 @@ PairTries = Literal["until_pass", "one"]
 #: The values of ``pair_best`` and ``pair_tries`` (their defaults first).
 PAIR_BEST: tuple[str, ...] = ("gain", "slowdown")
 PAIR_TRIES: tuple[str, ...] = ("until_pass", "one")
+#: Whether CST and CSTWS choose space sharing by gain as GLTS does (module docstring).
+PairSharing = Literal["choose", "coschedule"]
+PAIR_SHARING: tuple[str, ...] = ("choose", "coschedule")
 
 #: The columns of the ``matchmaking`` table (module docstring): ``time`` (the
 #: planner's clock, s), ``job`` (the job being started), ``case`` (1, 2 or 3),
@@ -339,15 +349,17 @@ class GLTS(NodePlanner):
     primaries), ``matched_longer`` (3000 s), ``f_slack`` (1.5),
     ``n_high`` (12; a metric's threshold, unused by the decisions); and
     ``adjust`` (0.75, section 5.1), ``short_max`` (600 s), ``seed`` (the
-    slowdowns predicted), ``variant`` (glts, fbo, ns, nh, cst, cstws); ``pair_best``
-    and ``pair_tries``, the readings of CST's and CSTWS's one-line definitions (module
-    docstring; ignored by the other variants).
+    slowdowns predicted), ``variant`` (glts, fbo, ns, nh, cst, cstws); ``pair_best``,
+    ``pair_tries`` and ``pair_sharing``, the readings of CST's and CSTWS's one-line
+    definitions (module docstring; refused by the other variants).
     """
 
     default_variant: Variant = "glts"
     #: Parameters added after run ids were published, with the value that behaves as
     #: before: a run with that value keeps its id (`schedsim.app.study.RunConfig.identity`).
-    LATER_PARAMS: ClassVar[dict[str, object]] = {"pair_best": "gain", "pair_tries": "until_pass"}
+    LATER_PARAMS: ClassVar[dict[str, object]] = {
+        "pair_best": "gain", "pair_tries": "until_pass", "pair_sharing": "choose",
+    }  # fmt: skip
 
     def __init__(
         self,
@@ -366,6 +378,7 @@ class GLTS(NodePlanner):
         variant: Variant | None = None,
         pair_best: PairBest = "gain",
         pair_tries: PairTries = "until_pass",
+        pair_sharing: PairSharing = "choose",
     ) -> None:
         super().__init__(seed, max_sl, self_sl2, f_slack, adjust)
         if pair_best not in PAIR_BEST:
@@ -374,13 +387,21 @@ class GLTS(NodePlanner):
             raise ValueError(
                 f"pair_tries must be one of {', '.join(PAIR_TRIES)}, got {pair_tries!r}"
             )
+        if pair_sharing not in PAIR_SHARING:
+            raise ValueError(
+                f"pair_sharing must be one of {', '.join(PAIR_SHARING)}, got {pair_sharing!r}"
+            )
         variant = self.default_variant if variant is None else variant
         if variant not in ("glts", "fbo", "ns", "nh", "cst", "cstws"):
             raise ValueError(f"unknown variant {variant!r}")
         if block_size < 1 or matched_larger < 0 or matched_longer < 0:
             raise ValueError("block_size >= 1, matched_larger >= 0, matched_longer >= 0")
-        if variant not in ("cst", "cstws") and (pair_best, pair_tries) != ("gain", "until_pass"):
-            raise ValueError(f"pair_best and pair_tries are CST's and CSTWS's, not {variant}'s")
+        if variant not in ("cst", "cstws") and (pair_best, pair_tries, pair_sharing) != (
+            "gain", "until_pass", "choose"
+        ):  # fmt: skip
+            raise ValueError(
+                f"pair_best, pair_tries and pair_sharing are CST's and CSTWS's, not {variant}'s"
+            )
         if variant == "cstws" and pair_best != "gain":
             raise ValueError("pair_best is CST's: CSTWS takes its pairs in FCFS order")
         self.min_utilgain = float(min_utilgain)
@@ -393,6 +414,7 @@ class GLTS(NodePlanner):
         self.variant: Variant = variant
         self.pair_best: PairBest = pair_best
         self.pair_tries: PairTries = pair_tries
+        self.pair_sharing: PairSharing = pair_sharing
         #: Group records: [group, primary, matched, formed, gain, disbanded, reason].
         self._groups: list[list[Any]] = []
         #: job id -> index of its live group in `_groups`.
@@ -485,9 +507,14 @@ class GLTS(NodePlanner):
         space = self._space(job, free, now)
         space.old_end = space.end
         options: list[tuple[float, list[Launch]]] = []
-        if space.case == "case5":
+        only = self.pair_sharing == "coschedule"  # no space sharing where a pair passes
+        if space.case == "case5" and not only:
             options.append((space_gain(space.ppn, self._self_sl(job, space.ppn)), [space]))
-        if self._cores_per_node >= 2 and self._eligible(job) and not self._low_load(view, free):
+        if (
+            self._cores_per_node >= 2
+            and self._eligible(job)
+            and (only or not self._low_load(view, free))
+        ):
             options.extend(self._cases(view, job, base, free, running=job is self._head(view)))
         launches = max(options, key=lambda o: o[0])[1] if options else [space]
         self._taken(launches)
@@ -508,7 +535,7 @@ class GLTS(NodePlanner):
         job = self._head(view)
         if job is None or self._cores_per_node < 2 or not self._eligible(job):
             return []
-        if self._low_load(view, free):
+        if self.pair_sharing == "choose" and self._low_load(view, free):
             return []
         options = self._cases(view, job, base, free, running=True, waiting=False)
         if not options:

@@ -95,7 +95,7 @@ from schedsim.model.policy import (
     register,
 )
 from schedsim.model.view import JobView, State, View
-from schedsim.policies.glts import GLTS, MATCHMAKING, PairBest, PairTries
+from schedsim.policies.glts import GLTS, MATCHMAKING, PairBest, PairSharing, PairTries
 from schedsim.policies.planning.profile import INF
 from schedsim.policies.spacesharing import SSP, NodePlanner, layout
 from schedsim.workloads.multicore import MAX_SL, MEDIUM_MAX, SELF_SL2, SHORT_MAX
@@ -152,8 +152,8 @@ class ScojoPECT(Policy):
     slice switch), ``short_max`` (600 s), ``medium_max`` (10,800 s),
     ``non_type_backfill`` (on), and the planners' Table 6 parameters
     (`schedsim.policies.glts.GLTS`; SSP reads only ``max_sl``,
-    ``self_sl2``, ``f_slack`` and ``adjust``), with ``pair_best`` and ``pair_tries``, the
-    readings of CST's and CSTWS's definitions (`schedsim.policies.glts`).
+    ``self_sl2``, ``f_slack`` and ``adjust``), with ``pair_best``, ``pair_tries`` and
+    ``pair_sharing``, the readings of CST's and CSTWS's definitions (`schedsim.policies.glts`).
     """
 
     #: Parameters added after run ids were published, with the value that behaves as
@@ -182,6 +182,7 @@ class ScojoPECT(Policy):
         matched_longer: float = 3000.0,
         pair_best: PairBest = "gain",
         pair_tries: PairTries = "until_pass",
+        pair_sharing: PairSharing = "choose",
     ) -> None:
         if inner not in INNER:
             raise ValueError(f"inner must be one of {', '.join(INNER)}, got {inner!r}")
@@ -203,8 +204,12 @@ class ScojoPECT(Policy):
         common: dict[str, Any] = {"seed": self.seed, "max_sl": max_sl, "self_sl2": self_sl2,
                                   "f_slack": f_slack, "adjust": adjust}  # fmt: skip
         cls, variant = INNER[inner]
-        if variant is None and (pair_best, pair_tries) != ("gain", "until_pass"):
-            raise ValueError(f"pair_best and pair_tries are CST's and CSTWS's, not {inner}'s")
+        if variant is None and (pair_best, pair_tries, pair_sharing) != (
+            "gain", "until_pass", "choose"
+        ):  # fmt: skip
+            raise ValueError(
+                f"pair_best, pair_tries and pair_sharing are CST's and CSTWS's, not {inner}'s"
+            )
         extra: dict[str, Any] = {}
         if variant is not None:
             extra = {
@@ -217,6 +222,7 @@ class ScojoPECT(Policy):
                 "variant": variant,
                 "pair_best": pair_best,
                 "pair_tries": pair_tries,
+                "pair_sharing": pair_sharing,
             }
         #: One planner per virtual machine.
         self.vms: dict[JobType, NodePlanner] = {t: cls(**common, **extra) for t in TYPES}

@@ -420,6 +420,32 @@ def test_cst_and_cstws_pairs_under_each_reading() -> None:
     assert _pair_groups("cstws", pair_tries="one") == [2]
 
 
+def test_cst_only_coschedules_under_pair_sharing_coschedule() -> None:
+    # group_jobs on 8 nodes: both fit the free nodes with one process per node (4 + 4
+    # <= 8), a low load, so CST and CSTWS space share them as GLTS does: 1 and 2 run
+    # alone from 0 on nodes of their own, ending at 1000 and 2000. "Only coscheduling"
+    # pairs them at once (the gain 2.56 passes 0.45): 1125 and 2125 as in the group test.
+    for cls in (CST, CSTWS):
+        alone = cls()
+        result = simulate(group_jobs(), alone, nodes=8, pairs=PAIRS)
+        assert alone.groups == [] and [row(result, i)["end"] for i in (1, 2)] == [1000, 2000]
+        paired = cls(pair_sharing="coschedule")
+        result = simulate(group_jobs(), paired, nodes=8, pairs=PAIRS)
+        assert [row(result, i)["end"] for i in (1, 2)] == [1125, 2125]
+        assert [g[1:3] for g in paired.groups] == [(1, "2")]
+    # Past the low load (4 + 4 > 2 nodes) a pair is taken over space sharing with 4
+    # processes per node (SL_scr = SL_sno = 1), whose gain, 3, is the higher: 1 and 2 on
+    # a node each end at 1000 and 2000; paired (2 per node on nodes 0-1), at 1125, 2125.
+    jobs = [job(1, 0, 1000, 4), job(2, 0, 2000, 4)]
+    choose = CST()
+    result = simulate(jobs, choose, nodes=2, pairs=PAIRS)
+    assert choose.groups == [] and [row(result, i)["end"] for i in (1, 2)] == [1000, 2000]
+    only = CST(pair_sharing="coschedule")
+    result = simulate(jobs, only, nodes=2, pairs=PAIRS)
+    assert [row(result, i)["end"] for i in (1, 2)] == [1125, 2125]
+    assert only.groups[0][1:3] == (1, "2")
+
+
 def test_the_pair_readings_are_checked_and_passed_on() -> None:
     from schedsim.policies.scojo import ScojoPECT
 
@@ -433,6 +459,13 @@ def test_the_pair_readings_are_checked_and_passed_on() -> None:
         GLTS(pair_tries="one")
     with pytest.raises(ValueError, match="not ssp's"):
         ScojoPECT(inner="ssp", pair_best="slowdown")
+    with pytest.raises(ValueError, match="pair_sharing must be one of choose, coschedule"):
+        CST(pair_sharing="always")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not glts's"):
+        GLTS(pair_sharing="coschedule")
+    assert ScojoPECT(inner="cstws", pair_sharing="coschedule").params()["pair_sharing"] == (
+        "coschedule"
+    )
     scojo = ScojoPECT(inner="cst", pair_best="slowdown", pair_tries="one")
     assert {(vm.pair_best, vm.pair_tries) for vm in scojo.vms.values()} == {("slowdown", "one")}  # type: ignore[attr-defined]
     assert scojo.params()["pair_best"] == "slowdown"
@@ -445,5 +478,6 @@ def test_the_pair_readings_are_checked_and_passed_on() -> None:
         == {
             "pair_best": "gain",
             "pair_tries": "until_pass",
+            "pair_sharing": "choose",
         }
     )

@@ -755,12 +755,15 @@ def test_the_pair_readings_read_cst_and_cstws_runs_of_their_own() -> None:
         {"workload": "W1", "scheduler": "CST", "pair_best": "slowdown", "rr_all": 8.0},
         {"workload": "W1", "scheduler": "CST", "pair_tries": "one", "rr_all": 4.4},
         {"workload": "W1", "scheduler": "CSTWS", "pair_tries": "one", "rr_all": 16.0},
+        {"workload": "W1", "scheduler": "CST", "pair_sharing": "coschedule", "rr_all": 6.0},
+        {"workload": "W1", "scheduler": "CSTWS", "pair_sharing": "coschedule", "rr_all": 8.0},
     ]
-    runs = _runs(rows).fillna({"pair_best": "gain", "pair_tries": "until_pass"})
+    runs = _runs(rows).fillna({"pair_best": "gain", "pair_tries": "until_pass",
+                               "pair_sharing": "choose"})  # fmt: skip
     by = paper.claims.readings(runs)
     assert list(by) == ["text", "RR cut-off 60 s", "RR cut-off 10 s", "utilization per phase",
                         "N_wait with suspended jobs", "CST best by slowdown",
-                        "pairs: one match checked"]  # fmt: skip
+                        "pairs: one match checked", "pairs: only coscheduling"]  # fmt: skip
 
     def ours(reading: str, key: str) -> str:
         return next(r.text() for r in by[reading] if r.claim.key == key)
@@ -772,7 +775,10 @@ def test_the_pair_readings_read_cst_and_cstws_runs_of_their_own() -> None:
     assert ours("CST best by slowdown", cstws) == "all -20.0%"  # CSTWS has no "best"
     assert ours("pairs: one match checked", cst) == "all -9.1%"
     assert ours("pairs: one match checked", cstws) == "all -75.0%"
-    pairs = ("text", "CST best by slowdown", "pairs: one match checked")
+    assert ours("pairs: only coscheduling", cst) == "all -33.3%"
+    assert ours("pairs: only coscheduling", cstws) == "all -50.0%"
+    pairs = ("text", "CST best by slowdown", "pairs: one match checked",
+             "pairs: only coscheduling")  # fmt: skip
     assert {ours(r, ssp) for r in pairs} == {"all -33.3%"}
     # A study whose CST ran under another reading alone is scored under the text's (it
     # has the text's SSP and GLTS), its CST claim not checked; the figures read only the
@@ -783,6 +789,7 @@ def test_the_pair_readings_read_cst_and_cstws_runs_of_their_own() -> None:
     assert found.loc[cst, "status"] == "not checked"
     table = paper.analyses.default_reading(runs)
     assert set(table["pair_best"]) == {"gain"} and set(table["pair_tries"]) == {"until_pass"}
+    assert set(table["pair_sharing"]) == {"choose"}
 
 
 def test_the_readings_of_several_studies_count_a_run_once(study_dir: Path, tmp_path: Path) -> None:

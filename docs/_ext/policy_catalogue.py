@@ -148,6 +148,17 @@ _GLTS_CHOICES = [
     "Serial-job bursts (Figure 3) and Scojo-PECT's slices are not modelled.",
 ]
 
+#: CST's and CSTWS's readings of their one-line definitions (section 5.1).
+_PAIR_CHOICES = [
+    *_GLTS_CHOICES,
+    '`pair_best` (CST): "best" by the pair\'s utilization gain (`gain`, the default) or its '
+    "least slowdown (`slowdown`).",
+    "`pair_tries`: every pair in that order until one passes (`until_pass`, the default) or "
+    "only the best or first one (`one`).",
+    "`pair_sharing`: space sharing chosen by the gain as `glts` does (`choose`, the default) "
+    'or a passing pair always taken, at any load (`coschedule`: "only coscheduling").',
+]
+
 POLICIES: dict[str, Entry] = {
     "fcfs": Entry(
         title="First come, first served",
@@ -445,7 +456,7 @@ whole nodes, planned with the estimate times the job's self slowdown.""",
         family="Coscheduling on multi-core nodes",
         source=[("zeng2009", "section 5.1")],
         rule="[`glts`](glts.md) with groups of two jobs only, the best match.",
-        choices=_GLTS_CHOICES,
+        choices=_PAIR_CHOICES,
         see_also=_GLTS_SEE,
     ),
     "cstws": Entry(
@@ -453,7 +464,7 @@ whole nodes, planned with the estimate times the job's self slowdown.""",
         family="Coscheduling on multi-core nodes",
         source=[("zeng2009", "section 5.1")],
         rule="[`glts`](glts.md) with groups of two jobs only, the first match that passes.",
-        choices=_GLTS_CHOICES,
+        choices=_PAIR_CHOICES,
         see_also=_GLTS_SEE,
     ),
     "glts-fbo": Entry(

@@ -67,6 +67,7 @@ __all__ = [
     "NO_SLICING",
     "N_HIGH",
     "PAIR_BEST",
+    "PAIR_SHARING",
     "PAIR_TRIES",
     "PAPER_JOBS",
     "ROUNDING",
@@ -111,8 +112,9 @@ RR_CUTS: tuple[float, ...] = (10.0, 60.0, 600.0)
 #: Table 5's alpha is read and how Equation 7 is rounded, for a run that does not say.
 ALPHA_MEANS, ROUNDING = "aarr", "pow2"
 #: The defaults of the pair readings of CST and CSTWS (`schedsim.policies.glts`: what CST's
-#: "best" ranks by, how many pairs are checked), for a run that does not say.
-PAIR_BEST, PAIR_TRIES = "gain", "until_pass"
+#: "best" ranks by, how many pairs are checked, whether they choose space sharing by gain),
+#: for a run that does not say.
+PAIR_BEST, PAIR_TRIES, PAIR_SHARING = "gain", "until_pass", "choose"
 #: Section 5.3: "the number of candidate jobs for matchmaking is less than 4 in 85% of
 #: the cases": the count below which a search has few candidates (`matchmaking_stats`).
 FEW_CANDIDATES = 4
@@ -635,8 +637,9 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
     alone), ``scheduler``, ``block_size`` and ``f_slack`` (Table 6's 16 and 1.5 for
     a run that does not set them: the policies' defaults), the workload readings
     ``alpha_means`` and ``rounding`` (``workload_params``; `ALPHA_MEANS`, `ROUNDING`
-    when not set), CST's and CSTWS's pair readings ``pair_best`` and ``pair_tries``
-    (``params``; `PAIR_BEST`, `PAIR_TRIES` when not set) and ``replication``. N_H
+    when not set), CST's and CSTWS's pair readings ``pair_best``, ``pair_tries`` and
+    ``pair_sharing`` (``params``; `PAIR_BEST`, `PAIR_TRIES`, `PAIR_SHARING` when not set)
+    and ``replication``. N_H
     is each run's ``params.n_high`` when it sets one, else Table 6's 12."""
     rows = []
     for record in results.done.to_dict("records"):
@@ -655,6 +658,7 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
             "rounding": _text(record.get("workload_params.rounding"), ROUNDING),
             "pair_best": _text(_param(record, "pair_best"), PAIR_BEST),
             "pair_tries": _text(_param(record, "pair_tries"), PAIR_TRIES),
+            "pair_sharing": _text(_param(record, "pair_sharing"), PAIR_SHARING),
             "replication": record.get("replication"),
         }
         row.update(metrics(results.result(record["id"]), bound, n_high))
@@ -667,7 +671,8 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
 
 #: The columns a configuration is told by (replications averaged over the rest).
 KEYS: tuple[str, ...] = ("workload", "alpha_means", "rounding", "slicing", "scheduler",
-                         "block_size", "f_slack", "pair_best", "pair_tries")  # fmt: skip
+                         "block_size", "f_slack", "pair_best", "pair_tries",
+                         "pair_sharing")  # fmt: skip
 
 
 def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
@@ -695,11 +700,13 @@ def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def with_readings(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with the readings' columns, `ALPHA_MEANS`, `ROUNDING`, `PAIR_BEST` and
-    `PAIR_TRIES` where it has none (a table made before they were kept)."""
+    """``table`` with the readings' columns, `ALPHA_MEANS`, `ROUNDING`, `PAIR_BEST`,
+    `PAIR_TRIES` and `PAIR_SHARING` where it has none (a table made before they were
+    kept)."""
     out = table
     for column, default in (("alpha_means", ALPHA_MEANS), ("rounding", ROUNDING),
-                            ("pair_best", PAIR_BEST), ("pair_tries", PAIR_TRIES)):  # fmt: skip
+                            ("pair_best", PAIR_BEST), ("pair_tries", PAIR_TRIES),
+                            ("pair_sharing", PAIR_SHARING)):  # fmt: skip
         if column not in out:
             out = out.assign(**{column: default})
     return out
@@ -707,10 +714,12 @@ def with_readings(table: pd.DataFrame) -> pd.DataFrame:
 
 def default_reading(table: pd.DataFrame) -> pd.DataFrame:
     """The rows of ``table`` under the default readings (`ALPHA_MEANS`, `ROUNDING`,
-    `PAIR_BEST`, `PAIR_TRIES`): the runs the figures and the default claims read."""
+    `PAIR_BEST`, `PAIR_TRIES`, `PAIR_SHARING`): the runs the figures and the default
+    claims read."""
     t = with_readings(table)
     keep = (t["alpha_means"] == ALPHA_MEANS) & (t["rounding"] == ROUNDING)
     keep &= (t["pair_best"] == PAIR_BEST) & (t["pair_tries"] == PAIR_TRIES)
+    keep &= t["pair_sharing"] == PAIR_SHARING
     return t[keep].reset_index(drop=True)
 
 

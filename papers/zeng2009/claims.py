@@ -51,6 +51,7 @@ from schedsim.papers.zeng2009.analyses import (
     BLOCK_SIZE,
     F_SLACK,
     PAIR_BEST,
+    PAIR_SHARING,
     PAIR_TRIES,
     ROUNDING,
     RR_BOUND,
@@ -114,10 +115,12 @@ class Reading:
     high-load phases as one window, ``u_core_high``) or ``"phase"`` (the mean of the
     phases' own utilizations, ``u_core_phase``); ``n_wait`` is ``"queued"`` (Equation 1's
     N_wait: the jobs not yet started) or ``"suspended"`` (the jobs suspended by the time
-    slices counted too: ``u_core_high_susp``). ``pair_best`` and ``pair_tries`` pick
-    CST's and CSTWS's runs (`schedsim.policies.glts`' pair readings: CST's "best" by
-    utilization gain or least slowdown; every pair checked until one passes, or only the
-    best or first one); the other schedulers' runs are those of the defaults.
+    slices counted too: ``u_core_high_susp``). ``pair_best``, ``pair_tries`` and
+    ``pair_sharing`` pick CST's and CSTWS's runs (`schedsim.policies.glts`' pair
+    readings: CST's "best" by utilization gain or least slowdown; every pair checked
+    until one passes, or only the best or first one; space sharing chosen by gain as
+    GLTS does, or a passing pair always taken); the other schedulers' runs are those of
+    the defaults.
     """
 
     name: str
@@ -128,11 +131,13 @@ class Reading:
     n_wait: str = "queued"
     pair_best: str = PAIR_BEST
     pair_tries: str = PAIR_TRIES
+    pair_sharing: str = PAIR_SHARING
 
     @property
-    def runs(self) -> tuple[str, str, str, str]:
-        """The runs this reading reads: (alpha_means, rounding, pair_best, pair_tries)."""
-        return self.alpha_means, self.rounding, self.pair_best, self.pair_tries
+    def runs(self) -> tuple[str, str, str, str, str]:
+        """The runs this reading reads: (alpha_means, rounding, pair_best, pair_tries,
+        pair_sharing)."""
+        return self.alpha_means, self.rounding, self.pair_best, self.pair_tries, self.pair_sharing
 
     def metric(self, name: str) -> str:
         """The column of the runs table that holds ``name`` under this reading."""
@@ -169,6 +174,9 @@ READING_TEXT: dict[str, str] = {
     "(the most complementary, LOMARC's aim), not the highest utilization gain",
     "pairs: one match checked": "CST and CSTWS check only their best (CST) or first (CSTWS) "
     'pre-selected match ("taking the first match"), not every pair until one passes',
+    "pairs: only coscheduling": 'CST and CSTWS "only coschedule": a pair that passes is '
+    'started instead of space sharing, at any load, where GLTS ("full group and '
+    'time/space sharing") chooses between them by the utilization gain',
 }
 #: The readings the study runs or the runs allow, the default first; each changes one
 #: choice.
@@ -182,6 +190,7 @@ READINGS: tuple[Reading, ...] = (
     Reading("N_wait with suspended jobs", n_wait="suspended"),
     Reading("CST best by slowdown", pair_best="slowdown"),
     Reading("pairs: one match checked", pair_tries="one"),
+    Reading("pairs: only coscheduling", pair_sharing="coschedule"),
 )
 
 
@@ -191,13 +200,14 @@ def _pct(a: pd.Series, b: pd.Series) -> pd.Series:
 
 
 def _pairs_match(table: pd.DataFrame, reading: Reading) -> pd.Series:
-    """The rows ``reading``'s pair readings read: CST's runs with its ``pair_best`` and
-    ``pair_tries``, CSTWS's with its ``pair_tries`` (CSTWS has no "best"), every other
-    scheduler's runs under the defaults (they have no pairs to read)."""
-    best, tries = table["pair_best"], table["pair_tries"]
-    default = (best == PAIR_BEST) & (tries == PAIR_TRIES)
-    cst = (best == reading.pair_best) & (tries == reading.pair_tries)
-    cstws = tries == reading.pair_tries
+    """The rows ``reading``'s pair readings read: CST's runs with its ``pair_best``,
+    ``pair_tries`` and ``pair_sharing``, CSTWS's with its ``pair_tries`` and
+    ``pair_sharing`` (CSTWS has no "best"), every other scheduler's runs under the
+    defaults (they have no pairs to read)."""
+    best, tries, sharing = table["pair_best"], table["pair_tries"], table["pair_sharing"]
+    default = (best == PAIR_BEST) & (tries == PAIR_TRIES) & (sharing == PAIR_SHARING)
+    cstws = (tries == reading.pair_tries) & (sharing == reading.pair_sharing)
+    cst = (best == reading.pair_best) & cstws
     name = table["scheduler"]
     return cst.where(name == "CST", cstws.where(name == "CSTWS", default))
 
@@ -580,12 +590,13 @@ def readings(runs: pd.DataFrame, chosen: Sequence[Reading] = READINGS
     return {r.name: results(runs, r) for r in chosen if r.runs in have}
 
 
-def _run_readings(runs: pd.DataFrame) -> set[tuple[str, str, str, str]]:
-    """The (alpha_means, rounding, pair_best, pair_tries) the runs have (`Reading.runs`)."""
+def _run_readings(runs: pd.DataFrame) -> set[tuple[str, str, str, str, str]]:
+    """The (alpha_means, rounding, pair_best, pair_tries, pair_sharing) the runs have
+    (`Reading.runs`)."""
     table = with_readings(runs)
     if not len(table):
         return set()
-    columns = ("alpha_means", "rounding", "pair_best", "pair_tries")
+    columns = ("alpha_means", "rounding", "pair_best", "pair_tries", "pair_sharing")
     return set(zip(*(table[c] for c in columns), strict=True))
 
 

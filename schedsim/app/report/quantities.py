@@ -212,7 +212,7 @@ UNITLESS_PARAMETERS: frozenset[str] = frozenset(
         "queue_in_cycle", "wait_from",  # pfcfs family
         "inner", "non_type_backfill",  # scojo
         "variant",  # glts family (not listed: `schedsim.app.registry.UNLISTED`)
-        "pair_best", "pair_tries",  # cst, cstws (and scojo): readings of their definitions
+        "pair_best", "pair_tries", "pair_sharing",  # cst, cstws (and scojo): their readings
     }
 )  # fmt: skip
 
