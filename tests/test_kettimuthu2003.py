@@ -406,6 +406,43 @@ def test_the_reading_normal_1_0_starts_the_load_series_at_the_original_trace() -
     assert _row(table, MIX4)["status [normal=1.0]"] == ""
 
 
+UTIL_HIGHER = "SS achieves a better utilization than NS at higher loads"
+
+
+def test_the_reading_normal_0_75_runs_each_ss_reading_from_the_lower_normal_load() -> None:
+    # The study's normal load 0.8 (its chapter-3 runs, accurate estimates) and a lower
+    # one, 0.75: the series 0.8 ... 1.28 (1.2 is its 1.5) and 0.75 ... 1.2 (its 1.6).
+    # SS hold=all is above NS at 1.2 and below at 1.28; the default SS below at both.
+    util = {"NS": {0.75: 0.5, 0.8: 0.5, 1.2: 0.74, 1.28: 0.78},
+            "SS sf=2": {0.75: 0.5, 0.8: 0.5, 1.2: 0.60, 1.28: 0.58},
+            "SS sf=2 hold=all": {0.75: 0.5, 0.8: 0.5, 1.2: 0.75, 1.28: 0.77}}  # fmt: skip
+    rows = [_overall(list(util), accurate=True, load=0.8)]
+    for label, by_load in util.items():
+        for load, u in by_load.items():
+            frame = _overall([label], accurate=False, load=load)
+            frame["utilization"] = u
+            rows.append(frame)
+    cats = pd.concat([_cats(lab, acc, x, "4") for lab in util
+                      for acc, loads in ((True, (0.8,)), (False, tuple(util[lab])))
+                      for x in loads])  # fmt: skip
+    scored = paper.claims.score_all(pd.concat(rows), cats)
+    # Every SS reading with runs over the lower series gets one; the study's normal load
+    # stays 0.8 (the accurate runs'), though the trace's lowest is 0.75.
+    assert [r.name for r in scored.readings] == ["default", "hold=all", "normal=0.75",
+                                                 "hold=all normal=0.75"]  # fmt: skip
+    table = paper.claims.table(scored)
+    row = _row(table, UTIL_HIGHER)
+    assert row["schedsim"] == "load 1.28 0.580 vs 0.780" and row["status"] == "not reproduced"
+    assert row["status [hold=all]"] == "not reproduced"
+    assert row["schedsim [normal=0.75]"] == "load 1.2 0.600 vs 0.740"
+    assert row["schedsim [hold=all normal=0.75]"] == "load 1.2 0.750 vs 0.740"
+    assert row["status [hold=all normal=0.75]"] == "reproduced"
+    # Outside the load study a normal reading takes its base reading's verdicts.
+    assert scored.base(scored.readings[3]) == "hold=all"
+    mix = _row(table, MIX4)
+    assert mix["status [hold=all normal=0.75]"] == ""
+
+
 OVERHEAD = "with the suspension overhead SS is significantly better than NS and IS"
 OVERHEAD_SAME = "the suspension overhead does not significantly affect SS"
 

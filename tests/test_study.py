@@ -1098,7 +1098,7 @@ PAPERS = Path(__file__).resolve().parent.parent / "papers"
 def test_seed000_study_covers_the_thesis_scenarios():
     study = load_study(PAPERS / "kettimuthu2003" / "study.toml")
     runs = study.runs()
-    assert len(runs) == 134
+    assert len(runs) == 183
     assert {r.config.workload.name for r in runs} == {"ctc"}
     assert {r.config.month for r in runs} == {"1996-07"}
     labels = ["NS", "SS sf=1.5", "SS sf=2", "SS sf=5", "TSS", "IS"]
@@ -1155,6 +1155,12 @@ def test_seed000_study_covers_the_thesis_scenarios():
     # normal=1.0: the thesis's loads 1.0-1.8 from the original trace.
     for load in (1.0, 1.1, 1.3, 1.4, 1.5, 1.6, 1.8):
         assert sorted(scenario(load=load)) == ["IS", "NS", "SS sf=2"]
+    # normal=0.75: the thesis's loads 1.0-1.8 from load factor 0.75 (its 1.6 is 1.2, above),
+    # NS, IS and each SS reading that runs the load series.
+    from_075 = sorted(["IS", "NS", "SS sf=2", *holds, *formula])
+    for load in (0.75, 0.825, 0.9, 0.975, 1.05, 1.125, 1.35):
+        assert sorted(scenario(load=load)) == from_075
+    assert set(from_075) <= set(scenario(load=1.2))
     # Every label says its readings: each word after "SS sf=2" or "TSS" is a parameter.
     for r in runs:
         words = r.label.split()[2:] if r.label.startswith("SS sf=2") else r.label.split()[1:]

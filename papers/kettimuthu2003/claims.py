@@ -121,6 +121,7 @@ from schedsim.papers.kettimuthu2003.readings import (
     DEFAULT,
     NORMALS,
     Reading,
+    normal_name,
     readings,
 )
 from schedsim.papers.kettimuthu2003.scorers import (
@@ -644,6 +645,9 @@ class Scored:
         if r.overhead != "trace":
             name = r.name[: -len(ACCURATE_OVERHEAD)].strip()
             return name or DEFAULT
+        if r.normal is not None:
+            name = r.name[: -len(normal_name(r.normal))].strip()
+            return name or DEFAULT
         return DEFAULT
 
     def results(self, name: str) -> list[ClaimResult]:
@@ -673,7 +677,11 @@ def score_all(overall: pd.DataFrame, cats: pd.DataFrame) -> Scored:
     v = _View(overall, cats)
     order = list(dict.fromkeys([*overall["label"].astype(str), *cats["label"].astype(str)]))
     windows = "utilization_arrivals" in overall and overall["utilization_arrivals"].notna().any()
-    normals = [x for x in NORMALS if x != v.normal.get("trace") and len(v.series(x)) > 1]
+    normals = {
+        x: [label for label in order if len(v.series(x, label)) > 1]
+        for x in NORMALS
+        if x != v.normal.get("trace")
+    }
     accurate = [
         x for x in order if math.isfinite(v.total(x, "overhead, accurate", "mean_bounded_slowdown"))
     ]

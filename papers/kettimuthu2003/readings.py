@@ -6,7 +6,7 @@ name (`schedsim.papers.kettimuthu2003.claims` says how each reading is scored).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "ARRIVALS",
     "DEFAULT",
     "IS",
+    "NORMALS",
     "NS",
     "SF_LABELS",
     "SS_PREFIX",
@@ -21,6 +22,7 @@ __all__ = [
     "TSS_PREFIX",
     "WINDOWED",
     "Reading",
+    "normal_name",
     "readings",
     "ss_part",
 ]
@@ -41,8 +43,16 @@ WINDOWED: tuple[str, ...] = (DEFAULT, "hold=top", "hold=all", "hold=all width=fo
 #: chapter 4, "Impact of user estimate inaccuracies", whence the default: the trace's).
 ACCURATE_OVERHEAD = "overhead=accurate"
 #: Other normal loads the load series may start from: 1.0, "the original trace" (section
-#: 4.2), where the study's own normal load is fitted to chapter 2's NS (0.8).
-NORMALS: tuple[float, ...] = (1.0,)
+#: 4.2), where the study's own normal load is fitted to chapter 2's NS (0.8); and 0.75,
+#: the subset search's other load of July among its five best (NS's slowdown nearer the
+#: thesis's 3.58, its utilization farther from 0.51).
+NORMALS: tuple[float, ...] = (1.0, 0.75)
+
+
+def normal_name(normal: float) -> str:
+    """How a reading names its normal load: ``normal=1.0``, ``normal=0.75``."""
+    text = f"{normal:g}"
+    return f"normal={text if '.' in text else text + '.0'}"
 
 
 #: The readings of TSS alone (`schedsim.policies.selective_suspension.tunable`): a reading
@@ -109,13 +119,16 @@ def ss_part(name: str) -> str:
     return " ".join(w for w in name.split() if w.split("=", 1)[0] not in TSS_ONLY)
 
 
-def readings(labels: Iterable[str], windows: bool = False, normals: Iterable[float] = (),
+def readings(labels: Iterable[str], windows: bool = False,
+             normals: Mapping[float, Collection[str]] | None = None,
              accurate_overhead: Iterable[str] = ()) -> list[Reading]:  # fmt: skip
     """The default reading first, then one per name after ``SS sf=2`` or ``TSS`` among
-    ``labels``, in order of first appearance; with ``windows``, then each of `WINDOWED`
-    present again with its utilization over the arrival window (named ``window=arrivals``,
-    ``hold=all window=arrivals``); for each of ``normals``, the default's SS with the load
-    series from that normal load (``normal=1.0``; and over the arrival window too); last,
+    ``labels``, in order of first appearance; for each normal load of ``normals``, each
+    of those readings whose SS is among its labels (the SS labels with runs over that
+    load's series) again with the load series from that normal load (``normal=1.0``,
+    ``hold=all normal=0.75``); with ``windows``, then each of `WINDOWED` present and each
+    reading of another normal load again with its utilization over the arrival window
+    (named ``window=arrivals``, ``hold=all window=arrivals``); last,
     each reading whose SS is among ``accurate_overhead`` (the labels with overhead runs
     made with accurate estimates) again with its overhead claims read from those runs
     (named ``overhead=accurate``, ``hold=all overhead=accurate``)."""
@@ -142,8 +155,12 @@ def readings(labels: Iterable[str], windows: bool = False, normals: Iterable[flo
         own = ss_part(name)
         tss_ss = ss or pick(f"{SS_PREFIX} {own}" if own else SS_PREFIX)
         out.append(Reading(name, ss, tss, tss_ss, sf15, sf5))
-    for normal in normals:
-        out.append(replace(out[0], name=f"normal={normal:.1f}", normal=float(normal)))
+    plain = list(out)
+    for normal, ss_labels in (normals or {}).items():
+        suffix, have_series = normal_name(normal), set(ss_labels)
+        for r in [r for r in plain if r.ss in have_series]:
+            name = suffix if r.name == DEFAULT else f"{r.name} {suffix}"
+            out.append(replace(r, name=name, normal=float(normal)))
     if windows:
         for r in [r for r in out if (r.name in WINDOWED or r.normal is not None) and r.ss]:
             name = ARRIVALS if r.name == DEFAULT else f"{r.name} {ARRIVALS}"

@@ -136,7 +136,20 @@ class _View:
         trace = both[~both["accurate"] & (both["overhead"] == "")]
         #: Every load factor run with the trace's estimates and no overhead.
         self.trace_loads: list[float] = sorted(set(trace["load_factor"].tolist()))
-        first = self.trace_loads[0] if self.trace_loads else 1.0
+        # The study's normal load is its chapter-3 runs' (accurate estimates, all at the
+        # normal load) where it ran the trace's estimates there too: a reading's series
+        # from a lower normal load (normal=0.75) must not move it.
+        accurate = self.normal.get("accurate")
+        if accurate is not None and any(math.isclose(accurate, x) for x in self.trace_loads):
+            self.normal["trace"] = accurate
+        first = self.normal.get("trace", 1.0)
+        #: The trace load factors each label ran (the series a reading's SS has).
+        self._label_loads: dict[str, list[float]] = {
+            str(k): sorted(set(g.tolist()))
+            for k, g in pd.concat([overall, cats])
+            .loc[lambda t: ~t["accurate"].astype(bool) & (t["overhead"] == "")]
+            .groupby("label")["load_factor"]
+        }
         #: The thesis's series and the loads beyond it, from the study's normal load.
         self.loads: list[float] = self.series(first)
         self.beyond: list[float] = self.past(first)
@@ -155,15 +168,17 @@ class _View:
             frame = rows.drop_duplicates("category").set_index("category").reindex(names)
             self._cats.setdefault(key, frame)
 
-    def _times(self, normal: float, factors: Sequence[float]) -> list[float]:
-        return [x for x in self.trace_loads
+    def _times(self, normal: float, factors: Sequence[float],
+               label: str | None = None) -> list[float]:  # fmt: skip
+        loads = self.trace_loads if label is None else self._label_loads.get(label, [])
+        return [x for x in loads
                 if any(math.isclose(x, normal * k, rel_tol=1e-6) for k in factors)]  # fmt: skip
 
-    def series(self, normal: float) -> list[float]:
+    def series(self, normal: float, label: str | None = None) -> list[float]:
         """The load factors of the thesis's series (`SERIES`: 1.0-1.6 times the normal
         load, section 4.2: "we report the performance ... between 1.0 (normal) and 1.6")
-        that the study ran, from the normal load ``normal``."""
-        return self._times(normal, SERIES)
+        that the study ran (``label`` ran, when given), from the normal load ``normal``."""
+        return self._times(normal, SERIES, label)
 
     def past(self, normal: float) -> list[float]:
         """The load factors beyond the series (`BEYOND` times ``normal``) the study ran:
