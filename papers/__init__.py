@@ -53,6 +53,7 @@ STUDIES: dict[str, tuple[str, ...]] = {
     "zeng2009": (
         "study.toml",
         "study-alpha-w2.toml",
+        "study-contention.toml",
         "study-ns.toml",
         "study-pairs.toml",
         "study-rounding.toml",

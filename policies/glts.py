@@ -156,7 +156,7 @@ from typing import Any, ClassVar, Literal
 from schedsim.model.policy import register
 from schedsim.model.view import JobView, State, View
 from schedsim.policies.planning.profile import INF, Profile, planned_end
-from schedsim.policies.spacesharing import Launch, NodePlanner
+from schedsim.policies.spacesharing import Launch, NodePlanner, SelfAndCos
 from schedsim.workloads.multicore import CPUS_PER_NODE, MAX_SL, SELF_SL2, SHORT_MAX
 
 __all__ = [
@@ -358,6 +358,7 @@ class GLTS(NodePlanner):
     #: Parameters added after run ids were published, with the value that behaves as
     #: before: a run with that value keeps its id (`schedsim.app.study.RunConfig.identity`).
     LATER_PARAMS: ClassVar[dict[str, object]] = {
+        **NodePlanner.LATER_PARAMS,
         "pair_best": "gain", "pair_tries": "until_pass", "pair_sharing": "choose",
     }  # fmt: skip
 
@@ -379,8 +380,9 @@ class GLTS(NodePlanner):
         pair_best: PairBest = "gain",
         pair_tries: PairTries = "until_pass",
         pair_sharing: PairSharing = "choose",
+        self_and_cos: SelfAndCos = "product",
     ) -> None:
-        super().__init__(seed, max_sl, self_sl2, f_slack, adjust)
+        super().__init__(seed, max_sl, self_sl2, f_slack, adjust, self_and_cos)
         if pair_best not in PAIR_BEST:
             raise ValueError(f"pair_best must be one of {', '.join(PAIR_BEST)}, got {pair_best!r}")
         if pair_tries not in PAIR_TRIES:

@@ -97,7 +97,7 @@ from schedsim.model.policy import (
 from schedsim.model.view import JobView, State, View
 from schedsim.policies.glts import GLTS, MATCHMAKING, PairBest, PairSharing, PairTries
 from schedsim.policies.planning.profile import INF
-from schedsim.policies.spacesharing import SSP, NodePlanner, layout
+from schedsim.policies.spacesharing import SSP, NodePlanner, SelfAndCos, layout
 from schedsim.workloads.multicore import MAX_SL, MEDIUM_MAX, SELF_SL2, SHORT_MAX
 
 __all__ = ["INNER", "TYPES", "ScojoPECT", "Slice"]
@@ -152,7 +152,8 @@ class ScojoPECT(Policy):
     slice switch), ``short_max`` (600 s), ``medium_max`` (10,800 s),
     ``non_type_backfill`` (on), and the planners' Table 6 parameters
     (`schedsim.policies.glts.GLTS`; SSP reads only ``max_sl``,
-    ``self_sl2``, ``f_slack`` and ``adjust``), with ``pair_best``, ``pair_tries`` and
+    ``self_sl2``, ``f_slack``, ``adjust`` and ``self_and_cos``, how the slowdowns they
+    predict combine), with ``pair_best``, ``pair_tries`` and
     ``pair_sharing``, the readings of CST's and CSTWS's definitions (`schedsim.policies.glts`).
     """
 
@@ -183,6 +184,7 @@ class ScojoPECT(Policy):
         pair_best: PairBest = "gain",
         pair_tries: PairTries = "until_pass",
         pair_sharing: PairSharing = "choose",
+        self_and_cos: SelfAndCos = "product",
     ) -> None:
         if inner not in INNER:
             raise ValueError(f"inner must be one of {', '.join(INNER)}, got {inner!r}")
@@ -202,7 +204,8 @@ class ScojoPECT(Policy):
         self.medium_max = float(medium_max)
         self.non_type_backfill = bool(non_type_backfill)
         common: dict[str, Any] = {"seed": self.seed, "max_sl": max_sl, "self_sl2": self_sl2,
-                                  "f_slack": f_slack, "adjust": adjust}  # fmt: skip
+                                  "f_slack": f_slack, "adjust": adjust,
+                                  "self_and_cos": self_and_cos}  # fmt: skip
         cls, variant = INNER[inner]
         if variant is None and (pair_best, pair_tries, pair_sharing) != (
             "gain", "until_pass", "choose"

@@ -17,7 +17,11 @@ information to calculate slowdowns are available"). Each policy holds a
 it predicts exactly the slowdowns a default `StatisticalContention` of that
 seed applies (a job's ``sl_scr``/``sl_sno`` attributes, else the same keyed
 draws). ``model`` may be replaced by any `Predictor` (hand-set pairs, or a
-`StatisticalContention` with other options). A job's *work* is its
+`StatisticalContention` with other options). ``self_and_cos`` tells `Slowdowns` how a
+job's self and coscheduling slowdowns combine on a node, as the run's model's option of
+that name does (``"product"``, its default, or ``"max"``): set both alike, so that the
+scheduler predicts what the run applies (the paper never says which; a reading of
+`schedsim.papers.zeng2009`). A job's *work* is its
 estimate (T_i of Table 1: one process per node, no contention); its planned
 duration in a shape is the estimate times the slowdown predicted for that
 shape.
@@ -62,7 +66,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 import numpy as np
 
@@ -82,7 +86,16 @@ from schedsim.workloads.multicore import (
     self_slowdown,
 )
 
-__all__ = ["SSP", "Launch", "NodePlanner", "Predictor", "Slowdowns", "layout"]
+__all__ = [
+    "SELF_AND_COS",
+    "SSP",
+    "Launch",
+    "NodePlanner",
+    "Predictor",
+    "SelfAndCos",
+    "Slowdowns",
+    "layout",
+]
 
 
 # -- what the scheduler knows of slowdowns (section 3) ----------------------------------------
@@ -101,9 +114,15 @@ class Predictor(Protocol):
     def node_slowdown(self, job: Job, ppn: int, mates: Iterable[int]) -> float: ...
 
 
+#: How a job's self and coscheduling slowdowns combine on a node (`Slowdowns`).
+SelfAndCos = Literal["product", "max"]
+SELF_AND_COS: tuple[str, ...] = ("product", "max")
+
+
 class Slowdowns(SlowdownDraws):
     """The slowdowns `schedsim.model.slowdowns.StatisticalContention` applies with its
-    defaults (directed pairs, a job's self slowdown times its worst mate's SL_cos), from
+    defaults (directed pairs, a job's self slowdown times its worst mate's SL_cos; with
+    ``self_and_cos="max"`` the larger of the two, as the model's option of that name), from
     the same draws (`schedsim.workloads.multicore.SlowdownDraws`): with the run's seed,
     what the scheduler predicts is what the run does. (Policies may not import the
     model's contention module, which sits on the simulation's side.) ``pairs`` sets
@@ -115,16 +134,24 @@ class Slowdowns(SlowdownDraws):
         *,
         cpus_per_node: int = CPUS_PER_NODE,
         pairs: Mapping[tuple[int, int], float] | None = None,
+        self_and_cos: SelfAndCos = "product",
     ) -> None:
         super().__init__(seed, pairs=pairs)
+        if self_and_cos not in SELF_AND_COS:
+            raise ValueError(
+                f"self_and_cos must be one of {', '.join(SELF_AND_COS)}, got {self_and_cos!r}"
+            )
         self.cpus_per_node = cpus_per_node
+        self.self_and_cos: SelfAndCos = self_and_cos
 
     def node_slowdown(self, job: Job, ppn: int, mates: Iterable[int]) -> float:
         """The slowdown of ``job`` with ``ppn`` processes on a node shared with ``mates``."""
         scr, sno = self.self_slowdowns(job)
         own = self_slowdown(ppn, scr, sno, self.cpus_per_node)
         others = [self.cos(job.id, m) for m in mates]
-        return own * max(others) if others else own
+        if not others:
+            return own
+        return own * max(others) if self.self_and_cos == "product" else max(own, *others)
 
 
 # -- the shared machinery: a plan of whole nodes ---------------------------------------
@@ -163,7 +190,12 @@ def layout(size: int, ppn: int, nodes: list[int]) -> Allocation:
 
 
 class NodePlanner(Policy):
-    """Conservative backfilling over whole nodes; subclasses choose how a due job starts."""
+    """Conservative backfilling over whole nodes; subclasses choose how a due job starts.
+    ``self_and_cos``: how the slowdowns it predicts combine (`Slowdowns`)."""
+
+    #: Parameters added after run ids were published, with the value that behaves as
+    #: before: a run with that value keeps its id (`schedsim.app.study.RunConfig.identity`).
+    LATER_PARAMS: ClassVar[dict[str, object]] = {"self_and_cos": "product"}
 
     def __init__(
         self,
@@ -172,6 +204,7 @@ class NodePlanner(Policy):
         self_sl2: float = SELF_SL2,
         f_slack: float = 1.5,
         adjust: float = 0.75,
+        self_and_cos: SelfAndCos = "product",
     ) -> None:
         if not (max_sl > 0 and self_sl2 > 0 and f_slack > 0 and adjust > 0):
             raise ValueError("max_sl, self_sl2, f_slack and adjust must be positive")
@@ -181,7 +214,8 @@ class NodePlanner(Policy):
         self.f_slack = float(f_slack)
         self.adjust = float(adjust)
         #: The slowdowns the scheduler predicts with (module docstring).
-        self.model: Predictor = Slowdowns(self.seed)
+        self.model: Predictor = Slowdowns(self.seed, self_and_cos=self_and_cos)
+        self.self_and_cos: SelfAndCos = self_and_cos
         #: Waiting jobs in reservation order.
         self._order: list[int] = []
         self._jobs: dict[int, JobView] = {}
@@ -207,6 +241,8 @@ class NodePlanner(Policy):
             "self_sl2": self.self_sl2,
             "f_slack": self.f_slack,
             "adjust": self.adjust,
+            # Shown only when read otherwise (`LATER_PARAMS`): earlier runs keep their ids.
+            **({"self_and_cos": self.self_and_cos} if self.self_and_cos != "product" else {}),
         }
 
     def job_columns(self) -> dict[str, dict[int, Any]]:

@@ -446,6 +446,32 @@ def test_cst_only_coschedules_under_pair_sharing_coschedule() -> None:
     assert only.groups[0][1:3] == (1, "2")
 
 
+def test_self_and_cos_max_predicts_the_larger_slowdown_as_the_model_applies() -> None:
+    # group_jobs' pair under "max": on nodes 0-1 each job runs at 1 / max(SL_sno 1,
+    # SL_cos 1.125) = 1 / 1.125, as under the product (SL_sno is 1): the same group.
+    # With SL_sno 1.1 (2 processes of a job on a node slow it by 1.1) the product gives
+    # 1.1 x 1.125 = 1.2375 and "max" 1.125, in the run and in the scheduler's plan.
+    jobs = [job(1, 0, 1000, 4, scr=2.0, sno=1.1), job(2, 0, 2000, 4, scr=2.0, sno=1.1)]
+    for how, rate in (("product", 1.1 * 1.125), ("max", 1.125)):
+        policy = GLTS(self_and_cos=how)  # type: ignore[arg-type]
+        assert policy.model.self_and_cos == how  # type: ignore[attr-defined]
+        model = StatisticalContention(0, pairs=PAIRS, self_and_cos=how)  # type: ignore[arg-type]
+        policy.model = Slowdowns(0, pairs=PAIRS, self_and_cos=how)  # type: ignore[arg-type]
+        assert policy.model.node_slowdown(jobs[0], 2, [2]) == pytest.approx(rate)
+        assert model.node_slowdown(jobs[0], 2, [2]) == pytest.approx(rate)
+        w = Workload.from_jobs(jobs, max_procs=8)
+        result = Simulation(w, policy, nodes=2, cores_per_node=4, contention=model,
+                            kill_at_estimate=False).run()  # fmt: skip
+        check_invariants(result, w, 8, unit_rate=False, exact=False)
+        # 1, the primary, ends at 1000 x rate; its group ran as the scheduler planned.
+        assert row(result, 1)["end"] == pytest.approx(1000 * rate)
+        assert len(policy.groups) == 1
+    with pytest.raises(ValueError, match="self_and_cos must be one of product, max"):
+        SSP(self_and_cos="sum")  # type: ignore[arg-type]
+    assert "self_and_cos" not in SSP().params()
+    assert SSP(self_and_cos="max").params()["self_and_cos"] == "max"
+
+
 def test_the_pair_readings_are_checked_and_passed_on() -> None:
     from schedsim.policies.scojo import ScojoPECT
 
@@ -476,6 +502,7 @@ def test_the_pair_readings_are_checked_and_passed_on() -> None:
         ScojoPECT.LATER_PARAMS
         == GLTS.LATER_PARAMS
         == {
+            "self_and_cos": "product",
             "pair_best": "gain",
             "pair_tries": "until_pass",
             "pair_sharing": "choose",

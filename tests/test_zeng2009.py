@@ -757,13 +757,19 @@ def test_the_pair_readings_read_cst_and_cstws_runs_of_their_own() -> None:
         {"workload": "W1", "scheduler": "CSTWS", "pair_tries": "one", "rr_all": 16.0},
         {"workload": "W1", "scheduler": "CST", "pair_sharing": "coschedule", "rr_all": 6.0},
         {"workload": "W1", "scheduler": "CSTWS", "pair_sharing": "coschedule", "rr_all": 8.0},
+        # The slowdowns combined by max: every scheduler's runs of their own.
+        *(
+            {"workload": "W1", "scheduler": name, "self_and_cos": "max", "rr_all": rr}
+            for name, rr in (("GLTS", 3.0), ("SSP", 6.0), ("CST", 4.0), ("CSTWS", 4.0))
+        ),
     ]
     runs = _runs(rows).fillna({"pair_best": "gain", "pair_tries": "until_pass",
-                               "pair_sharing": "choose"})  # fmt: skip
+                               "pair_sharing": "choose", "self_and_cos": "product"})  # fmt: skip
     by = paper.claims.readings(runs)
     assert list(by) == ["text", "RR cut-off 60 s", "RR cut-off 10 s", "utilization per phase",
                         "N_wait with suspended jobs", "CST best by slowdown",
-                        "pairs: one match checked", "pairs: only coscheduling"]  # fmt: skip
+                        "pairs: one match checked", "pairs: only coscheduling",
+                        "slowdowns combined by max"]  # fmt: skip
 
     def ours(reading: str, key: str) -> str:
         return next(r.text() for r in by[reading] if r.claim.key == key)
@@ -780,6 +786,8 @@ def test_the_pair_readings_read_cst_and_cstws_runs_of_their_own() -> None:
     pairs = ("text", "CST best by slowdown", "pairs: one match checked",
              "pairs: only coscheduling")  # fmt: skip
     assert {ours(r, ssp) for r in pairs} == {"all -33.3%"}
+    assert ours("slowdowns combined by max", ssp) == "all -50.0%"
+    assert ours("slowdowns combined by max", cst) == "all -25.0%"
     # A study whose CST ran under another reading alone is scored under the text's (it
     # has the text's SSP and GLTS), its CST claim not checked; the figures read only the
     # text's runs.
@@ -789,7 +797,7 @@ def test_the_pair_readings_read_cst_and_cstws_runs_of_their_own() -> None:
     assert found.loc[cst, "status"] == "not checked"
     table = paper.analyses.default_reading(runs)
     assert set(table["pair_best"]) == {"gain"} and set(table["pair_tries"]) == {"until_pass"}
-    assert set(table["pair_sharing"]) == {"choose"}
+    assert set(table["pair_sharing"]) == {"choose"} and set(table["self_and_cos"]) == {"product"}
 
 
 def test_the_readings_of_several_studies_count_a_run_once(study_dir: Path, tmp_path: Path) -> None:

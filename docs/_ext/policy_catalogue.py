@@ -140,7 +140,8 @@ are formed by pre-selection, blocks, a sliding window, other blocks and purify
 R_max = `f_slack` x its estimated response time at submission."""
 _GLTS_CHOICES = [
     "The scheduler predicts slowdowns with the run's own model (`seed`): a job's work is its "
-    "estimate.",
+    "estimate; `self_and_cos` says how a job's self and coscheduling slowdowns combine "
+    "(`product`, the default, or `max`: set it as the run's `contention_params` too).",
     "Nodes, not cores, are planned: every job owns whole nodes, alone or with its group.",
     "R_est: the job's planned response when it arrives, times `adjust` (0.75, section 5.1).",
     "A job already planned past its R_max fails the fairness check only if a group delays it "

@@ -75,6 +75,7 @@ __all__ = [
     "RR_CUTS",
     "SCHEDULERS",
     "SCOJO",
+    "SELF_AND_COS",
     "TYPES",
     "UNITS",
     "WORKLOADS",
@@ -115,6 +116,9 @@ ALPHA_MEANS, ROUNDING = "aarr", "pow2"
 #: "best" ranks by, how many pairs are checked, whether they choose space sharing by gain),
 #: for a run that does not say.
 PAIR_BEST, PAIR_TRIES, PAIR_SHARING = "gain", "until_pass", "choose"
+#: The default of how a job's self and coscheduling slowdowns combine on a node (the
+#: planners' and the contention model's ``self_and_cos``), for a run that does not say.
+SELF_AND_COS = "product"
 #: Section 5.3: "the number of candidate jobs for matchmaking is less than 4 in 85% of
 #: the cases": the count below which a search has few candidates (`matchmaking_stats`).
 FEW_CANDIDATES = 4
@@ -638,8 +642,9 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
     a run that does not set them: the policies' defaults), the workload readings
     ``alpha_means`` and ``rounding`` (``workload_params``; `ALPHA_MEANS`, `ROUNDING`
     when not set), CST's and CSTWS's pair readings ``pair_best``, ``pair_tries`` and
-    ``pair_sharing`` (``params``; `PAIR_BEST`, `PAIR_TRIES`, `PAIR_SHARING` when not set)
-    and ``replication``. N_H
+    ``pair_sharing`` (``params``; `PAIR_BEST`, `PAIR_TRIES`, `PAIR_SHARING` when not set),
+    how the slowdowns combine, ``self_and_cos`` (the planners' ``params``; `SELF_AND_COS`
+    when not set) and ``replication``. N_H
     is each run's ``params.n_high`` when it sets one, else Table 6's 12."""
     rows = []
     for record in results.done.to_dict("records"):
@@ -659,6 +664,7 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
             "pair_best": _text(_param(record, "pair_best"), PAIR_BEST),
             "pair_tries": _text(_param(record, "pair_tries"), PAIR_TRIES),
             "pair_sharing": _text(_param(record, "pair_sharing"), PAIR_SHARING),
+            "self_and_cos": _text(_param(record, "self_and_cos"), SELF_AND_COS),
             "replication": record.get("replication"),
         }
         row.update(metrics(results.result(record["id"]), bound, n_high))
@@ -672,7 +678,7 @@ def study_runs(results: StudyResults, bound: float = RR_BOUND) -> pd.DataFrame:
 #: The columns a configuration is told by (replications averaged over the rest).
 KEYS: tuple[str, ...] = ("workload", "alpha_means", "rounding", "slicing", "scheduler",
                          "block_size", "f_slack", "pair_best", "pair_tries",
-                         "pair_sharing")  # fmt: skip
+                         "pair_sharing", "self_and_cos")  # fmt: skip
 
 
 def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
@@ -701,12 +707,13 @@ def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
 
 def with_readings(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with the readings' columns, `ALPHA_MEANS`, `ROUNDING`, `PAIR_BEST`,
-    `PAIR_TRIES` and `PAIR_SHARING` where it has none (a table made before they were
-    kept)."""
+    `PAIR_TRIES`, `PAIR_SHARING` and `SELF_AND_COS` where it has none (a table made before
+    they were kept)."""
     out = table
     for column, default in (("alpha_means", ALPHA_MEANS), ("rounding", ROUNDING),
                             ("pair_best", PAIR_BEST), ("pair_tries", PAIR_TRIES),
-                            ("pair_sharing", PAIR_SHARING)):  # fmt: skip
+                            ("pair_sharing", PAIR_SHARING),
+                            ("self_and_cos", SELF_AND_COS)):  # fmt: skip
         if column not in out:
             out = out.assign(**{column: default})
     return out
@@ -714,12 +721,12 @@ def with_readings(table: pd.DataFrame) -> pd.DataFrame:
 
 def default_reading(table: pd.DataFrame) -> pd.DataFrame:
     """The rows of ``table`` under the default readings (`ALPHA_MEANS`, `ROUNDING`,
-    `PAIR_BEST`, `PAIR_TRIES`, `PAIR_SHARING`): the runs the figures and the default
-    claims read."""
+    `PAIR_BEST`, `PAIR_TRIES`, `PAIR_SHARING`, `SELF_AND_COS`): the runs the figures and
+    the default claims read."""
     t = with_readings(table)
     keep = (t["alpha_means"] == ALPHA_MEANS) & (t["rounding"] == ROUNDING)
     keep &= (t["pair_best"] == PAIR_BEST) & (t["pair_tries"] == PAIR_TRIES)
-    keep &= t["pair_sharing"] == PAIR_SHARING
+    keep &= (t["pair_sharing"] == PAIR_SHARING) & (t["self_and_cos"] == SELF_AND_COS)
     return t[keep].reset_index(drop=True)
 
 

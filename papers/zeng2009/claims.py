@@ -55,6 +55,7 @@ from schedsim.papers.zeng2009.analyses import (
     PAIR_TRIES,
     ROUNDING,
     RR_BOUND,
+    SELF_AND_COS,
     paper_setting,
     with_readings,
 )
@@ -120,7 +121,9 @@ class Reading:
     readings: CST's "best" by utilization gain or least slowdown; every pair checked
     until one passes, or only the best or first one; space sharing chosen by gain as
     GLTS does, or a passing pair always taken); the other schedulers' runs are those of
-    the defaults.
+    the defaults. ``self_and_cos`` picks every scheduler's runs by how a job's self and
+    coscheduling slowdowns combine on a node (``"product"`` or ``"max"``:
+    `schedsim.model.slowdowns`, the schedulers predicting alike).
     """
 
     name: str
@@ -132,12 +135,14 @@ class Reading:
     pair_best: str = PAIR_BEST
     pair_tries: str = PAIR_TRIES
     pair_sharing: str = PAIR_SHARING
+    self_and_cos: str = SELF_AND_COS
 
     @property
-    def runs(self) -> tuple[str, str, str, str, str]:
+    def runs(self) -> tuple[str, ...]:
         """The runs this reading reads: (alpha_means, rounding, pair_best, pair_tries,
-        pair_sharing)."""
-        return self.alpha_means, self.rounding, self.pair_best, self.pair_tries, self.pair_sharing
+        pair_sharing, self_and_cos)."""
+        return (self.alpha_means, self.rounding, self.pair_best, self.pair_tries,
+                self.pair_sharing, self.self_and_cos)  # fmt: skip
 
     def metric(self, name: str) -> str:
         """The column of the runs table that holds ``name`` under this reading."""
@@ -177,6 +182,9 @@ READING_TEXT: dict[str, str] = {
     "pairs: only coscheduling": 'CST and CSTWS "only coschedule": a pair that passes is '
     'started instead of space sharing, at any load, where GLTS ("full group and '
     'time/space sharing") chooses between them by the utilization gain',
+    "slowdowns combined by max": "on a node shared with other jobs a job runs at the larger "
+    "of its self and coscheduling slowdowns, not their product (section 4.9 gives both, "
+    "not how they combine), in the run and in every scheduler's predictions",
 }
 #: The readings the study runs or the runs allow, the default first; each changes one
 #: choice.
@@ -191,6 +199,7 @@ READINGS: tuple[Reading, ...] = (
     Reading("CST best by slowdown", pair_best="slowdown"),
     Reading("pairs: one match checked", pair_tries="one"),
     Reading("pairs: only coscheduling", pair_sharing="coschedule"),
+    Reading("slowdowns combined by max", self_and_cos="max"),
 )
 
 
@@ -222,6 +231,7 @@ class Values:
         if len(table):
             table = table[(table["alpha_means"] == reading.alpha_means)
                           & (table["rounding"] == reading.rounding)
+                          & (table["self_and_cos"] == reading.self_and_cos)
                           & _pairs_match(table, reading)]  # fmt: skip
         table = paper_setting(table.reset_index(drop=True))
         if "replication" not in table:
@@ -590,13 +600,14 @@ def readings(runs: pd.DataFrame, chosen: Sequence[Reading] = READINGS
     return {r.name: results(runs, r) for r in chosen if r.runs in have}
 
 
-def _run_readings(runs: pd.DataFrame) -> set[tuple[str, str, str, str, str]]:
-    """The (alpha_means, rounding, pair_best, pair_tries, pair_sharing) the runs have
-    (`Reading.runs`)."""
+def _run_readings(runs: pd.DataFrame) -> set[tuple[str, ...]]:
+    """The (alpha_means, rounding, pair_best, pair_tries, pair_sharing, self_and_cos) the
+    runs have (`Reading.runs`)."""
     table = with_readings(runs)
     if not len(table):
         return set()
-    columns = ("alpha_means", "rounding", "pair_best", "pair_tries", "pair_sharing")
+    columns = ("alpha_means", "rounding", "pair_best", "pair_tries", "pair_sharing",
+               "self_and_cos")  # fmt: skip
     return set(zip(*(table[c] for c in columns), strict=True))
 
 

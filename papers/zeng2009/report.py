@@ -149,16 +149,18 @@ def write(results: StudyResults, out: Path) -> tuple[list[Path], list[Path], pd.
 
 
 #: The studies (files of this package) whose runs `readings_of` scores together: the main
-#: study and the two of one reading each. ``study-pairs.toml`` (one workload, one
+#: study and the three of one reading each. ``study-pairs.toml`` (one workload, one
 #: replication) and ``study-rounding.toml`` are reported on their own.
-READINGS_FROM: tuple[str, ...] = ("study.toml", "study-alpha-w2.toml", "study-ns.toml")
+READINGS_FROM: tuple[str, ...] = ("study.toml", "study-alpha-w2.toml", "study-contention.toml",
+                                  "study-ns.toml")  # fmt: skip
 
 
 def readings_of(directories: Sequence[str | Path]) -> str:
     """The readings x claims table (markdown, as ``readings.md``'s) of several studies of
     this paper scored together: the main study and the studies of one reading each
     (``study-alpha-w2.toml``, ``study-ns.toml``), whose runs no single report sees at
-    once. A run two of them hold (the same run id: same configuration and seed) counts
+    once (and ``study-contention.toml``'s, the slowdowns combined by max). A run two of
+    them hold (the same run id: same configuration and seed) counts
     once. The page's table is this one; ``schedsim reproduce zeng2009`` writes it as
     ``readings-all.md`` in the main study's report (`READINGS_FROM`).
     """

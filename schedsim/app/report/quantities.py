@@ -210,7 +210,7 @@ UNITLESS_PARAMETERS: frozenset[str] = frozenset(
         "width", "resumed", "hold", "prefer", "averages", "reentry",  # ss, ss-plain, tss
         "preempt",  # pfcfs, pfcfs1-3
         "queue_in_cycle", "wait_from",  # pfcfs family
-        "inner", "non_type_backfill",  # scojo
+        "inner", "non_type_backfill", "self_and_cos",  # scojo; ssp, glts family: self_and_cos
         "variant",  # glts family (not listed: `schedsim.app.registry.UNLISTED`)
         "pair_best", "pair_tries", "pair_sharing",  # cst, cstws (and scojo): their readings
     }
