@@ -447,9 +447,19 @@ class PreemptiveFCFS(Policy):
 
 
 class _Table3(PreemptiveFCFS):
-    """A strategy of Table 3: fixed wait, quantum and rounds; the penalty, the reading
-    of the queue during a cycle, which jobs a wide job preempts and when its wait starts
-    are parameters."""
+    """A strategy of Table 3: fixed wait, quantum and rounds (``TABLE3``); the penalty, the
+    reading of the queue during a cycle, which jobs a wide job preempts and when its wait
+    starts are parameters."""
+
+    #: The strategy's (wait s, quantum s, rounds) of Table 3.
+    TABLE3: ClassVar[tuple[float, float, int]]
+
+    def __init__(self, penalty: float = 0.0, queue_in_cycle: QueueInCycle = "waits",
+                 preempt: Preempt = "greedy", wait_from: WaitFrom = "head") -> None:  # fmt: skip
+        wait, quantum, rounds = self.TABLE3
+        super().__init__(wait=wait, quantum=quantum, rounds=rounds, penalty=penalty,
+                         queue_in_cycle=queue_in_cycle, preempt=preempt,
+                         wait_from=wait_from)  # fmt: skip
 
     def params(self) -> dict[str, float | str]:
         return {"penalty": self.penalty, "queue_in_cycle": self.queue_in_cycle,
@@ -460,30 +470,18 @@ class _Table3(PreemptiveFCFS):
 class PFCFS1(_Table3):
     """PFCFS1 (Schwiegelshohn & Yahyapour 1998): wide jobs preempt at 10 min, swap every 10 min."""
 
-    def __init__(self, penalty: float = 0.0, queue_in_cycle: QueueInCycle = "waits",
-                 preempt: Preempt = "greedy", wait_from: WaitFrom = "head") -> None:  # fmt: skip
-        super().__init__(wait=600.0, quantum=600.0, rounds=0, penalty=penalty,
-                         queue_in_cycle=queue_in_cycle, preempt=preempt,
-                         wait_from=wait_from)  # fmt: skip
+    TABLE3 = (600.0, 600.0, 0)
 
 
 @register("pfcfs2")
 class PFCFS2(_Table3):
     """PFCFS2 (Schwiegelshohn & Yahyapour 1998): after 1 min a wide job runs 1 min, then waits."""
 
-    def __init__(self, penalty: float = 0.0, queue_in_cycle: QueueInCycle = "waits",
-                 preempt: Preempt = "greedy", wait_from: WaitFrom = "head") -> None:  # fmt: skip
-        super().__init__(wait=60.0, quantum=60.0, rounds=1, penalty=penalty,
-                         queue_in_cycle=queue_in_cycle, preempt=preempt,
-                         wait_from=wait_from)  # fmt: skip
+    TABLE3 = (60.0, 60.0, 1)
 
 
 @register("pfcfs3")
 class PFCFS3(_Table3):
     """PFCFS3 (Schwiegelshohn & Yahyapour 1998): wide jobs preempt at 10 min and run to the end."""
 
-    def __init__(self, penalty: float = 0.0, queue_in_cycle: QueueInCycle = "waits",
-                 preempt: Preempt = "greedy", wait_from: WaitFrom = "head") -> None:  # fmt: skip
-        super().__init__(wait=600.0, quantum=math.inf, rounds=1, penalty=penalty,
-                         queue_in_cycle=queue_in_cycle, preempt=preempt,
-                         wait_from=wait_from)  # fmt: skip
+    TABLE3 = (600.0, math.inf, 1)
