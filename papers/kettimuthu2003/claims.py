@@ -639,16 +639,16 @@ class Scored:
 
     def base(self, r: Reading) -> str:
         """The reading whose results ``r`` takes where it defines none."""
+        # The last word of its name says what it reads otherwise than its base.
         if r.window != "run":
-            name = r.name[: -len(ARRIVALS)].strip()
-            return name or DEFAULT
-        if r.overhead != "trace":
-            name = r.name[: -len(ACCURATE_OVERHEAD)].strip()
-            return name or DEFAULT
-        if r.normal is not None:
-            name = r.name[: -len(normal_name(r.normal))].strip()
-            return name or DEFAULT
-        return DEFAULT
+            suffix = ARRIVALS
+        elif r.overhead != "trace":
+            suffix = ACCURATE_OVERHEAD
+        elif r.normal is not None:
+            suffix = normal_name(r.normal)
+        else:
+            return DEFAULT
+        return r.name[: -len(suffix)].strip() or DEFAULT
 
     def results(self, name: str) -> list[ClaimResult]:
         """Every claim's result under reading ``name``: its own, else its base's."""

@@ -122,18 +122,18 @@ class _View:
     load) or a load factor (trace estimates, no overhead)."""
 
     def __init__(self, overall: pd.DataFrame, cats: pd.DataFrame) -> None:
-        both = pd.concat([overall[["accurate", "overhead", "load_factor"]],
-                          cats[["accurate", "overhead", "load_factor"]]])  # fmt: skip
+        columns = ["label", "accurate", "overhead", "load_factor"]
+        both = pd.concat([overall[columns], cats[columns]])
+        trace = both[~both["accurate"] & (both["overhead"] == "")]
         self.normal: dict[str, float] = {}
         for name, rows in (
             ("accurate", both[both["accurate"] & (both["overhead"] == "")]),
-            ("trace", both[~both["accurate"] & (both["overhead"] == "")]),
+            ("trace", trace),
             ("overhead", both[~both["accurate"] & (both["overhead"] != "")]),
             ("overhead, accurate", both[both["accurate"] & (both["overhead"] != "")]),
         ):
             if len(rows):
                 self.normal[name] = float(rows["load_factor"].min())
-        trace = both[~both["accurate"] & (both["overhead"] == "")]
         #: Every load factor run with the trace's estimates and no overhead.
         self.trace_loads: list[float] = sorted(set(trace["load_factor"].tolist()))
         # The study's normal load is its chapter-3 runs' (accurate estimates, all at the
@@ -145,10 +145,7 @@ class _View:
         first = self.normal.get("trace", 1.0)
         #: The trace load factors each label ran (the series a reading's SS has).
         self._label_loads: dict[str, list[float]] = {
-            str(k): sorted(set(g.tolist()))
-            for k, g in pd.concat([overall, cats])
-            .loc[lambda t: ~t["accurate"].astype(bool) & (t["overhead"] == "")]
-            .groupby("label")["load_factor"]
+            str(k): sorted(set(g.tolist())) for k, g in trace.groupby("label")["load_factor"]
         }
         #: The thesis's series and the loads beyond it, from the study's normal load.
         self.loads: list[float] = self.series(first)
