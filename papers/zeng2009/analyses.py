@@ -73,6 +73,7 @@ __all__ = [
     "ROUNDING",
     "RR_BOUND",
     "RR_CUTS",
+    "RUN_READINGS",
     "SCHEDULERS",
     "SCOJO",
     "SELF_AND_COS",
@@ -119,6 +120,17 @@ PAIR_BEST, PAIR_TRIES, PAIR_SHARING = "gain", "until_pass", "choose"
 #: The default of how a job's self and coscheduling slowdowns combine on a node (the
 #: planners' and the contention model's ``self_and_cos``), for a run that does not say.
 SELF_AND_COS = "product"
+#: The columns that tell the runs of one reading from another's, each with the default a
+#: run that does not say has (`with_readings`, `default_reading`; the order of
+#: `schedsim.papers.zeng2009.claims.Reading.runs`).
+RUN_READINGS: dict[str, str] = {
+    "alpha_means": ALPHA_MEANS,
+    "rounding": ROUNDING,
+    "pair_best": PAIR_BEST,
+    "pair_tries": PAIR_TRIES,
+    "pair_sharing": PAIR_SHARING,
+    "self_and_cos": SELF_AND_COS,
+}
 #: Section 5.3: "the number of candidate jobs for matchmaking is less than 4 in 85% of
 #: the cases": the count below which a search has few candidates (`matchmaking_stats`).
 FEW_CANDIDATES = 4
@@ -706,27 +718,20 @@ def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def with_readings(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with the readings' columns, `ALPHA_MEANS`, `ROUNDING`, `PAIR_BEST`,
-    `PAIR_TRIES`, `PAIR_SHARING` and `SELF_AND_COS` where it has none (a table made before
-    they were kept)."""
+    """``table`` with the readings' columns (`RUN_READINGS`) and their defaults where it has
+    none (a table made before they were kept)."""
     out = table
-    for column, default in (("alpha_means", ALPHA_MEANS), ("rounding", ROUNDING),
-                            ("pair_best", PAIR_BEST), ("pair_tries", PAIR_TRIES),
-                            ("pair_sharing", PAIR_SHARING),
-                            ("self_and_cos", SELF_AND_COS)):  # fmt: skip
+    for column, default in RUN_READINGS.items():
         if column not in out:
             out = out.assign(**{column: default})
     return out
 
 
 def default_reading(table: pd.DataFrame) -> pd.DataFrame:
-    """The rows of ``table`` under the default readings (`ALPHA_MEANS`, `ROUNDING`,
-    `PAIR_BEST`, `PAIR_TRIES`, `PAIR_SHARING`, `SELF_AND_COS`): the runs the figures and
-    the default claims read."""
+    """The rows of ``table`` under the default readings (`RUN_READINGS`): the runs the
+    figures and the default claims read."""
     t = with_readings(table)
-    keep = (t["alpha_means"] == ALPHA_MEANS) & (t["rounding"] == ROUNDING)
-    keep &= (t["pair_best"] == PAIR_BEST) & (t["pair_tries"] == PAIR_TRIES)
-    keep &= (t["pair_sharing"] == PAIR_SHARING) & (t["self_and_cos"] == SELF_AND_COS)
+    keep = np.logical_and.reduce([t[c] == d for c, d in RUN_READINGS.items()])
     return t[keep].reset_index(drop=True)
 
 

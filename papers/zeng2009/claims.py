@@ -55,6 +55,7 @@ from schedsim.papers.zeng2009.analyses import (
     PAIR_TRIES,
     ROUNDING,
     RR_BOUND,
+    RUN_READINGS,
     SELF_AND_COS,
     paper_setting,
     with_readings,
@@ -139,10 +140,9 @@ class Reading:
 
     @property
     def runs(self) -> tuple[str, ...]:
-        """The runs this reading reads: (alpha_means, rounding, pair_best, pair_tries,
-        pair_sharing, self_and_cos)."""
-        return (self.alpha_means, self.rounding, self.pair_best, self.pair_tries,
-                self.pair_sharing, self.self_and_cos)  # fmt: skip
+        """The runs this reading reads: its value of each of `RUN_READINGS` (alpha_means,
+        rounding, pair_best, pair_tries, pair_sharing, self_and_cos)."""
+        return tuple(getattr(self, column) for column in RUN_READINGS)
 
     def metric(self, name: str) -> str:
         """The column of the runs table that holds ``name`` under this reading."""
@@ -606,9 +606,7 @@ def _run_readings(runs: pd.DataFrame) -> set[tuple[str, ...]]:
     table = with_readings(runs)
     if not len(table):
         return set()
-    columns = ("alpha_means", "rounding", "pair_best", "pair_tries", "pair_sharing",
-               "self_and_cos")  # fmt: skip
-    return set(zip(*(table[c] for c in columns), strict=True))
+    return set(zip(*(table[c] for c in RUN_READINGS), strict=True))
 
 
 def scored_reading(runs: pd.DataFrame) -> Reading:
