@@ -247,7 +247,7 @@ def random_bytes(seed: int, n: int) -> bytes:
     return np.random.default_rng(seed).integers(0, 256, n, dtype=np.uint8).tobytes()
 
 
-READS = "schedsim reads SWF (.swf, or gzip-compressed .swf.gz) and Parquet"
+READS = "schedsim reads SWF (.swf, or gzip-compressed .swf.gz), Parquet"
 LOOKS = "this looks like"
 GOOD_GZ = gz(GOOD)
 TOO_LATE = "times must stay below 2**43 s"
@@ -276,12 +276,16 @@ def file_cases() -> list[Any]:
     add("a run's jobs.csv", FileCase(copy_of("run/jobs.csv"), "jobs.csv", line=1, says=(csv,)))
     batsim = FileCase(copy_of("run/batsim_jobs.csv"), "batsim_jobs.csv", line=1, says=(csv,))
     add("a run's batsim_jobs.csv", batsim)
+    # A JSON object is read as Batsim's JSON workload, whose reader says what it lacks;
+    # other JSON is not a workload at all.
     json = f"{LOOKS} JSON, not SWF text"
-    add("json", FileCase(b'{"jobs": []}\n', "w.json", line=1, says=(json, READS)))
-    add("json array", FileCase(b"[[1, 0, 100]]\n", line=1, says=(json,)))
-    add("json lines", FileCase(b'\n{"id": 1}\n{"id": 2}\n', line=2, says=(json,)))
-    add("json gzip", FileCase(gz(b'{"a": 1}'), line=1, says=(json,)))
-    summary = FileCase(copy_of("run/summary.json"), "summary.json", line=1, says=(json,))
+    add("json", FileCase(b'{"jobs": []}\n', "w.json", says=("field jobs: an empty list",)))
+    add("json array", FileCase(b"[[1, 0, 100]]\n", line=1, says=(json, READS)))
+    json_lines = FileCase(b'\n{"id": 1}\n{"id": 2}\n', says=("w.swf:3:1: not JSON",))
+    add("json lines", json_lines)
+    no_jobs = 'JSON, but not a Batsim workload: no "jobs" list'
+    add("json gzip", FileCase(gz(b'{"a": 1}'), says=(no_jobs,)))
+    summary = FileCase(copy_of("run/summary.json"), "summary.json", says=(no_jobs,))
     add("a run's summary.json", summary)
     html = b"<!DOCTYPE html>\n<html><body>404 Not Found</body></html>\n"
     add("html", FileCase(html, line=1, says=(f"{LOOKS} HTML or XML",)))

@@ -14,6 +14,7 @@ import pytest
 
 from schedsim.workloads import transforms
 from schedsim.workloads.catalog import resolve
+from schedsim.workloads.formats import READABLE
 from schedsim.workloads.job import SWF_FIELDS, Job
 from schedsim.workloads.swf import SWFError, read_header, read_swf, write_swf
 from schedsim.workloads.workload import CleaningStep, Workload
@@ -601,10 +602,7 @@ def test_a_start_time_is_a_date(tmp_path, value):
 
 # -- files that are not SWF ----------------------------------------------------------
 
-READS = (
-    "schedsim reads SWF (.swf, or gzip-compressed .swf.gz) and Parquet "
-    "(.parquet, as schedsim.workloads.parquet writes it)"
-)
+READS = READABLE
 
 
 @pytest.mark.parametrize(

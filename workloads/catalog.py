@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from schedsim.workloads import archive
-from schedsim.workloads.formats import READABLE, is_parquet
+from schedsim.workloads.formats import READABLE, kind
 
 if TYPE_CHECKING:  # pragma: no cover
     from schedsim.workloads.workload import Workload
@@ -101,20 +101,32 @@ def resolve(name_or_path: str | os.PathLike[str]) -> Path:
 
 
 def load(name_or_path: str | os.PathLike[str], **read_kwargs: Any) -> Workload:
-    """Read a shipped trace, an SWF file (``read_kwargs`` go to `read_swf`), or a
-    workload saved as Parquet (`schedsim.workloads.parquet`).
+    """Read a shipped trace, an SWF file (``read_kwargs`` go to `read_swf`), a
+    workload saved as Parquet (`schedsim.workloads.parquet`), Slurm accounting
+    (`schedsim.workloads.slurm.read_sacct`) or a Batsim JSON workload
+    (`schedsim.workloads.batsim_json`).
 
-    The format is told by the file's content, not its name (`schedsim.workloads.formats`):
-    a file that begins with Parquet's magic bytes is read as Parquet, anything else
-    as SWF, whose reader refuses on one line a file that plainly is something else
-    (CSV, JSON, an empty file, binary data...), saying what it looks like."""
+    The format is told by the file's content, not its name (`schedsim.workloads.formats.kind`):
+    Parquet's magic bytes, a JSON object, sacct's header line of ``|``-separated
+    names; anything else is read as SWF, whose reader refuses on one line a file that
+    plainly is something else (CSV, an empty file, binary data...), saying what it
+    looks like. ``read_kwargs`` are SWF's options: another format refuses them."""
     path = resolve(name_or_path)
-    if is_parquet(path):
+    what = kind(path)
+    if what != "swf" and read_kwargs:
+        raise ValueError(f"{path}: options {sorted(read_kwargs)} only apply to SWF files")
+    if what == "parquet":
         from schedsim.workloads.parquet import read_workload
 
-        if read_kwargs:
-            raise ValueError(f"{path}: options {sorted(read_kwargs)} only apply to SWF files")
         return read_workload(path)
+    if what == "sacct":
+        from schedsim.workloads.slurm import read_sacct
+
+        return read_sacct(path)
+    if what == "batsim-json":
+        from schedsim.workloads.batsim_json import read_batsim_json
+
+        return read_batsim_json(path)
     from schedsim.workloads.swf import read_swf  # numpy: not for --help, which names logs
 
     return read_swf(path, **read_kwargs)

@@ -1,13 +1,15 @@
 """What a workload file holds, told by its content rather than its name.
 
-A workload is an SWF log (text, plain or gzip-compressed) or a Parquet file that
-`schedsim.workloads.parquet` wrote. Users hand schedsim other files too: a
+A workload is an SWF log (text, plain or gzip-compressed), a Parquet file that
+`schedsim.workloads.parquet` wrote, Slurm accounting (`schedsim.workloads.slurm`) or
+Batsim's JSON workload (`schedsim.workloads.batsim_json`); `kind` tells which from
+the first bytes. Users hand schedsim other files too: a
 ``jobs.csv`` or ``batsim_jobs.csv`` a run wrote, a ``summary.json``, a web page
 saved in place of a download, a log compressed with bzip2, a file saved as
 UTF-16 by a Windows editor. Read as SWF, each would be refused for its first line
 ("the line has 1 fields, SWF needs 18"), which says nothing of what is wrong. So
-the readers look at the bytes first: `is_parquet` tells `catalog.load` to read a
-Parquet file whatever its name, and `not_swf` names what a file plainly is when it
+the readers look at the bytes first: `kind` tells `catalog.load` which reader a
+file is for whatever its name, and `not_swf` names what a file plainly is when it
 is not SWF text, for `schedsim.workloads.swf.read_swf` to refuse it on one line
 with `READABLE`, the formats schedsim does read.
 
@@ -21,16 +23,20 @@ line and field.
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
+import zlib
 from pathlib import Path
+from typing import Literal
 
-__all__ = ["PARQUET_MAGIC", "READABLE", "is_parquet", "not_swf"]
+__all__ = ["PARQUET_MAGIC", "READABLE", "Kind", "is_parquet", "kind", "not_swf"]
 
 #: The formats schedsim reads, for messages that refuse a file.
 READABLE = (
-    "schedsim reads SWF (.swf, or gzip-compressed .swf.gz) and Parquet "
-    "(.parquet, as schedsim.workloads.parquet writes it)"
+    "schedsim reads SWF (.swf, or gzip-compressed .swf.gz), Parquet "
+    "(.parquet, as schedsim.workloads.parquet writes it), Slurm accounting "
+    "(sacct --parsable2 --allocations, with its header line) and Batsim's JSON workloads"
 )
 #: A Parquet file begins (and ends) with these bytes.
 PARQUET_MAGIC = b"PAR1"
@@ -56,6 +62,38 @@ _TAR_AT = 257
 _HEAD = 1 << 16
 #: Binary data has a NUL byte early on (what git and grep look for, in their first 8 KB).
 _BINARY_HEAD = 8192
+
+
+#: What `kind` tells a workload file to be.
+Kind = Literal["parquet", "sacct", "batsim-json", "swf"]
+
+
+def kind(path: str | os.PathLike[str]) -> Kind:
+    """Which reader a workload file is for, told by its first bytes (decompressed,
+    for gzip): Parquet (its magic), Batsim's JSON workload (a JSON object: ``{``
+    first), Slurm accounting (a first line of ``|``-separated column names, JobID
+    among them: ``sacct --parsable2``'s header), else SWF, whose reader refuses on one line what is
+    plainly none of these (`not_swf`)."""
+    with Path(path).open("rb") as fh:
+        head = fh.read(_HEAD)
+    if head.startswith(PARQUET_MAGIC):
+        return "parquet"
+    if head.startswith(b"\x1f\x8b"):
+        # Compressed sacct output or JSON is told by what it holds; corrupt gzip data is
+        # the SWF reader's to report, on one line.
+        try:
+            with gzip.open(path, "rb") as fh:
+                head = fh.read(_HEAD)
+        except (OSError, EOFError, zlib.error):
+            return "swf"
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if text.startswith(b"{"):
+        return "batsim-json"
+    first = text.split(b"\n", 1)[0].decode("ascii", "replace")
+    names = [n.strip().lower() for n in first.split("|")]
+    if len(names) > 1 and "jobid" in names:
+        return "sacct"
+    return "swf"
 
 
 def is_parquet(path: str | os.PathLike[str]) -> bool:

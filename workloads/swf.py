@@ -1249,6 +1249,8 @@ def _status(value: float, job_id: int) -> float:
 
 #: The line that says who wrote the file (followed by `` (note)`` when given).
 _PRODUCED = "; Note: schedule simulated by schedsim"
+#: The line of a log converted as it is (`write_swf`'s ``converted``): no simulation.
+_CONVERTED = "; Note: converted to SWF by schedsim (the log's own waits and run times)"
 #: The prefix of the lines that say how the file shows preempted jobs (`_LAYOUT`).
 _PARTIAL = "; Note: schedsim partial executions: "
 #: Those lines, by ``; Preemption:`` value: ``Double`` (summary and partial lines, see
@@ -1375,12 +1377,19 @@ def _header_lines(
     note: str | None,
     max_nodes: int | None = None,
     max_procs: int | None = None,
+    converted: bool = False,
 ) -> list[str]:
     """The header of a written schedule (see `write_swf`)."""
     source = list(workload.header.lines) or _synthetic_header(workload)
     fields = {"MaxJobs": str(len(workload)), "MaxRecords": str(records), "Preemption": preemption}
     machine, machine_note = _machine_fields(workload, max_nodes, max_procs)
     lines = _set_fields(source, {**fields, **machine})
+    if converted:
+        # The log's own schedule: whatever produced it (a machine, or a simulation whose
+        # line stays), the file says it was converted, once.
+        if _CONVERTED not in (ln.strip() for ln in lines):
+            lines.append(_CONVERTED)
+        return _cleaning_lines(workload, lines)
 
     produced = _PRODUCED
     if note:
@@ -1407,6 +1416,12 @@ def _header_lines(
     if machine_note is not None and not any(ln.strip().startswith(_MACHINE) for ln in lines):
         at += len(_LAYOUT.get(preemption, ()))
         lines.insert(at, machine_note)
+    return _cleaning_lines(workload, lines)
+
+
+def _cleaning_lines(workload: Workload, lines: list[str]) -> list[str]:
+    """``lines`` and a ``; Note: schedsim cleaning:`` line per cleaning step of the
+    workload that they do not note yet."""
     # A step the header already notes with the same name and count is not noted again:
     # reading a written schedule back finds its missing estimates anew, on the line
     # numbers of that file, and they are the ones the old note counted. Skipped partial
@@ -1713,8 +1728,14 @@ def write_swf(
     partials: pd.DataFrame | None = None,
     max_nodes: int | None = None,
     max_procs: int | None = None,
+    converted: bool = False,
 ) -> None:
     """Write a simulated schedule as an SWF log (gzip when ``path`` ends in .gz).
+
+    ``converted=True`` writes a log's own schedule instead (``schedsim convert``:
+    `schedsim.workloads.convert`): its header says the file was converted, not
+    simulated (``; Note: converted to SWF by schedsim ...``), and nothing else of the
+    simulation's notes; the cleaning lines are written as below.
 
     ``schedule`` has one row per simulated job with columns ``id``, ``wait``
     and ``run`` (seconds) and optionally ``size`` and ``status`` (SWF field
@@ -1803,7 +1824,9 @@ def write_swf(
         # Each job's summary line, then its partial executions in time order.
         key = np.concatenate((2 * np.arange(len(table)), 2 * of + 1))
         table = np.concatenate((table, parts))[np.argsort(key, kind="stable")]
-    header = _header_lines(workload, len(table), preemption, note, max_nodes, max_procs)
+    header = _header_lines(
+        workload, len(table), preemption, note, max_nodes, max_procs, converted=converted
+    )
     data = ("\n".join(header) + "\n").encode("utf-8") + _format_rows(table)
     p = Path(path)
     if p.name.endswith(".gz"):

@@ -154,7 +154,26 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "workloads", help="list the workload logs: shipped, cached, or downloaded on first use"
     )
+    _convert_parser(sub)
     return parser
+
+
+def _convert_parser(sub: Any) -> None:
+    """``schedsim convert``: a workload written in another format (`schedsim.workloads.convert`)."""
+    convert = sub.add_parser(
+        "convert",
+        help="write a workload (SWF, Parquet, Slurm sacct, Batsim JSON) in another format",
+        description="Write a workload as the jobs it records, in the format OUT's name ends "
+        "in: .swf or .swf.gz (SWF, the log's own waits and run times), .parquet, .json "
+        "(Batsim's JSON workload). The input is a shipped trace's name or a file of any "
+        "format schedsim reads, told by its content.",
+    )
+    convert.add_argument("workload", metavar="WORKLOAD", help="a trace's name or a workload file")
+    convert.add_argument(
+        "out", metavar="OUT", help="the file to write (.swf, .swf.gz, .parquet, .json)"
+    )
+    convert.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    _debug_option(convert)
 
 
 def _run_parser(sub: Any) -> None:
@@ -817,6 +836,19 @@ def cmd_policies(console: Console) -> int:
     return 0
 
 
+def cmd_convert(args: argparse.Namespace, console: Console) -> int:
+    """Read WORKLOAD, say its cleaning steps, write OUT (`schedsim.workloads.convert`)."""
+    from schedsim.workloads.convert import FORMATS, convert
+
+    workload = catalog.load(args.workload)
+    for step in workload.cleaning:
+        console.print(f"cleaning: {step}", soft_wrap=True)
+    out = convert(workload, args.out, force=args.force)
+    ending = next(e for e in sorted(FORMATS, key=len, reverse=True) if out.name.lower().endswith(e))
+    console.print(f"wrote {out}: {len(workload):,} jobs, {FORMATS[ending]}", soft_wrap=True)
+    return 0
+
+
 def cmd_workloads(console: Console) -> int:
     from rich import box
     from rich.table import Table
@@ -935,6 +967,8 @@ def _command(args: argparse.Namespace, console: Console) -> int:
         return cmd_reproduce(args, console)
     if args.command == "policies":
         return cmd_policies(console)
+    if args.command == "convert":
+        return cmd_convert(args, console)
     return cmd_workloads(console)
 
 

@@ -1356,13 +1356,18 @@ def workload_identity(name_or_path: str) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _check_format(path: str, mtime_ns: int, size: int) -> None:
-    """A workload file that is plainly no workload (a CSV, a JSON...) is refused when its
-    configuration is made, not when a run reads it (`schedsim.workloads.swf.check_swf_text`)."""
-    from schedsim.workloads.formats import is_parquet
+    """A workload file that is plainly no workload (a CSV, a JSON that is no Batsim
+    workload...) is refused when its configuration is made, not when a run reads it:
+    SWF by its text (`schedsim.workloads.swf.check_swf_text`), Slurm accounting and
+    Batsim JSON by reading them (their readers refuse on one line)."""
+    from schedsim.workloads.formats import kind
     from schedsim.workloads.swf import check_swf_text
 
-    if not is_parquet(path):
+    what = kind(path)
+    if what == "swf":
         check_swf_text(path)
+    elif what != "parquet":
+        catalog.load(path)
 
 
 # ---- a study -------------------------------------------------------------------
