@@ -17,7 +17,7 @@ import pytest
 
 from schedsim.workloads import catalog
 from schedsim.workloads.formats import kind
-from schedsim.workloads.slurm import STATUS, SacctError, read_sacct
+from schedsim.workloads.slurm import _NOT_ENDED, STATUS, SacctError, read_sacct
 
 DATA = Path(__file__).parent / "data" / "sacct"
 HEADER = "JobID|Submit|Start|End|Timelimit|NNodes|NCPUS|ReqMem|Partition|QOS|User|Account|State"
@@ -223,3 +223,14 @@ def test_error_survives_pickling() -> None:
     err = SacctError("f.txt", 3, "End", "bad")
     again = pickle.loads(pickle.dumps(err))
     assert (again.path, again.line, again.column, str(again)) == ("f.txt", 3, "End", str(err))
+
+
+@pytest.mark.parametrize("state", sorted(_NOT_ENDED))
+def test_every_state_not_over_is_dropped(tmp_path: Path, state: str) -> None:
+    path = tmp_path / "jobs.txt"
+    other = GOOD.replace("COMPLETED", state).replace("1|", "2|", 1)
+    path.write_text(f"{HEADER}\n{GOOD}\n{other}\n")
+    w = read_sacct(path)
+    assert len(w) == 1
+    dropped = sum(s.count for s in w.cleaning if s.name.startswith("dropped"))
+    assert dropped == 1
