@@ -172,6 +172,28 @@ def first_fit(free: np.ndarray, size: int, cores_per_node: int = 1) -> Allocatio
     return Allocation(nodes, cores)
 
 
+def room(
+    free: np.ndarray,
+    free_memory: np.ndarray | None,
+    nodes: np.ndarray | None = None,
+    memory: float = 0.0,
+) -> np.ndarray:
+    """The cores a job can take on each node: ``free`` cores, none outside ``nodes``
+    (when given), at most what ``free_memory`` holds at ``memory`` KB per core (when
+    both are given). A new array; `first_fit` places on it."""
+    if nodes is None:
+        out = free.copy()
+    else:
+        out = np.zeros_like(free)
+        out[nodes] = free[nodes]
+    if memory > 0 and free_memory is not None:
+        with np.errstate(invalid="ignore", over="ignore"):
+            fits = np.floor(free_memory / memory)
+        fits = np.where(np.isfinite(fits), fits, out).astype(np.int64)
+        np.minimum(out, fits, out=out)
+    return out
+
+
 def check_machine(nodes: int, cores_per_node: int) -> None:
     """ValueError naming ``nodes``, ``cores_per_node`` and the bound when the machine has
     more than `MAX_CORES` cores (see there why); nothing otherwise."""
@@ -198,7 +220,14 @@ class Cluster:
     MemoryError that names it.
     """
 
-    def __init__(self, nodes: int, cores_per_node: int = 1) -> None:
+    def __init__(
+        self,
+        nodes: int,
+        cores_per_node: int = 1,
+        *,
+        capacity: np.ndarray | None = None,
+        memory: np.ndarray | None = None,
+    ) -> None:
         if nodes <= 0 or cores_per_node <= 0:
             raise ValueError(
                 f"a cluster needs nodes > 0 and cores_per_node > 0, got {nodes} x {cores_per_node}"
@@ -206,15 +235,29 @@ class Cluster:
         check_machine(nodes, cores_per_node)
         self.nodes = int(nodes)
         self.cores_per_node = int(cores_per_node)
-        self.total_cores = self.nodes * self.cores_per_node
         try:
-            self._free = np.full(self.nodes, self.cores_per_node, dtype=np.int64)
+            if capacity is None:
+                self._free = np.full(self.nodes, self.cores_per_node, dtype=np.int64)
+            else:
+                # Node groups (`schedsim.model.machine`): each node its own cores, at most
+                # cores_per_node, which is then the widest node's.
+                self._free = np.array(capacity, dtype=np.int64)
+                if self._free.shape != (self.nodes,) or not (
+                    (self._free >= 1).all() and (self._free <= self.cores_per_node).all()
+                ):
+                    raise ValueError(
+                        f"capacity: one count of cores per node, 1 to {self.cores_per_node}, "
+                        f"for each of the {self.nodes} nodes"
+                    )
             # Several cores per node: which cores are busy, and each holder's cores.
             self._busy = (
                 np.zeros((self.nodes, self.cores_per_node), dtype=bool)
                 if self.cores_per_node > 1
                 else None
             )
+            if self._busy is not None and capacity is not None:
+                # The cores a narrower node lacks are busy for good: never taken.
+                self._busy[np.arange(self.cores_per_node) >= self._free[:, None]] = True
         except MemoryError as exc:
             # Below MAX_CORES, but more than this computer has free: say which machine,
             # in one line, rather than numpy's traceback.
@@ -222,7 +265,27 @@ class Cluster:
                 f"not enough memory for a machine of nodes x cores_per_node = "
                 f"{self.nodes:,} x {self.cores_per_node:,} cores ({exc})"
             ) from exc
+        #: Cores of each node (read-only); every node has ``cores_per_node`` but on a
+        #: machine of node groups.
+        self.capacity = self._free.copy()
+        self.capacity.flags.writeable = False
+        self.uniform = capacity is None
+        self.total_cores = int(self.capacity.sum())
         self.free_cores = self.total_cores
+        #: Memory of each node in KB (read-only), None when the machine has none; what
+        #: the jobs hold is taken from ``free_memory`` (`allocate`'s ``memory``).
+        self.memory: np.ndarray | None = None
+        self._free_memory: np.ndarray | None = None
+        self.free_memory: np.ndarray | None = None
+        self._held_memory: dict[int, float] = {}
+        if memory is not None:
+            self.memory = np.array(memory, dtype=float)
+            if self.memory.shape != (self.nodes,) or not (self.memory > 0).all():
+                raise ValueError(f"memory: one size above 0 per node, for {self.nodes} nodes")
+            self.memory.flags.writeable = False
+            self._free_memory = self.memory.copy()
+            self.free_memory = self._free_memory.view()
+            self.free_memory.flags.writeable = False
         # A read-only window on the free array, safe to hand to policies.
         self.free_per_node = self._free.view()
         self.free_per_node.flags.writeable = False
@@ -243,7 +306,7 @@ class Cluster:
         """Nodes with at least one busy core."""
         if self.cores_per_node == 1:
             return self.total_cores - self.free_cores
-        return int(np.count_nonzero(self._free < self.cores_per_node))
+        return int(np.count_nonzero(self._free < self.capacity))
 
     def free_snapshot(self) -> np.ndarray:
         """A read-only copy of the free cores per node as they are now.
@@ -261,6 +324,20 @@ class Cluster:
         """Cores for a job of ``size`` cores, or None when not enough are free."""
         return first_fit(self._free, size, self.cores_per_node)
 
+    def place(
+        self, size: int, nodes: np.ndarray | None = None, memory: float = 0.0
+    ) -> Allocation | None:
+        """`first_fit` on a machine of node groups: ``nodes`` are the only nodes the job
+        may use (its partition; None: any); ``memory`` what it holds per core, in KB, so
+        that on each node it takes no more cores than the node's free memory holds."""
+        return first_fit(self.room(nodes, memory), size, self.cores_per_node)
+
+    def room(self, nodes: np.ndarray | None = None, memory: float = 0.0) -> np.ndarray:
+        """The cores a job could take on each node now: the free ones, none outside
+        ``nodes`` (when given), and no more than the node's free memory holds at
+        ``memory`` KB per core (a machine with memory)."""
+        return room(self._free, self._free_memory, nodes, memory)
+
     def valid(self, alloc: Allocation) -> bool:
         """Whether ``alloc`` names existing nodes, each once, with 1..cores_per_node cores."""
         nodes, cores = alloc.nodes, alloc.cores
@@ -268,6 +345,14 @@ class Cluster:
             return False
         if len(nodes) == 0:
             return True
+        if not self.uniform:
+            return bool(
+                nodes[0] >= 0
+                and nodes[-1] < self.nodes
+                and (nodes[1:] > nodes[:-1]).all()
+                and cores.min() >= 1
+                and (cores <= self.capacity[nodes]).all()
+            )
         if len(nodes) <= _SMALL:
             # Plain Python beats numpy's per-call cost on a few nodes.
             ns, cs = nodes.tolist(), cores.tolist()
@@ -292,8 +377,10 @@ class Cluster:
         prefer: np.ndarray | None = None,
         *,
         known_free: bool = False,
+        memory: float = 0.0,
     ) -> None:
-        """Give the cores of ``alloc`` to job ``owner``.
+        """Give the cores of ``alloc`` to job ``owner``, and on a machine with memory
+        ``memory`` KB per core on each of its nodes.
 
         On nodes of several cores the job takes, on each node, the cores of
         ``prefer`` (machine-wide core ids: those a resuming job held last)
@@ -309,6 +396,17 @@ class Cluster:
                 f"cores not free on nodes {alloc.node_list()}: "
                 f"free {self._free[alloc.nodes].tolist()}, wanted {alloc.cores.tolist()}"
             )
+        if memory > 0 and self._free_memory is not None:
+            mem_left = self._free_memory[alloc.nodes] - alloc.cores * memory
+            # A relative tolerance: KB per core times cores need not add up exactly.
+            if (mem_left < -1e-9 * self.memory[alloc.nodes]).any():  # type: ignore[index]
+                raise AllocationError(
+                    f"memory not free on nodes {alloc.node_list()}: free "
+                    f"{self._free_memory[alloc.nodes].tolist()} KB, wanted "
+                    f"{(alloc.cores * memory).tolist()} KB"
+                )
+            self._free_memory[alloc.nodes] = np.maximum(mem_left, 0.0)
+            self._held_memory[owner] = memory
         self._free[alloc.nodes] = left
         self.free_cores -= alloc.size
         self._snapshot = None
@@ -330,6 +428,14 @@ class Cluster:
         self.free_cores += alloc.size
         self._snapshot = None
         del self.holders[owner]
+        if self._free_memory is not None:
+            memory = self._held_memory.pop(owner, 0.0)
+            if memory:
+                assert self.memory is not None
+                nodes = alloc.nodes
+                self._free_memory[nodes] = np.minimum(
+                    self._free_memory[nodes] + alloc.cores * memory, self.memory[nodes]
+                )
         if self._busy is not None:
             cores = self._cores.pop(owner)
             self._busy.reshape(-1)[cores] = False

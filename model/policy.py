@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar
 
 from schedsim.model.cluster import Allocation
+from schedsim.model.machine import Machine
 from schedsim.model.view import JobView, View
 
 #: What happens to a job whose run reaches the limit of its start.
@@ -216,6 +217,20 @@ class Policy:
         """
         return {}
 
+    def check_machine(self, machine: Machine) -> None:
+        """Refuse, with a `PolicyError` of one line, a machine this policy cannot run on.
+
+        Asked before a run on a machine of node groups, memory or partitions
+        (`schedsim.model.machine.Machine`, not ``simple``). The default refuses it: a
+        policy that places jobs by counting free cores, or on nodes all alike, would
+        place them where they do not fit. A policy that handles such machines (FCFS,
+        EASY) says what it handles by overriding this.
+        """
+        raise PolicyError(
+            f"policy {self.name!r} runs on identical nodes without memory or partitions; "
+            f"this machine has {_shape(machine)} (fcfs and easy run on it)"
+        )
+
     def wants_pass(self, time: float) -> bool:
         """Whether a timer this policy asked for (`WakeAt`) still needs its pass.
 
@@ -225,6 +240,18 @@ class Policy:
         timer would find nothing to do. Default: always.
         """
         return True
+
+
+def _shape(machine: Machine) -> str:
+    """What makes a machine more than identical nodes, for `Policy.check_machine`'s refusal."""
+    parts = []
+    if len(machine.groups) > 1:
+        parts.append(f"{len(machine.groups)} node groups")
+    if machine.memory is not None:
+        parts.append("memory")
+    if machine.partitions:
+        parts.append(f"{len(machine.partitions)} partitions")
+    return ", ".join(parts) or "node groups"
 
 
 REGISTRY: dict[str, type[Policy]] = {}

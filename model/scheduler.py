@@ -45,6 +45,7 @@ from simpy.events import NORMAL, EventPriority
 from schedsim.model.cluster import Allocation, AllocationError, Cluster
 from schedsim.model.contention import ContentionModel, Sharing
 from schedsim.model.job import RECOMPUTE, STOP, JobRun, job_process
+from schedsim.model.machine import Machine, job_memory
 from schedsim.model.pieces import OVERHEAD, RUN, SUSPENDED, PieceLog
 from schedsim.model.policy import (
     Decision,
@@ -59,7 +60,16 @@ from schedsim.model.policy import (
     Suspend,
     WakeAt,
 )
-from schedsim.model.view import INF, JobView, Outcome, OverheadModel, State, View, new_view
+from schedsim.model.view import (
+    INF,
+    JobView,
+    Outcome,
+    OverheadModel,
+    State,
+    View,
+    new_view,
+    on_machine,
+)
 
 #: Priority of the daemon's wake-up: after every NORMAL event at the same time.
 LATE = EventPriority(NORMAL + 1)
@@ -190,10 +200,15 @@ class Scheduler:
         on_piece: Callable[..., None] | None = None,
         log_decisions: bool = False,
         log_reservations: bool = False,
+        machine: Machine | None = None,
     ) -> None:
         self.env = env
         self.cluster = cluster
         self.policy = policy
+        #: The machine of node groups, memory or partitions (`schedsim.model.machine`),
+        #: None for identical nodes: jobs are then placed on their partition's nodes
+        #: with their memory.
+        self.machine = machine if machine is not None and not machine.simple else None
         self.kill_at_estimate = kill_at_estimate
         self.limit_in_work = limit_in_work
         self.overhead = overhead
@@ -282,13 +297,25 @@ class Scheduler:
         running here, which its own view (`Pass.view`, taken before) does not show.
         """
         cluster = self.cluster
-        return new_view(
+        view = new_view(
             now=self.env.now, queue=self.queue.snapshot(), running=self.running.snapshot(),
             suspended=self.suspended.snapshot(), arrived=(), ended=(),
             free_cores=cluster.free_cores, free_per_node=cluster.free_snapshot(),
             nodes=cluster.nodes, cores_per_node=cluster.cores_per_node, overhead=self.overhead,
             killed=(), released=(), requeued=(), timers=frozenset(self._timers),
         )  # fmt: skip
+        if self.machine is not None:
+            on_machine(view, self.machine, self._memory_snapshot())
+        return view
+
+    def _memory_snapshot(self) -> np.ndarray | None:
+        """A read-only copy of the nodes' free memory, on a machine with memory."""
+        free = self.cluster.free_memory
+        if free is None:
+            return None
+        out = free.copy()
+        out.flags.writeable = False
+        return out
 
     def _pass(self) -> None:
         now = self.env.now
@@ -316,6 +343,8 @@ class Scheduler:
             requeued=_take(requeued) if requeued else (),
             timers=frozenset(self._timers) if self._timers else _NO_TIMERS,
         )
+        if self.machine is not None:
+            on_machine(view, self.machine, self._memory_snapshot())
         self.passes += 1
         decisions = tuple(self.policy.schedule(view))
         log = self.decisions
@@ -405,12 +434,21 @@ class Scheduler:
             raise PolicyError(f"start of job {job.id}, which is {state}, not queued")
         alloc = d.allocation
         known_free = alloc is None
+        machine = self.machine
+        nodes, memory = None, 0.0
+        if machine is not None:
+            nodes, memory = machine.nodes_for(run.job), job_memory(run.job)
         if alloc is None:
-            alloc = self.cluster.first_fit(run.size)  # valid and free by construction
+            # Valid and free by construction (on the job's nodes, with its memory).
+            if machine is None:
+                alloc = self.cluster.first_fit(run.size)
+            else:
+                alloc = self.cluster.place(run.size, nodes, memory)
             if alloc is None:
+                where = "" if machine is None else " it may use"
                 raise PolicyError(
                     f"start of job {run.id} ({run.size} cores) with only "
-                    f"{self.cluster.free_cores} cores free"
+                    f"{int(self.cluster.room(nodes, memory).sum())} cores free{where}"
                 )
         else:  # a policy's own placement: check it before it touches the pool
             if not isinstance(alloc, Allocation) or alloc.size != run.size:
@@ -422,6 +460,11 @@ class Scheduler:
                 raise PolicyError(
                     f"start of job {run.id} on nodes {alloc.node_list()}, not a valid allocation"
                 )
+            if nodes is not None and not np.isin(alloc.nodes, nodes).all():
+                raise PolicyError(
+                    f"start of job {run.id} on nodes {alloc.node_list()}, outside its "
+                    f"partition {machine.partition_of(run.job).name!r}"  # type: ignore[union-attr]
+                )
         limit = d.limit
         if limit is None:
             limit = run.estimate if self.kill_at_estimate else None
@@ -430,10 +473,11 @@ class Scheduler:
         if d.on_limit not in ("kill", "requeue"):
             raise PolicyError(f"on_limit of job {run.id} must be 'kill' or 'requeue'")
         try:
-            self.cluster.allocate(alloc, run.id, known_free=known_free)
-        except AllocationError:
+            self.cluster.allocate(alloc, run.id, known_free=known_free, memory=memory)
+        except AllocationError as exc:
+            what = "memory is" if str(exc).startswith("memory") else "cores are"
             raise PolicyError(
-                f"start of job {run.id} on nodes {alloc.node_list()}, whose cores are not free"
+                f"start of job {run.id} on nodes {alloc.node_list()}, whose {what} not free"
             ) from None
         now = self.env.now
         self.queue.remove(run)
@@ -535,7 +579,8 @@ class Scheduler:
         assert home is not None
         try:
             # Back on the cores it held last, where they are free (on its own nodes).
-            self.cluster.allocate(home, run.id, prefer=run.cores)
+            memory = job_memory(run.job) if self.machine is not None else 0.0
+            self.cluster.allocate(home, run.id, prefer=run.cores, memory=memory)
         except AllocationError:
             raise PolicyError(
                 f"resume of job {run.id}: its nodes {home.node_list()} are not free"

@@ -48,6 +48,7 @@ from schedsim._version import __version__
 from schedsim.model.cluster import MAX_CORES, Cluster, ranges
 from schedsim.model.contention import ContentionModel
 from schedsim.model.job import JobRun
+from schedsim.model.machine import Machine, job_memory
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.pieces import RUN, Piece, node_names
 from schedsim.model.policy import Policy
@@ -100,6 +101,22 @@ def _hooks(
             )
         return observer, observer
     return on_pass, on_piece
+
+
+def _check_fit(workload: Workload, machine: Machine) -> None:
+    """A job that names a partition the machine lacks, or that could not run on its
+    partition's nodes even empty (its cores, its memory per core): one line, the first."""
+    for job in workload.jobs:
+        most = machine.most_cores(job)  # MachineError for an unknown partition
+        if job.size > most:
+            part = machine.partition_of(job)
+            where = "the machine" if part is None else f"partition {part.name!r}"
+            mem = job_memory(job)
+            per = f" with {mem / 1024**2:g} GB per core" if mem > 0 else ""
+            raise ValueError(
+                f"job {job.id} needs {job.size:,} cores{per}; {where} holds at most "
+                f"{most:,} such cores ({machine.describe()})"
+            )
 
 
 def _header_machine(workload: Workload, cores_per_node: int = 1) -> str:
@@ -228,9 +245,26 @@ class ModelSimulation:
         observer: Observer = None,
         log_decisions: bool = False,
         log_reservations: bool = False,
+        machine: Machine | None = None,
     ) -> None:
         self.population = workload if isinstance(workload, Population) else None
         pop = self.population
+        if machine is not None:
+            if nodes is not None or cores_per_node != 1:
+                raise ValueError(
+                    "give the machine or its nodes and cores_per_node, not both "
+                    "(on the command line --machine, or --nodes/--cores-per-node)"
+                )
+            if pop is not None and not machine.simple:
+                raise ValueError(
+                    "closed-loop users run on identical nodes without memory or partitions; "
+                    f"the machine has more: {machine.describe()}"
+                )
+            nodes = machine.nodes
+            if machine.simple:
+                cores_per_node = machine.groups[0].cores
+        #: The machine of node groups, memory or partitions, None for identical nodes.
+        self.machine = machine if machine is not None and not machine.simple else None
         # Whether the machine's size is a trace header's: the errors it leads to may be
         # the header's fault, and name its lines (`_header_machine`).
         from_header = nodes is None and isinstance(workload, Workload)
@@ -265,7 +299,16 @@ class ModelSimulation:
                     f"than the {MAX_CORES:,} (2**24) a simulated machine may have: give nodes= "
                     "(on the command line --nodes) if the header is wrong"
                 )
-        self.cluster = Cluster(nodes, cores_per_node)
+        if self.machine is not None:
+            m = self.machine
+            self.cluster = Cluster(
+                m.nodes, m.max_cores_per_node, capacity=m.capacity, memory=m.memory
+            )
+            policy_check = getattr(policy, "check_machine", None)
+            if policy_check is not None:
+                policy_check(m)
+        else:
+            self.cluster = Cluster(nodes, cores_per_node)
         if pop is not None:
             if overhead is not None and not isinstance(overhead, MemoryOverhead):
                 raise ValueError(
@@ -304,6 +347,8 @@ class ModelSimulation:
                             "wide='drop' (--wide drop) dropped it"
                         )
                 raise ValueError(f"{where}workload {workload.name!r} has no jobs to simulate{why}")
+            if self.machine is not None:
+                _check_fit(self.workload, self.machine)
             clash = sorted(self.workload.attribute_names() & reserved_columns())
             if clash:
                 raise ValueError(
@@ -342,6 +387,7 @@ class ModelSimulation:
             on_piece=on_piece,
             log_decisions=log_decisions,
             log_reservations=log_reservations,
+            machine=self.machine,
         )
         self.sessions = SessionLog()
         if pop is not None:
@@ -534,6 +580,8 @@ class ModelSimulation:
             "wall_time": self.wall_time,
             "schedsim_version": __version__,
         }
+        if self.machine is not None:
+            meta["machine"] = self.machine.describe()
         if self.population is not None:
             pop = self.population
             meta.update(

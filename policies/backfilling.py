@@ -34,10 +34,21 @@ from collections.abc import Callable, Sequence
 from heapq import heappop, heappush
 from typing import Literal
 
-from schedsim.model.policy import Policy, Reservation, Start, View, WakeAt, register
+from schedsim.model.cluster import ranges
+from schedsim.model.machine import Machine
+from schedsim.model.policy import (
+    Policy,
+    PolicyError,
+    Reservation,
+    Start,
+    View,
+    WakeAt,
+    register,
+)
 from schedsim.model.view import JobView
 from schedsim.policies.planning.conservative import by_start, compress, duration, place
 from schedsim.policies.planning.easy import by_expected_end, shadow_by_end
+from schedsim.policies.planning.nodes import Room, Shadow, shadow
 from schedsim.policies.planning.profile import Planned, Profile, planned_end
 
 QueueOrder = Literal["fcfs", "sjf", "xfactor"]
@@ -84,6 +95,8 @@ class EASY(Policy):
         order_queue((), order, 0.0)  # validate early
         self.order = order
         self.reservation: tuple[JobView, float] | None = None
+        #: On a machine of node groups, memory or partitions: each partition's reservation.
+        self._shadows: list[Shadow] | None = None
         # The last pass's running jobs, and them by expected end (`_by_end`).
         self._running: tuple[JobView, ...] | None = None
         self._ends: list[Planned] = []
@@ -92,11 +105,36 @@ class EASY(Policy):
         return {"order": self.order}
 
     def promises(self) -> list[Reservation]:
-        """The reservation of the first waiting job (at its shadow time), if any."""
+        """The reservation of the first waiting job (at its shadow time), if any; on a
+        machine of partitions, that of each partition's (on the cores planned)."""
+        if self._shadows is not None:
+            return [
+                Reservation(s.job.id, s.when, s.when + s.job.estimate, s.job.size, s.allocation)
+                for s in self._shadows
+                if math.isfinite(s.when)
+            ]
         if self.reservation is None or not math.isfinite(self.reservation[1]):
             return []
         head, when = self.reservation
         return [Reservation(head.id, when, when + head.estimate, head.size)]
+
+    def check_machine(self, machine: Machine) -> None:
+        """Node groups, memory, and partitions that share no node (each is planned on its
+        own nodes: its first waiting job that does not fit gets the reservation there,
+        so jobs of one partition never wait for another's); with partitions, a default
+        one for the jobs that name none. `PolicyError` otherwise."""
+        shared = machine.overlapping()
+        if shared is not None:
+            a, b, nodes = shared
+            raise PolicyError(
+                f"easy plans each partition on its own nodes; partitions {a.name!r} and "
+                f"{b.name!r} share nodes {ranges(nodes)}"
+            )
+        if machine.partitions and not any(p.default for p in machine.partitions):
+            raise PolicyError(
+                "easy plans each partition on its own nodes: the jobs that name no "
+                "partition need a default one (default = true in the machine file)"
+            )
 
     def _by_end(self, running: tuple[JobView, ...]) -> list[Planned]:
         """The running jobs in order of expected end, sorted again only when they changed.
@@ -117,6 +155,8 @@ class EASY(Policy):
         return order_queue(queue, self.order, now)
 
     def schedule(self, view: View) -> list[Start]:
+        if view.machine is not None:
+            return self._on_nodes(view)
         free = view.free_cores
         queue = self.ordered(view.queue, view.now)
         starts: list[Start] = []
@@ -159,6 +199,42 @@ class EASY(Policy):
                 continue
             if free == 0:
                 break
+        return starts
+
+    def _on_nodes(self, view: View) -> list[Start]:
+        """EASY on node groups, memory and partitions (`schedsim.policies.planning.nodes`):
+        per partition, jobs start in order while they fit; the first that does not gets
+        a reservation at its shadow time on the cores it will have then, and a later job
+        of the partition starts if it fits now and either ends (by its estimate) by that
+        time or fits in the room left at it beside the reservation."""
+        machine = view.machine
+        assert machine is not None
+        now = view.now
+        room = Room.of(view)
+        starts: list[Start] = []
+        heads: dict[str | None, Shadow] = {}
+        holders = [(j.expected_end, j.allocation, j) for j in view.running if j.allocation]
+        for job in self.ordered(view.queue, now):
+            part = machine.partition_of(job.job)
+            head = heads.get(None if part is None else part.name)
+            if head is None:
+                alloc = room.place(job)
+                if alloc is None:
+                    heads[None if part is None else part.name] = shadow(room, job, holders)
+                    continue
+            elif now + job.estimate <= head.when:
+                alloc = room.place(job)
+            else:
+                alloc = room.within(head.extra).place(job)
+                if alloc is not None:
+                    head.extra.take(alloc, job)
+            if alloc is not None:
+                room.take(alloc, job)
+                starts.append(Start(job, allocation=alloc))
+                holders.append((now + job.estimate, alloc, job))
+        self._shadows = list(heads.values())
+        first = self._shadows[0] if self._shadows else None
+        self.reservation = None if first is None else (first.job, first.when)
         return starts
 
 

@@ -8,7 +8,9 @@ is first fit (`schedsim.model.cluster.Cluster.first_fit`).
 
 from __future__ import annotations
 
+from schedsim.model.machine import Machine
 from schedsim.model.policy import Policy, Start, View, register
+from schedsim.policies.planning.nodes import Room
 
 
 @register("fcfs")
@@ -17,11 +19,29 @@ class FCFS(Policy):
 
     preempts = False  # every job runs in one stretch, start to end
 
+    def check_machine(self, machine: Machine) -> None:
+        """Any machine: on node groups, memory or partitions each job is placed on its
+        partition's nodes with its memory (`schedsim.policies.planning.nodes`), in the
+        same strict order (a job that does not fit stops the queue, whatever its
+        partition)."""
+
     def schedule(self, view: View) -> list[Start]:
+        if view.machine is not None:
+            return self._on_nodes(view)
         free, starts = view.free_cores, []
         for job in view.queue:
             if job.size > free:
                 break
             starts.append(Start(job))
             free -= job.size
+        return starts
+
+    def _on_nodes(self, view: View) -> list[Start]:
+        room, starts = Room.of(view), []
+        for job in view.queue:
+            alloc = room.place(job)
+            if alloc is None:
+                break
+            room.take(alloc, job)
+            starts.append(Start(job, allocation=alloc))
         return starts

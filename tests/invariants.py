@@ -145,7 +145,11 @@ def check_invariants(
     cores_per_node = int(meta.get("cores_per_node", 1))
     nodes = int(meta.get("nodes", total_cores // cores_per_node))
     assert meta["total_cores"] == total_cores
-    assert nodes * cores_per_node == total_cores
+    if "machine" in meta:
+        # Node groups: cores_per_node is the widest node's (check_machine checks each node).
+        assert nodes <= total_cores <= nodes * cores_per_node
+    else:
+        assert nodes * cores_per_node == total_cores
     if exact is None:
         exact = integral_times(workload) and _integral(jobs["start"]) and _integral(jobs["end"])
 
@@ -666,3 +670,42 @@ def check_preemption(result: Result, log: list[Holding], total_cores: int) -> No
             assert row.suspensions in (len(spans) - 1, len(spans)), what
         else:
             assert row.suspensions == len(spans) - 1, f"{what}: suspensions {row.suspensions}"
+
+
+def check_machine(result: Result, workload: Workload, machine, log: list[Holding]) -> None:
+    """Assert every holding interval (`record_holdings`) kept to the machine of node
+    groups (`schedsim.model.machine.Machine`): at every instant no node holds more
+    cores than it has, nor more memory (each job's memory per core, SWF field 10,
+    times its cores there), and every job ran on its partition's nodes only."""
+    from schedsim.model.machine import job_memory
+
+    by_id = {j.id: j for j in workload}
+    capacity = machine.capacity
+    memory = machine.memory
+    events: dict[int, list[tuple[float, int, int, float]]] = {}
+    for h in log:
+        assert h.end is not None, f"job {h.job}: a holding never closed"
+        job = by_id[h.job]
+        allowed = machine.nodes_for(job)
+        if allowed is not None:
+            outside = sorted(set(h.nodes) - set(allowed.tolist()))
+            assert not outside, f"job {h.job} ran on nodes {outside}, outside its partition"
+        mem = job_memory(job)
+        assert sum(h.cores) == job.size, f"job {h.job}: {sum(h.cores)} cores for size {job.size}"
+        for n, c in zip(h.nodes, h.cores, strict=True):
+            assert 1 <= c <= capacity[n], f"job {h.job}: {c} cores on node {n} of {capacity[n]}"
+            # Ends before starts at one instant (-1 sorts first); then the launch order.
+            events.setdefault(n, []).append((h.start, 1, c, c * mem))
+            events.setdefault(n, []).append((h.end, -1, -c, -c * mem))
+    for n, evs in events.items():
+        cores, held = 0, 0.0
+        for t, _, c, m in sorted(evs, key=lambda e: (e[0], e[1])):
+            cores += c
+            held += m
+            assert cores <= capacity[n], (
+                f"node {n}: {cores} cores held at {t}, it has {capacity[n]}"
+            )
+            if memory is not None:
+                assert held <= memory[n] * (1 + 1e-9), (
+                    f"node {n}: {held:.0f} KB held at {t}, it has {memory[n]:.0f}"
+                )

@@ -75,6 +75,7 @@ KEY_CHANGES: dict[str, tuple[dict[str, Any], Any]] = {
     "contention_params": (STATISTICAL, {"mates": "product"}),
     "user_params": (CLOSED, {"min_jobs": 10}),
     "user_logs": (CLOSED, ["kth", "sdsc-sp2"]),
+    "machine": (OPEN, {"group": [{"name": "sp2", "nodes": 100, "memory": "128M"}]}),
 }
 
 _ZENG = {"alpha_means": "shape", "rounding": "nodes", "max_sl": 1.3, "self_sl2": 1.2}

@@ -681,7 +681,7 @@ models.register(
         "the Lublin-Feitelson model",
         _build,
         params=(JOBS, LUBLIN_ALPHA),
-        machine=models.Machine(nodes=REFERENCE_NODES),
+        machine=models.ModelMachine(nodes=REFERENCE_NODES),
         generator=generate,
         withheld={
             "n_jobs": "the configuration key jobs sets it",

@@ -38,7 +38,7 @@ __all__ = [
     "MAX_JOBS",
     "Declared",
     "Inputs",
-    "Machine",
+    "ModelMachine",
     "WorkloadModel",
     "declarations",
     "get",
@@ -113,13 +113,18 @@ class Declared:
 
 
 @dataclass(frozen=True)
-class Machine:
+class ModelMachine:
     """The machine a model is made for: ``nodes`` when the run leaves them unset; and
     ``cores_per_node`` when it is the only value the model takes (the run's default, 1,
     is then taken as it), else None (any)."""
 
     nodes: int
     cores_per_node: int | None = None
+
+
+#: The earlier name of `ModelMachine`, kept for workload models written against it (not
+#: to be confused with `schedsim.model.machine.Machine`, a run's machine of node groups).
+Machine = ModelMachine
 
 
 @dataclass(frozen=True)
@@ -149,7 +154,7 @@ class WorkloadModel:
     what: str
     build: Callable[[Inputs], Workload]
     params: tuple[Declared, ...] = ()
-    machine: Machine = field(default_factory=lambda: Machine(nodes=128))
+    machine: ModelMachine = field(default_factory=lambda: ModelMachine(nodes=128))
     generator: Callable[..., Any] | None = None
     withheld: Mapping[str, str] = field(default_factory=dict)
     help: str = ""

@@ -601,7 +601,7 @@ for _name, _alpha, _load in (("zeng-w1", ALPHA_W1, "normal"), ("zeng-w2", ALPHA_
             f"Zeng & Sodan 2009's {_name[-2:].upper()}",
             _build(_alpha),
             params=(lublin.JOBS,),
-            machine=models.Machine(nodes=NODES, cores_per_node=CORES_PER_NODE),
+            machine=models.ModelMachine(nodes=NODES, cores_per_node=CORES_PER_NODE),
             generator=paper_workload,
             withheld={
                 "n_jobs": "the configuration key jobs sets it",

@@ -36,7 +36,8 @@ ReqMem         no                            requested memory (field 10) in KB p
                                              as SWF defines it
 Partition      no                            partition number (field 16), by first
                                              appearance; a header line ``; Partition: N
-                                             name`` each
+                                             name`` each; the name as
+                                             ``attrs["partition_name"]``
 QOS            no                            queue number (field 15), the same way
                                              (``; Queue: N name``)
 User, Account  no                            user and group numbers (fields 12, 13), by
@@ -420,6 +421,9 @@ def _workload(
             -1.0, float(queue), float(partition), -1.0, -1.0,
         )  # fmt: skip
         attrs: dict[str, object] = {"slurm_job_id": r.slurm_id}
+        if r.partition:
+            # By name: a machine file's partitions are matched by it (schedsim.model.machine).
+            attrs["partition_name"] = r.partition
         if r.nodes > 0:
             attrs["slurm_nodes"] = r.nodes
         jobs.append(

@@ -100,7 +100,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from schedsim.model.policy import Start, View, register
+from schedsim.model.machine import Machine
+from schedsim.model.policy import Policy, Start, View, register
 from schedsim.model.view import JobView
 from schedsim.policies.backfilling import EASY
 from schedsim.policies.planning.profile import OVERRUN_GRACE
@@ -233,6 +234,10 @@ class CREASY(EASY):
                    "continue_slope": eq.slope}  # fmt: skip
         changed = {k: v for k, v in reading.items() if v != self.LATER_PARAMS[k]}
         return {"alpha": self.alpha, **changed}
+
+    def check_machine(self, machine: Machine) -> None:
+        """Identical nodes only, unlike EASY: its compiled pass counts cores."""
+        Policy.check_machine(self, machine)
 
     def schedule(self, view: View) -> list[Start]:
         """EASY's pass over the queue in `ordered`'s order: in Python until this process

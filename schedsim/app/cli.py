@@ -399,10 +399,11 @@ def print_summary(console: Console, result: Result, summary: dict[str, object]) 
     from schedsim.app.report.console import show, summary_table
 
     meta = result.meta
+    machine = meta.get("machine") or f"{meta['nodes']} nodes x {meta['cores_per_node']} cores"
     console.print(
         f"[bold]{meta['policy']}[/bold] on [bold]{meta['workload']}[/bold]: "
-        f"{meta['nodes']} nodes x {meta['cores_per_node']} cores, seed {meta['seed']}, "
-        f"simulated in {meta['wall_time']:.2f} s"
+        f"{machine}, seed {meta['seed']}, simulated in {meta['wall_time']:.2f} s",
+        soft_wrap=True,
     )
     if meta.get("overhead"):
         console.print(f"  suspension overhead: {meta['overhead']}")

@@ -188,6 +188,9 @@ OPTIONS: tuple[Option, ...] = (
     Option(_M, ("--nodes",), "nodes", {"type": int, "metavar": "N",
            "help": "nodes (default: the trace header's MaxProcs, else MaxNodes, / cores per "
            "node)"}),
+    Option(_M, ("--machine",), "machine", {"metavar": "FILE",
+           "help": "a machine of node groups, memory and partitions, described in a TOML "
+           "file (schedsim.model.machine), in place of --nodes and --cores-per-node"}),
     Option(_M, ("--cores-per-node",), "cores_per_node", {"type": int, "default": 1,
            "metavar": "C", "help": "cores per node (default 1; 4 for --workload zeng-w1 and "
            "zeng-w2, the only value they take)"}),

@@ -67,13 +67,16 @@ class WorkloadSpec:
 
 @dataclass(frozen=True)
 class MachineSpec:
-    """The machine: ``nodes`` (None: the trace's or the model's), ``cores_per_node``, and
-    ``contention`` (None or ``"statistical"``) with its ``contention_params``."""
+    """The machine: ``nodes`` (None: the trace's or the model's), ``cores_per_node``,
+    ``contention`` (None or ``"statistical"``) with its ``contention_params``, and
+    ``machine``: a machine of node groups, memory and partitions, a TOML file's path or
+    its tables (`schedsim.model.machine`), in place of ``nodes`` and ``cores_per_node``."""
 
     nodes: int | None = None
     cores_per_node: int = 1
     contention: str | None = None
     contention_params: Mapping[str, Any] = field(default_factory=dict)
+    machine: str | Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,7 @@ LAYOUT: dict[str, tuple[str, str]] = {
     "contention_params": ("machine", "contention_params"),
     "user_params": ("workload", "user_params"),
     "user_logs": ("workload", "user_logs"),
+    "machine": ("machine", "machine"),
 }
 
 _SPECS = {"workload": WorkloadSpec, "machine": MachineSpec, "policy": PolicySpec,

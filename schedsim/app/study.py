@@ -89,6 +89,20 @@ Multi-core nodes with contention (seed 003, Zeng & Sodan 2009)::
 ``cores_per_node`` needs no saying for a ``zeng-`` workload (the default, 1,
 is taken as 4) and ``nodes`` defaults to 128 (`RunConfig`).
 
+A machine of node groups, memory and partitions (`schedsim.model.machine`), in place
+of ``nodes`` and ``cores_per_node`` (a trace's jobs; fcfs and easy run on it)::
+
+    machine = "cluster.toml"              # a machine file, relative to the study file
+    # or its tables inline:
+    # [[base.machine.group]]
+    # name = "thin"
+    # nodes = 96
+    # cores = 32
+    # memory = "192G"
+
+The run id hashes the machine by its groups and partitions (`machine_identity`), and
+a configuration without ``machine`` keeps the id it had before the key existed.
+
 Tables of parameters (`schedsim.app.param_tables`): the keyword parameters of
 the generators and models a run uses that are no key of their own, named as in
 their signatures, each table checked against the callable's signature, its
@@ -195,6 +209,7 @@ from schedsim.app.param_tables import (
 from schedsim.app.specs import MachineSpec, PolicySpec, RunOptions, WorkloadSpec
 from schedsim.model.cluster import MAX_CORES
 from schedsim.model.contention import CONTENTION
+from schedsim.model.machine import Machine, MachineError, machine_from_table, read_machine
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.slowdowns import StatisticalContention
 from schedsim.model.sources import Population
@@ -496,7 +511,14 @@ class RunConfig:
             out["user_logs"] = list(out["user_logs"])
         if isinstance(out["overhead"], Mapping):
             out["overhead"] = dict(out["overhead"])
+        if isinstance(out.get("machine"), Mapping):
+            out["machine"] = _plain(out["machine"])
         return out
+
+    def machine_of(self) -> Machine | None:
+        """The machine of node groups the configuration names (``machine``), read; None
+        for ``nodes x cores_per_node``. `StudyError` naming ``machine`` when it cannot be."""
+        return _read_machine(self.machine.machine, self._error)
 
     def replace(self, **changes: Any) -> RunConfig:
         """This configuration with the flat keys ``changes`` changed (checked again)."""
@@ -583,6 +605,10 @@ class RunConfig:
             raise self._error(exc.key or "workload", exc.why or str(exc)) from None
         if values["load_factor"] is None:
             values["load_factor"] = 1.0  # the trace's own load, however it is spelled
+        machine = self.machine_of()
+        if machine is not None:
+            # The machine by what it is, not by its file's name or comments.
+            values["machine"] = machine_identity(machine)
         for key in (*_LATER_KEYS, *models.declarations()):
             if key in values and values[key] is None:
                 del values[key]  # as before the key existed: old run ids stay valid
@@ -622,7 +648,7 @@ class RunConfig:
     @property
     def multicore(self) -> bool:
         """Whether the workload is a model made for nodes of a fixed number of cores
-        (Zeng & Sodan's, of 4: `schedsim.workloads.models.Machine`)."""
+        (Zeng & Sodan's, of 4: `schedsim.workloads.models.ModelMachine`)."""
         model = self.model
         return model is not None and model.machine.cores_per_node is not None
 
@@ -791,11 +817,13 @@ class RunConfig:
         # The workload first: a trace that cannot be read is the first thing to say.
         workload = self.population() if self.closed_loop else self.build_workload()
         options, machine = self.options, self.machine
+        groups = self.machine_of()
         return Simulation(
             workload,
             self.policy.name,
             nodes=machine.nodes,
             cores_per_node=machine.cores_per_node,
+            machine=groups,
             seed=options.seed,
             kill_at_estimate=options.kill_at_estimate,
             wide=options.wide,
@@ -878,6 +906,7 @@ _LATER_KEYS = (
     "contention",
     "max_runtime_as",
     "user_logs",
+    "machine",
 )
 
 #: The flat keys a configuration (the study's base, a variant, a grid) may set, in the
@@ -933,7 +962,22 @@ def _within(value: Any, low: float, high: float) -> bool:
 def _machine_problems(c: _Flat) -> list[tuple[str, str]]:
     """The machine's cores within `MAX_CORES` (as ``schedsim run --nodes`` checks them):
     ``nodes`` left out is the workload's (the trace's header, unknown until it is read;
-    a generator's 128 nodes)."""
+    a generator's 128 nodes). A machine of node groups (``machine``) must be readable,
+    and is given instead of ``nodes`` and ``cores_per_node``."""
+    if c.machine is not None:
+        problems: list[tuple[str, str]] = []
+        try:
+            _read_machine(c.machine, StudyError.about)
+        except StudyError as exc:
+            problems.append(("machine", exc.why or str(exc)))
+        for key, default in (("nodes", None), ("cores_per_node", 1)):
+            if getattr(c, key) != default:
+                problems.append((key, "give a machine of node groups or the nodes and "
+                                 "cores per node, not both"))  # fmt: skip
+        if c.users is not None:
+            problems.append(("machine", "closed-loop users (users =) run on nodes x "
+                             "cores_per_node"))  # fmt: skip
+        return problems
     if not (_is_int(c.cores_per_node) and c.cores_per_node > 0):
         return []  # named by the field checks
     if c.nodes is not None and not (_is_int(c.nodes) and c.nodes > 0):
@@ -948,6 +992,59 @@ def _machine_problems(c: _Flat) -> list[tuple[str, str]]:
         return [("cores_per_node", f"{cores:,} cores per node: {bound}")]
     key = "nodes" if c.nodes is not None else "cores_per_node"
     return [(key, f"{nodes:,} nodes x {cores:,} cores per node = {total:,} cores: {bound}")]
+
+
+def _read_machine(value: Any, error: Callable[[str, str], StudyError]) -> Machine | None:
+    """The machine a configuration's ``machine`` names: a TOML file's path or its tables;
+    ``error(key, why)`` makes the `StudyError` for one that cannot be read."""
+    if value is None:
+        return None
+    try:
+        if isinstance(value, str):
+            return _read_machine_file(value, *_file_stamp(value))
+        if isinstance(value, Mapping):
+            return machine_from_table(value, "machine")
+    except MachineError as exc:
+        raise error("machine", str(exc)) from None
+    raise error("machine", f"expected a machine file's path or its tables, got {value!r}")
+
+
+def _file_stamp(path: str) -> tuple[int, int]:
+    """A file's modification time and size, so that a cache sees it change."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (0, 0)
+    return (st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_machine_file(path: str, mtime_ns: int, size: int) -> Machine:
+    return read_machine(path)
+
+
+def machine_identity(machine: Machine) -> str:
+    """``sha256:<digest>`` of what a machine is (its groups and partitions), what a run
+    id hashes: the same machine from two files, or one with other comments, is one."""
+    text = json.dumps(
+        {
+            "groups": [[g.name, g.nodes, g.cores, g.memory] for g in machine.groups],
+            "partitions": [
+                [p.name, list(p.nodes), p.number, p.default] for p in machine.partitions
+            ],
+        },
+        separators=(",", ":"),
+    )
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    """Nested mappings and lists as plain dicts and lists (JSON-ready)."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _param_table(c: _Flat, key: str) -> ParamTable | None:
@@ -1763,7 +1860,7 @@ class Study:
 
 
 def _resolve_paths(doc: dict[str, Any], root: Path) -> None:
-    """Make relative workload file paths relative to the study file's folder."""
+    """Make relative workload and machine file paths relative to the study file's folder."""
 
     def fix(value: Any) -> Any:
         if not isinstance(value, str) or value.strip().lower() in catalog.SHIPPED:
@@ -1776,11 +1873,13 @@ def _resolve_paths(doc: dict[str, Any], root: Path) -> None:
     variants = doc.get("variants")
     tables = [doc.get("base"), *(variants if isinstance(variants, list) else [])]
     for table in tables:
-        if isinstance(table, dict) and "workload" in table:
-            table["workload"] = fix(table["workload"])
+        for key in ("workload", "machine"):
+            if isinstance(table, dict) and key in table:
+                table[key] = fix(table[key])
     grid = doc.get("grid")
-    if isinstance(grid, dict) and isinstance(grid.get("workload"), list):
-        grid["workload"] = [fix(v) for v in grid["workload"]]
+    for key in ("workload", "machine"):
+        if isinstance(grid, dict) and isinstance(grid.get(key), list):
+            grid[key] = [fix(v) for v in grid[key]]
 
 
 def load_study(path: str | os.PathLike[str]) -> Study:

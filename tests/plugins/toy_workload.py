@@ -47,6 +47,6 @@ models.register(
                 metavar="S",
             ),
         ),
-        machine=models.Machine(nodes=4),
+        machine=models.ModelMachine(nodes=4),
     )
 )

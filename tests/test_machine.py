@@ -1,0 +1,329 @@
+"""A machine of node groups, memory and partitions (`schedsim.model.machine`), and the
+policies that run on it (FCFS, EASY) or refuse it (the others)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from schedsim.model.cluster import Allocation, AllocationError, Cluster
+from schedsim.model.machine import (
+    Machine,
+    MachineError,
+    NodeGroup,
+    Partition,
+    job_memory,
+    read_machine,
+)
+from schedsim.model.policy import REGISTRY, PolicyError
+from schedsim.model.simulation import ModelSimulation
+from schedsim.policies.backfilling import EASY
+from schedsim.policies.fcfs import FCFS
+from schedsim.workloads.job import Job
+from schedsim.workloads.workload import Workload
+
+from invariants import check_invariants, check_machine, record_holdings
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+GB = 1024.0**2  # KB
+
+MACHINE = """
+[[group]]
+name = "thin"
+nodes = 6
+cores = 4
+memory = "16G"
+
+[[group]]
+name = "fat"
+nodes = 2
+cores = 8
+memory = "256G"
+
+[[partition]]
+name = "batch"
+number = 1
+groups = ["thin"]
+default = true
+
+[[partition]]
+name = "bigmem"
+number = 2
+nodes = "6-7"
+"""
+
+
+def _machine(tmp_path: Path, text: str = MACHINE) -> Machine:
+    path = tmp_path / "m.toml"
+    path.write_text(text)
+    return read_machine(path)
+
+
+def _job(i: int, submit: float, run: float, size: int, *, est: float | None = None,
+         mem_gb: float = 0.0, partition: int = -1, name: str | None = None) -> Job:  # fmt: skip
+    est = run if est is None else est
+    swf = (float(i), submit, -1.0, run, float(size), -1.0, -1.0, float(size), est,
+           mem_gb * GB if mem_gb else -1.0, 1.0, -1.0, -1.0, -1.0, -1.0, float(partition),
+           -1.0, -1.0)  # fmt: skip
+    attrs = {"partition_name": name} if name else {}
+    return Job(i, submit, run, size, est, partition=partition, swf=swf, attrs=attrs)
+
+
+def test_a_machine_file_gives_groups_partitions_capacity_and_memory(tmp_path: Path) -> None:
+    m = _machine(tmp_path)
+    assert [g.name for g in m.groups] == ["thin", "fat"]
+    assert m.nodes == 8 and m.total_cores == 40 and m.max_cores_per_node == 8
+    assert m.capacity.tolist() == [4] * 6 + [8] * 2
+    assert m.memory is not None and m.memory.tolist() == [16 * GB] * 6 + [256 * GB] * 2
+    assert [(p.name, p.nodes, p.number, p.default) for p in m.partitions] == [
+        ("batch", (0, 1, 2, 3, 4, 5), 1, True),
+        ("bigmem", (6, 7), 2, False),
+    ]
+    assert not m.simple and Machine.uniform(8, 4).simple
+    assert m.describe() == (
+        "6 x 4 cores, 16 GB 'thin' + 2 x 8 cores, 256 GB 'fat'; partitions batch (default), bigmem"
+    )
+
+
+def test_a_job_finds_its_partition_by_name_number_or_default(tmp_path: Path) -> None:
+    m = _machine(tmp_path)
+    assert m.nodes_for(_job(1, 0, 1, 1, partition=2)).tolist() == [6, 7]
+    assert m.nodes_for(_job(1, 0, 1, 1, name="bigmem")).tolist() == [6, 7]
+    assert m.nodes_for(_job(1, 0, 1, 1)).tolist() == list(range(6))  # the default
+    with pytest.raises(MachineError, match=r"job 1 names partition 'gpu', which .* does not"):
+        m.nodes_for(_job(1, 0, 1, 1, name="gpu"))
+    with pytest.raises(MachineError, match=r"partition number 5 .* \(numbers 1, 2\)"):
+        m.nodes_for(_job(1, 0, 1, 1, partition=5))
+    # Memory bounds the cores a job can hold: 12 GB a core fits one per thin node.
+    assert m.most_cores(_job(1, 0, 1, 1, mem_gb=12)) == 6
+    assert m.most_cores(_job(1, 0, 1, 1, mem_gb=12, partition=2)) == 16
+    assert job_memory(_job(1, 0, 1, 1, mem_gb=2)) == 2 * GB
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("", "no [[group]]"),
+        ("[[group]]\nnodes = 0\n", "[[group]] 1: key nodes: 0, must be at least 1"),
+        ("[[group]]\nname = 'a'\nnodes = 2\ncores = 1.5\n", "1 ('a'): key cores: 1.5 is not"),
+        ("[[group]]\nname = 'a'\ncores = 2\n", "[[group]] 1 ('a'): key nodes: missing"),
+        ("[[group]]\nnodes = 2\nmemory = 'lots'\n", "key memory: 'lots' is not a memory size"),
+        ("[[group]]\nnodes = 2\ngpus = 4\n", "[[group]] 1: unknown key 'gpus'"),
+        ("[[group]]\nname='a'\nnodes=1\n[[group]]\nname='a'\nnodes=1\n", "names an earlier group"),
+        ("nodes = 4\n", "unknown key 'nodes'"),
+        ("[[group]]\nnodes = 2\n[[partition]]\nname = 'p'\n", "give its groups"),
+        ("[[group]]\nnodes = 2\n[[partition]]\nname='p'\ngroups=['x']\n", "no group 'x'"),
+        ("[[group]]\nnodes = 2\n[[partition]]\nname='p'\nnodes='1-4'\n", "the nodes are 0-1"),
+        ("[[group]]\nnodes = 2\n[[partition]]\ngroups=['group1']\n", "key name: missing"),
+        ("[[group]]\nnodes=2\n[[partition]]\nname='p'\nnodes='0'\ndefault=true\n"
+         "[[partition]]\nname='q'\nnodes='1'\ndefault=true\n", "earlier partition is the default"),
+        ("[[group]\nnodes = 2\n", "not TOML"),
+    ],
+)  # fmt: skip
+def test_a_bad_machine_file_is_one_line_naming_table_and_key(
+    tmp_path: Path, text: str, says: str
+) -> None:
+    with pytest.raises(MachineError) as info:
+        _machine(tmp_path, text)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(str(tmp_path / "m.toml"))
+    assert says in message, message
+
+
+def test_cluster_places_on_partition_nodes_within_memory(tmp_path: Path) -> None:
+    m = _machine(tmp_path)
+    c = Cluster(m.nodes, m.max_cores_per_node, capacity=m.capacity, memory=m.memory)
+    assert c.total_cores == 40 and c.free_cores == 40
+    # 6 cores of 12 GB on the bigmem nodes: memory, not cores, limits each node to 21.
+    alloc = c.place(6, np.array([6, 7]), 12 * GB)
+    assert alloc is not None and alloc.nodes.tolist() == [6] and alloc.cores.tolist() == [6]
+    c.allocate(alloc, 1, memory=12 * GB)
+    assert c.free_memory is not None and c.free_memory[6] == 256 * GB - 72 * GB
+    # On the thin nodes, 12 GB a core: one core per node.
+    alloc = c.place(3, np.arange(6), 12 * GB)
+    assert alloc is not None and alloc.cores.tolist() == [1, 1, 1]
+    with pytest.raises(AllocationError, match="memory not free"):
+        c.allocate(Allocation.on([0], 2), 2, memory=12 * GB)
+    assert c.free_cores == 34  # nothing taken by the refusal
+    c.release(c.holders[1], 1)
+    assert c.free_memory[6] == 256 * GB
+    # A narrower node's missing cores are never taken.
+    assert not c.valid(Allocation.on([0], 5)) and c.valid(Allocation.on([6], 8))
+
+
+def _workload(seed: int, n: int = 60) -> Workload:
+    rng = np.random.default_rng(seed)
+    jobs = []
+    for i in range(1, n + 1):
+        bigmem = rng.random() < 0.3
+        size = int(rng.integers(1, 13 if bigmem else 20))
+        mem = float(rng.choice([0, 1, 3, 10] if bigmem else [0, 1, 2]))
+        run = float(rng.integers(1, 500))
+        est = run * float(rng.choice([1, 2]))
+        jobs.append(_job(i, float(i * 20), run, size, est=est, mem_gb=mem,
+                         partition=2 if bigmem else -1))  # fmt: skip
+    return Workload.from_jobs(jobs, name=f"w{seed}")
+
+
+@pytest.mark.parametrize("policy", [FCFS, EASY])
+@pytest.mark.parametrize("seed", range(4))
+def test_fcfs_and_easy_keep_to_the_machine(tmp_path: Path, policy: type, seed: int) -> None:
+    m = _machine(tmp_path)
+    w = _workload(seed)
+    sim = ModelSimulation(w, policy(), machine=m)
+    log = record_holdings(sim)
+    result = sim.run()
+    check_invariants(result, w, m.total_cores)
+    check_machine(result, w, m, log)
+    assert result.meta["machine"] == m.describe()
+
+
+@st.composite
+def _machines_and_jobs(draw: st.DrawFn) -> tuple[Machine, Workload]:
+    groups = []
+    for k in range(draw(st.integers(1, 3))):
+        mem = draw(st.sampled_from([None, 8 * GB, 32 * GB]))
+        groups.append(NodeGroup(f"g{k}", draw(st.integers(1, 3)), draw(st.integers(1, 4)), mem))
+    nodes = sum(g.nodes for g in groups)
+    partitions: tuple[Partition, ...] = ()
+    if nodes > 1 and draw(st.booleans()):
+        cut = draw(st.integers(1, nodes - 1))
+        partitions = (
+            Partition("a", tuple(range(cut)), 1, True),
+            Partition("b", tuple(range(cut, nodes)), 2),
+        )
+    m = Machine(tuple(groups), partitions)
+    jobs = []
+    for i in range(1, draw(st.integers(1, 12)) + 1):
+        part = draw(st.sampled_from([-1, 1, 2])) if partitions else -1
+        job = _job(i, draw(st.integers(0, 50)), draw(st.integers(0, 30)), 1,
+                   mem_gb=draw(st.sampled_from([0, 1, 4])), partition=part)  # fmt: skip
+        most = m.most_cores(job)
+        size = draw(st.integers(1, max(1, most)))
+        if most < 1:
+            continue
+        jobs.append(_job(i, job.submit, job.run_time, size,
+                         est=job.run_time + draw(st.integers(0, 20)),
+                         mem_gb=job_memory(job) / GB, partition=part))  # fmt: skip
+    jobs.append(_job(1000, 0, 1, 1))
+    return m, Workload.from_jobs(jobs)
+
+
+@pytest.mark.parametrize("policy", [FCFS, EASY])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=_machines_and_jobs())
+def test_random_machines_and_jobs(policy: type, case: tuple[Machine, Workload]) -> None:
+    m, w = case
+    sim = ModelSimulation(w, policy(), machine=m)
+    log = record_holdings(sim)
+    result = sim.run()
+    check_invariants(result, w, m.total_cores)
+    check_machine(result, w, m, log)
+
+
+def test_easy_keeps_each_partitions_promise(tmp_path: Path) -> None:
+    # Exact estimates: a reservation's job starts no later than the promise, in each
+    # partition, whatever the other partition does.
+    m = _machine(tmp_path)
+    jobs = [
+        _job(1, 0, 100, 24),  # batch, all thin cores
+        _job(2, 1, 100, 16, partition=2),  # bigmem, all fat cores
+        _job(3, 2, 50, 4),  # batch: waits for job 1 (the reservation)
+        _job(4, 3, 50, 8, partition=2),  # bigmem: waits for job 2
+        _job(5, 4, 10, 20),  # batch: cannot start before job 3 without delaying it
+    ]
+    w = Workload.from_jobs(jobs)
+    sim = ModelSimulation(w, EASY(), machine=m, log_reservations=True)
+    result = sim.run()
+    start = dict(zip(result.jobs["id"], result.jobs["start"], strict=True))
+    assert (start[3], start[4], start[5]) == (100, 101, 100)
+    promised = result.reservations
+    for job, at in (3, 100.0), (4, 101.0):
+        assert promised[promised["job"] == job]["start"].min() == at
+
+
+def test_other_policies_refuse_the_machine_on_one_line(tmp_path: Path) -> None:
+    m = _machine(tmp_path)
+    w = _workload(0, 5)
+    ran = set()
+    for name, cls in sorted(REGISTRY.items()):
+        try:
+            policy = cls()
+        except TypeError:  # a policy whose parameters have no defaults
+            continue
+        try:
+            ModelSimulation(w, policy, machine=m)
+        except PolicyError as exc:
+            assert "\n" not in str(exc)
+            assert f"policy {policy.name!r} runs on identical nodes" in str(exc) or (
+                name in ("easy",)
+            ), str(exc)
+            continue
+        ran.add(name)
+    assert ran == {"fcfs", "easy"}
+
+
+def test_easy_refuses_overlapping_partitions_and_no_default(tmp_path: Path) -> None:
+    overlap = MACHINE.replace('nodes = "6-7"', 'nodes = "5-7"')
+    with pytest.raises(PolicyError, match="partitions 'batch' and 'bigmem' share nodes 5"):
+        ModelSimulation(_workload(0, 5), EASY(), machine=_machine(tmp_path, overlap))
+    # FCFS does not plan: overlapping partitions are fine.
+    ModelSimulation(_workload(0, 5), FCFS(), machine=_machine(tmp_path, overlap)).run()
+    no_default = MACHINE.replace("default = true", "")
+    with pytest.raises(PolicyError, match="need a default one"):
+        ModelSimulation(_workload(0, 5), EASY(), machine=_machine(tmp_path, no_default))
+
+
+def test_a_job_that_cannot_fit_its_partition_is_refused(tmp_path: Path) -> None:
+    m = _machine(tmp_path)
+    w = Workload.from_jobs([_job(1, 0, 10, 8, mem_gb=12)])  # thin nodes: 1 core each
+    with pytest.raises(ValueError, match=r"job 1 needs 8 cores with 12 GB per core; "
+                       r"partition 'batch' holds at most 6 such cores"):  # fmt: skip
+        ModelSimulation(w, FCFS(), machine=m)
+    with pytest.raises(ValueError, match="not both"):
+        ModelSimulation(w, FCFS(), machine=m, nodes=4)
+
+
+def test_a_study_names_the_machine_by_file_or_tables(tmp_path: Path) -> None:
+    from schedsim.app.study import RunConfig, StudyError, load_study
+
+    (tmp_path / "m.toml").write_text(MACHINE)
+    lines = [
+        f"{i} {i * 30} -1 {100 + i} {size} -1 -1 {size} {200 + i} {mem} 1 -1 -1 -1 -1 {part} -1 -1"
+        for i, (size, mem, part) in enumerate(
+            [(4, -1, 1), (8, 4194304, 2), (20, -1, -1), (2, 12582912, 1), (16, -1, 2)] * 4,
+            start=1,
+        )
+    ]
+    (tmp_path / "w.swf").write_text("; MaxProcs: 40\n" + "\n".join(lines) + "\n")
+    (tmp_path / "study.toml").write_text(
+        '[study]\nname = "m"\n[base]\nworkload = "w.swf"\nmachine = "m.toml"\n'
+        '[grid]\npolicy = ["fcfs", "easy"]\n'
+    )
+    study = load_study(tmp_path / "study.toml")
+    runs = study.runs()
+    assert [r.config.policy.name for r in runs] == ["fcfs", "easy"]
+    for r in runs:
+        result = r.config.simulation().run()
+        assert result.meta["machine"].startswith("6 x 4 cores, 16 GB 'thin'")
+    # The same machine as inline tables is the same run; another machine another run.
+    tables = tomllib.loads(MACHINE)
+    by_file = RunConfig(workload=str(tmp_path / "w.swf"), machine=str(tmp_path / "m.toml"))
+    inline = RunConfig(workload=str(tmp_path / "w.swf"), machine=tables)
+    assert by_file.run_id() == inline.run_id()
+    tables["group"][0]["nodes"] = 7
+    other = RunConfig(workload=str(tmp_path / "w.swf"), machine=tables)
+    assert other.run_id() != by_file.run_id()
+    with pytest.raises(StudyError, match=r"machine: .*no such machine file"):
+        RunConfig(workload=str(tmp_path / "w.swf"), machine=str(tmp_path / "none.toml"))
+    with pytest.raises(StudyError, match="nodes: give a machine of node groups or the nodes"):
+        RunConfig(workload=str(tmp_path / "w.swf"), machine=str(tmp_path / "m.toml"), nodes=8)
