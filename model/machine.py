@@ -17,6 +17,11 @@ cores there times that much, which must fit in the node's memory beside the othe
 jobs' (`schedsim.model.cluster.Cluster`). A machine without memory (no group gives
 any) does not check it.
 
+A group's **speed** (1 by default) is how fast a job runs on its nodes relative to the
+nodes the workload's run times were measured on: a job runs at the speed of its
+slowest node (a parallel job waits for its slowest process), so its run takes its run
+time divided by that speed, and its time limit, wall-clock, stays what the user asked.
+
 `Machine.uniform` is the classic ``nodes x cores_per_node`` machine, what
 ``--nodes/--cores-per-node`` describe; a machine file (`read_machine`, ``--machine
 FILE``, or a study's ``[machine]`` table) describes any other::
@@ -32,6 +37,7 @@ FILE``, or a study's ``[machine]`` table) describes any other::
     nodes = 4
     cores = 64
     memory = "2T"
+    speed = 1.5         # run times / 1.5 here (the workload's nodes: 1); optional
 
     [[partition]]
     name = "batch"
@@ -126,12 +132,14 @@ def job_memory(job: Job) -> float:
 @dataclass(frozen=True)
 class NodeGroup:
     """``nodes`` identical nodes of ``cores`` cores and ``memory`` KB each (None: not
-    modelled), called ``name``."""
+    modelled), called ``name``; ``speed`` is how fast a job runs there, relative to the
+    nodes the workload's run times were measured on (1)."""
 
     name: str
     nodes: int
     cores: int
     memory: float | None = None
+    speed: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -180,8 +188,9 @@ class Machine:
 
     @property
     def simple(self) -> bool:
-        """One group, no memory, no partitions: what every policy runs on."""
-        return len(self.groups) == 1 and self.groups[0].memory is None and not self.partitions
+        """One group at speed 1, no memory, no partitions: what every policy runs on."""
+        g = self.groups[0]
+        return len(self.groups) == 1 and g.memory is None and g.speed == 1 and not self.partitions
 
     @property
     def nodes(self) -> int:
@@ -211,6 +220,18 @@ class Machine:
             return None
         values = [math.inf if g.memory is None else g.memory for g in self.groups]
         out = np.repeat(np.asarray(values, dtype=float), [g.nodes for g in self.groups])
+        out.flags.writeable = False
+        return out
+
+    @cached_property
+    def speed(self) -> np.ndarray | None:
+        """Each node's speed (read-only), or None when every node runs at 1."""
+        if all(g.speed == 1 for g in self.groups):
+            return None
+        out = np.repeat(
+            np.asarray([g.speed for g in self.groups], dtype=float),
+            [g.nodes for g in self.groups],
+        )
         out.flags.writeable = False
         return out
 
@@ -292,7 +313,8 @@ class Machine:
         parts = []
         for g in self.groups:
             mem = "" if g.memory is None else f", {g.memory / 1024**2:g} GB"
-            parts.append(f"{g.nodes:,} x {g.cores} cores{mem} {g.name!r}")
+            speed = "" if g.speed == 1 else f", speed {g.speed:g}"
+            parts.append(f"{g.nodes:,} x {g.cores} cores{mem}{speed} {g.name!r}")
         text = " + ".join(parts)
         if self.partitions:
             names = [p.name + (" (default)" if p.default else "") for p in self.partitions]
@@ -331,7 +353,7 @@ def machine_from_table(table: Mapping[str, Any], source: str) -> Machine:
         where = f"{source}: [[group]] {k}" + (
             f" ({g['name']!r})" if isinstance(g.get("name"), str) else ""
         )
-        _keys(g, {"name", "nodes", "cores", "memory"}, where)
+        _keys(g, {"name", "nodes", "cores", "memory", "speed"}, where)
         name = _name(g, where, f"group{k}")
         if any(m.name == name for m in made):
             raise MachineError(f"{where}: key name: {name!r} names an earlier group too")
@@ -343,7 +365,10 @@ def machine_from_table(table: Mapping[str, Any], source: str) -> Machine:
                 memory = parse_memory(g["memory"])
             except ValueError as exc:
                 raise MachineError(f"{where}: key memory: {exc}") from None
-        made.append(NodeGroup(name, nodes, cores, memory))
+        speed = g.get("speed", 1.0)
+        if isinstance(speed, bool) or not isinstance(speed, int | float) or not 0 < speed <= 1000:
+            raise MachineError(f"{where}: key speed: {speed!r}, a number above 0 (at most 1000)")
+        made.append(NodeGroup(name, nodes, cores, memory, float(speed)))
     total = sum(group.nodes for group in made)
     start: dict[str, int] = {}
     at = 0

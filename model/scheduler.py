@@ -209,6 +209,7 @@ class Scheduler:
         #: None for identical nodes: jobs are then placed on their partition's nodes
         #: with their memory.
         self.machine = machine if machine is not None and not machine.simple else None
+        self._speed = self.machine.speed if self.machine is not None else None
         self.kill_at_estimate = kill_at_estimate
         self.limit_in_work = limit_in_work
         self.overhead = overhead
@@ -498,6 +499,11 @@ class Scheduler:
         now = self.env.now
         run.since = now
         run.progressing = not startup > 0
+        speed = self._speed
+        if speed is not None:
+            # The slowest of its nodes sets the pace (`schedsim.model.machine`, speed).
+            run.base_rate = float(speed[run.allocation.nodes].min())  # type: ignore[union-attr]
+            run.rate = run.base_rate * run.contention
         if self.contention is not None:
             self._contend(run.allocation, now, new=run)  # type: ignore[arg-type]
         run.expected_end = now + startup + run.planned_run()

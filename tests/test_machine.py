@@ -192,7 +192,10 @@ def _machines_and_jobs(draw: st.DrawFn) -> tuple[Machine, Workload]:
     groups = []
     for k in range(draw(st.integers(1, 3))):
         mem = draw(st.sampled_from([None, 8 * GB, 32 * GB]))
-        groups.append(NodeGroup(f"g{k}", draw(st.integers(1, 3)), draw(st.integers(1, 4)), mem))
+        speed = draw(st.sampled_from([1.0, 1.0, 0.5, 2.0]))
+        groups.append(
+            NodeGroup(f"g{k}", draw(st.integers(1, 3)), draw(st.integers(1, 4)), mem, speed)
+        )
     nodes = sum(g.nodes for g in groups)
     partitions: tuple[Partition, ...] = ()
     if nodes > 1 and draw(st.booleans()):
@@ -226,7 +229,7 @@ def test_random_machines_and_jobs(policy: type, case: tuple[Machine, Workload]) 
     sim = ModelSimulation(w, policy(), machine=m)
     log = record_holdings(sim)
     result = sim.run()
-    check_invariants(result, w, m.total_cores)
+    check_invariants(result, w, m.total_cores, unit_rate=m.speed is None)
     check_machine(result, w, m, log)
 
 
@@ -327,3 +330,27 @@ def test_a_study_names_the_machine_by_file_or_tables(tmp_path: Path) -> None:
         RunConfig(workload=str(tmp_path / "w.swf"), machine=str(tmp_path / "none.toml"))
     with pytest.raises(StudyError, match="nodes: give a machine of node groups or the nodes"):
         RunConfig(workload=str(tmp_path / "w.swf"), machine=str(tmp_path / "m.toml"), nodes=8)
+
+
+def test_a_job_runs_at_the_speed_of_its_slowest_node(tmp_path: Path) -> None:
+    m = _machine(
+        tmp_path,
+        "[[group]]\nname = 'fast'\nnodes = 2\nspeed = 2\n"
+        "[[group]]\nname = 'slow'\nnodes = 2\nspeed = 0.5\n",
+    )
+    assert m.describe() == "2 x 1 cores, speed 2 'fast' + 2 x 1 cores, speed 0.5 'slow'"
+    assert not m.simple and m.speed is not None and m.speed.tolist() == [2, 2, 0.5, 0.5]
+    jobs = [
+        _job(1, 0, 100, 2),  # nodes 0-1, speed 2: 50 s
+        _job(2, 0, 100, 1, est=150),  # node 2, speed 0.5: 200 s of work, killed at 150
+        _job(3, 60, 100, 3, est=300),  # nodes 0, 1, 3 (2 still runs): at 0.5, 200 s
+    ]
+    w = Workload.from_jobs(jobs)
+    result = ModelSimulation(w, FCFS(), machine=m).run()
+    rows = result.jobs.set_index("id")
+    assert (rows.loc[1, "end"], rows.loc[1, "outcome"]) == (50, "completed")
+    assert (rows.loc[2, "end"], rows.loc[2, "outcome"]) == (150, "killed_at_limit")
+    assert (rows.loc[3, "start"], rows.loc[3, "end"]) == (60, 260)
+    check_invariants(result, w, m.total_cores, unit_rate=False)
+    with pytest.raises(MachineError, match="key speed: 0, a number above 0"):
+        _machine(tmp_path, "[[group]]\nnodes = 2\nspeed = 0\n")

@@ -1028,7 +1028,10 @@ def machine_identity(machine: Machine) -> str:
     id hashes: the same machine from two files, or one with other comments, is one."""
     text = json.dumps(
         {
-            "groups": [[g.name, g.nodes, g.cores, g.memory] for g in machine.groups],
+            "groups": [
+                [g.name, g.nodes, g.cores, g.memory, *([g.speed] if g.speed != 1 else [])]
+                for g in machine.groups
+            ],
             "partitions": [
                 [p.name, list(p.nodes), p.number, p.default] for p in machine.partitions
             ],
