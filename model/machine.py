@@ -193,6 +193,14 @@ class Machine:
         return len(self.groups) == 1 and g.memory is None and g.speed == 1 and not self.partitions
 
     @property
+    def constrained(self) -> bool:
+        """Whether where a job may run depends on more than free cores (memory, partitions):
+        then policies place jobs node by node (`schedsim.policies.planning.nodes`); on
+        node groups that differ only in cores and speed, counting free cores still tells
+        whether a job fits."""
+        return self.memory is not None or bool(self.partitions)
+
+    @property
     def nodes(self) -> int:
         return sum(g.nodes for g in self.groups)
 

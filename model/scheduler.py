@@ -210,6 +210,9 @@ class Scheduler:
         #: with their memory.
         self.machine = machine if machine is not None and not machine.simple else None
         self._speed = self.machine.speed if self.machine is not None else None
+        #: The machine when jobs are placed node by node (memory, partitions), else None.
+        placed = self.machine is not None and self.machine.constrained
+        self._placed = self.machine if placed else None
         self.kill_at_estimate = kill_at_estimate
         self.limit_in_work = limit_in_work
         self.overhead = overhead
@@ -435,7 +438,7 @@ class Scheduler:
             raise PolicyError(f"start of job {job.id}, which is {state}, not queued")
         alloc = d.allocation
         known_free = alloc is None
-        machine = self.machine
+        machine = self._placed
         nodes, memory = None, 0.0
         if machine is not None:
             nodes, memory = machine.nodes_for(run.job), job_memory(run.job)
@@ -585,7 +588,7 @@ class Scheduler:
         assert home is not None
         try:
             # Back on the cores it held last, where they are free (on its own nodes).
-            memory = job_memory(run.job) if self.machine is not None else 0.0
+            memory = job_memory(run.job) if self._placed is not None else 0.0
             self.cluster.allocate(home, run.id, prefer=run.cores, memory=memory)
         except AllocationError:
             raise PolicyError(

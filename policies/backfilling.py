@@ -155,7 +155,7 @@ class EASY(Policy):
         return order_queue(queue, self.order, now)
 
     def schedule(self, view: View) -> list[Start]:
-        if view.machine is not None:
+        if view.machine is not None and view.machine.constrained:
             return self._on_nodes(view)
         free = view.free_cores
         queue = self.ordered(view.queue, view.now)
@@ -206,7 +206,7 @@ class EASY(Policy):
         per partition, jobs start in order while they fit; the first that does not gets
         a reservation at its shadow time on the cores it will have then, and a later job
         of the partition starts if it fits now and either ends (by its estimate) by that
-        time or fits in the room left at it beside the reservation."""
+        time or leaves the reserved job room at it (`Shadow.beside`)."""
         machine = view.machine
         assert machine is not None
         now = view.now
@@ -220,14 +220,12 @@ class EASY(Policy):
             if head is None:
                 alloc = room.place(job)
                 if alloc is None:
-                    heads[None if part is None else part.name] = shadow(room, job, holders)
+                    heads[None if part is None else part.name] = shadow(room, job, holders, now)
                     continue
             elif now + job.estimate <= head.when:
                 alloc = room.place(job)
             else:
-                alloc = room.within(head.extra).place(job)
-                if alloc is not None:
-                    head.extra.take(alloc, job)
+                alloc = head.beside(room, job)
             if alloc is not None:
                 room.take(alloc, job)
                 starts.append(Start(job, allocation=alloc))

@@ -26,7 +26,7 @@ class FCFS(Policy):
         partition)."""
 
     def schedule(self, view: View) -> list[Start]:
-        if view.machine is not None:
+        if view.machine is not None and view.machine.constrained:
             return self._on_nodes(view)
         free, starts = view.free_cores, []
         for job in view.queue:

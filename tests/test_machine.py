@@ -354,3 +354,36 @@ def test_a_job_runs_at_the_speed_of_its_slowest_node(tmp_path: Path) -> None:
     check_invariants(result, w, m.total_cores, unit_rate=False)
     with pytest.raises(MachineError, match="key speed: 0, a number above 0"):
         _machine(tmp_path, "[[group]]\nnodes = 2\nspeed = 0\n")
+
+
+@pytest.mark.parametrize("policy", [FCFS, EASY])
+def test_node_by_node_planning_makes_the_count_schedule_on_identical_nodes(policy: type) -> None:
+    # KTH's 100 one-core nodes as one group with memory to spare: every job is placed
+    # node by node (`schedsim.policies.planning.nodes`), and the schedule is the one
+    # counting free cores gives; so is that of ten groups of ten nodes (counted).
+    from schedsim.workloads import catalog, transforms
+
+    w = transforms.first(catalog.load("kth"), 1500)
+    plain = ModelSimulation(w, policy(), nodes=100).run().jobs
+    ample = Machine((NodeGroup("all", 100, 1, 1024 * GB),))
+    ten = Machine(tuple(NodeGroup(f"g{k}", 10, 1) for k in range(10)))
+    assert ample.constrained and not ten.constrained and not ten.simple
+    for machine in (ample, ten):
+        jobs = ModelSimulation(w, policy(), machine=machine).run().jobs
+        for column in ("start", "end", "nodes"):
+            assert jobs[column].tolist() == plain[column].tolist(), column
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("log", ["kth", "sdsc-sp2"])
+def test_node_by_node_easy_makes_the_count_schedule_on_whole_logs(log: str) -> None:
+    from schedsim.workloads import catalog
+
+    w = catalog.load(log)
+    size = w.header.machine_size
+    assert size is not None
+    plain = ModelSimulation(w, EASY(), nodes=size).run().jobs
+    ample = Machine((NodeGroup("all", size, 1, 1024 * GB),))
+    jobs = ModelSimulation(w, EASY(), machine=ample).run().jobs
+    for column in ("start", "end", "nodes"):
+        assert jobs[column].tolist() == plain[column].tolist(), column
