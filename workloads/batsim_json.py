@@ -105,19 +105,17 @@ the same workload gives the same bytes, one job and one profile per line.
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 import os
 import re
-import zlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from schedsim.workloads.formats import not_swf
+from schedsim.workloads.formats import not_swf, read_decompressed
 from schedsim.workloads.job import Job
-from schedsim.workloads.swf import MAX_ID, MAX_PROCS, MAX_TIME, STEP_NO_ESTIMATE, _one_line
+from schedsim.workloads.swf import MAX_ID, MAX_PROCS, MAX_TIME, STEP_NO_ESTIMATE
 from schedsim.workloads.workload import CleaningStep, Header, Members, Workload
 
 __all__ = [
@@ -140,8 +138,6 @@ _JOB_KEYS = frozenset({"id", "subtime", "res", "profile", "walltime"})
 _RESERVED = frozenset({*Job.__dataclass_fields__, "batsim_id"})
 #: An id Batsim may give a job that maps to a number: digits, or ``name!digits``.
 _NUMBERED = re.compile(r"(?:[^!]*!)?(-?[0-9]+)", re.ASCII)
-_GZIP_MAGIC = b"\x1f\x8b"
-_GZIP_ERRORS = (OSError, EOFError, zlib.error)
 _BOM = b"\xef\xbb\xbf"
 #: How many characters of a value a message shows (a value may be a long string).
 _SHOWN = 60
@@ -273,12 +269,7 @@ def read_batsim_json(path: str | os.PathLike[str]) -> Workload:
 
 def _load(src: Path) -> Any:
     """The file's JSON value; `BatsimJSONError` when its bytes are no JSON text."""
-    data = src.read_bytes()
-    if data[:2] == _GZIP_MAGIC:
-        try:
-            data = gzip.decompress(data)
-        except _GZIP_ERRORS as exc:
-            raise BatsimJSONError(src, f"corrupt gzip data: {_one_line(exc)}") from None
+    data = read_decompressed(src, lambda why: BatsimJSONError(src, why))
     # A byte order mark is no part of the JSON text (editors on Windows add one).
     data = data.removeprefix(_BOM)
     if not data.strip():

@@ -27,10 +27,14 @@ import gzip
 import os
 import re
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-__all__ = ["PARQUET_MAGIC", "READABLE", "Kind", "is_parquet", "kind", "not_swf"]
+__all__ = [
+    "GZIP_ERRORS", "GZIP_MAGIC", "PARQUET_MAGIC", "READABLE", "Kind", "is_parquet", "kind",
+    "not_swf", "one_line", "read_decompressed",
+]  # fmt: skip
 
 #: The formats schedsim reads, for messages that refuse a file.
 READABLE = (
@@ -78,13 +82,13 @@ def kind(path: str | os.PathLike[str]) -> Kind:
         head = fh.read(_HEAD)
     if head.startswith(PARQUET_MAGIC):
         return "parquet"
-    if head.startswith(b"\x1f\x8b"):
+    if head.startswith(GZIP_MAGIC):
         # Compressed sacct output or JSON is told by what it holds; corrupt gzip data is
         # the SWF reader's to report, on one line.
         try:
             with gzip.open(path, "rb") as fh:
                 head = fh.read(_HEAD)
-        except (OSError, EOFError, zlib.error):
+        except GZIP_ERRORS:
             return "swf"
     text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     if text.startswith(b"{"):
@@ -94,6 +98,29 @@ def kind(path: str | os.PathLike[str]) -> Kind:
     if len(names) > 1 and "jobid" in names:
         return "sacct"
     return "swf"
+
+
+#: A gzip stream begins with these bytes (what tells a compressed log, whatever its name).
+GZIP_MAGIC = b"\x1f\x8b"
+#: What decompressing a corrupt gzip stream raises.
+GZIP_ERRORS = (OSError, EOFError, zlib.error)
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line (some libraries' messages span several)."""
+    return " ".join(str(exc).split())
+
+
+def read_decompressed(path: str | os.PathLike[str], refuse: Callable[[str], Exception]) -> bytes:
+    """A workload file's bytes, decompressed when they begin as gzip does; corrupt gzip
+    data raises ``refuse(why)``, the reader's own one-line error."""
+    data = Path(path).read_bytes()
+    if data[:2] == GZIP_MAGIC:
+        try:
+            data = gzip.decompress(data)
+        except GZIP_ERRORS as exc:
+            raise refuse(f"corrupt gzip data: {one_line(exc)}") from None
+    return data
 
 
 def is_parquet(path: str | os.PathLike[str]) -> bool:

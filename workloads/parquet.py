@@ -28,8 +28,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from schedsim.workloads.formats import one_line
 from schedsim.workloads.job import SWF_FIELDS, Job
-from schedsim.workloads.swf import _ID_BOUND, _TIME_BOUND, MAX_ID, MAX_PROCS, MAX_TIME, _one_line
+from schedsim.workloads.swf import _ID_BOUND, _TIME_BOUND, MAX_ID, MAX_PROCS, MAX_TIME
 from schedsim.workloads.workload import CleaningStep, Header, Workload
 
 __all__ = ["read_workload", "write_workload"]
@@ -80,7 +81,7 @@ def read_workload(path: str | os.PathLike[str]) -> Workload:
     try:
         table = pq.read_table(src)
     except (OSError, pa.ArrowException) as exc:
-        raise ValueError(f"{src}: not a Parquet file that can be read ({_one_line(exc)})") from None
+        raise ValueError(f"{src}: not a Parquet file that can be read ({one_line(exc)})") from None
     raw = (table.schema.metadata or {}).get(_META_KEY)
     if raw is None:
         raise ValueError(
@@ -100,7 +101,7 @@ def read_workload(path: str | os.PathLike[str]) -> Workload:
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise ValueError(
             f"{src}: its {_META_KEY.decode()} metadata is not what write_workload writes "
-            f"({type(exc).__name__}: {_one_line(exc)})"
+            f"({type(exc).__name__}: {one_line(exc)})"
         ) from None
     absent = [a for a in attributes if a not in table.column_names]
     if absent:

@@ -73,16 +73,15 @@ step lines (a JobID with a dot, ``123.batch``), which sacct prints without
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
-import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from schedsim.workloads.formats import read_decompressed
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import CleaningStep, Header, Members, Workload
 
@@ -186,12 +185,7 @@ def read_sacct(
         zone = ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
         raise ValueError(f"unknown time zone {tz!r} (an IANA name, e.g. 'Europe/Berlin')") from None
-    data = p.read_bytes()
-    if data.startswith(b"\x1f\x8b"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise SacctError(p, None, None, f"corrupt gzip data: {exc}") from None
+    data = read_decompressed(p, lambda why: SacctError(p, None, None, why))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

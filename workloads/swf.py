@@ -159,7 +159,14 @@ from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
-from schedsim.workloads.formats import READABLE, not_swf
+from schedsim.workloads.formats import (
+    GZIP_ERRORS,
+    GZIP_MAGIC,
+    READABLE,
+    not_swf,
+    one_line,
+    read_decompressed,
+)
 from schedsim.workloads.job import SWF_FIELDS, Job, _trusted_jobs
 from schedsim.workloads.workload import CleaningStep, Header, Members, Workload
 
@@ -231,11 +238,9 @@ _MAX_TZ = 86400
 #: characters of plain decimal numbers. A line with any other byte goes to `_parse_line`.
 _NUMBER_BYTES = b" \t\n0123456789.eE+-"
 
-_GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
 #: What `check_swf_text` looks at: as much as `formats.not_swf` ever reads.
 _HEAD_BYTES = 1 << 16
-_GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
 #: ``; Key: value`` with the key right after the semicolon (at most one blank),
 #: so indented continuation lines like ``;    http://x`` are not mistaken for keys.
 _KEY_RE = re.compile(r";[ \t]?([A-Za-z][A-Za-z0-9_]*)[ \t]*:(.*)")
@@ -295,12 +300,7 @@ class SWFError(ValueError):
 
 def _read_data(path: Path) -> bytes:
     """The file's bytes; gzip is recognised by its magic bytes, not the suffix."""
-    data = path.read_bytes()
-    if data[:2] == _GZIP_MAGIC:
-        try:
-            data = gzip.decompress(data)
-        except _GZIP_ERRORS as exc:
-            raise SWFError(path, None, None, f"corrupt gzip data: {_one_line(exc)}") from None
+    data = read_decompressed(path, lambda why: SWFError(path, None, None, why))
     # A byte order mark is no part of the first line (editors on Windows add one).
     return data.removeprefix(_BOM)
 
@@ -327,17 +327,12 @@ def check_swf_text(path: str | os.PathLike[str]) -> None:
         head = fh.read(_HEAD_BYTES + 1)
     if len(head) <= _HEAD_BYTES:  # the whole file: read it as read_swf does
         head = _read_data(p)
-    elif head[:2] == _GZIP_MAGIC:
+    elif head[:2] == GZIP_MAGIC:
         try:
             head = zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(head, _HEAD_BYTES)
         except zlib.error as exc:
-            raise SWFError(p, None, None, f"corrupt gzip data: {_one_line(exc)}") from None
+            raise SWFError(p, None, None, f"corrupt gzip data: {one_line(exc)}") from None
     _refuse_other_formats(p, head.removeprefix(_BOM))
-
-
-def _one_line(exc: BaseException) -> str:
-    """An exception's message on one line (some libraries' messages span several)."""
-    return " ".join(str(exc).split())
 
 
 def _encoding(data: bytes) -> str:
@@ -577,7 +572,7 @@ def read_header(path: str | os.PathLike[str]) -> Header:
     p = Path(path)
     builder = _HeaderBuilder(p)
     with p.open("rb") as raw:
-        is_gzip = raw.read(2) == _GZIP_MAGIC
+        is_gzip = raw.read(2) == GZIP_MAGIC
         raw.seek(0)
         fh: IO[bytes] = gzip.GzipFile(fileobj=raw) if is_gzip else raw  # type: ignore[assignment]
         # Latin-1 maps every byte to one character and back, so universal newlines
@@ -593,7 +588,7 @@ def read_header(path: str | os.PathLike[str]) -> Header:
                 if not stripped.startswith(";"):
                     break
                 builder.add(line, lineno)
-        except _GZIP_ERRORS as exc:
+        except GZIP_ERRORS as exc:
             raise SWFError(p, None, None, f"corrupt gzip data: {exc}") from None
     return builder.build()
 
