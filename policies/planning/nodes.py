@@ -75,6 +75,22 @@ class Room:
         if self.memory is not None:
             self.memory[alloc.nodes] += alloc.cores * job_memory(job.job)
 
+    def give_all(self, freed: list[tuple[Allocation, JobView]]) -> None:
+        """Each job of ``freed`` leaves its cores (`give`, all at once: one numpy call
+        for many jobs, as a shadow time's releases come)."""
+        if not freed:
+            return
+        if len(freed) == 1:
+            self.give(*freed[0])
+            return
+        nodes = np.concatenate([a.nodes for a, _ in freed])
+        cores = np.concatenate([a.cores for a, _ in freed])
+        np.add.at(self.free, nodes, cores)
+        self.total += int(cores.sum())
+        if self.memory is not None:
+            per = np.repeat([job_memory(j.job) for _, j in freed], [len(a.nodes) for a, _ in freed])
+            np.add.at(self.memory, nodes, cores * per)
+
     def within(self, other: Room) -> Room:
         """The room left in both: per node the fewer free cores and the less memory."""
         memory = None
@@ -145,15 +161,19 @@ def shadow(
     # EASY keeps apart from the others) end: no placement is tried while too few.
     nodes = machine.nodes_for(job.job)
     have = now.total if nodes is None else int(now.free[nodes].sum())
+    freed: list[tuple[Allocation, JobView]] = []  # given back at the next placement
     for i, (end, alloc, holder) in enumerate(planned):
-        future.give(alloc, holder)
+        freed.append((alloc, holder))
         if mine is None or machine.partition_of(holder.job) is mine:
             have += alloc.size
         if i + 1 < len(planned) and planned[i + 1][0] == end:
             continue  # the others ending then first
         if have < job.size:
             continue
+        future.give_all(freed)
+        freed.clear()
         placed = future.place(job)
         if placed is not None:
             return Shadow(job, end, placed, future)
+    future.give_all(freed)
     return Shadow(job, math.inf, None, future)
