@@ -315,6 +315,18 @@ class Machine:
                 seen[n] = p
         return None
 
+    def group_table(self) -> list[dict[str, Any]]:
+        """Each group as a run's meta keeps it (``machine_groups``): its ``name``, ``first``
+        node, ``nodes``, ``cores`` per node, ``memory_gb`` per node (None: not modelled)
+        and ``speed``; what a Gantt chart marks the groups by."""
+        out, first = [], 0
+        for g in self.groups:
+            memory = None if g.memory is None else g.memory / 1024**2
+            out.append({"name": g.name, "first": first, "nodes": g.nodes, "cores": g.cores,
+                        "memory_gb": memory, "speed": g.speed})  # fmt: skip
+            first += g.nodes
+        return out
+
     def describe(self) -> str:
         """One line: ``96 x 32 cores (192 GB) 'thin' + 4 x 64 cores (2048 GB) 'fat';
         partitions batch (default), bigmem``."""

@@ -582,6 +582,7 @@ class ModelSimulation:
         }
         if self.machine is not None:
             meta["machine"] = self.machine.describe()
+            meta["machine_groups"] = self.machine.group_table()
         if self.population is not None:
             pop = self.population
             meta.update(

@@ -387,3 +387,20 @@ def test_node_by_node_easy_makes_the_count_schedule_on_whole_logs(log: str) -> N
     jobs = ModelSimulation(w, EASY(), machine=ample).run().jobs
     for column in ("start", "end", "nodes"):
         assert jobs[column].tolist() == plain[column].tolist(), column
+
+
+def test_a_gantt_chart_marks_the_groups(tmp_path: Path) -> None:
+    from schedsim.app.gantt import gantt
+
+    m = _machine(tmp_path)
+    result = ModelSimulation(_workload(1, 30), EASY(), machine=m).run()
+    assert [g["name"] for g in result.meta["machine_groups"]] == ["thin", "fat"]
+    assert result.meta["machine_groups"][1] == {
+        "name": "fat", "first": 6, "nodes": 2, "cores": 8, "memory_gb": 256.0, "speed": 1.0,
+    }  # fmt: skip
+    ax = gantt(result).axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert "thin: 4 cores, 16 GB" in texts and "fat: 8 cores, 256 GB" in texts
+    # The line where the fat nodes begin: node 6, in node units.
+    assert any(line.get_ydata()[0] == 6 and line.get_linewidth() == 1.0 for line in ax.lines)
+    assert "its group's" in ax.get_ylabel()

@@ -611,10 +611,11 @@ def gantt(
     ax.set_ylim(0, plan.height)
     ax.invert_yaxis()
     ax.set_xlabel(axis.label)
-    _node_ticks(ax, rows, plan.shown)
+    _node_ticks(ax, rows, plan.shown, groups=bool(result.meta.get("machine_groups")))
     if rows.by_core:
         for n in range(1, rows.count):  # node boundaries between the cores' rows
             ax.axhline(n, color="#999999", linewidth=0.5, zorder=1)
+    _group_marks(ax, result, rows)
     if plan.lane:
         ax.axhline(rows.rows, color="black", linewidth=0.8)
     if view is not None and plan.lo <= view.now <= plan.hi:
@@ -684,8 +685,34 @@ def _kind_patch(kind: str) -> Any:
     )
 
 
-def _node_ticks(ax: Axes, rows: _Rows, shown: list[int]) -> None:
-    """Row labels: node numbers (or the first node of each group), a handful at most."""
+def _group_marks(ax: Axes, result: Result, rows: _Rows) -> None:
+    """On a machine of node groups (``meta["machine_groups"]``): a line where a group
+    begins and its name, cores and memory at the left of its first row (a contiguous
+    range of nodes shown; a scattered selection is not marked)."""
+    groups = result.meta.get("machine_groups")
+    if not groups or rows.row_of is not None:
+        return
+    from matplotlib.transforms import blended_transform_factory
+
+    side = blended_transform_factory(ax.transAxes, ax.transData)
+    end = rows.first + rows.count
+    for g in groups:
+        first, last = int(g["first"]), int(g["first"]) + int(g["nodes"])
+        if last <= rows.first or first >= end:
+            continue
+        y = max(first - rows.first, 0) / rows.group
+        if first > rows.first:
+            ax.axhline(y, color="black", linewidth=1.0, zorder=4)
+        memory = "" if g.get("memory_gb") is None else f", {g['memory_gb']:g} GB"
+        label = f"{g['name']}: {g['cores']} cores{memory}"
+        box = {"facecolor": "white", "alpha": 0.8, "edgecolor": "none", "pad": 1}
+        ax.text(0.005, y + 0.1, label, transform=side, fontsize=7, va="top", ha="left",
+                zorder=6, bbox=box)  # fmt: skip
+
+
+def _node_ticks(ax: Axes, rows: _Rows, shown: list[int], groups: bool = False) -> None:
+    """Row labels: node numbers (or the first node of each group), a handful at most.
+    On node groups (``groups``) a node's row has room for the widest node's cores."""
     n = rows.rows
     step = max(1, math.ceil(n / 16))
     ticks = list(range(0, n, step))
@@ -696,6 +723,8 @@ def _node_ticks(ax: Axes, rows: _Rows, shown: list[int]) -> None:
     ax.set_yticks([t + 0.5 for t in ticks], names, fontsize=7)
     if rows.group > 1:
         ax.set_ylabel(f"node (rows of {rows.group} nodes)")
+    elif rows.by_core and groups:
+        ax.set_ylabel(f"node (rows of {rows.cores_per_node} cores: its group's used)")
     elif rows.by_core:
         ax.set_ylabel(f"node ({rows.cores_per_node} cores each)")
     else:
