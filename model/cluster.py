@@ -194,6 +194,20 @@ def room(
     return out
 
 
+def place(
+    free: np.ndarray,
+    free_memory: np.ndarray | None,
+    size: int,
+    cores_per_node: int,
+    nodes: np.ndarray | None = None,
+    memory: float = 0.0,
+) -> Allocation | None:
+    """`first_fit` of ``size`` cores on what `room` leaves a job: on ``nodes`` only (when
+    given), within ``free_memory`` at ``memory`` KB per core; None when it does not fit.
+    The scheduler's placement on a machine of node groups and the planners' alike."""
+    return first_fit(room(free, free_memory, nodes, memory), size, cores_per_node)
+
+
 def check_machine(nodes: int, cores_per_node: int) -> None:
     """ValueError naming ``nodes``, ``cores_per_node`` and the bound when the machine has
     more than `MAX_CORES` cores (see there why); nothing otherwise."""
@@ -330,7 +344,7 @@ class Cluster:
         """`first_fit` on a machine of node groups: ``nodes`` are the only nodes the job
         may use (its partition; None: any); ``memory`` what it holds per core, in KB, so
         that on each node it takes no more cores than the node's free memory holds."""
-        return first_fit(self.room(nodes, memory), size, self.cores_per_node)
+        return place(self._free, self._free_memory, size, self.cores_per_node, nodes, memory)
 
     def room(self, nodes: np.ndarray | None = None, memory: float = 0.0) -> np.ndarray:
         """The cores a job could take on each node now: the free ones, none outside

@@ -68,7 +68,7 @@ from typing import Any
 
 import numpy as np
 
-from schedsim.model.cluster import MAX_CORES
+from schedsim.model.cluster import MAX_CORES, room
 from schedsim.workloads.job import Job
 
 if sys.version_info >= (3, 11):
@@ -212,13 +212,16 @@ class Machine:
     def max_cores_per_node(self) -> int:
         return max(g.cores for g in self.groups)
 
+    def _per_node(self, values: Sequence[float], dtype: type) -> np.ndarray:
+        """One value per group, repeated for each of its nodes (read-only)."""
+        out: np.ndarray = np.repeat(np.asarray(values, dtype=dtype), [g.nodes for g in self.groups])
+        out.flags.writeable = False
+        return out
+
     @cached_property
     def capacity(self) -> np.ndarray:
         """Cores of each node (read-only)."""
-        out = np.repeat([g.cores for g in self.groups], [g.nodes for g in self.groups])
-        out = out.astype(np.int64)
-        out.flags.writeable = False
-        return out
+        return self._per_node([g.cores for g in self.groups], np.int64)
 
     @cached_property
     def memory(self) -> np.ndarray | None:
@@ -226,29 +229,16 @@ class Machine:
         without memory in a machine whose others have some has unlimited memory (inf)."""
         if all(g.memory is None for g in self.groups):
             return None
-        values = [math.inf if g.memory is None else g.memory for g in self.groups]
-        out = np.repeat(np.asarray(values, dtype=float), [g.nodes for g in self.groups])
-        out.flags.writeable = False
-        return out
+        return self._per_node(
+            [math.inf if g.memory is None else g.memory for g in self.groups], float
+        )
 
     @cached_property
     def speed(self) -> np.ndarray | None:
         """Each node's speed (read-only), or None when every node runs at 1."""
         if all(g.speed == 1 for g in self.groups):
             return None
-        out = np.repeat(
-            np.asarray([g.speed for g in self.groups], dtype=float),
-            [g.nodes for g in self.groups],
-        )
-        out.flags.writeable = False
-        return out
-
-    @cached_property
-    def group_of(self) -> np.ndarray:
-        """The index of each node's group (read-only)."""
-        out = np.repeat(np.arange(len(self.groups)), [g.nodes for g in self.groups])
-        out.flags.writeable = False
-        return out
+        return self._per_node([g.speed for g in self.groups], float)
 
     def partition_of(self, job: Job) -> Partition | None:
         """The partition ``job`` names (its ``partition_name`` attribute, else SWF field
@@ -293,15 +283,8 @@ class Machine:
     def most_cores(self, job: Job) -> int:
         """The most cores ``job`` could hold on an empty machine: on each of its nodes the
         node's cores, or as many as the node's memory holds at the job's memory per core."""
-        nodes = self.nodes_for(job)
-        cap = self.capacity if nodes is None else self.capacity[nodes]
-        mem = job_memory(job)
-        if mem > 0 and self.memory is not None:
-            memory = self.memory if nodes is None else self.memory[nodes]
-            with np.errstate(invalid="ignore"):
-                fit = np.floor(memory / mem)
-            cap = np.minimum(cap, np.where(np.isfinite(fit), fit, cap).astype(np.int64))
-        return int(cap.sum())
+        # What `room` leaves a job on an empty machine (its free cores all of them).
+        return int(room(self.capacity, self.memory, self.nodes_for(job), job_memory(job)).sum())
 
     def overlapping(self) -> tuple[Partition, Partition, np.ndarray] | None:
         """Two partitions that share nodes, and the nodes they share; None when none do."""

@@ -216,11 +216,12 @@ class EASY(Policy):
         holders = [(j.expected_end, j.allocation, j) for j in view.running if j.allocation]
         for job in self.ordered(view.queue, now):
             part = machine.partition_of(job.job)
-            head = heads.get(None if part is None else part.name)
+            key = None if part is None else part.name
+            head = heads.get(key)
             if head is None:
                 alloc = room.place(job)
                 if alloc is None:
-                    heads[None if part is None else part.name] = shadow(room, job, holders, now)
+                    heads[key] = shadow(room, job, holders, now)
                     continue
             elif now + job.estimate <= head.when:
                 alloc = room.place(job)

@@ -6,7 +6,7 @@ partitions (`schedsim.model.machine.Machine`), where a job fits depends on which
 are free: it may only use its partition's nodes, and on each node no more cores than
 the node's free memory holds at the job's memory per core. `Room` is the free cores
 and memory per node, a working copy a pass places its jobs on (first fit, as the
-scheduler places: `schedsim.model.cluster.room`); `shadow` is EASY's shadow time in these
+scheduler places: `schedsim.model.cluster.place`); `shadow` is EASY's shadow time in these
 terms (seed 000 section 2.1.2): the earliest time the running jobs, ending by their
 estimates, leave room for a job, and the room then, beside which a later job may run
 past that time (`Shadow.beside`).
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from schedsim.model.cluster import Allocation, first_fit, room
+from schedsim.model.cluster import Allocation, place
 from schedsim.model.machine import Machine, job_memory
 from schedsim.model.view import JobView, View
 from schedsim.policies.planning.profile import planned_end
@@ -56,10 +56,9 @@ class Room:
         """First fit of ``job`` on its nodes with its memory, or None (nothing taken)."""
         if job.size > self.total:
             return None
-        nodes = self.machine.nodes_for(job.job)
-        # The general first fit: on nodes of one core it takes what `room` allows, which
-        # the one-core shortcut (one core per free node) would not check.
-        return first_fit(room(self.free, self.memory, nodes, job_memory(job.job)), job.size, 2)
+        m = self.machine
+        return place(self.free, self.memory, job.size, m.max_cores_per_node,
+                     m.nodes_for(job.job), job_memory(job.job))  # fmt: skip
 
     def take(self, alloc: Allocation, job: JobView) -> None:
         """``job`` holds ``alloc`` (and its memory there)."""
