@@ -28,7 +28,7 @@ import pandas as pd
 
 from schedsim.workloads.workload import Workload
 
-__all__ = ["FORMATS", "convert", "recorded_schedule"]
+__all__ = ["FORMATS", "convert", "format_of", "recorded_schedule"]
 
 #: The endings ``OUT`` may have, and the format each writes.
 FORMATS = {".swf": "SWF", ".swf.gz": "SWF (gzip)", ".parquet": "Parquet", ".json": "Batsim JSON"}
@@ -53,7 +53,9 @@ def recorded_schedule(workload: Workload) -> pd.DataFrame:
     )
 
 
-def _format(path: Path) -> str:
+def format_of(path: Path) -> str:
+    """The ending of `FORMATS` ``path``'s name has (the longest that fits); ValueError
+    naming the endings when it has none."""
     name = path.name.lower()
     for ending in sorted(FORMATS, key=len, reverse=True):
         if name.endswith(ending):
@@ -70,7 +72,7 @@ def convert(
     """Write ``workload`` to ``destination`` in the format its name ends in (`FORMATS`);
     the path written. `FileExistsError` when it exists and ``force`` is not set."""
     out = Path(destination)
-    ending = _format(out)
+    ending = format_of(out)
     if out.exists() and not force:
         raise FileExistsError(f"{out}: exists; convert to another name, or pass --force")
     if ending in (".swf", ".swf.gz"):

@@ -83,6 +83,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from schedsim.workloads.formats import read_decompressed
 from schedsim.workloads.job import Job
+from schedsim.workloads.swf import STEP_NO_ESTIMATE
 from schedsim.workloads.workload import CleaningStep, Header, Members, Workload
 
 __all__ = ["COLUMNS", "STATUS", "SacctError", "read_sacct"]
@@ -127,7 +128,6 @@ _Fail = Callable[[str, str], "SacctError"]
 STEP_NEVER_STARTED = "dropped: never started"
 STEP_NOT_ENDED = "dropped: not ended"
 STEP_STEPS = "dropped: job step lines (sacct without --allocations)"
-STEP_NO_ESTIMATE = "estimate missing: used run time"
 #: What each dropping step's detail says of its lines.
 _WHY = {
     STEP_STEPS: "a JobID with a dot",

@@ -839,14 +839,13 @@ def cmd_policies(console: Console) -> int:
 
 def cmd_convert(args: argparse.Namespace, console: Console) -> int:
     """Read WORKLOAD, say its cleaning steps, write OUT (`schedsim.workloads.convert`)."""
-    from schedsim.workloads.convert import FORMATS, convert
+    from schedsim.workloads.convert import FORMATS, convert, format_of
 
     workload = catalog.load(args.workload)
     for step in workload.cleaning:
         console.print(f"cleaning: {step}", soft_wrap=True)
     out = convert(workload, args.out, force=args.force)
-    ending = next(e for e in sorted(FORMATS, key=len, reverse=True) if out.name.lower().endswith(e))
-    console.print(f"wrote {out}: {len(workload):,} jobs, {FORMATS[ending]}", soft_wrap=True)
+    console.print(f"wrote {out}: {len(workload):,} jobs, {FORMATS[format_of(out)]}", soft_wrap=True)
     return 0
 
 

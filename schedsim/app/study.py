@@ -1420,9 +1420,8 @@ def _trim_ok(value: Any) -> bool:
 
 def _workload_key(name_or_path: str) -> tuple[str, int, int]:
     """(resolved path, mtime, size): a cache key that notices an edited file."""
-    path = catalog.resolve(name_or_path)
-    stat = path.stat()
-    return str(path), stat.st_mtime_ns, stat.st_size
+    path = str(catalog.resolve(name_or_path))
+    return (path, *_file_stamp(path))
 
 
 @functools.lru_cache(maxsize=4)
@@ -1467,7 +1466,7 @@ def _check_format(path: str, mtime_ns: int, size: int) -> None:
     if what == "swf":
         check_swf_text(path)
     elif what != "parquet":
-        catalog.load(path)
+        _read_workload(path, mtime_ns, size)  # read once: the runs find it in the cache
 
 
 # ---- a study -------------------------------------------------------------------
