@@ -224,11 +224,11 @@ class Policy:
         (`schedsim.model.machine.Machine`, not ``simple``). The default refuses it: a
         policy that places jobs by counting free cores, or on nodes all alike, would
         place them where they do not fit. A policy that handles such machines (FCFS,
-        EASY) says what it handles by overriding this.
+        EASY, conservative) says what it handles by overriding this.
         """
         raise PolicyError(
             f"policy {self.name!r} runs on identical nodes without memory or partitions; "
-            f"this machine has {_shape(machine)} (fcfs and easy run on it)"
+            f"this machine has {_shape(machine)} (fcfs, easy and conservative run on it)"
         )
 
     def wants_pass(self, time: float) -> bool:

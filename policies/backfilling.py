@@ -34,8 +34,10 @@ from collections.abc import Callable, Sequence
 from heapq import heappop, heappush
 from typing import Literal
 
-from schedsim.model.cluster import ranges
-from schedsim.model.machine import Machine
+import numpy as np
+
+from schedsim.model.cluster import Allocation, ranges
+from schedsim.model.machine import Machine, job_memory
 from schedsim.model.policy import (
     Policy,
     PolicyError,
@@ -48,6 +50,7 @@ from schedsim.model.policy import (
 from schedsim.model.view import JobView
 from schedsim.policies.planning.conservative import by_start, compress, duration, place
 from schedsim.policies.planning.easy import by_expected_end, shadow_by_end
+from schedsim.policies.planning.node_profile import NodeProfile
 from schedsim.policies.planning.nodes import Room, Shadow, shadow
 from schedsim.policies.planning.profile import Planned, Profile, planned_end
 
@@ -258,16 +261,32 @@ class Conservative(Policy):
     what was reserved).
     While estimates hold (jobs killed at their estimate) a job never starts
     later than the first reservation it was given.
+
+    On identical nodes, and on node groups that differ only in cores and speed, it
+    counts free cores over time (`schedsim.policies.planning.profile.Profile`) and a
+    due job starts where the scheduler places it. On a machine with memory or
+    partitions (`schedsim.model.machine.Machine.constrained`, overlapping partitions
+    included) it plans node by node (`schedsim.policies.planning.node_profile`): each
+    reservation names its cores (``allocations``), found by first fit on the job's
+    partition within its memory, held over its whole planned run, and the job starts
+    on exactly those cores; compression moves a reservation earlier, onto whichever
+    cores the hole offers, and never later (seed 000 section 2.1.1).
     """
 
     preempts = False  # every job runs in one stretch, start to end
 
     def __init__(self) -> None:
         self.profile: Profile | None = None
+        #: The plan node by node, on a machine with memory or partitions (else None).
+        self.nodes: NodeProfile | None = None
         #: job id -> (planned start, planned duration, cores) for waiting jobs.
         self.reservations: dict[int, tuple[float, float, int]] = {}
+        #: job id -> the cores a waiting job is to start on (planning node by node).
+        self.allocations: dict[int, Allocation] = {}
         #: job id -> planned end for running jobs (where the profile frees them).
         self._running_end: dict[int, float] = {}
+        #: job id -> the cores a running job holds (planning node by node).
+        self._held: dict[int, Allocation] = {}
         self._jobs: dict[int, JobView] = {}
         # Min-heaps with lazy deletion (an entry is live while it matches the
         # dicts above): due reservations and overrun jobs are found without
@@ -277,7 +296,15 @@ class Conservative(Policy):
         #: Called with (job, start) whenever a job gets or changes a reservation.
         self.on_reserve: Callable[[JobView, float], None] | None = None
 
+    def check_machine(self, machine: Machine) -> None:
+        """Every machine: node groups and speeds (counted, as on identical nodes), memory
+        and partitions, overlapping or not, with or without a default (planned node by
+        node: a job's reservation lies on its partition's nodes, or anywhere when it
+        names none and no partition is the default)."""
+
     def schedule(self, view: View) -> list[Start | WakeAt]:
+        if view.machine is not None and view.machine.constrained:
+            return self._on_nodes(view)
         now = view.now
         if self.profile is None:
             self.profile = Profile(now, view.total_cores)
@@ -299,16 +326,22 @@ class Conservative(Policy):
         return self._due(now)
 
     def promises(self) -> list[Reservation]:
-        """Every waiting job's reservation, in order of start (ties by id)."""
+        """Every waiting job's reservation, in order of start (ties by id), with its
+        cores when planned node by node."""
+        allocations = self.allocations
         return [
-            Reservation(jid, start, start + span, cores)
+            Reservation(jid, start, start + span, cores, allocations.get(jid))
             for jid, (start, span, cores) in sorted(
                 self.reservations.items(), key=lambda item: (item[1][0], item[0])
             )
         ]
 
-    def _set(self, job: JobView, start: float, duration: float) -> None:
+    def _set(
+        self, job: JobView, start: float, duration: float, alloc: Allocation | None = None
+    ) -> None:
         self.reservations[job.id] = (start, duration, job.size)
+        if alloc is not None:
+            self.allocations[job.id] = alloc
         heappush(self._starts, (start, job.id))
         if self.on_reserve is not None:
             self.on_reserve(job, start)
@@ -354,12 +387,100 @@ class Conservative(Policy):
         for jid, _ in old:
             self._anchor(self._jobs[jid], now)
 
+    # -- node by node: memory and partitions (seed 000 section 2.1.1 on named cores) ----
+    def _on_nodes(self, view: View) -> list[Start | WakeAt]:
+        """A pass planned node by node: early ends give their nodes back for the rest of
+        their planned run and compress the plan; arrivals are anchored on the cores
+        first fit gives them at their anchor point; due jobs start on those cores."""
+        now = view.now
+        plan = self.nodes
+        if plan is None:
+            plan = self._replan_nodes(view)
+        else:
+            plan.advance(now)
+        compress = False
+        for job in view.ended:
+            end = self._running_end.pop(job.id, None)
+            alloc = self._held.pop(job.id, None)
+            if end is not None and end > now and alloc is not None:
+                plan.release(now, end, alloc, job_memory(job.job))  # the hole it leaves
+                compress = True
+        if self._overran(now):
+            plan = self._replan_nodes(view)
+        elif compress:
+            self._compress_nodes(plan, now)
+        for job in view.arrived:
+            self._jobs[job.id] = job
+            self._anchor_nodes(plan, job, now)
+        return self._due(now)
+
+    @staticmethod
+    def _where(plan: NodeProfile, job: JobView) -> np.ndarray | None:
+        """The nodes ``job`` may use (its partition's; None: any)."""
+        return plan.machine.nodes_for(job.job)
+
+    def _anchor_nodes(self, plan: NodeProfile, job: JobView, now: float) -> None:
+        """Reserve ``job`` at its anchor point on the cores it fits there."""
+        span = duration(job.estimate)
+        per_core = job_memory(job.job)
+        start, alloc = plan.earliest(job.size, span, now, self._where(plan, job), per_core)
+        plan.reserve(start, start + span, alloc, per_core)
+        self._set(job, start, span, alloc)
+
+    def _compress_nodes(self, plan: NodeProfile, now: float) -> None:
+        """Release each reservation in order of start time (ties by id) and place it
+        again: earlier, on the cores the hole offers, when one fits it, else where it
+        was (section 2.1.1)."""
+        for jid, (start, span, _) in sorted(self.reservations.items(), key=by_start):
+            job = self._jobs[jid]
+            alloc = self.allocations[jid]
+            per_core = job_memory(job.job)
+            where = self._where(plan, job)
+            found = plan.earlier(job.size, span, start, alloc, now, where, per_core)
+            if found is None:
+                continue
+            new, moved = found
+            plan.release(start, start + span, alloc, per_core)
+            plan.reserve(new, new + span, moved, per_core)
+            self._set(job, new, span, moved)
+
+    def _replan_nodes(self, view: View) -> NodeProfile:
+        """The plan node by node rebuilt from the running jobs (their cores free at their
+        planned ends: `planned_end`), every reservation anchored again in order of
+        start (`_replan`'s, node by node); also the first pass's plan."""
+        machine = view.machine
+        assert machine is not None
+        now = view.now
+        self._running_end.clear()
+        self._ends.clear()
+        self._held.clear()
+        running = []
+        for r in view.running:
+            if r.allocation is None:
+                continue
+            end = planned_end(r.expected_end, now)
+            self._running_end[r.id] = end
+            heappush(self._ends, (end, r.id))
+            self._held[r.id] = r.allocation
+            running.append((end, r.allocation, job_memory(r.job)))
+        self.nodes = plan = NodeProfile.of_running(
+            machine, now, view.free_per_node, view.free_memory, running
+        )
+        old = sorted(self.reservations.items(), key=by_start)
+        self.reservations.clear()
+        self.allocations.clear()
+        self._starts.clear()
+        for jid, _ in old:
+            self._anchor_nodes(plan, self._jobs[jid], now)
+        return plan
+
     def _due(self, now: float) -> list[Start | WakeAt]:
         """Start every job whose reservation has come; wake up for the next one.
 
         A reservation can fall at a time when nothing else happens (a job
         that ended early left a hole that ends where the reservation
         begins), so the policy asks for a pass at the next reservation.
+        Planned node by node, a job starts on the cores its reservation names.
         """
         out: list[Start | WakeAt] = []
         starts, reservations = self._starts, self.reservations
@@ -375,7 +496,10 @@ class Conservative(Policy):
                 end = start + duration
                 self._running_end[jid] = end
                 heappush(self._ends, (end, jid))
-                out.append(Start(self._jobs.pop(jid)))
+                alloc = self.allocations.pop(jid, None)
+                if alloc is not None:
+                    self._held[jid] = alloc
+                out.append(Start(self._jobs.pop(jid), allocation=alloc))
             else:
                 out.append(WakeAt(start))
                 break

@@ -1,5 +1,6 @@
 """A machine of node groups, memory and partitions (`schedsim.model.machine`), and the
-policies that run on it (FCFS, EASY) or refuse it (the others)."""
+policies that run on it (FCFS, EASY, conservative: more of it in
+test_conservative_nodes.py) or refuse it (the others)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from schedsim.model.machine import (
 )
 from schedsim.model.policy import REGISTRY, PolicyError
 from schedsim.model.simulation import ModelSimulation
-from schedsim.policies.backfilling import EASY
+from schedsim.policies.backfilling import EASY, Conservative
 from schedsim.policies.fcfs import FCFS
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
@@ -174,9 +175,11 @@ def _workload(seed: int, n: int = 60) -> Workload:
     return Workload.from_jobs(jobs, name=f"w{seed}")
 
 
-@pytest.mark.parametrize("policy", [FCFS, EASY])
+@pytest.mark.parametrize("policy", [FCFS, EASY, Conservative])
 @pytest.mark.parametrize("seed", range(4))
-def test_fcfs_and_easy_keep_to_the_machine(tmp_path: Path, policy: type, seed: int) -> None:
+def test_fcfs_easy_and_conservative_keep_to_the_machine(
+    tmp_path: Path, policy: type, seed: int
+) -> None:
     m = _machine(tmp_path)
     w = _workload(seed)
     sim = ModelSimulation(w, policy(), machine=m)
@@ -221,7 +224,7 @@ def _machines_and_jobs(draw: st.DrawFn) -> tuple[Machine, Workload]:
     return m, Workload.from_jobs(jobs)
 
 
-@pytest.mark.parametrize("policy", [FCFS, EASY])
+@pytest.mark.parametrize("policy", [FCFS, EASY, Conservative])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=_machines_and_jobs())
 def test_random_machines_and_jobs(policy: type, case: tuple[Machine, Workload]) -> None:
@@ -272,7 +275,7 @@ def test_other_policies_refuse_the_machine_on_one_line(tmp_path: Path) -> None:
             ), str(exc)
             continue
         ran.add(name)
-    assert ran == {"fcfs", "easy"}
+    assert ran == {"fcfs", "easy", "conservative"}
 
 
 def test_easy_refuses_overlapping_partitions_and_no_default(tmp_path: Path) -> None:

@@ -90,7 +90,7 @@ Multi-core nodes with contention (seed 003, Zeng & Sodan 2009)::
 is taken as 4) and ``nodes`` defaults to 128 (`RunConfig`).
 
 A machine of node groups, memory and partitions (`schedsim.model.machine`), in place
-of ``nodes`` and ``cores_per_node`` (a trace's jobs; fcfs and easy run on it)::
+of ``nodes`` and ``cores_per_node`` (a trace's jobs; fcfs, easy and conservative run on it)::
 
     machine = "cluster.toml"              # a machine file, relative to the study file
     # or its tables inline:
