@@ -10,8 +10,9 @@ the drift benchmark's parts of a small SS run account for the whole run, and
 that the closed-loop benchmark's two ways of a small run agree, that the
 core's profile of a small closed loop shares its time out among the parts, and
 that ``benchmarks/run_phases.py`` splits a small ``schedsim run`` process into
-phases that add up to it, and that ``benchmarks/summaries.py`` times the summaries of a
-small made-up result.
+phases that add up to it, that ``benchmarks/summaries.py`` times the summaries of a
+small made-up result, and that ``benchmarks/conservative_nodes.py`` times conservative
+backfilling counted and node by node on a few hundred KTH jobs.
 """
 
 from __future__ import annotations
@@ -272,3 +273,15 @@ def test_the_summaries_benchmark_times_a_small_made_up_result(tmp_path) -> None:
     for key in ("result_s", "summary_s", "category_table_s", "total_s"):
         assert doc[key] > 0, key
     assert doc["met"] == (doc["total_s"] <= doc["target_s"])  # reported, never asserted
+
+
+def test_conservative_nodes_times_the_three_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load("conservative_nodes")
+    machine = bench.groups_of(103)
+    assert [g.nodes for g in machine.groups] == [10] * 9 + [13] and machine.constrained
+    assert bench.main(["--first", "300"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("kth: 300 jobs; 100 one-core nodes, 10 groups")
+    assert [line.split()[0] for line in lines[1:]] == ["count", "nodes", "nodes+memory"]
+    # Memory that never binds plans the schedule the run without it plans.
+    assert lines[2].split("mean wait")[1] == lines[3].split("mean wait")[1]

@@ -10,7 +10,12 @@ Any policy can use it, for its own schedule or to ask "what if":
 * `schedsim.policies.planning.conservative`: conservative backfilling's
   anchoring and compression (seed 000 section 2.1.1), a plan of a whole
   queue, and a job's estimated start and response time under conservative
-  backfilling (what seed 003 asks at every submission).
+  backfilling (what seed 003 asks at every submission);
+* `schedsim.policies.planning.nodes`: EASY's shadow time on a machine of node
+  groups with memory or partitions, node by node (the room per node);
+* `schedsim.policies.planning.node_profile`: conservative backfilling's plan on
+  such a machine, free cores and memory per node over time (`NodeProfile`):
+  anchoring on named cores, compression, blocked nodes.
 
 `schedsim.policies.backfilling` (EASY, conservative) is built on these.
 """
