@@ -278,7 +278,7 @@ class Conservative(Policy):
     def __init__(self) -> None:
         self.profile: Profile | None = None
         #: The plan node by node, on a machine with memory or partitions (else None).
-        self.nodes: NodeProfile | None = None
+        self.node_profile: NodeProfile | None = None
         #: job id -> (planned start, planned duration, cores) for waiting jobs.
         self.reservations: dict[int, tuple[float, float, int]] = {}
         #: job id -> the cores a waiting job is to start on (planning node by node).
@@ -393,7 +393,7 @@ class Conservative(Policy):
         their planned run and compress the plan; arrivals are anchored on the cores
         first fit gives them at their anchor point; due jobs start on those cores."""
         now = view.now
-        plan = self.nodes
+        plan = self.node_profile
         if plan is None:
             plan = self._replan_nodes(view)
         else:
@@ -463,7 +463,7 @@ class Conservative(Policy):
             heappush(self._ends, (end, r.id))
             self._held[r.id] = r.allocation
             running.append((end, r.allocation, job_memory(r.job)))
-        self.nodes = plan = NodeProfile.of_running(
+        self.node_profile = plan = NodeProfile.of_running(
             machine, now, view.free_per_node, view.free_memory, running
         )
         old = sorted(self.reservations.items(), key=by_start)

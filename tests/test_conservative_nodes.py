@@ -354,7 +354,7 @@ def test_groups_without_memory_or_partitions_keep_the_count_schedule() -> None:
     ten = Machine(tuple(NodeGroup(f"g{k}", 10, 1) for k in range(10)))
     policy = Conservative()
     jobs = ModelSimulation(w, policy, machine=ten).run().jobs
-    assert policy.nodes is None
+    assert policy.node_profile is None
     for column in ("start", "end", "nodes"):
         assert jobs[column].tolist() == plain[column].tolist(), column
 
