@@ -310,17 +310,48 @@ class Cluster:
         # Node -> {job id: cores}, kept once `jobs_on` is first used.
         self._on: list[dict[int, int]] | None = None
         self._cores: dict[int, np.ndarray] = {}
+        #: Nodes out of the machine now (`take_down`), and their cores.
+        self._down: set[int] = set()
+        self.down_cores = 0
 
     @property
     def busy_cores(self) -> int:
-        return self.total_cores - self.free_cores
+        """Cores held by jobs (not those of nodes out of the machine: `take_down`)."""
+        return self.total_cores - self.free_cores - self.down_cores
 
     @property
     def busy_nodes(self) -> int:
-        """Nodes with at least one busy core."""
+        """Nodes on which jobs hold at least one core (nodes out of the machine are not)."""
         if self.cores_per_node == 1:
-            return self.total_cores - self.free_cores
-        return int(np.count_nonzero(self._free < self.capacity))
+            return self.total_cores - self.free_cores - self.down_cores
+        busy = self._free < self.capacity
+        if self._down:
+            busy[list(self._down)] = False
+        return int(np.count_nonzero(busy))
+
+    def take_down(self, node: int) -> None:
+        """``node`` leaves the machine (a failure, a maintenance window): its cores and
+        memory are no longer free. Its jobs must have released it first."""
+        if node in self._down or self._free[node] != self.capacity[node]:
+            raise AllocationError(f"node {node} taken down while held or down")
+        self._down.add(node)
+        self.down_cores += int(self.capacity[node])
+        self.free_cores -= int(self.capacity[node])
+        self._free[node] = 0
+        self._snapshot = None
+        if self._free_memory is not None:
+            self._free_memory[node] = 0.0
+
+    def bring_up(self, node: int) -> None:
+        """``node`` is back (`take_down`): all its cores and memory free."""
+        self._down.remove(node)
+        self.down_cores -= int(self.capacity[node])
+        self.free_cores += int(self.capacity[node])
+        self._free[node] = self.capacity[node]
+        self._snapshot = None
+        if self._free_memory is not None:
+            assert self.memory is not None
+            self._free_memory[node] = self.memory[node]
 
     def free_snapshot(self) -> np.ndarray:
         """A read-only copy of the free cores per node as they are now.

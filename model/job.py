@@ -77,6 +77,8 @@ class JobRun:
     lost_work: float = 0.0
     lost_run: float = 0.0
     requeues: int = 0
+    #: Attempts a node outage killed (`schedsim.model.outages`).
+    failures: int = 0
     attempts: int = 0
     end: float | None = None
     outcome: Outcome | None = None

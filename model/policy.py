@@ -231,6 +231,23 @@ class Policy:
             f"this machine has {_shape(machine)} (fcfs, easy and conservative run on it)"
         )
 
+    def check_outages(self, windows: bool, machine: Machine | None) -> None:
+        """Refuse, with a `PolicyError` of one line, a run with node outages
+        (`schedsim.model.outages`) this policy cannot take; ``windows``: the run
+        announces maintenance windows; ``machine``: its machine of node groups, memory
+        or partitions (None: identical nodes).
+
+        The default refuses: a policy that keeps its own account of the machine (a
+        plan of the cores, suspended jobs to resume on their own nodes) would plan
+        with nodes that are gone. A policy that reads the free cores afresh at every
+        pass, and plans around the windows when it plans at all, says so by
+        overriding this (FCFS, EASY, conservative).
+        """
+        raise PolicyError(
+            f"policy {self.name!r} does not take node outages into account: run it without "
+            "failures and maintenance windows (fcfs, easy and conservative take them)"
+        )
+
     def wants_pass(self, time: float) -> bool:
         """Whether a timer this policy asked for (`WakeAt`) still needs its pass.
 

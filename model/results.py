@@ -194,7 +194,16 @@ Stat = str | Callable[[pd.Series], Any]
 
 def reserved_columns() -> set[str]:
     """Names a job attribute may not take: they are columns of every job table."""
-    return {*SIMULATED_COLUMNS, *DERIVED_COLUMNS, "session", "queue", "partition"}
+    return {*SIMULATED_COLUMNS, *DERIVED_COLUMNS, "session", "queue", "partition", "failures"}
+
+
+def _node_count(text: str) -> int:
+    """Nodes in a list of procset's interval syntax (``"0-3 7"``: 5)."""
+    count = 0
+    for part in text.split():
+        lo, _, hi = part.partition("-")
+        count += int(hi or lo) - int(lo) + 1
+    return count
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -317,7 +326,7 @@ def _f(x: Any) -> float:
 
 
 #: The tables a run has only when it kept them: each is saved as ``NAME.parquet``.
-OPTIONAL_TABLES: tuple[str, ...] = ("sessions", "pieces", "decisions", "reservations")
+OPTIONAL_TABLES: tuple[str, ...] = ("sessions", "pieces", "decisions", "reservations", "outages")
 #: The file name prefix of a policy's own tables (`Result.tables`): ``policy-NAME.parquet``.
 POLICY_TABLE = "policy-"
 #: The files `Result.load` reads back a result from (the others it reads when there).
@@ -346,6 +355,8 @@ class Result:
     decisions: pd.DataFrame | None = None
     #: Every reservation held after every pass, when the run logged them.
     reservations: pd.DataFrame | None = None
+    #: Every node outage begun, in a run with outages (`schedsim.model.outages`).
+    outages: pd.DataFrame | None = None
     #: The tables the policy kept (`schedsim.model.policy.Policy.tables`), by name.
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
@@ -592,7 +603,35 @@ class Result:
             "killed": int((outcome == "killed").sum()),
             "suspensions": int(jobs["suspensions"].sum()),
             **unfinished,
+            **(self._outage_summary(jobs, a, b) if self.outages is not None else {}),
             **(closed_loop_summary(self) if self.sessions is not None else {}),
+        }
+
+    def _outage_summary(self, jobs: pd.DataFrame, a: float, b: float) -> dict[str, Any]:
+        """What outages cost (a run with outages only): ``node_failures`` and
+        ``maintenance_windows`` begun, node outages counted one per node; ``failed``,
+        the jobs an outage killed for good; ``outage_kills``, the attempts outages
+        killed (requeued or not); ``lost_core_hours``, the core-hours those attempts
+        had run; ``down_core_hours``, the cores out of the machine over the window
+        [``window_start``, ``window_end``], in core-hours."""
+        out = self.outages
+        assert out is not None
+        kind = out["kind"]
+        nodes = out["nodes"].map(_node_count)
+        failed = (jobs["outcome"] == "failed").to_numpy()
+        size = jobs["size"].to_numpy(dtype=float)
+        lost = size * jobs["lost_run"].to_numpy(dtype=float)
+        lost += np.where(failed, size * jobs["run"].to_numpy(dtype=float), 0.0)
+        lo = np.maximum(out["start"].to_numpy(dtype=float), a)
+        hi = np.minimum(out["end"].to_numpy(dtype=float), b)
+        down = np.clip(hi - lo, 0.0, None) * out["cores"].to_numpy(dtype=float)
+        return {
+            "node_failures": int(nodes[kind == "failure"].sum()),
+            "maintenance_windows": int((kind == "maintenance").sum()),
+            "failed": int(failed.sum()),
+            "outage_kills": int(jobs["failures"].sum()) if "failures" in jobs else 0,
+            "lost_core_hours": float(lost.sum()) / 3600.0,
+            "down_core_hours": float(down.sum()) / 3600.0,
         }
 
     def category_table(

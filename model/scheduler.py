@@ -23,6 +23,9 @@ What the scheduler owns, beside the queue and the live jobs:
 * the **contention** physics (`schedsim.model.contention`): after every
   change of who holds which cores, the rate of each running job on the
   nodes concerned is computed again and applied with exact accounting;
+* the **outages** (`schedsim.model.outages`): nodes out of the machine, the jobs
+  they kill (requeued or lost, ``on_failure``), and the placement that keeps a job off
+  the nodes of a maintenance window its limit would carry it into;
 * the **snapshots** policies read: each live job's `JobView` is taken again
   whenever the job changes, kept per state in submit (queue), start
   (running) or suspension (suspended) order, and a pass's `View` is built
@@ -34,18 +37,19 @@ What the scheduler owns, beside the queue and the live jobs:
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from operator import attrgetter
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 import simpy
 from simpy.events import NORMAL, EventPriority
 
-from schedsim.model.cluster import Allocation, AllocationError, Cluster
+from schedsim.model.cluster import Allocation, AllocationError, Cluster, first_fit
 from schedsim.model.contention import ContentionModel, Sharing
 from schedsim.model.job import RECOMPUTE, STOP, JobRun, job_process
 from schedsim.model.machine import Machine, job_memory
+from schedsim.model.outages import Outage, overlapping
 from schedsim.model.pieces import OVERHEAD, RUN, SUSPENDED, PieceLog
 from schedsim.model.policy import (
     Decision,
@@ -69,6 +73,7 @@ from schedsim.model.view import (
     View,
     new_view,
     on_machine,
+    on_outages,
 )
 
 #: Priority of the daemon's wake-up: after every NORMAL event at the same time.
@@ -201,6 +206,8 @@ class Scheduler:
         log_decisions: bool = False,
         log_reservations: bool = False,
         machine: Machine | None = None,
+        windows: tuple[Outage, ...] | None = None,
+        on_failure: str = "requeue",
     ) -> None:
         self.env = env
         self.cluster = cluster
@@ -253,6 +260,18 @@ class Scheduler:
         #: Whether each pass asks the policy for its reservations (`Pass.promises`):
         #: when they are logged or an observer watches; `Simulation.step` sets it.
         self.want_promises = log_reservations or on_pass is not None
+        #: Outages: None in a run without them; else the maintenance windows not yet
+        #: over (in order of start), the outages under way (as policies see them), what
+        #: each node is out for (count of outages), every outage begun, and what began
+        #: and ended since the last pass.
+        self.outages: list[Outage] | None = None if windows is None else []
+        self._windows: list[Outage] = sorted(windows or (), key=lambda o: (o.start, o.nodes))
+        self._out: dict[int, Outage] = {}  # by id(): a file may list one outage twice
+        self._down: dict[int, int] = {}
+        self._went_down: list[Outage] = []
+        self._came_up: list[Outage] = []
+        #: What becomes of a job an outage kills: "requeue" or "lose" (`Outages`).
+        self.on_failure = on_failure
         self.process = env.process(self._daemon())
 
     # -- inputs ---------------------------------------------------------------
@@ -310,6 +329,8 @@ class Scheduler:
         )  # fmt: skip
         if self.machine is not None:
             on_machine(view, self.machine, self._memory_snapshot())
+        if self.outages is not None:
+            on_outages(view, self._known(), (), ())
         return view
 
     def _memory_snapshot(self) -> np.ndarray | None:
@@ -349,6 +370,9 @@ class Scheduler:
         )
         if self.machine is not None:
             on_machine(view, self.machine, self._memory_snapshot())
+        if self.outages is not None:
+            went, came = self._went_down, self._came_up
+            on_outages(view, self._known(), _final(went), _final(came))
         self.passes += 1
         decisions = tuple(self.policy.schedule(view))
         log = self.decisions
@@ -360,7 +384,7 @@ class Scheduler:
         self.series.append(
             (
                 now,
-                cluster.total_cores - cluster.free_cores,
+                cluster.total_cores - cluster.free_cores - cluster.down_cores,
                 cluster.busy_nodes,
                 len(queue.runs),
                 len(running.runs),
@@ -436,6 +460,13 @@ class Scheduler:
         if run is None:
             state = self._find(job, "start").state.value
             raise PolicyError(f"start of job {job.id}, which is {state}, not queued")
+        limit = d.limit
+        if limit is None:
+            limit = run.estimate if self.kill_at_estimate else None
+        elif not limit >= 0:
+            raise PolicyError(f"limit of job {run.id} must be >= 0 seconds, got {limit}")
+        if d.on_limit not in ("kill", "requeue"):
+            raise PolicyError(f"on_limit of job {run.id} must be 'kill' or 'requeue'")
         alloc = d.allocation
         known_free = alloc is None
         machine = self._placed
@@ -444,7 +475,9 @@ class Scheduler:
             nodes, memory = machine.nodes_for(run.job), job_memory(run.job)
         if alloc is None:
             # Valid and free by construction (on the job's nodes, with its memory).
-            if machine is None:
+            if self._windows:
+                alloc = self._place_by_windows(run, limit, nodes, memory)
+            elif machine is None:
                 alloc = self.cluster.first_fit(run.size)
             else:
                 alloc = self.cluster.place(run.size, nodes, memory)
@@ -469,13 +502,6 @@ class Scheduler:
                     f"start of job {run.id} on nodes {alloc.node_list()}, outside its "
                     f"partition {machine.partition_of(run.job).name!r}"  # type: ignore[union-attr]
                 )
-        limit = d.limit
-        if limit is None:
-            limit = run.estimate if self.kill_at_estimate else None
-        elif not limit >= 0:
-            raise PolicyError(f"limit of job {run.id} must be >= 0 seconds, got {limit}")
-        if d.on_limit not in ("kill", "requeue"):
-            raise PolicyError(f"on_limit of job {run.id} must be 'kill' or 'requeue'")
         try:
             self.cluster.allocate(alloc, run.id, known_free=known_free, memory=memory)
         except AllocationError as exc:
@@ -497,6 +523,44 @@ class Scheduler:
         if run.first_start is None:
             run.first_start = now
         self._launch(run, startup=0.0)
+
+    def _place_by_windows(
+        self, run: JobRun, limit: float | None, nodes: np.ndarray | None, memory: float
+    ) -> Allocation | None:
+        """First fit of ``run``, started without cores named, when maintenance windows
+        are announced: off the nodes of every window its span (by its limit, else its
+        estimate) would reach, and otherwise on the nodes of the windows ahead first, so
+        that the jobs still running when a window opens find more room off its nodes.
+        Where only a window's nodes are free for it (a policy that does not plan around
+        windows: FCFS), its first fit anyway, and the window will kill it. The planners
+        (EASY, conservative) name the cores themselves, from a plan of the nodes that
+        holds the windows (`schedsim.policies.planning.outages`)."""
+        cluster = self.cluster
+        now = self.env.now
+        windows = self._windows
+        while windows and windows[0].end <= now:
+            windows.pop(0)
+        span = limit if limit is not None else run.estimate
+        hit = overlapping(windows, now, now + span)
+        room = cluster.room(nodes, memory)
+        if hit:
+            off = room.copy()
+            off[[n for w in hit for n in w.nodes]] = 0
+            alloc = first_fit(off, run.size, cluster.cores_per_node)
+            if alloc is not None:
+                return alloc
+            return first_fit(room, run.size, cluster.cores_per_node)
+        ahead = sorted({n for w in windows if w.start >= now for n in w.nodes})
+        if not ahead:
+            return first_fit(room, run.size, cluster.cores_per_node)
+        rest = np.setdiff1d(np.arange(cluster.nodes), ahead)
+        order = np.concatenate([np.array(ahead, dtype=np.int64), rest])
+        alloc = first_fit(room[order], run.size, cluster.cores_per_node)
+        if alloc is None:
+            return None
+        picked = order[alloc.nodes]
+        by_node = np.argsort(picked)
+        return Allocation(picked[by_node], alloc.cores[by_node])
 
     def _launch(self, run: JobRun, startup: float) -> None:
         now = self.env.now
@@ -606,7 +670,7 @@ class Scheduler:
         cost = self.overhead(run.job)[1] if self.overhead else 0.0
         self._launch(run, startup=cost)
 
-    def _stop(self, run: JobRun, requeue: bool) -> None:
+    def _stop(self, run: JobRun, requeue: bool, outcome: Outcome = Outcome.KILLED) -> None:
         if run.state not in (State.RUNNING, State.SUSPENDED):
             verb = "requeue" if requeue else "kill"
             raise PolicyError(f"{verb} of job {run.id}, which is {run.state.value}")
@@ -625,7 +689,7 @@ class Scheduler:
         if requeue:
             self._requeue(run)
         else:
-            self._finish(run, Outcome.KILLED)
+            self._finish(run, outcome)
 
     def _requeue(self, run: JobRun) -> None:
         """Back in the queue, in submit order; the attempt's work and run time are lost."""
@@ -706,6 +770,85 @@ class Scheduler:
         if not (self.idle and self.source_done) and self.policy.wants_pass(now):
             self.wake()
 
+    # -- outages ------------------------------------------------------------------
+    def outage_source(self, outages: Iterator[Outage]) -> Generator[simpy.Event, Any, None]:
+        """The process that takes nodes out and brings them back, ``outages`` in order
+        of start (`schedsim.model.outages.Outages.stream`). It stops at the first outage
+        after the last job has left: a failure model never runs out of failures.
+
+        An outage begins after the completions and arrivals of its instant and before
+        its pass: a job whose estimate ends where a window begins is not killed by it."""
+        env = self.env
+        for outage in outages:
+            if outage.start > env.now:
+                # LATE: after the jobs ending then (a job planned to end as a window
+                # opens ends), before the pass (scheduled at that instant, later).
+                at = simpy.Event(env)
+                at._ok, at._value = True, None
+                env.schedule(at, LATE, delay_until(env.now, outage.start))
+                yield at
+            if self.idle and self.source_done:
+                return
+            self._begin(outage)
+            back = env.timeout(delay_until(env.now, outage.end), outage)
+            back.callbacks.append(self._on_outage_end)
+
+    def _known(self) -> tuple[Outage, ...]:
+        """The outages a policy knows of now: those under way (a failure's end unknown:
+        inf) and the maintenance windows not yet begun, in order of start."""
+        now = self.env.now
+        ahead = [w for w in self._windows if w.start > now]
+        return (*self._out.values(), *ahead)
+
+    def _begin(self, outage: Outage) -> None:
+        """``outage`` begins: the jobs on its nodes (and the suspended jobs whose memory
+        image they hold) are killed, requeued or lost (``on_failure``), and the nodes
+        leave the machine until it ends."""
+        cluster = self.cluster
+        fresh = []
+        for n in outage.nodes:
+            count = self._down.get(n, 0)
+            self._down[n] = count + 1
+            if count == 0:
+                fresh.append(n)
+        out = set(fresh)
+        victims = {jid for jid, alloc in cluster.holders.items() if out & set(alloc.nodes.tolist())}
+        victims.update(
+            run.id
+            for run in self.suspended.runs.values()
+            if run.allocation is None and run.home is not None
+            and out & set(run.home.nodes.tolist())
+        )  # fmt: skip
+        requeue = self.on_failure == "requeue"
+        for jid in sorted(victims):
+            run = self.jobs[jid]
+            run.failures += 1
+            self._stop(run, requeue=requeue, outcome=Outcome.FAILED)
+        for n in fresh:
+            cluster.take_down(n)
+        shown = outage if outage.planned else Outage(outage.start, INF, outage.nodes, outage.kind)
+        self._out[id(outage)] = shown
+        assert self.outages is not None
+        self.outages.append(outage)
+        self._went_down.append(shown)
+        self.wake()
+
+    def _on_outage_end(self, event: simpy.Event) -> None:
+        """An outage is over (the event's value): its nodes return, but those another
+        outage still holds."""
+        outage = cast("Outage", event.value)
+        for n in outage.nodes:
+            count = self._down[n] - 1
+            if count:
+                self._down[n] = count
+            else:
+                del self._down[n]
+                self.cluster.bring_up(n)
+        self._came_up.append(self._out.pop(id(outage)))
+        # After the last job, nothing is left to schedule: no pass, the run's end stays.
+        if not (self.idle and self.source_done):
+            self.wake()
+
     # -- completions --------------------------------------------------------------
     def _on_end(self, run: JobRun, outcome: Outcome) -> None:
         now = self.env.now
@@ -750,11 +893,13 @@ _DECISION_NAMES: dict[type, str] = {
 
 
 _NO_TIMERS: frozenset[float] = frozenset()
+_T = TypeVar("_T")
 _new = tuple.__new__
 
 
-def _final(views: list[JobView]) -> tuple[JobView, ...]:
-    """The snapshots in ``views``, emptying the list (jobs that ended since the last pass)."""
+def _final(views: list[_T]) -> tuple[_T, ...]:
+    """The items of ``views``, emptying the list (jobs that ended since the last pass, or
+    outages that began or ended)."""
     out = tuple(views)
     views.clear()
     return out

@@ -49,6 +49,7 @@ from schedsim.model.cluster import MAX_CORES, Cluster, ranges
 from schedsim.model.contention import ContentionModel
 from schedsim.model.job import JobRun
 from schedsim.model.machine import Machine, job_memory
+from schedsim.model.outages import Outages
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.pieces import RUN, Piece, node_names
 from schedsim.model.policy import Policy
@@ -226,6 +227,13 @@ class ModelSimulation:
     log_reservations:
         Keep every reservation the policy holds after each pass
         (`Result.reservations`, from `schedsim.model.policy.Policy.promises`).
+    machine:
+        A machine of node groups, memory, partitions and speeds
+        (`schedsim.model.machine.Machine`), instead of ``nodes`` x ``cores_per_node``.
+    outages:
+        Node failures (a model, drawn from the ``failures/NODE`` streams, or listed) and
+        maintenance windows (`schedsim.model.outages.Outages`): jobs on a node that goes
+        out are killed, requeued or lost; `Result.outages` lists every outage begun.
     """
 
     def __init__(
@@ -246,6 +254,7 @@ class ModelSimulation:
         log_decisions: bool = False,
         log_reservations: bool = False,
         machine: Machine | None = None,
+        outages: Outages | None = None,
     ) -> None:
         self.population = workload if isinstance(workload, Population) else None
         pop = self.population
@@ -355,6 +364,14 @@ class ModelSimulation:
                     f"workload {workload.name!r}: job attributes {clash} would hide columns "
                     "of the job table; rename them"
                 )
+        self.outages = outages
+        if outages is not None:
+            if pop is not None:
+                raise ValueError("closed-loop users run without node outages")
+            outages.check(self.cluster.nodes)
+            check = getattr(policy, "check_outages", None)
+            if check is not None:
+                check(bool(outages.windows), self.machine)
         if limit_in not in ("run", "work"):
             raise ValueError(f"limit_in must be 'run' or 'work', got {limit_in!r}")
         if not isinstance(policy, Policy):
@@ -388,7 +405,14 @@ class ModelSimulation:
             log_decisions=log_decisions,
             log_reservations=log_reservations,
             machine=self.machine,
+            windows=None
+            if outages is None
+            else tuple(o for o in outages.on_clock(self.start) if o.planned),
+            on_failure="requeue" if outages is None else outages.on_failure,
         )
+        if outages is not None:
+            stream = outages.stream(self.start, self.cluster.nodes, self.rng)
+            self.env.process(self.scheduler.outage_source(stream))
         self.sessions = SessionLog()
         if pop is not None:
             population(self.env, self.scheduler, pop, self.rng, self.sessions, memory)
@@ -583,6 +607,22 @@ class ModelSimulation:
         if self.machine is not None:
             meta["machine"] = self.machine.describe()
             meta["machine_groups"] = self.machine.group_table()
+        outages = None
+        if self.outages is not None:
+            meta["outages"] = self.outages.describe()
+            assert s.outages is not None
+            outages = pd.DataFrame(
+                {
+                    "start": np.array([o.start for o in s.outages], dtype=float),
+                    "end": np.array([o.end for o in s.outages], dtype=float),
+                    "nodes": [ranges(list(o.nodes)) for o in s.outages],
+                    "cores": np.array(
+                        [int(self.cluster.capacity[list(o.nodes)].sum()) for o in s.outages],
+                        dtype=np.int64,
+                    ),
+                    "kind": [o.kind for o in s.outages],
+                }
+            )
         if self.population is not None:
             pop = self.population
             meta.update(
@@ -600,6 +640,7 @@ class ModelSimulation:
             pieces=pieces,
             decisions=decisions,
             reservations=reservations,
+            outages=outages,
             tables={
                 name: pd.DataFrame(list(rows), columns=list(columns))
                 for name, (columns, rows) in self.policy.tables().items()
@@ -644,6 +685,11 @@ class ModelSimulation:
                 "user": column(jobs_, "user", np.int64),
             }
         )
+        if self.outages is not None:
+            # Only in a run with outages: the job tables of the others stay as they were.
+            jobs.insert(
+                jobs.columns.get_loc("attempts"), "failures", column(runs, "failures", np.int64)
+            )
         end = jobs["end"]
         if not all(done):
             end = end.fillna(now)

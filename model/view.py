@@ -31,10 +31,12 @@ import numpy as np
 
 from schedsim.model.cluster import Allocation
 from schedsim.model.machine import Machine, job_memory
+from schedsim.model.outages import Outage
 from schedsim.workloads.job import Job
 
 __all__ = [
     "INF", "JobView", "Outcome", "OverheadModel", "State", "View", "job_view_of", "on_machine",
+    "on_outages",
 ]  # fmt: skip
 
 INF = float("inf")
@@ -57,6 +59,9 @@ class Outcome(Enum):
     KILLED_AT_LIMIT = "killed_at_limit"
     #: A policy's `Kill`.
     KILLED = "killed"
+    #: Killed by a node outage, in a run whose ``on_failure`` is ``lose``
+    #: (`schedsim.model.outages`).
+    FAILED = "failed"
 
 
 #: ``job -> (suspend_cost, resume_cost)`` in seconds: the suspension-overhead
@@ -295,6 +300,13 @@ class View(_ByIdentity, _ViewFields):
     machine: Machine | None = None
     #: The memory free on each node, KB (read-only), on a machine with memory.
     free_memory: np.ndarray | None = None
+    #: In a run with outages (`schedsim.model.outages`): those under way (a failure's
+    #: end unknown, inf) and the maintenance windows announced, in order of start;
+    #: and the outages that began (``went_down``) and ended (``came_up``) since the
+    #: last pass. Empty in a run without outages.
+    outages: tuple[Outage, ...] = ()
+    went_down: tuple[Outage, ...] = ()
+    came_up: tuple[Outage, ...] = ()
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a View is immutable: cannot set {name!r}")
@@ -395,6 +407,20 @@ new_view: Callable[..., View] = _compiled(
     without the named tuple's Python-level constructor: the scheduler makes one at
     every pass. `View.of` builds one by hand, for tests.""",
 )
+
+
+def on_outages(
+    view: View,
+    outages: tuple[Outage, ...],
+    went_down: tuple[Outage, ...],
+    came_up: tuple[Outage, ...],
+) -> View:
+    """``view``, saying which outages are known, began and ended (`View.outages`): set
+    by the scheduler of a run with outages, before a policy sees the view."""
+    view.__dict__["outages"] = outages
+    view.__dict__["went_down"] = went_down
+    view.__dict__["came_up"] = came_up
+    return view
 
 
 def on_machine(view: View, machine: Machine, free_memory: np.ndarray | None) -> View:

@@ -52,6 +52,12 @@ from schedsim.policies.planning.conservative import by_start, compress, duration
 from schedsim.policies.planning.easy import by_expected_end, shadow_by_end
 from schedsim.policies.planning.node_profile import NodeProfile
 from schedsim.policies.planning.nodes import Room, Shadow, shadow
+from schedsim.policies.planning.outages import (
+    machine_of,
+    node_plan,
+    running_held,
+    windows_announced,
+)
 from schedsim.policies.planning.profile import Planned, Profile, planned_end
 
 QueueOrder = Literal["fcfs", "sjf", "xfactor"]
@@ -100,6 +106,8 @@ class EASY(Policy):
         self.reservation: tuple[JobView, float] | None = None
         #: On a machine of node groups, memory or partitions: each partition's reservation.
         self._shadows: list[Shadow] | None = None
+        #: With maintenance windows announced: each partition's reservation.
+        self._windowed: list[Reservation] | None = None
         # The last pass's running jobs, and them by expected end (`_by_end`).
         self._running: tuple[JobView, ...] | None = None
         self._ends: list[Planned] = []
@@ -109,7 +117,10 @@ class EASY(Policy):
 
     def promises(self) -> list[Reservation]:
         """The reservation of the first waiting job (at its shadow time), if any; on a
-        machine of partitions, that of each partition's (on the cores planned)."""
+        machine of partitions, that of each partition's (on the cores planned); with
+        maintenance windows, that of each partition's on the cores planned."""
+        if self._windowed is not None:
+            return list(self._windowed)
         if self._shadows is not None:
             return [
                 Reservation(s.job.id, s.when, s.when + s.job.estimate, s.job.size, s.allocation)
@@ -139,6 +150,11 @@ class EASY(Policy):
                 "partition need a default one (default = true in the machine file)"
             )
 
+    def check_outages(self, windows: bool, machine: Machine | None) -> None:
+        """Any outages on any machine: the free cores (and nodes) are read afresh at
+        every pass, a failed node planned as gone until it returns; with maintenance
+        windows announced it plans node by node (`_around_windows`)."""
+
     def _by_end(self, running: tuple[JobView, ...]) -> list[Planned]:
         """The running jobs in order of expected end, sorted again only when they changed.
 
@@ -158,6 +174,10 @@ class EASY(Policy):
         return order_queue(queue, self.order, now)
 
     def schedule(self, view: View) -> list[Start]:
+        if view.outages and windows_announced(view):
+            return self._around_windows(view)
+        if self._windowed is not None:
+            self._windowed = None  # the last window is over
         if view.machine is not None and view.machine.constrained:
             return self._on_nodes(view)
         free = view.free_cores
@@ -204,6 +224,45 @@ class EASY(Policy):
                 break
         return starts
 
+    def _around_windows(self, view: View) -> list[Start]:
+        """EASY with maintenance windows announced, on any machine: the same rule asked
+        of a plan node by node that holds the windows and the running jobs
+        (`schedsim.policies.planning.outages.node_plan`), since a job keeps the nodes it
+        starts on and a window takes particular nodes. Per partition, jobs start in
+        order while they fit now on cores they can keep until their estimates end; the
+        first that does not is reserved at its anchor point on the cores it would take
+        there; a later job starts if it fits now beside the reservations (it delays
+        none). Without windows this is `schedule`'s rule, which counts instead."""
+        now = view.now
+        plan = node_plan(view, running_held(view))
+        machine = machine_of(view)
+        starts: list[Start] = []
+        heads: dict[str | None, tuple[JobView, float, Allocation | None]] = {}
+        for job in self.ordered(view.queue, now):
+            part = machine.partition_of(job.job)
+            key = None if part is None else part.name
+            span, per_core = duration(job.estimate), job_memory(job.job)
+            try:
+                when, alloc = plan.earliest(job.size, span, now, machine.nodes_for(job.job),
+                                            per_core)  # fmt: skip
+            except ValueError:  # more cores than the nodes up, until a failed one returns
+                heads.setdefault(key, (job, math.inf, None))
+                continue
+            if when <= now:
+                plan.reserve(now, now + span, alloc, per_core)
+                starts.append(Start(job, allocation=alloc))
+            elif key not in heads:
+                plan.reserve(when, when + span, alloc, per_core)
+                heads[key] = (job, when, alloc)
+        self._windowed = [
+            Reservation(job.id, when, when + job.estimate, job.size, alloc)
+            for job, when, alloc in heads.values()
+            if math.isfinite(when)
+        ]
+        first = next(iter(heads.values()), None)
+        self.reservation = None if first is None else (first[0], first[1])
+        return starts
+
     def _on_nodes(self, view: View) -> list[Start]:
         """EASY on node groups, memory and partitions (`schedsim.policies.planning.nodes`):
         per partition, jobs start in order while they fit; the first that does not gets
@@ -238,6 +297,17 @@ class EASY(Policy):
         first = self._shadows[0] if self._shadows else None
         self.reservation = None if first is None else (first.job, first.when)
         return starts
+
+
+def _failed(view: View) -> bool:
+    """Whether a node failed or returned since the last pass, or a failure sent a job
+    back to the queue: what a plan must be made again for (`schedsim.model.outages`;
+    a maintenance window was in the plan all along)."""
+    if view.requeued:
+        return True
+    if not (view.went_down or view.came_up):
+        return False
+    return any(not o.planned for o in (*view.went_down, *view.came_up))
 
 
 class _Planned:
@@ -295,6 +365,19 @@ class Conservative(Policy):
         self._ends: list[tuple[float, int]] = []
         #: Called with (job, start) whenever a job gets or changes a reservation.
         self.on_reserve: Callable[[JobView, float], None] | None = None
+        #: Waiting jobs wider than the nodes up now (a failure): planned when one returns.
+        self._unplanned: list[JobView] = []
+        self._outages = False  # whether this pass's view shows outages
+        #: Whether it plans node by node (memory, partitions, or maintenance windows):
+        #: decided at the first pass.
+        self._by_node: bool | None = None
+
+    def check_outages(self, windows: bool, machine: Machine | None) -> None:
+        """Any outages on any machine. Maintenance windows are in the plan from the
+        start, node by node (`schedsim.policies.planning.outages.node_plan`: a window
+        takes particular nodes, which a count of cores does not know); a failure, a
+        repair or a job a failure sent back to the queue makes the plan again
+        (`_replan`, `_replan_nodes`), since the cores it planned with are gone or back."""
 
     def check_machine(self, machine: Machine) -> None:
         """Every machine: node groups and speeds (counted, as on identical nodes), memory
@@ -303,11 +386,16 @@ class Conservative(Policy):
         names none and no partition is the default)."""
 
     def schedule(self, view: View) -> list[Start | WakeAt]:
-        if view.machine is not None and view.machine.constrained:
+        self._outages = bool(view.outages)
+        if self._by_node is None:
+            self._by_node = windows_announced(view) or (
+                view.machine is not None and view.machine.constrained
+            )
+        if self._by_node:
             return self._on_nodes(view)
         now = view.now
         if self.profile is None:
-            self.profile = Profile(now, view.total_cores)
+            self.profile = Profile.of_running(now, view.free_cores, view.running)
         profile = self.profile
         profile.advance(now)
         compress = False
@@ -316,7 +404,7 @@ class Conservative(Policy):
             if end is not None and end > now:
                 profile.add(now, end, job.size)  # the hole an early end leaves
                 compress = True
-        if self._overran(now):
+        if _failed(view) or self._overran(now):
             self._replan(view)
         elif compress:
             self._compress(now)
@@ -349,7 +437,14 @@ class Conservative(Policy):
     def _anchor(self, job: JobView, now: float) -> None:
         assert self.profile is not None
         span = duration(job.estimate)
-        self._set(job, place(self.profile, job.size, span, now), span)
+        try:
+            start = place(self.profile, job.size, span, now)
+        except ValueError:
+            if not self._outages:
+                raise
+            self._unplanned.append(job)  # wider than the nodes up: a failure
+            return
+        self._set(job, start, span)
 
     def _compress(self, now: float) -> None:
         """Re-anchor every reservation, in order of start time (section 2.1.1)."""
@@ -371,7 +466,10 @@ class Conservative(Policy):
         """Rebuild the profile from the running jobs, then re-anchor in reservation order.
 
         Needed only when jobs may outlive their estimates: the plan then
-        freed cores that are still busy, and no guarantee can be kept.
+        freed cores that are still busy, and no guarantee can be kept; or when a node
+        failed or returned (`schedsim.model.outages`): then the jobs a failure sent back
+        to the queue are planned first, in submit order (they had started), and a job
+        wider than the nodes up waits unplanned for the next return.
         """
         now = view.now
         self.profile = Profile.of_running(now, view.free_cores, view.running)
@@ -381,11 +479,21 @@ class Conservative(Policy):
             end = planned_end(r.expected_end, now)
             self._running_end[r.id] = end
             heappush(self._ends, (end, r.id))
-        old = sorted(self.reservations.items(), key=by_start)
+        old = [self._jobs[jid] for jid, _ in sorted(self.reservations.items(), key=by_start)]
         self.reservations.clear()
         self._starts.clear()
-        for jid, _ in old:
-            self._anchor(self._jobs[jid], now)
+        for job in self._replanned(view, old):
+            self._anchor(job, now)
+
+    def _replanned(self, view: View, old: list[JobView]) -> list[JobView]:
+        """The jobs to plan again, in order: those a failure sent back to the queue (in
+        submit order: they had started), those planned before (``old``, in order of
+        start), those left unplanned (wider than the nodes up)."""
+        for job in view.requeued:
+            self._jobs[job.id] = job
+            self._running_end.pop(job.id, None)
+        later, self._unplanned = self._unplanned, []
+        return [*view.requeued, *old, *later]
 
     # -- node by node: memory and partitions (seed 000 section 2.1.1 on named cores) ----
     def _on_nodes(self, view: View) -> list[Start | WakeAt]:
@@ -405,7 +513,7 @@ class Conservative(Policy):
             if end is not None and end > now and alloc is not None:
                 plan.release(now, end, alloc, job_memory(job.job))  # the hole it leaves
                 compress = True
-        if self._overran(now):
+        if _failed(view) or self._overran(now):
             plan = self._replan_nodes(view)
         elif compress:
             self._compress_nodes(plan, now)
@@ -423,7 +531,13 @@ class Conservative(Policy):
         """Reserve ``job`` at its anchor point on the cores it fits there."""
         span = duration(job.estimate)
         per_core = job_memory(job.job)
-        start, alloc = plan.earliest(job.size, span, now, self._where(plan, job), per_core)
+        try:
+            start, alloc = plan.earliest(job.size, span, now, self._where(plan, job), per_core)
+        except ValueError:
+            if not self._outages:
+                raise
+            self._unplanned.append(job)  # wider than the nodes up: a failure
+            return
         plan.reserve(start, start + span, alloc, per_core)
         self._set(job, start, span, alloc)
 
@@ -448,8 +562,6 @@ class Conservative(Policy):
         """The plan node by node rebuilt from the running jobs (their cores free at their
         planned ends: `planned_end`), every reservation anchored again in order of
         start (`_replan`'s, node by node); also the first pass's plan."""
-        machine = view.machine
-        assert machine is not None
         now = view.now
         self._running_end.clear()
         self._ends.clear()
@@ -463,15 +575,14 @@ class Conservative(Policy):
             heappush(self._ends, (end, r.id))
             self._held[r.id] = r.allocation
             running.append((end, r.allocation, job_memory(r.job)))
-        self.node_profile = plan = NodeProfile.of_running(
-            machine, now, view.free_per_node, view.free_memory, running
-        )
-        old = sorted(self.reservations.items(), key=by_start)
+        # The outages too (none in most runs): nodes out, and the windows ahead.
+        self.node_profile = plan = node_plan(view, running)
+        old = [self._jobs[jid] for jid, _ in sorted(self.reservations.items(), key=by_start)]
         self.reservations.clear()
         self.allocations.clear()
         self._starts.clear()
-        for jid, _ in old:
-            self._anchor_nodes(plan, self._jobs[jid], now)
+        for job in self._replanned(view, old):
+            self._anchor_nodes(plan, job, now)
         return plan
 
     def _due(self, now: float) -> list[Start | WakeAt]:

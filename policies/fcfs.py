@@ -25,6 +25,12 @@ class FCFS(Policy):
         same strict order (a job that does not fit stops the queue, whatever its
         partition)."""
 
+    def check_outages(self, windows: bool, machine: Machine | None) -> None:
+        """Any outages: the free cores are read afresh at every pass. FCFS does not plan,
+        so it does not plan around maintenance windows either: the scheduler places a
+        job off the nodes of a window it would run into where it can, and a window
+        kills the jobs still on its nodes when it opens."""
+
     def schedule(self, view: View) -> list[Start]:
         if view.machine is not None and view.machine.constrained:
             return self._on_nodes(view)

@@ -35,7 +35,7 @@ from procset import ProcSet
 from schedsim.model.results import Result
 from schedsim.workloads.workload import Workload
 
-OUTCOMES = frozenset({"completed", "killed_at_limit", "killed"})
+OUTCOMES = frozenset({"completed", "killed_at_limit", "killed", "failed"})
 
 
 def parse_nodes(text: str) -> list[int]:
@@ -193,7 +193,7 @@ def check_invariants(
     # -- work conservation and the wall-clock limit ---------------------------
     for row in rows:
         what = f"job {row.id} ({row.outcome}, work {row.work}, estimate {row.estimate})"
-        if row.outcome == "killed":  # a policy's own kill: ran no longer than allowed
+        if row.outcome in ("killed", "failed"):  # a kill (policy, outage): ran no longer
             assert row.run <= min(row.work, row.estimate) or not kill_at_estimate, what
             continue
         if kill_at_estimate and unit_rate:

@@ -1349,8 +1349,9 @@ def test_the_known_metrics_are_every_entry_of_a_summary():
     keys = set(config.simulation().run().summary())
     closed = set(RunConfig(users=3, days=1).simulation().run().summary())
     partial = config.simulation().run(until=config.build_workload()[25].submit).summary()
-    assert "unfinished" in partial
-    assert set(SUMMARY_METRICS) == keys | closed | set(partial)
+    outages = set(RunConfig(first=50, failures="mtbf=10d,repair=1h").simulation().run().summary())
+    assert "unfinished" in partial and "node_failures" in outages
+    assert set(SUMMARY_METRICS) == keys | closed | set(partial) | outages
 
 
 def test_shipped_studies_pass_the_report_check():

@@ -239,6 +239,10 @@ class CREASY(EASY):
         """Identical nodes only, unlike EASY: its compiled pass counts cores."""
         Policy.check_machine(self, machine)
 
+    def check_outages(self, windows: bool, machine: Machine | None) -> None:
+        """No outages, unlike EASY: its compiled pass counts cores and knows no window."""
+        Policy.check_outages(self, windows, machine)
+
     def schedule(self, view: View) -> list[Start]:
         """EASY's pass over the queue in `ordered`'s order: in Python until this process
         has made `PYTHON_BUDGET` passes with two jobs or more waiting, then as one

@@ -26,7 +26,8 @@ What schedsim writes there, and the choices made:
   when it ended by a suspension (a preempted job is, for Batsim, killed and
   resubmitted); ``success`` 0. The last row says how the job ended:
   ``COMPLETED_SUCCESSFULLY`` (``success`` 1), ``COMPLETED_WALLTIME_REACHED``
-  (killed at its limit) or ``COMPLETED_KILLED`` (ended by the policy); it ends
+  (killed at its limit) or ``COMPLETED_KILLED`` (ended by the policy, or lost to a
+  node outage); it ends
   when the job last released its cores (the job's end, but for a job killed
   while suspended: its last interval's end).
 * ``metadata`` groups the rows back into jobs: ``job=ID ended=WHY``, ``ID`` being
@@ -77,6 +78,7 @@ _STATES = {
     "completed": "COMPLETED_SUCCESSFULLY",
     "killed_at_limit": "COMPLETED_WALLTIME_REACHED",
     "killed": "COMPLETED_KILLED",
+    "failed": "COMPLETED_KILLED",  # a node outage (schedsim.model.outages)
 }
 #: The final state of a row that is not its job's last, by what ended its interval.
 _CUT = {"requeue": "COMPLETED_WALLTIME_REACHED", "suspension": "COMPLETED_KILLED"}

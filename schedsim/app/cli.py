@@ -409,6 +409,14 @@ def print_summary(console: Console, result: Result, summary: dict[str, object]) 
         console.print(f"  suspension overhead: {meta['overhead']}")
     if meta.get("contention"):
         console.print(f"  contention: {meta['contention']}", soft_wrap=True)
+    if meta.get("outages"):
+        o = meta["outages"]
+        said = [o["model"]] if o["model"] else []
+        if o["listed"]:
+            said.append(f"{o['listed']} listed ({o['maintenance_windows']} maintenance windows)")
+        fate = {"requeue": "requeued", "lose": "lost"}[o["on_failure"]]
+        console.print(f"  outages: {'; '.join(said)}; the jobs they kill are {fate}",
+                      soft_wrap=True)  # fmt: skip
     for step in meta["cleaning"]:
         console.print(f"  cleaning: {step}", soft_wrap=True)
     # The same table as `schedsim compare` prints, with the run's policy as its column.
@@ -485,12 +493,13 @@ def check_only(args: argparse.Namespace) -> None:
         "decisions.parquet": args.log_decisions,
         "reservations.parquet": args.log_reservations,
         "sessions.parquet": args.users is not None,
+        "outages.parquet": args.failures is not None or args.outages is not None,
         "batsim_jobs.csv": args.batsim,
     }
     for name, option in OPTIONAL_FILES.items():
         if name in only and not made[name]:
             raise ValueError(f"--only {name}: the run writes it only with {option}")
-        if made[name] and name not in only and name != "sessions.parquet":
+        if made[name] and name not in only and name not in ("sessions.parquet", "outages.parquet"):
             raise ValueError(f"{option} makes {name}, which --only leaves out")
 
 

@@ -9,7 +9,8 @@ executions. `write_schedule_swf` writes (`schedsim.workloads.swf.write_swf`):
   run (field 4) = ``run``, the wall-clock time the attempt that counts ran, so
   that submit + wait + run is the job's end and size x run its work as any reader
   of one line per job computes them; status (field 11) 1 completed, 0 killed at
-  its limit (SWF's "failed"), 5 killed by the policy (SWF's "cancelled"), -1 a
+  its limit or lost to a node outage (SWF's "failed"), 5 killed by the policy (SWF's
+  "cancelled"), -1 a
   job unfinished in a partial result, whose wait and run are unknown (-1);
 * for a job that did not hold its processors in one stretch of exactly its run
   (it was suspended, requeued or paid an overhead: `partial_executions`), right
@@ -60,7 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["partial_executions", "schedule_frame", "write_schedule_swf"]
 
 #: SWF status (field 11) of each simulated outcome; any other (``unfinished``) is -1.
-SWF_STATUS: dict[str, int] = {"completed": 1, "killed_at_limit": 0, "killed": 5}
+SWF_STATUS: dict[str, int] = {"completed": 1, "killed_at_limit": 0, "killed": 5, "failed": 0}
 
 
 def schedule_frame(result: Result) -> pd.DataFrame:

@@ -58,6 +58,7 @@ OPTIONAL_FILES: dict[str, str] = {
     "decisions.parquet": "--log-decisions",
     "reservations.parquet": "--log-reservations",
     "sessions.parquet": "--users",
+    "outages.parquet": "--failures or --outages",
     "batsim_jobs.csv": "--batsim",
 }
 #: The pattern of the policy's own tables (`schedsim.model.results.Result.tables`).

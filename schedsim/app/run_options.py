@@ -191,6 +191,17 @@ OPTIONS: tuple[Option, ...] = (
     Option(_M, ("--machine",), "machine", {"metavar": "FILE",
            "help": "a machine of node groups, memory and partitions, described in a TOML "
            "file (schedsim.model.machine), in place of --nodes and --cores-per-node"}),
+    Option(_M, ("--failures",), "failures", {"metavar": "MODEL",
+           "help": "node failures drawn from --seed: each node's times between failures and "
+           "repairs, e.g. mtbf=30d,repair=4h (exponential; shape=K, repair_shape=K for "
+           "Weibull) (schedsim.model.outages)"}),
+    Option(_M, ("--outages",), "outages", {"metavar": "FILE",
+           "help": "node failures and maintenance windows listed in a file, one per line: "
+           "start end nodes kind (seconds from the run's start; nodes as 0-3,7; failure or "
+           "maintenance)"}),
+    Option(_M, ("--on-failure",), "on_failure", {"choices": ("requeue", "lose"),
+           "help": "what becomes of a job on a node that goes out: requeue (default; it "
+           "starts over) or lose (outcome failed)"}),
     Option(_M, ("--cores-per-node",), "cores_per_node", {"type": int, "default": 1,
            "metavar": "C", "help": "cores per node (default 1; 4 for --workload zeng-w1 and "
            "zeng-w2, the only value they take)"}),

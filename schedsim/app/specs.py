@@ -70,13 +70,20 @@ class MachineSpec:
     """The machine: ``nodes`` (None: the trace's or the model's), ``cores_per_node``,
     ``contention`` (None or ``"statistical"``) with its ``contention_params``, and
     ``machine``: a machine of node groups, memory and partitions, a TOML file's path or
-    its tables (`schedsim.model.machine`), in place of ``nodes`` and ``cores_per_node``."""
+    its tables (`schedsim.model.machine`), in place of ``nodes`` and ``cores_per_node``;
+    its outages (`schedsim.model.outages`): ``failures``, a failure model
+    (``"mtbf=30d,repair=4h"``), ``outages``, an outage file's path (failures and
+    maintenance windows), and ``on_failure``, ``"requeue"`` (None: the default) or
+    ``"lose"``."""
 
     nodes: int | None = None
     cores_per_node: int = 1
     contention: str | None = None
     contention_params: Mapping[str, Any] = field(default_factory=dict)
     machine: str | Mapping[str, Any] | None = None
+    failures: str | None = None
+    outages: str | None = None
+    on_failure: str | None = None
 
 
 @dataclass(frozen=True)
@@ -151,6 +158,9 @@ LAYOUT: dict[str, tuple[str, str]] = {
     "user_params": ("workload", "user_params"),
     "user_logs": ("workload", "user_logs"),
     "machine": ("machine", "machine"),
+    "failures": ("machine", "failures"),
+    "outages": ("machine", "outages"),
+    "on_failure": ("machine", "on_failure"),
 }
 
 _SPECS = {"workload": WorkloadSpec, "machine": MachineSpec, "policy": PolicySpec,

@@ -210,6 +210,13 @@ from schedsim.app.specs import MachineSpec, PolicySpec, RunOptions, WorkloadSpec
 from schedsim.model.cluster import MAX_CORES
 from schedsim.model.contention import CONTENTION
 from schedsim.model.machine import Machine, MachineError, machine_from_table, read_machine
+from schedsim.model.outages import (
+    Outage,
+    OutageError,
+    Outages,
+    parse_failure_model,
+    read_outages,
+)
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.slowdowns import StatisticalContention
 from schedsim.model.sources import Population
@@ -609,6 +616,9 @@ class RunConfig:
         if machine is not None:
             # The machine by what it is, not by its file's name or comments.
             values["machine"] = machine_identity(machine)
+        if values.get("outages") is not None:
+            # The outage file by its content, as a workload file.
+            values["outages"] = _digest(values["outages"], *_file_stamp(values["outages"]))
         for key in (*_LATER_KEYS, *models.declarations()):
             if key in values and values[key] is None:
                 del values[key]  # as before the key existed: old run ids stay valid
@@ -824,6 +834,7 @@ class RunConfig:
             nodes=machine.nodes,
             cores_per_node=machine.cores_per_node,
             machine=groups,
+            outages=self.outages_of(),
             seed=options.seed,
             kill_at_estimate=options.kill_at_estimate,
             wide=options.wide,
@@ -836,6 +847,12 @@ class RunConfig:
             params=self.policy_params(),
             meta=self.record(),
         )
+
+    def outages_of(self) -> Outages | None:
+        """The outages the configuration names (``failures``, ``outages``,
+        ``on_failure``), read; None when it names none. `StudyError` naming the key
+        when they cannot be read."""
+        return _read_outages(self.machine, self._error)
 
 
 _ESTIMATES_WHAT = "an estimate model: exact, f:F, tsafrir, ... (see schedsim.workloads.estimates)"
@@ -907,6 +924,9 @@ _LATER_KEYS = (
     "max_runtime_as",
     "user_logs",
     "machine",
+    "failures",
+    "outages",
+    "on_failure",
 )
 
 #: The flat keys a configuration (the study's base, a variant, a grid) may set, in the
@@ -963,7 +983,26 @@ def _machine_problems(c: _Flat) -> list[tuple[str, str]]:
     """The machine's cores within `MAX_CORES` (as ``schedsim run --nodes`` checks them):
     ``nodes`` left out is the workload's (the trace's header, unknown until it is read;
     a generator's 128 nodes). A machine of node groups (``machine``) must be readable,
-    and is given instead of ``nodes`` and ``cores_per_node``."""
+    and is given instead of ``nodes`` and ``cores_per_node``. Outages (``failures``,
+    ``outages``, ``on_failure``) must be readable, and need a trace's jobs."""
+    problems = _outage_problems(c)
+    return problems + _size_problems(c)
+
+
+def _outage_problems(c: _Flat) -> list[tuple[str, str]]:
+    spec = MachineSpec(failures=c.failures, outages=c.outages, on_failure=c.on_failure)
+    try:
+        if _read_outages(spec, StudyError.about) is None:
+            return []
+    except StudyError as exc:
+        return [(exc.key or "failures", exc.why or str(exc))]
+    if c.users is not None:
+        return [("failures" if c.failures is not None else "outages",
+                 "closed-loop users (users =) run without outages")]  # fmt: skip
+    return []
+
+
+def _size_problems(c: _Flat) -> list[tuple[str, str]]:
     if c.machine is not None:
         problems: list[tuple[str, str]] = []
         try:
@@ -1007,6 +1046,42 @@ def _read_machine(value: Any, error: Callable[[str, str], StudyError]) -> Machin
     except MachineError as exc:
         raise error("machine", str(exc)) from None
     raise error("machine", f"expected a machine file's path or its tables, got {value!r}")
+
+
+def _read_outages(spec: MachineSpec, error: Callable[[str, str], StudyError]) -> Outages | None:
+    """The outages a configuration's ``failures``, ``outages`` and ``on_failure`` name;
+    None when it names none. ``error(key, why)`` makes the `StudyError` for one that
+    cannot be read."""
+    if spec.failures is None and spec.outages is None:
+        if spec.on_failure is not None:
+            raise error("on_failure", "needs failures or outages to say what they kill")
+        return None
+    model = listed = None
+    try:
+        if spec.failures is not None:
+            if not isinstance(spec.failures, str):
+                raise OutageError(
+                    f'a failure model such as "mtbf=30d,repair=4h", got {spec.failures!r}'
+                )
+            model = parse_failure_model(spec.failures)
+    except OutageError as exc:
+        raise error("failures", str(exc)) from None
+    try:
+        if spec.outages is not None:
+            if not isinstance(spec.outages, str):
+                raise OutageError(f"an outage file's path, got {spec.outages!r}")
+            listed = _read_outage_file(spec.outages, *_file_stamp(spec.outages))
+    except OutageError as exc:
+        raise error("outages", str(exc)) from None
+    on_failure = spec.on_failure if spec.on_failure is not None else "requeue"
+    if on_failure not in ("requeue", "lose"):
+        raise error("on_failure", f"requeue or lose, got {on_failure!r}")
+    return Outages(model, tuple(listed or ()), on_failure)  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=64)
+def _read_outage_file(path: str, mtime_ns: int, size: int) -> tuple[Outage, ...]:
+    return tuple(read_outages(path))
 
 
 def _file_stamp(path: str) -> tuple[int, int]:
@@ -1875,11 +1950,11 @@ def _resolve_paths(doc: dict[str, Any], root: Path) -> None:
     variants = doc.get("variants")
     tables = [doc.get("base"), *(variants if isinstance(variants, list) else [])]
     for table in tables:
-        for key in ("workload", "machine"):
+        for key in ("workload", "machine", "outages"):
             if isinstance(table, dict) and key in table:
                 table[key] = fix(table[key])
     grid = doc.get("grid")
-    for key in ("workload", "machine"):
+    for key in ("workload", "machine", "outages"):
         if isinstance(grid, dict) and isinstance(grid.get(key), list):
             grid[key] = [fix(v) for v in grid[key]]
 

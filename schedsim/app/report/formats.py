@@ -113,6 +113,7 @@ STYLES: dict[str, str] = {
     "jobs/day": "fixed1",
     "jobs/session": "sig3",
     "core s^2": "sci3",
+    "core h": "whole",
     "h": "fixed1",
 }
 

@@ -109,6 +109,10 @@ SUMMARY_UNITS: dict[str, str] = {
     "aborts_by_response": "sessions",
     "abort_share": "fraction",
     "jobs_after_horizon": "jobs",
+    # a run with node outages (schedsim.model.outages); core h: cores x hours
+    **dict.fromkeys(("node_failures", "maintenance_windows", "outage_kills"), "count"),
+    "failed": "jobs",
+    **dict.fromkeys(("lost_core_hours", "down_core_hours"), "core h"),
 }
 #: The metrics a run's summary has (`SUMMARY_UNITS`' entries): all a study's report can
 #: name (``[report] metrics``; `schedsim.app.report.reading.known_metrics`).
@@ -137,6 +141,7 @@ JOB_UNITS: dict[str, str] = {
     "size": "cores",
     "suspensions": "count",
     "requeues": "count",
+    "failures": "count",
     "attempts": "count",
 }
 
@@ -220,17 +225,9 @@ UNITLESS_PARAMETERS: frozenset[str] = frozenset(
 _AT_LEAST_ONE = ("bounded_slowdown", "slowdown", "xfactor")
 #: Units whose quantities are never negative.
 _NON_NEGATIVE = {
-    "s",
-    "jobs",
-    "count",
-    "sessions",
-    "cores",
-    "days",
-    "jobs/day",
-    "jobs/session",
-    "core s^2",
-    "ratio",
-}
+    "s", "jobs", "count", "sessions", "cores", "days", "jobs/day", "jobs/session", "core s^2",
+    "core h", "ratio",
+}  # fmt: skip
 _PREFIXES = ("mean_", "max_", "min_", "median_", "total_")
 #: Statistics of a jobs column whose values stay within the column's range.
 _WITHIN = re.compile(r"^(mean|max|min|median|first|last|p\d+(\.\d+)?)$")
