@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -418,3 +419,72 @@ def test_planners_keep_off_windows_on_a_machine_with_memory(policy) -> None:
 def test_the_last_repair_after_the_last_job_does_not_move_the_end() -> None:
     result = _sim([_job(1, 0, 10, 1)], FCFS(), _failure(5, 1000, 3)).run()
     assert result.meta["end"] == 10 and math.isclose(result.summary()["makespan"], 10)
+
+
+# -- the command line, the files, studies ------------------------------------------------
+
+
+def test_the_command_line_writes_the_outages_and_the_files_read_them_right(
+    tmp_path: Path, capsys
+) -> None:
+    from schedsim.app.cli import main
+
+    listed = tmp_path / "outages.txt"
+    listed.write_text("3600 7200 0-49 maintenance\n10000 20000 7 failure\n")
+    out = tmp_path / "run"
+    code = main(["run", "--first", "400", "--policy", "easy", "--outages", str(listed),
+                 "--failures", "mtbf=20d,repair=2h", "--on-failure", "lose",
+                 "--out", str(out), "--batsim"])  # fmt: skip
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "outages: exponential between failures" in text and "are lost" in text
+    table = pd.read_parquet(out / "outages.parquet")  # pyarrow, as any reader
+    assert list(table.columns) == ["start", "end", "nodes", "cores", "kind"]
+    assert (table["kind"] == "maintenance").sum() == 1
+    jobs = pd.read_parquet(out / "jobs.parquet")
+    failed = set(jobs.loc[jobs["outcome"] == "failed", "id"])
+    assert failed and jobs["failures"].sum() == len(failed)
+    # schedule.swf read by splitting its lines: a lost job's status is SWF's "failed" (0).
+    status = {}
+    for line in (out / "schedule.swf").read_text().splitlines():
+        if line.strip() and not line.startswith(";"):
+            fields = line.split()
+            status[int(fields[0])] = int(fields[10])
+    assert all(status[j] == 0 for j in failed)
+    batsim = pd.read_csv(out / "batsim_jobs.csv")
+    last = batsim.drop_duplicates("metadata", keep="last")
+    ended = last[last["metadata"].str.contains("ended=end")]
+    lost = ended[ended["metadata"].str.extract(r"job=(\d+)")[0].astype(int).isin(failed)]
+    assert len(lost) == len(failed) and (lost["final_state"] == "COMPLETED_KILLED").all()
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["summary"]["failed"] == len(failed)
+    assert summary["meta"]["config"]["outages"] == str(listed)
+    # A mistake in the file is one line naming it.
+    listed.write_text("3600 7200 0-49 maint\n")
+    code = main(["run", "--first", "10", "--outages", str(listed), "--out", str(tmp_path / "x")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.strip().endswith(
+        f"{listed}:1: field kind: 'maint'; failure or maintenance"
+    )
+
+
+def test_a_study_names_outages_and_its_run_id_hashes_the_file(tmp_path: Path) -> None:
+    from schedsim.app.study import RunConfig, StudyError
+
+    listed = tmp_path / "outages.txt"
+    listed.write_text("3600 7200 0-9 maintenance\n")
+    base = RunConfig(first=50)
+    with_file = RunConfig(first=50, outages=str(listed))
+    model = RunConfig(first=50, failures="mtbf=20d,repair=2h", on_failure="lose")
+    assert len({base.run_id(), with_file.run_id(), model.run_id()}) == 3
+    copy = tmp_path / "copy.txt"
+    copy.write_text("3600 7200 0-9 maintenance\n")
+    assert RunConfig(first=50, outages=str(copy)).run_id() == with_file.run_id()
+    result = model.simulation().run()
+    assert result.meta["outages"]["on_failure"] == "lose"
+    with pytest.raises(StudyError, match=r"failures.*repair missing"):
+        RunConfig(first=50, failures="mtbf=20d")
+    with pytest.raises(StudyError, match=r"on_failure.*needs failures or outages"):
+        RunConfig(first=50, on_failure="lose")
+    with pytest.raises(StudyError, match=r"on_failure.*requeue or lose"):
+        RunConfig(first=50, failures="mtbf=20d,repair=1h", on_failure="drop")
