@@ -315,8 +315,9 @@ class Cluster:
         # A read-only window on the free array, safe to hand to policies.
         self.free_per_node = self._free.view()
         self.free_per_node.flags.writeable = False
-        # A read-only copy of the free array, made again only after it changed.
+        # Read-only copies of the free arrays, made again only after they changed.
         self._snapshot: np.ndarray | None = None
+        self._memory_snapshot: np.ndarray | None = None
         #: Job id -> the allocation it holds now.
         self.holders: dict[int, Allocation] = {}
         # Node -> {job id: cores}, kept once `jobs_on` is first used.
@@ -343,6 +344,16 @@ class Cluster:
         snap = self._snapshot
         if snap is None:
             snap = self._snapshot = self._free.copy()
+            snap.flags.writeable = False
+        return snap
+
+    def free_memory_snapshot(self) -> np.ndarray | None:
+        """A read-only copy of the free memory per node as it is now (None without
+        memory), made again only when a job holding memory has started or ended since
+        (most jobs of most logs hold none), as `free_snapshot`."""
+        snap = self._memory_snapshot
+        if snap is None and self._free_memory is not None:
+            snap = self._memory_snapshot = self._free_memory.copy()
             snap.flags.writeable = False
         return snap
 
@@ -433,6 +444,7 @@ class Cluster:
                 )
             self._free_memory[alloc.nodes] = np.maximum(mem_left, 0.0)
             self._held_memory[owner] = memory
+            self._memory_snapshot = None
         self._free[alloc.nodes] = left
         self.free_cores -= alloc.size
         self._snapshot = None
@@ -462,6 +474,7 @@ class Cluster:
                 self._free_memory[nodes] = np.minimum(
                     self._free_memory[nodes] + alloc.cores * memory, self.memory[nodes]
                 )
+                self._memory_snapshot = None
         if self._busy is not None:
             cores = self._cores.pop(owner)
             self._busy.reshape(-1)[cores] = False
