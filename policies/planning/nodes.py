@@ -328,7 +328,7 @@ def _holdings(
     held: Iterable[Held], demands: Callable[[Held], Demand]
 ) -> list[tuple[Allocation, Demand]]:
     """The cores and demand of each of ``held`` (`Room.give_all`)."""
-    return [(h.allocation, demands(h)) for h in held]  # type: ignore[misc]
+    return [(h.allocation, demands(h)) for h in held]  # type: ignore[misc]  # held: not None
 
 
 def shadow(
@@ -366,12 +366,8 @@ def shadow(
         if have < size:
             continue
         when = planned_end(h.expected_end, time)
-        while i < n and planned_end(holders[i].expected_end, time) == when:
-            # The others ending then free their cores too.
-            h = holders[i]
-            i += 1
-            if key is None or demands(h).key == key:
-                have += h.size
+        if i < n and planned_end(holders[i].expected_end, time) == when:
+            continue  # the others ending then free their cores too
         if not demand.memory:
             return Shadow(job, demand, when, future, freed=holders[given:i], demands=demands,
                           spare=have - size)  # fmt: skip
