@@ -117,7 +117,8 @@ class Room:
     Beside them, the free cores on each partition's nodes (`count`), kept as jobs are
     placed and freed: a job wider than that fits nowhere, and one that gives no memory
     fits exactly when it is not wider, so most placements on a busy machine are
-    decided without looking at a node."""
+    decided without looking at a node. A room changes through `take` and `give_all`
+    only: its arrays may be another room's (or a view's) until then."""
 
     __slots__ = ("_apart", "_counts", "_owned", "cores_per_node", "free", "machine", "memory")
 
