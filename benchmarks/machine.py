@@ -77,13 +77,12 @@ TARGET = 1.5
 def groups_file(nodes: int, memory: str | None) -> str:
     """A machine file (TOML) of `GROUPS` groups of one-core nodes, ``nodes`` in all (the
     first groups one node larger when they do not divide evenly), ``memory`` per node."""
-    text = []
+    per_node = "" if memory is None else f'memory = "{memory}"\n'
+    tables = []
     for k in range(GROUPS):
         size = nodes // GROUPS + (k < nodes % GROUPS)
-        text.append(f'[[group]]\nname = "g{k}"\nnodes = {size}\ncores = 1\n')
-        if memory is not None:
-            text.append(f'memory = "{memory}"\n')
-    return "\n".join(text)
+        tables.append(f'[[group]]\nname = "g{k}"\nnodes = {size}\ncores = 1\n{per_node}')
+    return "\n".join(tables)
 
 
 def machine_files(nodes: int, folder: Path) -> dict[str, Path | None]:
