@@ -144,32 +144,37 @@ def _same_nodes(on: np.ndarray, alloc: Allocation) -> bool:
     return np.array_equal(nodes, alloc.nodes) and np.array_equal(counts, alloc.cores)
 
 
-def first_fit(free: np.ndarray, size: int, cores_per_node: int = 1) -> Allocation | None:
+def first_fit(
+    free: np.ndarray, size: int, cores_per_node: int = 1, nodes: np.ndarray | None = None
+) -> Allocation | None:
     """First fit of ``size`` cores over ``free`` (free cores per node), or None.
 
     With one core per node it takes the lowest-numbered free nodes; with
     several it fills the lowest-numbered nodes that have free cores, taking
     all their free cores (`Cluster`). Policies that keep some free cores
     aside (preemptive policies waiting for a suspension to finish) call it
-    on their own copy of the free array.
+    on their own copy of the free array. ``nodes`` (ascending) numbers the
+    entries of ``free`` when it is a part of the machine's (a partition's
+    ``free[nodes]``): a job confined to a few nodes is placed on them without
+    a machine-wide array made for it.
     """
     if size <= 0:
         raise ValueError(f"job size must be positive, got {size}")
     if cores_per_node == 1:
-        nodes = free.nonzero()[0][:size]  # flatnonzero without its Python wrapper
-        if len(nodes) < size:
+        taken = free.nonzero()[0][:size]  # flatnonzero without its Python wrapper
+        if len(taken) < size:
             return None
-        return Allocation.one_core_each(nodes)
+        return Allocation.one_core_each(taken if nodes is None else nodes[taken])
     candidates = np.flatnonzero(free)
     avail = free[candidates]
     cum = np.cumsum(avail)
     if not len(cum) or cum[-1] < size:
         return None
     last = int(np.searchsorted(cum, size))
-    nodes = candidates[: last + 1]
+    taken = candidates[: last + 1]
     cores = avail[: last + 1].copy()
     cores[-1] -= int(cum[last]) - size
-    return Allocation(nodes, cores)
+    return Allocation(taken if nodes is None else nodes[taken], cores)
 
 
 def room(
@@ -205,7 +210,13 @@ def place(
     """`first_fit` of ``size`` cores on what `room` leaves a job: on ``nodes`` only (when
     given), within ``free_memory`` at ``memory`` KB per core; None when it does not fit.
     The scheduler's placement on a machine of node groups and the planners' alike."""
-    return first_fit(room(free, free_memory, nodes, memory), size, cores_per_node)
+    if memory > 0 and free_memory is not None:
+        return first_fit(room(free, free_memory, nodes, memory), size, cores_per_node)
+    # No memory to keep to: the free cores themselves, without `room`'s copy (most jobs of
+    # most logs give no memory, and a planner places at every pass).
+    if nodes is None:
+        return first_fit(free, size, cores_per_node)
+    return first_fit(free[nodes], size, cores_per_node, nodes)
 
 
 def check_machine(nodes: int, cores_per_node: int) -> None:
@@ -283,7 +294,8 @@ class Cluster:
         #: machine of node groups.
         self.capacity = self._free.copy()
         self.capacity.flags.writeable = False
-        self.uniform = capacity is None
+        # Every node of cores_per_node cores (`valid` checks a few nodes in plain Python).
+        self.uniform = capacity is None or bool((self._free == self.cores_per_node).all())
         self.total_cores = int(self.capacity.sum())
         self.free_cores = self.total_cores
         #: Memory of each node in KB (read-only), None when the machine has none; what
@@ -303,8 +315,9 @@ class Cluster:
         # A read-only window on the free array, safe to hand to policies.
         self.free_per_node = self._free.view()
         self.free_per_node.flags.writeable = False
-        # A read-only copy of the free array, made again only after it changed.
+        # Read-only copies of the free arrays, made again only after they changed.
         self._snapshot: np.ndarray | None = None
+        self._memory_snapshot: np.ndarray | None = None
         #: Job id -> the allocation it holds now.
         self.holders: dict[int, Allocation] = {}
         # Node -> {job id: cores}, kept once `jobs_on` is first used.
@@ -341,6 +354,7 @@ class Cluster:
         self._snapshot = None
         if self._free_memory is not None:
             self._free_memory[node] = 0.0
+            self._memory_snapshot = None
 
     def bring_up(self, node: int) -> None:
         """``node`` is back (`take_down`): all its cores and memory free."""
@@ -352,6 +366,7 @@ class Cluster:
         if self._free_memory is not None:
             assert self.memory is not None
             self._free_memory[node] = self.memory[node]
+            self._memory_snapshot = None
 
     def free_snapshot(self) -> np.ndarray:
         """A read-only copy of the free cores per node as they are now.
@@ -362,6 +377,16 @@ class Cluster:
         snap = self._snapshot
         if snap is None:
             snap = self._snapshot = self._free.copy()
+            snap.flags.writeable = False
+        return snap
+
+    def free_memory_snapshot(self) -> np.ndarray | None:
+        """A read-only copy of the free memory per node as it is now (None without
+        memory), made again only when a job holding memory has started or ended since
+        (most jobs of most logs hold none), as `free_snapshot`."""
+        snap = self._memory_snapshot
+        if snap is None and self._free_memory is not None:
+            snap = self._memory_snapshot = self._free_memory.copy()
             snap.flags.writeable = False
         return snap
 
@@ -452,6 +477,7 @@ class Cluster:
                 )
             self._free_memory[alloc.nodes] = np.maximum(mem_left, 0.0)
             self._held_memory[owner] = memory
+            self._memory_snapshot = None
         self._free[alloc.nodes] = left
         self.free_cores -= alloc.size
         self._snapshot = None
@@ -481,6 +507,7 @@ class Cluster:
                 self._free_memory[nodes] = np.minimum(
                     self._free_memory[nodes] + alloc.cores * memory, self.memory[nodes]
                 )
+                self._memory_snapshot = None
         if self._busy is not None:
             cores = self._cores.pop(owner)
             self._busy.reshape(-1)[cores] = False

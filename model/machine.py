@@ -208,7 +208,7 @@ class Machine:
     def total_cores(self) -> int:
         return sum(g.nodes * g.cores for g in self.groups)
 
-    @property
+    @cached_property
     def max_cores_per_node(self) -> int:
         return max(g.cores for g in self.groups)
 
@@ -285,6 +285,17 @@ class Machine:
         node's cores, or as many as the node's memory holds at the job's memory per core."""
         # What `room` leaves a job on an empty machine (its free cores all of them).
         return int(room(self.capacity, self.memory, self.nodes_for(job), job_memory(job)).sum())
+
+    @cached_property
+    def apart(self) -> bool:
+        """Whether every job runs on one of node sets that share no node: the whole
+        machine (no partitions), or partitions that share no node with a default one for
+        the jobs that name none (what EASY asks for). Then the free cores of each change
+        with its own jobs only, and a planner counts them apart
+        (`schedsim.policies.planning.nodes.Room`)."""
+        if not self.partitions:
+            return True
+        return self.overlapping() is None and any(p.default for p in self.partitions)
 
     def overlapping(self) -> tuple[Partition, Partition, np.ndarray] | None:
         """Two partitions that share nodes, and the nodes they share; None when none do."""

@@ -335,12 +335,7 @@ class Scheduler:
 
     def _memory_snapshot(self) -> np.ndarray | None:
         """A read-only copy of the nodes' free memory, on a machine with memory."""
-        free = self.cluster.free_memory
-        if free is None:
-            return None
-        out = free.copy()
-        out.flags.writeable = False
-        return out
+        return self.cluster.free_memory_snapshot()
 
     def _pass(self) -> None:
         now = self.env.now

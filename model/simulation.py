@@ -107,12 +107,18 @@ def _hooks(
 def _check_fit(workload: Workload, machine: Machine) -> None:
     """A job that names a partition the machine lacks, or that could not run on its
     partition's nodes even empty (its cores, its memory per core): one line, the first."""
+    # The most depends on the partition and the memory per core only: worked out once for
+    # each pair (a log's jobs share a few), not once per job.
+    most_of: dict[tuple[str | None, float], int] = {}
     for job in workload.jobs:
-        most = machine.most_cores(job)  # MachineError for an unknown partition
+        part = machine.partition_of(job)  # MachineError for an unknown partition
+        mem = job_memory(job)
+        key = (None if part is None else part.name, mem)
+        most = most_of.get(key)
+        if most is None:
+            most = most_of[key] = machine.most_cores(job)
         if job.size > most:
-            part = machine.partition_of(job)
             where = "the machine" if part is None else f"partition {part.name!r}"
-            mem = job_memory(job)
             per = f" with {mem / 1024**2:g} GB per core" if mem > 0 else ""
             raise ValueError(
                 f"job {job.id} needs {job.size:,} cores{per}; {where} holds at most "

@@ -32,7 +32,7 @@ import math
 from bisect import insort
 from collections.abc import Callable, Sequence
 from heapq import heappop, heappush
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 
@@ -51,7 +51,7 @@ from schedsim.model.view import JobView
 from schedsim.policies.planning.conservative import by_start, compress, duration, place
 from schedsim.policies.planning.easy import by_expected_end, shadow_by_end
 from schedsim.policies.planning.node_profile import NodeProfile
-from schedsim.policies.planning.nodes import Room, Shadow, shadow
+from schedsim.policies.planning.nodes import Demands, Held, Holding, Room, Shadow, shadow
 from schedsim.policies.planning.outages import (
     machine_of,
     node_plan,
@@ -111,6 +111,8 @@ class EASY(Policy):
         # The last pass's running jobs, and them by expected end (`_by_end`).
         self._running: tuple[JobView, ...] | None = None
         self._ends: list[Planned] = []
+        # On node groups, memory or partitions: each job's demand (`_on_nodes`).
+        self._demands: Demands | None = None
 
     def params(self) -> dict[str, str]:
         return {"order": self.order}
@@ -271,32 +273,72 @@ class EASY(Policy):
         time or leaves the reserved job room at it (`Shadow.beside`)."""
         machine = view.machine
         assert machine is not None
+        demands = self._demands
+        if demands is None or demands.machine is not machine:
+            demands = self._demands = Demands(machine)
+        demands.forget(view.ended)
         now = view.now
         room = Room.of(view)
         starts: list[Start] = []
         heads: dict[str | None, Shadow] = {}
-        holders = [(j.expected_end, j.allocation, j) for j in view.running if j.allocation]
+        # The jobs holding cores by planned end, made when a reservation needs them.
+        held: list[Held] | None = None
+        # Free cores anywhere: once each partition has its reservation, a job wider than
+        # that is refused at once (most of the queue, on a busy machine).
+        free, partitions, settled = view.free_cores, len(machine.partitions) or 1, False
         for job in self.ordered(view.queue, now):
-            part = machine.partition_of(job.job)
-            key = None if part is None else part.name
-            head = heads.get(key)
+            if settled and job.size > free:
+                continue
+            d = demands(job)
+            head = heads.get(d.key)
             if head is None:
-                alloc = room.place(job)
+                alloc = room.place(d)
                 if alloc is None:
-                    heads[key] = shadow(room, job, holders, now)
+                    if held is None:
+                        held = self._held(view, starts)
+                    heads[d.key] = shadow(room, job, d, held, now, demands)
+                    settled = len(heads) == partitions
                     continue
+            elif d.size > room.count(d):
+                continue  # no room now on its nodes
             elif now + job.estimate <= head.when:
-                alloc = room.place(job)
+                alloc = room.place(d)
             else:
-                alloc = head.beside(room, job)
+                alloc = head.beside(room, d)
             if alloc is not None:
-                room.take(alloc, job)
+                room.take(alloc, d)
                 starts.append(Start(job, allocation=alloc))
-                holders.append((now + job.estimate, alloc, job))
+                free -= d.size
+                held = None  # made again with this start, if another partition needs it
         self._shadows = list(heads.values())
         first = self._shadows[0] if self._shadows else None
         self.reservation = None if first is None else (first.job, first.when)
         return starts
+
+    def _held(self, view: View, starts: list[Start]) -> list[Held]:
+        """The running jobs and ``starts`` (`Holding`), in order of planned end
+        (`planned_end`), ties in the order they started: as `shadow` frees them (it only
+        reads them). The running ones in order of expected end are kept from pass to
+        pass (`_by_end`)."""
+        now = view.now
+        started = [_holding(st, now) for st in starts]
+        held = cast("list[Held]", self._by_end(view.running))
+        if started:
+            held = held.copy()
+            for h in started:
+                insort(held, h, key=by_expected_end)
+        if held and held[0].expected_end <= now:
+            # Overrun jobs (no kill at estimate) are planned after now, by how long they
+            # have overrun: not in their order by expected end.
+            return sorted([*view.running, *started], key=lambda h: planned_end(h.expected_end, now))
+        return held
+
+
+def _holding(start: Start, now: float) -> Holding:
+    """The job of ``start``, started now, as a holder of its cores till its estimate is up."""
+    job, alloc = start.job, start.allocation
+    assert alloc is not None
+    return Holding(job.id, job.size, job.job, now + job.estimate, alloc)
 
 
 def _failed(view: View) -> bool:

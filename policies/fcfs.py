@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from schedsim.model.machine import Machine
 from schedsim.model.policy import Policy, Start, View, register
-from schedsim.policies.planning.nodes import Room
+from schedsim.policies.planning.nodes import Demand, Room
 
 
 @register("fcfs")
@@ -43,11 +43,13 @@ class FCFS(Policy):
         return starts
 
     def _on_nodes(self, view: View) -> list[Start]:
+        assert view.machine is not None
         room, starts = Room.of(view), []
         for job in view.queue:
-            alloc = room.place(job)
+            d = Demand.of(view.machine, job)
+            alloc = room.place(d)
             if alloc is None:
                 break
-            room.take(alloc, job)
+            room.take(alloc, d)
             starts.append(Start(job, allocation=alloc))
         return starts

@@ -11,8 +11,10 @@ that the closed-loop benchmark's two ways of a small run agree, that the
 core's profile of a small closed loop shares its time out among the parts, and
 that ``benchmarks/run_phases.py`` splits a small ``schedsim run`` process into
 phases that add up to it, that ``benchmarks/summaries.py`` times the summaries of a
-small made-up result, and that ``benchmarks/conservative_nodes.py`` times conservative
-backfilling counted and node by node on a few hundred KTH jobs.
+small made-up result, that ``benchmarks/conservative_nodes.py`` times conservative
+backfilling counted and node by node on a few hundred KTH jobs, and that
+``benchmarks/machine.py`` times a cut log plain and on ten node groups, with the same
+schedule.
 """
 
 from __future__ import annotations
@@ -285,3 +287,27 @@ def test_conservative_nodes_times_the_three_runs(capsys: pytest.CaptureFixture[s
     assert [line.split()[0] for line in lines[1:]] == ["count", "nodes", "nodes+memory"]
     # Memory that never binds plans the schedule the run without it plans.
     assert lines[2].split("mean wait")[1] == lines[3].split("mean wait")[1]
+
+
+def test_the_machine_benchmark_times_a_cut_log_three_ways(tmp_path) -> None:
+    import json
+
+    from schedsim.model.machine import read_machine
+
+    machine = _load("machine")
+    path = tmp_path / "m.toml"
+    path.write_text(machine.groups_file(103, "64G"))
+    groups = read_machine(path)  # ten groups, the first ones a node larger
+    assert [g.nodes for g in groups.groups] == [11, 11, 11] + [10] * 7
+    assert groups.constrained and groups.total_cores == 103
+    out = tmp_path / "machine.json"
+    argv = ["--logs", "kth", "--first", "300", "--repeat", "1", "--json", str(out)]
+    with _benchmark_imports():
+        sys.path.insert(0, str(BENCHMARKS))
+        assert machine.main(argv) == 0
+    doc = json.loads(out.read_text())
+    assert doc["same_schedule"] == {"kth": True}
+    rows = {(r["where"], r["run"]): r for r in doc["rows"]}
+    assert set(rows) == {(w, run) for w in ("in process", "process") for run in machine.RUNS}
+    assert rows["process", machine.RUNS[2]]["target"] == machine.TARGET
+    assert rows["in process", "plain"]["x_plain"] == 1.0

@@ -488,3 +488,19 @@ def test_a_study_names_outages_and_its_run_id_hashes_the_file(tmp_path: Path) ->
         RunConfig(first=50, on_failure="lose")
     with pytest.raises(StudyError, match=r"on_failure.*requeue or lose"):
         RunConfig(first=50, failures="mtbf=20d,repair=1h", on_failure="drop")
+
+
+def test_a_node_out_has_no_memory_free_in_the_view() -> None:
+    # The view's free memory is a snapshot made again only when it changed: an outage
+    # changes it too.
+    from schedsim.model.machine import Machine, NodeGroup
+
+    m = Machine((NodeGroup("g", 2, 1, 1024.0**2),))
+    w = Workload.from_jobs([_job(1, 0, 10, 1), _job(2, 20, 10, 1)])
+    sim = ModelSimulation(w, FCFS(), machine=m, outages=_failure(5, 15, 0))
+    seen = {}
+    while (p := sim.step()) is not None:
+        seen[p.now] = p.view.free_memory.tolist()
+    gb = 1024.0**2
+    assert seen[5] == [0.0, gb]  # job 1, killed on node 0, runs on node 1 (no memory asked)
+    assert seen[15] == [gb, gb]
