@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -28,6 +29,7 @@ from schedsim.model.sources import EPOCH
 
 N = 300  # jobs: fast, yet a real queue
 
+DATA = Path(__file__).parent / "data"
 OPEN = {"workload": "kth", "first": N}
 CLOSED = {"workload": "kth", "users": 10}
 LUBLIN = {"workload": "lublin", "jobs": N}
@@ -35,6 +37,7 @@ ZENG_W1 = {"workload": "zeng-w1", "jobs": N}
 ZENG_W2 = {"workload": "zeng-w2", "jobs": N}
 RESERVED = {**OPEN, "reservations": 0.05}
 STATISTICAL = {**ZENG_W1, "contention": "statistical", "kill_at_estimate": False}
+FAILING = {**OPEN, "failures": "mtbf=30d,repair=4h"}
 
 #: Every configuration key: (a configuration it applies to, another value of it).
 KEY_CHANGES: dict[str, tuple[dict[str, Any], Any]] = {
@@ -76,6 +79,9 @@ KEY_CHANGES: dict[str, tuple[dict[str, Any], Any]] = {
     "user_params": (CLOSED, {"min_jobs": 10}),
     "user_logs": (CLOSED, ["kth", "sdsc-sp2"]),
     "machine": (OPEN, {"group": [{"name": "sp2", "nodes": 100, "memory": "128M"}]}),
+    "failures": (OPEN, "mtbf=30d,repair=4h"),
+    "outages": (OPEN, str(DATA / "outages.txt")),
+    "on_failure": (FAILING, "lose"),
 }
 
 _ZENG = {"alpha_means": "shape", "rounding": "nodes", "max_sl": 1.3, "self_sl2": 1.2}
