@@ -129,6 +129,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from procset import ProcSet
 
 from schedsim.model import categories
 from schedsim.model.categories import (
@@ -195,15 +196,6 @@ Stat = str | Callable[[pd.Series], Any]
 def reserved_columns() -> set[str]:
     """Names a job attribute may not take: they are columns of every job table."""
     return {*SIMULATED_COLUMNS, *DERIVED_COLUMNS, "session", "queue", "partition", "failures"}
-
-
-def _node_count(text: str) -> int:
-    """Nodes in a list of procset's interval syntax (``"0-3 7"``: 5)."""
-    count = 0
-    for part in text.split():
-        lo, _, hi = part.partition("-")
-        count += int(hi or lo) - int(lo) + 1
-    return count
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -617,7 +609,7 @@ class Result:
         out = self.outages
         assert out is not None
         kind = out["kind"]
-        nodes = out["nodes"].map(_node_count)
+        nodes = out["nodes"].map(lambda text: len(ProcSet.from_str(text)))
         failed = (jobs["outcome"] == "failed").to_numpy()
         size = jobs["size"].to_numpy(dtype=float)
         lost = size * jobs["lost_run"].to_numpy(dtype=float)
