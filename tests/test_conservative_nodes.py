@@ -24,7 +24,7 @@ from schedsim.workloads.transforms import exact_estimates
 from schedsim.workloads.workload import Workload
 
 from invariants import check_invariants, check_machine, record_holdings
-from test_machine import GB, _job, _machine
+from test_machine import GB, _job, _machine, draw_groups
 
 # -- the plan ---------------------------------------------------------------------------
 
@@ -270,13 +270,7 @@ def test_compression_moves_a_reservation_onto_other_nodes(tmp_path: Path) -> Non
 def _machines_and_jobs(draw: st.DrawFn) -> tuple[Machine, Workload]:
     """Random node groups (memory, speed), partitions that may overlap and may have no
     default, and jobs that fit their partitions, with exact estimates."""
-    groups = []
-    for k in range(draw(st.integers(1, 3))):
-        mem = draw(st.sampled_from([None, 8 * GB, 32 * GB]))
-        speed = draw(st.sampled_from([1.0, 1.0, 0.5, 2.0]))
-        groups.append(
-            NodeGroup(f"g{k}", draw(st.integers(1, 3)), draw(st.integers(1, 4)), mem, speed)
-        )
+    groups = draw_groups(draw)
     nodes = sum(g.nodes for g in groups)
     partitions: tuple[Partition, ...] = ()
     if nodes > 1 and draw(st.booleans()):

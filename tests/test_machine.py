@@ -190,8 +190,9 @@ def test_fcfs_easy_and_conservative_keep_to_the_machine(
     assert result.meta["machine"] == m.describe()
 
 
-@st.composite
-def _machines_and_jobs(draw: st.DrawFn) -> tuple[Machine, Workload]:
+def draw_groups(draw: st.DrawFn) -> list[NodeGroup]:
+    """One to three random node groups: 1-3 nodes of 1-4 cores, no memory or 8 or 32 GB
+    per node, speed 1 (twice as likely), 0.5 or 2."""
     groups = []
     for k in range(draw(st.integers(1, 3))):
         mem = draw(st.sampled_from([None, 8 * GB, 32 * GB]))
@@ -199,6 +200,12 @@ def _machines_and_jobs(draw: st.DrawFn) -> tuple[Machine, Workload]:
         groups.append(
             NodeGroup(f"g{k}", draw(st.integers(1, 3)), draw(st.integers(1, 4)), mem, speed)
         )
+    return groups
+
+
+@st.composite
+def _machines_and_jobs(draw: st.DrawFn) -> tuple[Machine, Workload]:
+    groups = draw_groups(draw)
     nodes = sum(g.nodes for g in groups)
     partitions: tuple[Partition, ...] = ()
     if nodes > 1 and draw(st.booleans()):
