@@ -52,6 +52,7 @@ __all__ = [
     "Outage",
     "OutageError",
     "Outages",
+    "overlapping",
     "parse_duration",
     "parse_failure_model",
     "read_outages",
