@@ -36,11 +36,10 @@ from typing import Literal, cast
 
 import numpy as np
 
-from schedsim.model.cluster import Allocation, ranges
+from schedsim.model.cluster import Allocation
 from schedsim.model.machine import Machine, job_memory
 from schedsim.model.policy import (
     Policy,
-    PolicyError,
     Reservation,
     Start,
     View,
@@ -106,8 +105,11 @@ class EASY(Policy):
         self.reservation: tuple[JobView, float] | None = None
         #: On a machine of node groups, memory or partitions: each partition's reservation.
         self._shadows: list[Shadow] | None = None
-        #: With maintenance windows announced: each partition's reservation.
+        #: With maintenance windows announced, or partitions that share nodes: each
+        #: partition's reservation (`_node_by_node`).
         self._windowed: list[Reservation] | None = None
+        #: Partitions that share nodes, or none default: planned node by node.
+        self._overlapping = False
         # The last pass's running jobs, and them by expected end (`_by_end`).
         self._running: tuple[JobView, ...] | None = None
         self._ends: list[Planned] = []
@@ -135,27 +137,19 @@ class EASY(Policy):
         return [Reservation(head.id, when, when + head.estimate, head.size)]
 
     def check_machine(self, machine: Machine) -> None:
-        """Node groups, memory, and partitions that share no node (each is planned on its
-        own nodes: its first waiting job that does not fit gets the reservation there,
-        so jobs of one partition never wait for another's); with partitions, a default
-        one for the jobs that name none. `PolicyError` otherwise."""
-        shared = machine.overlapping()
-        if shared is not None:
-            a, b, nodes = shared
-            raise PolicyError(
-                f"easy plans each partition on its own nodes; partitions {a.name!r} and "
-                f"{b.name!r} share nodes {ranges(nodes)}"
-            )
-        if machine.partitions and not any(p.default for p in machine.partitions):
-            raise PolicyError(
-                "easy plans each partition on its own nodes: the jobs that name no "
-                "partition need a default one (default = true in the machine file)"
-            )
+        """Any machine. Node groups, memory, and partitions that share no node with a
+        default one for the jobs that name none are planned partition by partition on
+        counts (`_on_nodes`); partitions that share nodes, or none marked default, on a
+        plan node by node (`_node_by_node`), since a reservation in one partition then
+        holds nodes another may use."""
+        self._overlapping = bool(machine.partitions) and (
+            machine.overlapping() is not None or not any(p.default for p in machine.partitions)
+        )
 
     def check_outages(self, windows: bool, machine: Machine | None) -> None:
         """Any outages on any machine: the free cores (and nodes) are read afresh at
         every pass, a failed node planned as gone until it returns; with maintenance
-        windows announced it plans node by node (`_around_windows`)."""
+        windows announced it plans node by node (`_node_by_node`)."""
 
     def _by_end(self, running: tuple[JobView, ...]) -> list[Planned]:
         """The running jobs in order of expected end, sorted again only when they changed.
@@ -176,8 +170,8 @@ class EASY(Policy):
         return order_queue(queue, self.order, now)
 
     def schedule(self, view: View) -> list[Start]:
-        if view.outages and windows_announced(view):
-            return self._around_windows(view)
+        if self._overlapping or (view.outages and windows_announced(view)):
+            return self._node_by_node(view)
         if self._windowed is not None:
             self._windowed = None  # the last window is over
         if view.machine is not None and view.machine.constrained:
@@ -226,21 +220,36 @@ class EASY(Policy):
                 break
         return starts
 
-    def _around_windows(self, view: View) -> list[Start]:
-        """EASY with maintenance windows announced, on any machine: the same rule asked
-        of a plan node by node that holds the windows and the running jobs
-        (`schedsim.policies.planning.outages.node_plan`), since a job keeps the nodes it
-        starts on and a window takes particular nodes. Per partition, jobs start in
+    def _node_by_node(self, view: View) -> list[Start]:
+        """EASY with maintenance windows announced, or on partitions that share nodes: the
+        same rule asked of a plan node by node that holds the windows and the running
+        jobs (`schedsim.policies.planning.outages.node_plan`), since a job keeps the
+        nodes it starts on, a window takes particular nodes, and a reservation in one
+        partition holds nodes of the partitions that share them. Per partition, jobs start in
         order while they fit now on cores they can keep until their estimates end; the
         first that does not is reserved at its anchor point on the cores it would take
         there; a later job starts if it fits now beside the reservations (it delays
-        none). Without windows this is `schedule`'s rule, which counts instead."""
+        none, whatever its partition). Without windows, on partitions that share no
+        node, this is `schedule`'s rule, which counts instead.
+
+        Where partitions share nodes, the jobs that held a reservation at the last pass
+        are planned first, in the order they were given one: a job keeps its
+        reservation until it starts, so a partition's new reserved job, though it came
+        earlier, never pushes back another partition's promise on the nodes they share
+        (with exact estimates no reserved job starts later than first promised).
+        Elsewhere the first job of each partition that does not fit gets it, each pass
+        afresh, as `schedule` gives it."""
         now = view.now
         plan = node_plan(view, running_held(view))
         machine = machine_of(view)
         starts: list[Start] = []
         heads: dict[str | None, tuple[JobView, float, Allocation | None]] = {}
-        for job in self.ordered(view.queue, now):
+        order = self.ordered(view.queue, now)
+        if self._overlapping and self._windowed:
+            held = {r.job: i for i, r in enumerate(self._windowed)}
+            first = sorted((j for j in order if j.id in held), key=lambda j: held[j.id])
+            order = first + [j for j in order if j.id not in held]
+        for job in order:
             part = machine.partition_of(job.job)
             key = None if part is None else part.name
             span, per_core = duration(job.estimate), job_memory(job.job)

@@ -26,6 +26,7 @@ from schedsim.model.simulation import ModelSimulation
 from schedsim.policies.backfilling import EASY, Conservative
 from schedsim.policies.fcfs import FCFS
 from schedsim.workloads.job import Job
+from schedsim.workloads.transforms import exact_estimates
 from schedsim.workloads.workload import Workload
 
 from invariants import check_invariants, check_machine, record_holdings
@@ -208,11 +209,15 @@ def _machines_and_jobs(draw: st.DrawFn) -> tuple[Machine, Workload]:
     groups = draw_groups(draw)
     nodes = sum(g.nodes for g in groups)
     partitions: tuple[Partition, ...] = ()
-    if nodes > 1 and draw(st.booleans()):
+    kind = draw(st.sampled_from(["none", "disjoint", "shared", "no default"]))
+    if nodes > 1 and kind != "none":
+        # Two partitions: disjoint with a default; sharing a node (or more); or
+        # disjoint with none default (jobs naming none may use every node).
         cut = draw(st.integers(1, nodes - 1))
+        low = draw(st.integers(0, cut - 1)) if kind == "shared" else cut
         partitions = (
-            Partition("a", tuple(range(cut)), 1, True),
-            Partition("b", tuple(range(cut, nodes)), 2),
+            Partition("a", tuple(range(cut)), 1, kind != "no default"),
+            Partition("b", tuple(range(low, nodes)), 2),
         )
     m = Machine(tuple(groups), partitions)
     jobs = []
@@ -241,6 +246,24 @@ def test_random_machines_and_jobs(policy: type, case: tuple[Machine, Workload]) 
     result = sim.run()
     check_invariants(result, w, m.total_cores, unit_rate=m.speed is None)
     check_machine(result, w, m, log)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=_machines_and_jobs())
+def test_easy_never_starts_a_job_later_than_first_promised(
+    case: tuple[Machine, Workload],
+) -> None:
+    # With exact estimates EASY's reservation is a guarantee, on each partition; where
+    # partitions share nodes, one partition's new reservation must not push back
+    # another's (a job keeps its reservation until it starts: `EASY._node_by_node`).
+    m, w = case
+    w = exact_estimates(w)
+    result = ModelSimulation(w, EASY(), machine=m, log_reservations=True).run()
+    promised = result.reservations
+    start = dict(zip(result.jobs["id"], result.jobs["start"], strict=True))
+    for job, rows in promised.groupby("job"):
+        first = rows.sort_values("time", kind="stable")["start"].iloc[0]
+        assert start[job] <= first, f"job {job} started {start[job]}, first promised {first}"
 
 
 def test_easy_keeps_each_partitions_promise(tmp_path: Path) -> None:
@@ -285,15 +308,85 @@ def test_other_policies_refuse_the_machine_on_one_line(tmp_path: Path) -> None:
     assert ran == {"fcfs", "easy", "conservative"}
 
 
-def test_easy_refuses_overlapping_partitions_and_no_default(tmp_path: Path) -> None:
-    overlap = MACHINE.replace('nodes = "6-7"', 'nodes = "5-7"')
-    with pytest.raises(PolicyError, match="partitions 'batch' and 'bigmem' share nodes 5"):
-        ModelSimulation(_workload(0, 5), EASY(), machine=_machine(tmp_path, overlap))
-    # FCFS does not plan: overlapping partitions are fine.
-    ModelSimulation(_workload(0, 5), FCFS(), machine=_machine(tmp_path, overlap)).run()
+SHARED = """
+[[group]]
+name = "n"
+nodes = 4
+cores = 1
+
+[[partition]]
+name = "a"
+number = 1
+nodes = "0-2"
+default = true
+
+[[partition]]
+name = "b"
+number = 2
+nodes = "2-3"
+"""
+
+
+def test_easy_plans_partitions_that_share_nodes_node_by_node(tmp_path: Path) -> None:
+    # Node 2 is in both partitions. Job 3 (a) is reserved at 100 on nodes 0-2; job 5 (b)
+    # could run on node 2 from 50 (job 2's end), but would hold it past 100: a count per
+    # partition would start it and delay job 3. Node by node it waits (reserved at 150,
+    # when job 3 ends), and job 6, done by 100, takes node 2 at 50.
+    m = _machine(tmp_path, SHARED)
+    jobs = [
+        _job(1, 0, 100, 2),  # a: nodes 0-1
+        _job(2, 0, 50, 1, partition=2),  # b: node 2
+        _job(3, 1, 50, 3),  # a: all of it, at 100
+        _job(4, 2, 200, 1, partition=2),  # b: node 3, now
+        _job(5, 3, 100, 1, partition=2),  # b: node 2 only after job 3
+        _job(6, 4, 40, 1, partition=2),  # b: node 2 over [50, 90)
+    ]
+    w = Workload.from_jobs(jobs)
+    sim = ModelSimulation(w, EASY(), machine=m, log_reservations=True)
+    log = record_holdings(sim)
+    result = sim.run()
+    check_invariants(result, w, m.total_cores)
+    check_machine(result, w, m, log)
+    start = dict(zip(result.jobs["id"], result.jobs["start"], strict=True))
+    assert start == {1: 0, 2: 0, 3: 100, 4: 2, 5: 150, 6: 50}
+    promised = result.reservations
+    assert promised[promised["job"] == 3]["start"].min() == 100
+
+
+def test_easy_keeps_a_promise_on_shared_nodes_when_an_earlier_job_gets_one(
+    tmp_path: Path,
+) -> None:
+    # Nodes 0-2; a = 0-1 (default), b = 1-2. Job 3 (b) is reserved first; job 4 (b,
+    # submitted before job 5) waits behind it; job 5 (a) is promised nodes 0-1 at 100.
+    # At 10 job 3 starts and job 4 becomes b's reserved job: planned before job 5 it
+    # would take node 1 from 60 to 160 and push job 5 to 160; planned after, it takes
+    # node 2 and job 5 starts at 100, as promised.
+    shared = SHARED.replace("nodes = 4", "nodes = 3").replace('"0-2"', '"0-1"')
+    shared = shared.replace('"2-3"', '"1-2"')
+    m = _machine(tmp_path, shared)
+    jobs = [
+        _job(1, 0, 10, 2, partition=2),  # b: nodes 1-2 until 10
+        _job(2, 0, 100, 1),  # a: node 0 until 100
+        _job(3, 1, 50, 2, partition=2),  # b: reserved at 10
+        _job(4, 2, 100, 1, partition=2),  # b: behind job 3
+        _job(5, 3, 10, 2),  # a: reserved at 100 on nodes 0-1
+    ]
+    w = Workload.from_jobs(jobs)
+    result = ModelSimulation(w, EASY(), machine=m, log_reservations=True).run()
+    start = dict(zip(result.jobs["id"], result.jobs["start"], strict=True))
+    assert start == {1: 0, 2: 0, 3: 10, 4: 60, 5: 100}
+
+
+def test_easy_runs_on_partitions_without_a_default(tmp_path: Path) -> None:
+    # The jobs that name no partition may use the whole machine; planned node by node.
     no_default = MACHINE.replace("default = true", "")
-    with pytest.raises(PolicyError, match="need a default one"):
-        ModelSimulation(_workload(0, 5), EASY(), machine=_machine(tmp_path, no_default))
+    m = _machine(tmp_path, no_default)
+    w = _workload(0, 5)
+    sim = ModelSimulation(w, EASY(), machine=m)
+    log = record_holdings(sim)
+    result = sim.run()
+    check_invariants(result, w, m.total_cores)
+    check_machine(result, w, m, log)
 
 
 def test_a_job_that_cannot_fit_its_partition_is_refused(tmp_path: Path) -> None:
