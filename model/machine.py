@@ -60,7 +60,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -285,6 +285,39 @@ class Machine:
         node's cores, or as many as the node's memory holds at the job's memory per core."""
         # What `room` leaves a job on an empty machine (its free cores all of them).
         return int(room(self.capacity, self.memory, self.nodes_for(job), job_memory(job)).sum())
+
+    def large_memory(
+        self, name: str
+    ) -> tuple[tuple[float, float], int | str, Callable[[float], int]]:
+        """What `schedsim.workloads.large_memory.with_large_memory` needs to send jobs to
+        partition ``name``: (low, high) KB per core, the least memory per core among the
+        nodes outside it (all nodes when there are none) and the most among its own; the
+        partition as a job names it (its number, else its name); and the most cores a job
+        asking so much per core can hold there. `MachineError` when the machine has no
+        memory or no such partition, or the partition gives a core no more memory."""
+        part = self._by_name.get(name)
+        if part is None:
+            names = ", ".join(p.name for p in self.partitions) or "none"
+            raise MachineError(f"{self._where()} has no partition {name!r} (partitions: {names})")
+        if self.memory is None:
+            raise MachineError(f"{self._where()} gives its nodes no memory: no job asks for more")
+        per_core = self.memory / self.capacity
+        inside = np.asarray(part.nodes)
+        outside = np.setdiff1d(np.arange(self.nodes), inside)
+        low = float(per_core[outside if len(outside) else inside].min())
+        high = float(per_core[inside].max())
+        if high <= low:
+            gb = _KB["G"]
+            raise MachineError(
+                f"partition {name!r} of {self._where()} gives a core at most {high / gb:.3g} GB, "
+                f"no more than the other nodes' {low / gb:.3g} GB"
+            )
+        capacity, memory = self.capacity, self.memory
+
+        def most(kb: float) -> int:
+            return int(room(capacity, memory, inside, kb).sum())
+
+        return (low, high), part.number if part.number is not None else part.name, most
 
     @cached_property
     def apart(self) -> bool:

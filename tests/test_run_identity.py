@@ -38,6 +38,18 @@ ZENG_W2 = {"workload": "zeng-w2", "jobs": N}
 RESERVED = {**OPEN, "reservations": 0.05}
 STATISTICAL = {**ZENG_W1, "contention": "statistical", "kill_at_estimate": False}
 FAILING = {**OPEN, "failures": "mtbf=30d,repair=4h"}
+TWO_PARTITIONS = {
+    "group": [
+        {"name": "thin", "nodes": 90, "memory": "128M"},
+        {"name": "fat", "nodes": 10, "memory": "1G"},
+    ],
+    "partition": [
+        {"name": "batch", "groups": ["thin", "fat"], "default": True},
+        {"name": "bigmem", "groups": ["fat"]},
+    ],
+}
+LARGE = {**OPEN, "machine": TWO_PARTITIONS, "large_memory": 0.1,
+         "large_memory_partition": "bigmem"}  # fmt: skip
 
 #: Every configuration key: (a configuration it applies to, another value of it).
 KEY_CHANGES: dict[str, tuple[dict[str, Any], Any]] = {
@@ -82,6 +94,8 @@ KEY_CHANGES: dict[str, tuple[dict[str, Any], Any]] = {
     "failures": (OPEN, "mtbf=30d,repair=4h"),
     "outages": (OPEN, str(DATA / "outages.txt")),
     "on_failure": (FAILING, "lose"),
+    "large_memory": (LARGE, 0.2),
+    "large_memory_partition": (LARGE, "batch"),
 }
 
 _ZENG = {"alpha_means": "shape", "rounding": "nodes", "max_sl": 1.3, "self_sl2": 1.2}

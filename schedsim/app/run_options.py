@@ -158,6 +158,12 @@ OPTIONS: tuple[Option, ...] = (
            "0.25)"}),
     Option(_W, ("--reservation-lead",), "reservation_lead", {"type": float, "metavar": "S",
            "help": "longest lead of a requested reservation, in seconds (default 7200)"}),
+    Option(_W, ("--large-memory",), "large_memory", {"type": float, "metavar": "SHARE",
+           "help": "let this share of the jobs, at random, ask for more memory per core than the "
+           "ordinary nodes give and name --large-memory-partition (needs --machine with memory; "
+           "see schedsim.workloads.large_memory)"}),
+    Option(_W, ("--large-memory-partition",), "large_memory_partition", {"metavar": "NAME",
+           "help": "the partition of the machine the large-memory jobs go to"}),
     Option(_W, ("--strict",), "strict", {"action": "store_true",
            "help": "read an SWF trace strictly: refuse, rather than clean and count, unusual "
            "values in the fields a run does not use (e.g. a status of -4) and lines without a "

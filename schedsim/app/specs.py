@@ -36,8 +36,8 @@ __all__ = ["LAYOUT", "MachineSpec", "PolicySpec", "RunOptions", "WorkloadSpec", 
 @dataclass(frozen=True)
 class WorkloadSpec:
     """The workload: its source and the transforms applied in order (``month``,
-    ``first``, ``exact_estimates``, ``estimates``, ``load_factor``, then ``priorities``
-    and ``reservations``), or a population of ``users`` fitted from it.
+    ``first``, ``exact_estimates``, ``estimates``, ``load_factor``, then ``priorities``,
+    ``reservations`` and ``large_memory``), or a population of ``users`` fitted from it.
 
     ``name`` is the flat key ``workload``; ``model`` the values of the registered
     model's declared parameters that the configuration gives (``jobs``,
@@ -55,6 +55,8 @@ class WorkloadSpec:
     priorities: float | None = None
     reservations: float | None = None
     reservation_lead: float | None = None
+    large_memory: float | None = None
+    large_memory_partition: str | None = None
     users: int | None = None
     days: float | None = None
     daily_cycle: bool | None = None
@@ -161,6 +163,8 @@ LAYOUT: dict[str, tuple[str, str]] = {
     "failures": ("machine", "failures"),
     "outages": ("machine", "outages"),
     "on_failure": ("machine", "on_failure"),
+    "large_memory": ("workload", "large_memory"),
+    "large_memory_partition": ("workload", "large_memory_partition"),
 }
 
 _SPECS = {"workload": WorkloadSpec, "machine": MachineSpec, "policy": PolicySpec,

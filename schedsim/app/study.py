@@ -222,6 +222,7 @@ from schedsim.model.slowdowns import StatisticalContention
 from schedsim.model.sources import Population
 from schedsim.workloads import catalog, models
 from schedsim.workloads.estimates import apply_estimates, parse_estimates
+from schedsim.workloads.large_memory import with_large_memory
 from schedsim.workloads.transforms import (
     exact_estimates,
     first,
@@ -428,7 +429,7 @@ class RunConfig:
             values["policy"] = values["policy"].lower()
         values["params"] = dict(values["params"])
         for key in ("load_factor", "days", "max_runtime", "priorities", "reservations",
-                    "reservation_lead"):  # fmt: skip
+                    "reservation_lead", "large_memory"):  # fmt: skip
             if values[key] is not None:
                 values[key] = float(values[key])
         for key, (p, _) in declared.items():
@@ -714,7 +715,27 @@ class RunConfig:
         if spec.reservations is not None:
             lead = 7200.0 if spec.reservation_lead is None else spec.reservation_lead
             w = with_reservations(w, spec.reservations, seed, max_lead=lead)
+        if spec.large_memory is not None:
+            w = self._with_large_memory(w, spec.large_memory, seed)
         return w
+
+    def _with_large_memory(self, w: Workload, share: float, seed: int) -> Workload:
+        """``large_memory``: that share of the jobs asking for more memory per core than
+        the ordinary nodes give and naming ``large_memory_partition``
+        (`schedsim.workloads.large_memory`)."""
+        machine = self.machine_of()
+        name = self.workload.large_memory_partition
+        if machine is None or name is None:
+            raise self._error(
+                "large_memory",
+                "needs a machine with memory (machine =) and the partition the jobs go to "
+                "(large_memory_partition =)",
+            )
+        try:
+            per_core, partition, most = machine.large_memory(name)
+        except MachineError as exc:
+            raise self._error("large_memory_partition", str(exc)) from None
+        return with_large_memory(w, share, per_core, partition, seed, most)
 
     def _check_stretched(self, w: Workload) -> None:
         """`StudyError` naming ``load_factor`` when a job of ``w`` ends at 2**43 s or later."""
@@ -927,6 +948,8 @@ _LATER_KEYS = (
     "failures",
     "outages",
     "on_failure",
+    "large_memory",
+    "large_memory_partition",
 )
 
 #: The flat keys a configuration (the study's base, a variant, a grid) may set, in the
@@ -1046,6 +1069,30 @@ def _read_machine(value: Any, error: Callable[[str, str], StudyError]) -> Machin
     except MachineError as exc:
         raise error("machine", str(exc)) from None
     raise error("machine", f"expected a machine file's path or its tables, got {value!r}")
+
+
+def _large_memory_problems(c: _Flat) -> list[tuple[str, str]]:
+    """``large_memory`` and ``large_memory_partition`` go together, on a machine whose
+    named partition gives a core more memory than the other nodes."""
+    share, name = c.large_memory, c.large_memory_partition
+    if share is None and name is None:
+        return []
+    if share is None:
+        return [("large_memory_partition", "applies only with large_memory = SHARE")]
+    if name is None or c.machine is None:
+        return [("large_memory", "needs a machine with memory (machine =) and the partition "
+                 "the jobs go to (large_memory_partition =)")]  # fmt: skip
+    if not isinstance(name, str):
+        return []  # (named above)
+    try:
+        machine = _read_machine(c.machine, StudyError.about)
+        if machine is not None:
+            machine.large_memory(name)
+    except StudyError:
+        return []  # the machine's own problem, named by `_machine_problems`
+    except MachineError as exc:
+        return [("large_memory_partition", str(exc))]
+    return []
 
 
 def _read_outages(spec: MachineSpec, error: Callable[[str, str], StudyError]) -> Outages | None:
@@ -1313,6 +1360,12 @@ def _field_problems(c: _Flat) -> list[tuple[str, str]]:
         ("strict", c.strict is None or isinstance(c.strict, bool), "true or false"),
         ("priorities", c.priorities is None or _share(c.priorities), "a share in [0, 1]"),
         ("reservations", c.reservations is None or _share(c.reservations), "a share in [0, 1]"),
+        ("large_memory", c.large_memory is None or _share(c.large_memory), "a share in [0, 1]"),
+        (
+            "large_memory_partition",
+            c.large_memory_partition is None or isinstance(c.large_memory_partition, str),
+            "a partition's name",
+        ),
         (
             "reservation_lead",
             c.reservation_lead is None or _within(c.reservation_lead, 0.0, limits.MAX_DURATION),
@@ -1360,8 +1413,9 @@ def _field_problems(c: _Flat) -> list[tuple[str, str]]:
         )  # fmt: skip
     if c.reservation_lead is not None and c.reservations is None:
         problems.append(("reservation_lead", "applies only with reservations = SHARE"))
+    problems += _large_memory_problems(c)
     if c.users is not None:
-        for key in ("priorities", "reservations"):
+        for key in ("priorities", "reservations", "large_memory"):
             if getattr(c, key) is not None:
                 problems.append((key, "applies to a workload of jobs, not to users ="))
     problems += _user_logs_problems(c)
