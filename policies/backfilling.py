@@ -142,9 +142,7 @@ class EASY(Policy):
         counts (`_on_nodes`); partitions that share nodes, or none marked default, on a
         plan node by node (`_node_by_node`), since a reservation in one partition then
         holds nodes another may use."""
-        self._overlapping = bool(machine.partitions) and (
-            machine.overlapping() is not None or not any(p.default for p in machine.partitions)
-        )
+        self._overlapping = not machine.apart
 
     def check_outages(self, windows: bool, machine: Machine | None) -> None:
         """Any outages on any machine: the free cores (and nodes) are read afresh at
@@ -247,11 +245,17 @@ class EASY(Policy):
         order = self.ordered(view.queue, now)
         if self._overlapping and self._windowed:
             held = {r.job: i for i, r in enumerate(self._windowed)}
-            first = sorted((j for j in order if j.id in held), key=lambda j: held[j.id])
-            order = first + [j for j in order if j.id not in held]
+            kept = sorted((j for j in order if j.id in held), key=lambda j: held[j.id])
+            order = kept + [j for j in order if j.id not in held]
+        # Free cores now, less this pass's starts: a job wider than that cannot start now,
+        # and once its partition has its reservation there is nothing else to ask (most
+        # of a long queue on a busy machine).
+        free = view.free_cores
         for job in order:
             part = machine.partition_of(job.job)
             key = None if part is None else part.name
+            if job.size > free and key in heads:
+                continue
             span, per_core = duration(job.estimate), job_memory(job.job)
             try:
                 when, alloc = plan.earliest(job.size, span, now, machine.nodes_for(job.job),
@@ -262,6 +266,7 @@ class EASY(Policy):
             if when <= now:
                 plan.reserve(now, now + span, alloc, per_core)
                 starts.append(Start(job, allocation=alloc))
+                free -= job.size
             elif key not in heads:
                 plan.reserve(when, when + span, alloc, per_core)
                 heads[key] = (job, when, alloc)
