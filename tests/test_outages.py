@@ -514,3 +514,27 @@ def test_a_node_out_has_no_memory_free_in_the_view() -> None:
     gb = 1024.0**2
     assert seen[5] == [0.0, gb]  # job 1, killed on node 0, runs on node 1 (no memory asked)
     assert seen[15] == [gb, gb]
+
+
+def test_a_gantt_chart_draws_the_outages_over_their_nodes() -> None:
+    # Node 1 fails over [30, 50) and node 3 has a window over [60, 80), while a job runs
+    # on node 0: a hatched box over each outage's rows, behind the pieces, and each
+    # kind in the legend.
+    from matplotlib.collections import PolyCollection
+
+    from schedsim.app.gantt import OUTAGE_STYLES, gantt
+
+    listed = (*_failure(30, 50, 1).listed, Outage(60, 80, (3,), "maintenance"))
+    result = _sim([_job(1, 0, 100, 1)], FCFS(), Outages(listed=listed)).run()
+    ax = gantt(result, start=0, end=200).axes[0]
+    hatch = OUTAGE_STYLES["failure"]["hatch"]
+    drawn = set()
+    for c in ax.collections:
+        if isinstance(c, PolyCollection) and c.get_hatch() == hatch:
+            for path in c.get_paths():
+                low, high = path.vertices.min(axis=0), path.vertices.max(axis=0)
+                drawn.add((c.get_zorder(), *map(float, low), *map(float, high)))
+    # The axis is in seconds here (a 200 s window); nodes are rows 0-3, one each.
+    assert drawn == {(1.8, 30.0, 1.0, 50.0, 2.0), (1.8, 60.0, 3.0, 80.0, 4.0)}
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "node failure" in labels and "maintenance" in labels

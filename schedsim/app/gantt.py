@@ -607,6 +607,8 @@ def gantt(
         )
         ax.add_collection(collection)
 
+    outage_kinds = _outage_marks(ax, result, rows, axis, plan.lo, plan.hi)
+
     ax.set_xlim(axis(plan.lo), axis(plan.hi))
     ax.set_ylim(0, plan.height)
     ax.invert_yaxis()
@@ -642,6 +644,7 @@ def gantt(
                 )
     if legend:
         handles = [_kind_patch(k) for k in kinds]
+        handles += [_outage_patch(k) for k in outage_kinds]
         if isinstance(key, dict) and key:
             handles += [
                 Patch(facecolor=c, edgecolor="#333333", label=f"{color_by} {v}")
@@ -683,6 +686,53 @@ def _kind_patch(kind: str) -> Any:
         linestyle=style["linestyle"],
         label=kind,
     )
+
+
+#: How node outages are drawn, by kind (`schedsim.model.outages`): over the nodes' rows
+#: for the outage's time, behind the jobs' pieces (no job holds a node while it is out).
+OUTAGE_STYLES: dict[str, dict[str, Any]] = {
+    "failure": {"facecolor": "#F6D5D1", "edgecolor": "#C0392B", "hatch": "\\\\"},
+    "maintenance": {"facecolor": "#E4E4E4", "edgecolor": "#555555", "hatch": "\\\\"},
+}
+
+
+def _outage_marks(
+    ax: Axes, result: Result, rows: _Rows, axis: TimeAxis, lo: float, hi: float
+) -> list[str]:
+    """The run's node outages (`Result.outages`) within ``[lo, hi]`` as hatched boxes over
+    their nodes' rows (a failure's still open at the run's end to ``hi``); the kinds
+    drawn, for the legend."""
+    outages = result.outages
+    if outages is None or not len(outages):
+        return []
+    from matplotlib.collections import PolyCollection
+    from procset import ProcSet
+
+    cpn = rows.cores_per_node
+    drawn: list[str] = []
+    for kind, style in OUTAGE_STYLES.items():
+        polys = []
+        for start, end, nodes in outages.loc[
+            outages["kind"] == kind, ["start", "end", "nodes"]
+        ].itertuples(index=False):
+            end = hi if not math.isfinite(end) else min(end, hi)
+            start = max(start, lo)
+            if end <= start:
+                continue
+            cores = [(a * cpn, b * cpn + cpn - 1) for a, b in ProcSet.from_str(nodes).intervals()]
+            x0, x1 = float(axis(start)), float(axis(end))
+            polys += [_box(x0, x1, b, h) for b, h in rows.spans(cores)]
+        if polys:
+            ax.add_collection(PolyCollection(polys, linewidths=0.6, zorder=1.8, **style))
+            drawn.append(kind)
+    return drawn
+
+
+def _outage_patch(kind: str) -> Any:
+    from matplotlib.patches import Patch
+
+    label = {"failure": "node failure", "maintenance": "maintenance"}[kind]
+    return Patch(label=label, **OUTAGE_STYLES[kind])
 
 
 def _group_marks(ax: Axes, result: Result, rows: _Rows) -> None:
