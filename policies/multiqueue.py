@@ -178,6 +178,18 @@ speculation and reservations, so that a comparison isolates the queues.
 Partitions own nodes. On nodes of several cores (the paper has one processor
 a node) a partition's idle processors are the free cores of its nodes, and a
 borrowed node changes partition only when the job takes all its cores.
+
+**Machines of node groups, memory or partitions, and outages.** On such a machine
+(`check_machine`) or in a run with failures or maintenance windows (`check_outages`)
+the whole run is planned node by node instead (`schedsim.policies.multiqueue_nodes`):
+Figure 2 under ``guard="all"`` on a plan of nodes, with one pivot per estimate queue
+and *machine partition* (the partition of the machine file a job names): jobs of one
+machine partition can use only its nodes, so they never wait for another partition's
+pivot. That is this implementation's reading for partitioned machines (the paper's
+machine is one pool of processors), the one EASY takes. The guards that count the
+processors each estimate partition owns (``"own"``, ``"return"``, ``"reassign"``) are
+refused there on one line; every ``trial`` reading runs. On identical nodes without
+outages the count above runs, unchanged.
 """
 
 from __future__ import annotations
