@@ -224,11 +224,12 @@ class Policy:
         (`schedsim.model.machine.Machine`, not ``simple``). The default refuses it: a
         policy that places jobs by counting free cores, or on nodes all alike, would
         place them where they do not fit. A policy that handles such machines (FCFS,
-        EASY, conservative) says what it handles by overriding this.
+        EASY, conservative, multiqueue) says what it handles by overriding this.
         """
         raise PolicyError(
             f"policy {self.name!r} runs on identical nodes without memory or partitions; "
-            f"this machine has {_shape(machine)} (fcfs, easy and conservative run on it)"
+            f"this machine has {_shape(machine)} (fcfs, easy, conservative, multiqueue and "
+            "singlequeue run on it)"
         )
 
     def check_outages(self, windows: bool, machine: Machine | None) -> None:
@@ -241,11 +242,12 @@ class Policy:
         plan of the cores, suspended jobs to resume on their own nodes) would plan
         with nodes that are gone. A policy that reads the free cores afresh at every
         pass, and plans around the windows when it plans at all, says so by
-        overriding this (FCFS, EASY, conservative).
+        overriding this (FCFS, EASY, conservative, multiqueue).
         """
         raise PolicyError(
             f"policy {self.name!r} does not take node outages into account: run it without "
-            "failures and maintenance windows (fcfs, easy and conservative take them)"
+            "failures and maintenance windows (fcfs, easy, conservative, multiqueue and "
+            "singlequeue take them)"
         )
 
     def wants_pass(self, time: float) -> bool:

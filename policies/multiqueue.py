@@ -178,6 +178,18 @@ speculation and reservations, so that a comparison isolates the queues.
 Partitions own nodes. On nodes of several cores (the paper has one processor
 a node) a partition's idle processors are the free cores of its nodes, and a
 borrowed node changes partition only when the job takes all its cores.
+
+**Machines of node groups, memory or partitions, and outages.** On such a machine
+(`check_machine`) or in a run with failures or maintenance windows (`check_outages`)
+the whole run is planned node by node instead (`schedsim.policies.multiqueue_nodes`):
+Figure 2 under ``guard="all"`` on a plan of nodes, with one pivot per estimate queue
+and *machine partition* (the partition of the machine file a job names): jobs of one
+machine partition can use only its nodes, so they never wait for another partition's
+pivot. That is this implementation's reading for partitioned machines (the paper's
+machine is one pool of processors), the one EASY takes. The guards that count the
+processors each estimate partition owns (``"own"``, ``"return"``, ``"reassign"``) are
+refused there on one line; every ``trial`` reading runs. On identical nodes without
+outages the count above runs, unchanged.
 """
 
 from __future__ import annotations
@@ -188,15 +200,28 @@ from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 from itertools import accumulate
 from operator import attrgetter, neg
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 
 from schedsim.model.cluster import Allocation
-from schedsim.model.policy import Decision, Policy, Reservation, Start, View, WakeAt, register
+from schedsim.model.machine import Machine
+from schedsim.model.policy import (
+    Decision,
+    Policy,
+    PolicyError,
+    Reservation,
+    Start,
+    View,
+    WakeAt,
+    register,
+)
 from schedsim.model.view import JobView, State
 from schedsim.policies.planning.conservative import MIN_PLAN, duration
 from schedsim.policies.planning.profile import INF, Profile
+
+if TYPE_CHECKING:
+    from schedsim.policies.multiqueue_nodes import NodePath
 
 __all__ = [
     "HIGH",
@@ -503,6 +528,9 @@ class MultiQueue(Policy):
         self._took: list[int] = [0] * self.partitions
         #: The nodes of the jobs started on them, by id (while they run).
         self._nodes_of: dict[int, np.ndarray] = {}
+        #: On a machine of node groups, memory or partitions, or with outages: the passes
+        #: node by node (`schedsim.policies.multiqueue_nodes`), for the whole run.
+        self._nodes: NodePath | None = None
 
     def params(self) -> dict[str, Any]:
         return {
@@ -514,11 +542,45 @@ class MultiQueue(Policy):
             "trial": self.trial,
         }
 
+    # -- machines and outages: node by node -------------------------------------------
+    def check_machine(self, machine: Machine) -> None:
+        """Node groups, memory and partitions (overlapping or not, with or without a
+        default): the run is planned node by node, one pivot per estimate queue and
+        machine partition (`schedsim.policies.multiqueue_nodes`), under ``guard="all"``
+        only. `PolicyError` for the other guards, which count the processors each
+        estimate partition owns."""
+        self._refuse_guard("a machine of node groups, memory or partitions")
+        self._on_nodes()
+
+    def check_outages(self, windows: bool, machine: Machine | None) -> None:
+        """Failures and maintenance windows on any machine: the run is planned node by node
+        (`schedsim.policies.multiqueue_nodes`) with the outages blocked, under
+        ``guard="all"`` only (`check_machine`)."""
+        self._refuse_guard("node outages")
+        self._on_nodes()
+
+    def _refuse_guard(self, what: str) -> None:
+        if self.guard != "all":
+            raise PolicyError(
+                f"policy {self.name!r} with guard={self.guard!r} counts the processors each "
+                f"partition owns, which it cannot do with {what}; guard='all' runs there"
+            )
+
+    def _on_nodes(self) -> NodePath:
+        """The node-by-node passes, made once (this run's, from now on)."""
+        if self._nodes is None:
+            from schedsim.policies.multiqueue_nodes import NodePath  # (it imports this module)
+
+            self._nodes = NodePath(self)
+        return self._nodes
+
     # -- what the result shows -----------------------------------------------------
     def promises(self) -> list[Reservation]:
         """Each partition's pivot at its planned start (kind ``"pivot"``), and the granted
         advance reservations and trial slots not started yet (kinds ``"advance"``,
-        ``"trial"``)."""
+        ``"trial"``); node by node, with their cores."""
+        if self._nodes is not None:
+            return self._nodes.promises()
         if self._promises is None and self._planned is not None:
             self._promises = self._promised(*self._planned)
         if self._promises is None:  # a pass that could start nothing did not plan
@@ -542,6 +604,9 @@ class MultiQueue(Policy):
         return columns
 
     def tables(self) -> dict[str, tuple[Sequence[str], Sequence[tuple]]]:
+        """``partitions``: (time, partition, processors) whenever the processors each
+        estimate partition holds change. Node by node (`schedsim.policies.multiqueue_nodes`)
+        no processor is owned and the table has no rows."""
         return {"partitions": (("time", "partition", "processors"), list(self._sizes))}
 
     def partition_of(self, estimate: float) -> int:
@@ -553,6 +618,12 @@ class MultiQueue(Policy):
 
     # -- a pass ------------------------------------------------------------------------
     def schedule(self, view: View) -> list[Decision]:
+        nodes = self._nodes
+        if nodes is None and (view.machine is not None or view.outages):
+            self._refuse_guard("a machine of node groups, memory or partitions, or outages")
+            nodes = self._on_nodes()  # (a view made by hand: no check was asked)
+        if nodes is not None:
+            return nodes.schedule(view)
         now = view.now
         self._cpn = view.cores_per_node
         if self._owner is None or len(self._owner) != view.nodes:

@@ -305,7 +305,7 @@ def test_other_policies_refuse_the_machine_on_one_line(tmp_path: Path) -> None:
             ), str(exc)
             continue
         ran.add(name)
-    assert ran == {"fcfs", "easy", "conservative"}
+    assert ran == {"fcfs", "easy", "conservative", "multiqueue", "singlequeue"}
 
 
 SHARED = """

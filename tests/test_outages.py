@@ -26,14 +26,15 @@ from schedsim.model.policy import PolicyError, Suspend
 from schedsim.model.simulation import ModelSimulation
 from schedsim.policies.backfilling import EASY, Conservative
 from schedsim.policies.fcfs import FCFS
+from schedsim.policies.multiqueue import MultiQueue
 from schedsim.workloads.job import Job
 from schedsim.workloads.workload import Workload
 
 from invariants import check_invariants, parse_nodes, record_holdings
 
-POLICIES = (FCFS, EASY, Conservative)
+POLICIES = (FCFS, EASY, Conservative, MultiQueue)
 #: The policies that plan around maintenance windows.
-PLANNERS = (EASY, Conservative)
+PLANNERS = (EASY, Conservative, MultiQueue)
 
 
 def _job(i: int, submit: float, run: float, size: int, est: float | None = None) -> Job:
@@ -393,7 +394,7 @@ def test_the_other_policies_refuse_outages_on_one_line() -> None:
             assert "\n" not in str(exc) and "does not take node outages" in str(exc)
             continue
         ran.add(name)
-    assert ran == {"fcfs", "easy", "conservative"}
+    assert ran == {"fcfs", "easy", "conservative", "multiqueue", "singlequeue"}
 
 
 @pytest.mark.parametrize("policy", PLANNERS)

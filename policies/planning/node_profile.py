@@ -282,6 +282,23 @@ class NodeProfile:
             )
         return found
 
+    def fits(
+        self,
+        size: int,
+        span: float,
+        start: float,
+        nodes: np.ndarray | None = None,
+        per_core: float = 0.0,
+    ) -> Allocation | None:
+        """The cores ``size`` cores would take (first fit, as `earliest` places) if they
+        fit on ``nodes`` with ``per_core`` KB each over ``[start, start + span)`` from
+        ``start`` itself; None when they do not. A backfill's question ("may it start
+        now?"), which looks at the steps of that window only, not past it. Nothing is
+        reserved."""
+        limit = math.nextafter(start, math.inf)  # a window starting at ``start`` alone
+        found = self._search(size, span, start, limit, nodes, per_core, None)
+        return None if found is None else found[1]
+
     def earlier(
         self,
         size: int,
