@@ -689,10 +689,11 @@ def _kind_patch(kind: str) -> Any:
 
 
 #: How node outages are drawn, by kind (`schedsim.model.outages`): over the nodes' rows
-#: for the outage's time, behind the jobs' pieces (no job holds a node while it is out).
+#: for the outage's time, behind the jobs' pieces (no job holds a node while it is out);
+#: in this order, so that a failure during a maintenance window shows over it.
 OUTAGE_STYLES: dict[str, dict[str, Any]] = {
-    "failure": {"facecolor": "#F6D5D1", "edgecolor": "#C0392B", "hatch": "\\\\"},
     "maintenance": {"facecolor": "#E4E4E4", "edgecolor": "#555555", "hatch": "\\\\"},
+    "failure": {"facecolor": "#F6D5D1", "edgecolor": "#C0392B", "hatch": "\\\\"},
 }
 
 
