@@ -699,6 +699,29 @@ def test_plot_bars_without_x(demo: StudyResults) -> None:
     assert legend_texts(fig) == ["fcfs", "easy-sjf"]
 
 
+def test_a_parameter_only_one_policy_has_is_no_x_axis(tmp_path: Path) -> None:
+    # multiqueue's speculate_above is there for it alone (missing for easy): a column
+    # that varies only by being missing elsewhere is no axis, the report draws bars.
+    runs = [
+        run("e", "easy", 0, summary=summary(3.0), policy="easy"),
+        run(
+            "m",
+            "multiqueue",
+            0,
+            summary=summary(2.0),
+            policy="multiqueue",
+            params={"speculate_above": 1000},
+        ),
+    ]
+    s = load_results(write_study(tmp_path / "s", runs))
+    assert "params.speculate_above" in s.varying()
+    assert s.numeric_varying() == []
+    written = s.write(tmp_path / "out", metrics=["mean_bounded_slowdown"])
+    assert sorted(p.name for p in written["plots"]) == [
+        "mean_bounded_slowdown.png", "mean_bounded_slowdown.svg",
+    ]  # fmt: skip
+
+
 def test_plot_policy_parameter_with_a_reference_policy(tmp_path: Path) -> None:
     runs = [
         run("e", "easy", 0, summary=summary(3.0), policy="easy"),

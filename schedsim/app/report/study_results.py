@@ -172,12 +172,15 @@ class StudyResults:
         return [c for c in columns if len({key(v) for v in self.runs[c].tolist()}) > 1]
 
     def numeric_varying(self) -> list[str]:
-        """The varying columns a plot can put on its x axis: numeric, not boolean."""
+        """The varying columns a plot can put on its x axis: numeric, not boolean, with at
+        least two values (a policy's parameter that only one of the study's policies has
+        varies by being missing elsewhere: no axis)."""
         return [
             c
             for c in self.varying()
             if pd.api.types.is_numeric_dtype(self.runs[c])
             and not pd.api.types.is_bool_dtype(self.runs[c])
+            and self.runs[c].nunique(dropna=True) > 1
         ]
 
     def _default_by(self) -> list[str]:
