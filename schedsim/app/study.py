@@ -726,11 +726,7 @@ class RunConfig:
         machine = self.machine_of()
         name = self.workload.large_memory_partition
         if machine is None or name is None:
-            raise self._error(
-                "large_memory",
-                "needs a machine with memory (machine =) and the partition the jobs go to "
-                "(large_memory_partition =)",
-            )
+            raise self._error("large_memory", _LARGE_MEMORY_NEEDS)
         try:
             per_core, partition, most = machine.large_memory(name)
         except MachineError as exc:
@@ -1071,6 +1067,12 @@ def _read_machine(value: Any, error: Callable[[str, str], StudyError]) -> Machin
     raise error("machine", f"expected a machine file's path or its tables, got {value!r}")
 
 
+_LARGE_MEMORY_NEEDS = (
+    "needs a machine with memory (machine =) and the partition the jobs go to "
+    "(large_memory_partition =)"
+)
+
+
 def _large_memory_problems(c: _Flat) -> list[tuple[str, str]]:
     """``large_memory`` and ``large_memory_partition`` go together, on a machine whose
     named partition gives a core more memory than the other nodes."""
@@ -1080,8 +1082,7 @@ def _large_memory_problems(c: _Flat) -> list[tuple[str, str]]:
     if share is None:
         return [("large_memory_partition", "applies only with large_memory = SHARE")]
     if name is None or c.machine is None:
-        return [("large_memory", "needs a machine with memory (machine =) and the partition "
-                 "the jobs go to (large_memory_partition =)")]  # fmt: skip
+        return [("large_memory", _LARGE_MEMORY_NEEDS)]
     if not isinstance(name, str):
         return []  # (named above)
     try:
