@@ -195,7 +195,8 @@ Stat = str | Callable[[pd.Series], Any]
 
 def reserved_columns() -> set[str]:
     """Names a job attribute may not take: they are columns of every job table."""
-    return {*SIMULATED_COLUMNS, *DERIVED_COLUMNS, "session", "queue", "partition", "failures"}
+    return {*SIMULATED_COLUMNS, *DERIVED_COLUMNS, "session", "queue", "partition", "failures",
+            "memory_per_core_mb"}  # fmt: skip
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:

@@ -707,6 +707,10 @@ class ModelSimulation:
             values = column(jobs_, field, np.int64)
             if (values != -1).any():
                 jobs[field] = values
+        # SWF field 10, the memory each core asks (KB there), when any job asks some.
+        per_core = np.fromiter(map(job_memory, jobs_), float, len(jobs_))
+        if (per_core > 0).any():
+            jobs["memory_per_core_mb"] = np.where(per_core > 0, per_core / 1024.0, np.nan)
         for name, values in _attributes(jobs_).items():
             jobs[name] = values
         for name, by_id in self.policy.job_columns().items():

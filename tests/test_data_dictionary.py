@@ -82,6 +82,15 @@ def runs() -> dict[str, Result]:
             workload="kth", policy="ss", users=8, days=1, overhead="memory", seed=2
         ).simulation().run(),
         "queues": RunConfig(workload="sdsc-par", first=200, policy="easy").simulation().run(),
+        "memory": RunConfig(
+            workload="kth", first=300, policy="easy", large_memory=0.2,
+            large_memory_partition="bigmem", machine={
+                "group": [{"name": "thin", "nodes": 90, "memory": "1G"},
+                          {"name": "fat", "nodes": 10, "memory": "8G"}],
+                "partition": [{"name": "batch", "groups": ["thin", "fat"], "default": True},
+                              {"name": "bigmem", "groups": ["fat"]}],
+            },
+        ).simulation().run(),
         "glts": RunConfig(
             workload="zeng-w1", jobs=60, contention="statistical", policy="glts",
             kill_at_estimate=False,
@@ -102,7 +111,8 @@ def test_the_page_is_in_the_documentation_and_has_tables() -> None:
 def test_every_job_column_is_documented(runs) -> None:
     columns = {c for r in runs.values() for c in r.jobs.columns}
     # The attributes and the closed loop's column are among them.
-    assert {"priority", "reservation", "session", "memory_mb", "queue", "group"} <= columns
+    assert {"priority", "reservation", "session", "memory_mb", "queue", "group",
+            "memory_per_core_mb"} <= columns  # fmt: skip
     check("jobs.parquet", sorted(columns))
     assert documented("jobs.csv") is documented("jobs.parquet")  # one section, one table
 

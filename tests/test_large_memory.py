@@ -148,6 +148,10 @@ def test_a_run_sends_the_large_memory_jobs_to_the_fat_nodes(machine_file: Path) 
 
     for nodes in big["nodes"]:
         assert set(ProcSet.from_str(nodes)) <= fat
+    # The job table says what each asked per core (MB), NaN for the jobs that ask none.
+    asked = jobs["memory_per_core_mb"]
+    assert asked[jobs["partition"] == 2].between(2 * 1024, 16 * 1024, inclusive="right").all()
+    assert asked[jobs["partition"] != 2].isna().all()
     # The run id says the share and the partition.
     assert config.run_id() != config.replace(large_memory=0.2).run_id()
     assert config.run_id() != RunConfig(workload="kth", first=1500, policy="easy",

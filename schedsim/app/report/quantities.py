@@ -142,6 +142,7 @@ JOB_UNITS: dict[str, str] = {
     "suspensions": "count",
     "requeues": "count",
     "failures": "count",
+    "memory_per_core_mb": "MB",
     "attempts": "count",
 }
 
