@@ -172,9 +172,8 @@ class StudyResults:
         return [c for c in columns if len({key(v) for v in self.runs[c].tolist()}) > 1]
 
     def numeric_varying(self) -> list[str]:
-        """The varying columns a plot can put on its x axis: numeric, not boolean, with at
-        least two values (a policy's parameter that only one of the study's policies has
-        varies by being missing elsewhere: no axis)."""
+        """The varying columns a plot can put on its x axis: numeric, not boolean, with two
+        values or more (not a parameter only one policy has, missing for the others)."""
         return [
             c
             for c in self.varying()
@@ -184,8 +183,7 @@ class StudyResults:
         ]
 
     def _default_by(self) -> list[str]:
-        # The label names the policy and its parameters, so policy columns
-        # would only split nothing further (or repeat the label).
+        # The label names the policy and its parameters: policy columns split nothing more.
         return ["label", *(c for c in self.varying() if not policy_related(c))]
 
     def _by(self, by: str | Sequence[str] | None) -> list[str]:
