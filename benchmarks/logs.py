@@ -131,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"the logs to time (default: all of {known})")  # fmt: skip
     parser.add_argument("--repeat", type=_positive_int, default=3, metavar="K",
                         help="rounds; each figure is the best of K (default: 3)")  # fmt: skip
+    parser.add_argument("--first", type=_positive_int, default=None, metavar="N",
+                        help="keep the first N jobs of every log: a smoke run")  # fmt: skip
     parser.add_argument("--traces-dir", type=Path, default=SHARED_TRACES, metavar="DIR")
     parser.add_argument("--json", type=Path, metavar="FILE", help="save the results as JSON")
     args = parser.parse_args(argv)
@@ -147,14 +149,15 @@ def main(argv: list[str] | None = None) -> int:
             console.print(f"[yellow]{label}: not found (no {args.traces_dir}); skipped[/yellow]")
             continue
         with console.status(f"{label}"):
-            measured[label] = m = measure_log(trace, first, args.repeat)
+            measured[label] = m = measure_log(trace, args.first or first, args.repeat)
         console.log(f"{label}: " + ", ".join(f"{k} {v:.2f} s" for k, v in m["best"].items()))
     console.print(logs_table(measured, args.repeat))
     rows: dict[str, tuple[int, dict[str, Any]]] = {}
     for label, name, first in (("KTH, 2,000 jobs", "kth", 2000), ("KTH-SP2", "kth", None)):
         if label in measured:  # (the jobs the reference read)
             with console.status(f"{label}, phase by phase"):
-                rows[label] = (measured[label]["jobs"], costs(name, first, args.repeat))
+                cut = args.first or first
+                rows[label] = (measured[label]["jobs"], costs(name, cut, args.repeat))
     console.print(costs_table(rows))
     if args.json is not None:
         doc = {"environment": env, "repeat": args.repeat, "logs": measured,

@@ -311,3 +311,23 @@ def test_the_machine_benchmark_times_a_cut_log_three_ways(tmp_path) -> None:
     assert set(rows) == {(w, run) for w in ("in process", "process") for run in machine.RUNS}
     assert rows["process", machine.RUNS[2]]["target"] == machine.TARGET
     assert rows["in process", "plain"]["x_plain"] == 1.0
+
+
+def test_the_logs_benchmark_times_every_log_it_finds_and_the_fixed_cost(tmp_path) -> None:
+    # A smoke run: KTH cut to 300 jobs (and the 2,000-job slice cut likewise), one round.
+    import json
+
+    out = tmp_path / "logs.json"
+    argv = ["--logs", "kth", "--first", "300", "--repeat", "1", "--json", str(out)]
+    with _benchmark_imports():
+        sys.path.insert(0, str(BENCHMARKS))
+        assert importlib.import_module("logs").main(argv) == 0
+    doc = json.loads(out.read_text())
+    assert set(doc["logs"]) == {"KTH-SP2", "KTH, 2,000 jobs"}
+    kth = doc["logs"]["KTH-SP2"]
+    assert kth["jobs"] == 300 and kth["same_schedule"]
+    assert {"reference", "run", "run all", "ref loop", "easy"} <= set(kth["best"])
+    cost = doc["costs"]["KTH-SP2"]
+    assert cost["fixed"] > 0 and cost["variable"] > 0
+    fixed = ("imports", "exit", "start-up and the rest")
+    assert cost["fixed"] == pytest.approx(sum(cost["phases"][p] for p in fixed))
