@@ -396,7 +396,7 @@ class Conservative(Policy):
     reservation names its cores (``allocations``), found by first fit on the job's
     partition within its memory, held over its whole planned run, and the job starts
     on exactly those cores; compression moves a reservation earlier, onto whichever
-    cores the hole offers, and never later (seed 000 section 2.1.1).
+    cores the hole offers, and never later (Kettimuthu 2003, section 2.1.1).
     """
 
     preempts = False  # every job runs in one stretch, start to end
@@ -551,7 +551,7 @@ class Conservative(Policy):
         later, self._unplanned = self._unplanned, []
         return [*view.requeued, *old, *later]
 
-    # -- node by node: memory and partitions (seed 000 section 2.1.1 on named cores) ----
+    # -- node by node: memory and partitions (Kettimuthu 2003, section 2.1.1 on named cores) ----
     def _on_nodes(self, view: View) -> list[Start | WakeAt]:
         """A pass planned node by node: early ends give their nodes back for the rest of
         their planned run and compress the plan; arrivals are anchored on the cores

@@ -1,4 +1,4 @@
-"""Conservative backfilling node by node (seed 000 section 2.1.1) on a machine of node
+"""Conservative backfilling node by node (Kettimuthu 2003, section 2.1.1) on a machine of node
 groups with memory and partitions: the plan (`schedsim.policies.planning.node_profile`)
 and the policy (`schedsim.policies.backfilling.Conservative`)."""
 
@@ -301,7 +301,7 @@ def _machines_and_jobs(draw: st.DrawFn) -> tuple[Machine, Workload]:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=_machines_and_jobs())
 def test_no_job_starts_later_than_its_first_reservation(case: tuple[Machine, Workload]) -> None:
-    # Seed 000 section 2.1.1: a reservation is a guarantee, and compression only moves
+    # Kettimuthu 2003, section 2.1.1: a reservation is a guarantee, and compression only moves
     # it earlier; node by node, the job starts on the cores its last reservation named.
     m, w = case
     policy = Recording()

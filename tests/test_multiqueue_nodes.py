@@ -1,5 +1,6 @@
 """Multiple-queue backfilling node by node (`schedsim.policies.multiqueue_nodes`): machines
-of node groups, memory and partitions, and node outages (seed 001 section 2, Figure 2)."""
+of node groups, memory and partitions, and node outages (Lawson & Smirni 2002, section 2,
+Figure 2)."""
 
 from __future__ import annotations
 

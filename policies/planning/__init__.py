@@ -8,9 +8,9 @@ Any policy can use it, for its own schedule or to ask "what if":
 * `schedsim.policies.planning.easy`: EASY's shadow time and extra cores
   (seed 000 section 2.1.2), from the running jobs or over a profile;
 * `schedsim.policies.planning.conservative`: conservative backfilling's
-  anchoring and compression (seed 000 section 2.1.1), a plan of a whole
+  anchoring and compression (Kettimuthu 2003, section 2.1.1), a plan of a whole
   queue, and a job's estimated start and response time under conservative
-  backfilling (what seed 003 asks at every submission);
+  backfilling (what Zeng & Sodan 2009 ask at every submission);
 * `schedsim.policies.planning.nodes`: EASY's shadow time on a machine of node
   groups with memory or partitions, node by node (the room per node);
 * `schedsim.policies.planning.node_profile`: conservative backfilling's plan on

@@ -1,6 +1,6 @@
 """Conservative backfilling's plan: anchoring, compression, and what-if questions.
 
-Conservative backfilling (seed 000 section 2.1.1) gives every job a
+Conservative backfilling (Kettimuthu 2003, section 2.1.1) gives every job a
 reservation at its *anchor point* when it arrives, "the earliest time at
 which a sufficient number of processors are available to run the job for a
 duration equal to the user estimated run time", on the profile left by the

@@ -1,7 +1,7 @@
 """Conservative backfilling's compression and anchoring as compiled loops (`compress_plan`,
 `place_all`), for `schedsim.policies.planning.conservative`.
 
-Conservative backfilling (seed 000 section 2.1.1) walks the availability profile
+Conservative backfilling (Kettimuthu 2003, section 2.1.1) walks the availability profile
 once per waiting job at every early end (compression) and, where a policy rebuilds
 its plan at every pass (seed 003's space sharing, `schedsim.policies.spacesharing`),
 once per waiting job at every pass: a few microseconds each in Python, a hundred
@@ -103,7 +103,7 @@ def _earliest_before(times, free, n, cores, duration, start):
 
 @njit(cache=True)
 def compress_plan(times, free, n, starts, spans, cores, order):
-    """Conservative compression over a profile held in arrays (seed 000 section 2.1.1).
+    """Conservative compression over a profile held in arrays (Kettimuthu 2003, section 2.1.1).
 
     ``times[:n]``, ``free[:n]`` are the profile's steps, with room for four
     more per reservation; reservation ``r`` is ``(starts[r], spans[r],
@@ -163,7 +163,7 @@ def _bisect_right(times, n, t):
 
 @njit(cache=True)
 def place_all(times, free, n, cores, spans, after):
-    """Anchor jobs one after the other on a profile held in arrays (seed 000 section 2.1.1).
+    """Anchor jobs one after the other on a profile held in arrays (Kettimuthu 2003, section 2.1.1).
 
     ``times[:n]``, ``free[:n]`` are the profile's steps, with room for two more
     per job; job ``k`` needs ``cores[k]`` for ``spans[k]`` seconds, at or after

@@ -1,6 +1,6 @@
 """Free cores and memory per node over future time: conservative backfilling node by node.
 
-Conservative backfilling (seed 000 section 2.1.1) gives every job a reservation when
+Conservative backfilling (Kettimuthu 2003, section 2.1.1) gives every job a reservation when
 it arrives, at its *anchor point*, "the earliest time at which a sufficient number of
 processors are available to run the job for a duration equal to the user estimated
 run time", and compresses the schedule when a job ends early: reservations are

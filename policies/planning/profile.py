@@ -3,7 +3,7 @@
 A step function of free cores over future time: ``free[i]`` cores are free
 in ``[times[i], times[i+1])`` and the last step lasts forever. Reservations
 and running jobs (by their estimates) are subtracted from it; the anchor
-point of a job (seed 000 section 2.1.1: "the earliest time at which a
+point of a job (Kettimuthu 2003, section 2.1.1: "the earliest time at which a
 sufficient number of processors are available to run the job for a
 duration equal to the user estimated run time") is found by one scan.
 `Profile.of_running` builds one from a view's running jobs and `Profile.copy`
