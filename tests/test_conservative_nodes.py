@@ -8,6 +8,7 @@ import math
 from collections import defaultdict
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -160,6 +161,17 @@ class Recording(Conservative):
         return super().schedule(view)
 
 
+def _recorded(w: Workload, m: Machine, **options: Any) -> tuple[Recording, Any]:
+    """A run of `Recording` on ``m`` with every holding checked against the machine:
+    the policy (its log) and the result."""
+    policy = Recording()
+    sim = ModelSimulation(w, policy, machine=m, **options)
+    log = record_holdings(sim)
+    result = sim.run()
+    check_machine(result, w, m, log)
+    return policy, result
+
+
 def _starts(result) -> dict[int, tuple[float, str]]:
     rows = result.jobs
     return {
@@ -190,11 +202,7 @@ def test_conservative_reserves_cores_on_each_partition_within_memory(tmp_path: P
         _job(9, 8, 10, 4, mem_gb=12),
     ]
     w = Workload.from_jobs(jobs)
-    policy = Recording()
-    sim = ModelSimulation(w, policy, machine=m, log_reservations=True)
-    log = record_holdings(sim)
-    result = sim.run()
-    check_machine(result, w, m, log)
+    policy, result = _recorded(w, m, log_reservations=True)
     assert _starts(result) == {
         1: (0, "0-4"), 2: (1, "6"), 3: (100, "0-3"), 4: (3, "5"), 5: (100, "0-3"),
         6: (51, "6-7"), 7: (6, "7"), 8: (43, "5"), 9: (200, "0-3"),
@@ -228,11 +236,7 @@ def test_compression_moves_a_reservation_into_a_hole_on_its_own_nodes(tmp_path: 
         _job(6, 3, 10, 8, partition=2),
     ]
     w = Workload.from_jobs(jobs)
-    policy = Recording()
-    sim = ModelSimulation(w, policy, machine=m)
-    log = record_holdings(sim)
-    result = sim.run()
-    check_machine(result, w, m, log)
+    policy, result = _recorded(w, m)
     starts = _starts(result)
     assert (starts[3], starts[4], starts[6]) == ((30, "0-1"), (100, "2-5"), (100, "6"))
     assert policy.log[3] == [(1, 100, "0-1"), (30, 30, "0-1")]
@@ -252,11 +256,7 @@ def test_compression_moves_a_reservation_onto_other_nodes(tmp_path: Path) -> Non
         _job(4, 2, 50, 8),
     ]
     w = Workload.from_jobs(jobs)
-    policy = Recording()
-    sim = ModelSimulation(w, policy, machine=m)
-    log = record_holdings(sim)
-    result = sim.run()
-    check_machine(result, w, m, log)
+    policy, result = _recorded(w, m)
     # At 20, in order of start: job 4 fits the hole on nodes 3-5 now: moved to 20 on
     # nodes 3-4. Then job 3: nodes 0-2 are busy until 100, when the whole partition
     # is free: moved to 100, on nodes 0-3.
@@ -304,12 +304,8 @@ def test_no_job_starts_later_than_its_first_reservation(case: tuple[Machine, Wor
     # Kettimuthu 2003, section 2.1.1: a reservation is a guarantee, and compression only moves
     # it earlier; node by node, the job starts on the cores its last reservation named.
     m, w = case
-    policy = Recording()
-    sim = ModelSimulation(w, policy, machine=m)
-    log = record_holdings(sim)
-    result = sim.run()
+    policy, result = _recorded(w, m)
     check_invariants(result, w, m.total_cores, unit_rate=m.speed is None)
-    check_machine(result, w, m, log)
     starts = _starts(result)
     assert set(policy.log) == set(starts), "a job never got a reservation"
     submit = {j.id: j.submit for j in w}

@@ -21,7 +21,7 @@ from schedsim.workloads.workload import Workload
 
 from invariants import check_invariants, check_machine, record_holdings
 from test_machine import draw_groups
-from test_outages import _check_off_outages
+from test_outages import _check_off_outages, outages_on
 
 GB = 1024.0**2  # KB
 
@@ -186,18 +186,6 @@ def _unit_speed(m: Machine) -> Machine:
     return Machine(tuple(dataclasses.replace(g, speed=1.0) for g in m.groups), m.partitions)
 
 
-@st.composite
-def _outages(draw: st.DrawFn, nodes: int) -> tuple[Outage, ...]:
-    out = []
-    for _ in range(draw(st.integers(0, 4))):
-        start = draw(st.integers(0, 150))
-        lo = draw(st.integers(0, nodes - 1))
-        hi = draw(st.integers(lo, nodes - 1))
-        kind = draw(st.sampled_from(["failure", "maintenance"]))
-        out.append(Outage(start, start + draw(st.integers(1, 60)), tuple(range(lo, hi + 1)), kind))
-    return tuple(out)
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=_cases())
 def test_random_machines_keep_the_invariants(case) -> None:
@@ -217,7 +205,7 @@ def test_random_outages_on_random_machines_keep_the_invariants(on_failure, data)
     # Nodes at speed 1: the checker bounds a failed job's run by its work, which a job
     # on a slow node may outrun before the failure (`invariants.check_invariants`).
     m = _unit_speed(m)
-    outages = data.draw(_outages(m.nodes))
+    outages = data.draw(outages_on(m.nodes))
     sim = ModelSimulation(w, MultiQueue(**params), machine=m,
                           outages=Outages(listed=outages, on_failure=on_failure))  # fmt: skip
     log = record_holdings(sim)

@@ -286,6 +286,12 @@ def _cases(draw: st.DrawFn) -> tuple[list[Job], tuple[Outage, ...], int]:
         run = draw(st.integers(0, 60))
         jobs.append(_job(i, draw(st.integers(0, 100)), run, draw(st.integers(1, nodes)),
                          run + draw(st.integers(0, 30))))  # fmt: skip
+    return jobs, draw(outages_on(nodes)), nodes
+
+
+@st.composite
+def outages_on(draw: st.DrawFn, nodes: int) -> tuple[Outage, ...]:
+    """Up to four failures or maintenance windows over [0, 210) on ranges of ``nodes``."""
     outages = []
     for _ in range(draw(st.integers(0, 4))):
         start = draw(st.integers(0, 150))
@@ -295,7 +301,7 @@ def _cases(draw: st.DrawFn) -> tuple[list[Job], tuple[Outage, ...], int]:
         outages.append(
             Outage(start, start + draw(st.integers(1, 60)), tuple(range(lo, hi + 1)), kind)
         )
-    return jobs, tuple(outages), nodes
+    return tuple(outages)
 
 
 def _check_off_outages(result, log) -> None:
