@@ -4,6 +4,7 @@ the machine's side (`Machine.large_memory`) and the run keys ``large_memory`` an
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -117,6 +118,23 @@ def test_jobs_too_wide_for_the_partition_are_left_and_counted(kth: object) -> No
     assert f"{wide} more drawn but wider than the partition holds" in w.cleaning[-1].detail
 
 
+def test_a_models_jobs_get_the_swf_fields_write_swf_gives_them() -> None:
+    # Jobs made by a model have no SWF line: a chosen one gets the 18 fields the writer
+    # would give it (its own values, -1 elsewhere), its memory and its partition.
+    from schedsim.workloads.lublin import generate
+
+    w = generate(300, 64, np.random.default_rng(4))
+    assert all(j.swf is None for j in w)
+    out = with_large_memory(w, 0.5, (GB, 4 * GB), 2, 9)
+    chosen = [j for j in out if j.partition == 2]
+    assert chosen
+    for j in chosen:
+        assert j.swf is not None and len(j.swf) == 18
+        assert (j.swf[0], j.swf[1], j.swf[2], j.swf[3]) == (j.id, j.submit, -1, j.run_time)
+        assert (j.swf[4], j.swf[7], j.swf[8]) == (j.size, j.size, j.estimate)
+        assert GB < j.swf[9] <= 4 * GB and j.swf[15] == 2 and j.swf[10] == -1
+
+
 def test_the_requests_survive_an_swf_round_trip(machine_file: Path, kth: object,
                                                 tmp_path: Path) -> None:  # fmt: skip
     (low, high), partition, most = read_machine(machine_file).large_memory("bigmem")
@@ -206,3 +224,12 @@ def test_the_command_line_takes_them(machine_file: Path, tmp_path: Path) -> None
             if line.strip() and not line.startswith(";")]  # fmt: skip
     assert any(r[15] == "2" and float(r[9]) > 2 * GB for r in rows)
     assert np.all([float(r[9]) <= 16 * GB for r in rows])
+    # jobs.parquet read with pyarrow itself: the requests in MB, null for the others.
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(out / "jobs.parquet", columns=["partition", "memory_per_core_mb"])
+    rows_by_part = table.to_pylist()
+    big = [r["memory_per_core_mb"] for r in rows_by_part if r["partition"] == 2]
+    assert big and all(2 * 1024 < mb <= 16 * 1024 for mb in big)
+    others = [r["memory_per_core_mb"] for r in rows_by_part if r["partition"] != 2]
+    assert all(mb is None or math.isnan(mb) for mb in others)

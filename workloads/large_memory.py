@@ -32,6 +32,7 @@ import numpy as np
 
 from schedsim.workloads.job import Job
 from schedsim.workloads.streams import stream
+from schedsim.workloads.swf import _job_fields
 from schedsim.workloads.workload import CleaningStep, Members, Workload
 
 __all__ = ["with_large_memory"]
@@ -89,18 +90,14 @@ def with_large_memory(
 
 def _asking(job: Job, kb: float, partition: int | str) -> Job:
     """``job`` asking ``kb`` per core in ``partition`` (its SWF fields too)."""
-    swf = list(job.swf) if job.swf is not None else _fields(job)
+    if job.swf is not None:
+        swf = list(job.swf)
+    else:  # a model's job: the fields `write_swf` would give it (its own values, -1 else)
+        one = Workload.from_jobs([job])
+        swf = _job_fields(one, np.array([-1.0]), np.array([job.run_time]))[0].tolist()
     swf[_MEMORY] = kb
     if isinstance(partition, str):
         attrs = {**job.attrs, "partition_name": partition}
         return dataclasses.replace(job, swf=tuple(swf), attrs=attrs)
     swf[_PARTITION] = float(partition)
     return dataclasses.replace(job, swf=tuple(swf), partition=partition)
-
-
-def _fields(job: Job) -> list[float]:
-    """The 18 SWF fields of a job made by a model (no line of a log), as `write_swf`
-    writes them: what the job knows, -1 elsewhere."""
-    return [float(job.id), job.submit, -1.0, job.run_time, float(job.size), -1.0, -1.0,
-            float(job.size), job.estimate, -1.0, -1.0, float(job.user), float(job.group),
-            float(job.app), float(job.queue), float(job.partition), -1.0, -1.0]  # fmt: skip
