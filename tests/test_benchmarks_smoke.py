@@ -14,7 +14,8 @@ phases that add up to it, that ``benchmarks/summaries.py`` times the summaries o
 small made-up result, that ``benchmarks/conservative_nodes.py`` times conservative
 backfilling counted and node by node on a few hundred KTH jobs, and that
 ``benchmarks/machine.py`` times a cut log plain and on ten node groups, with the same
-schedule.
+schedule, and that ``benchmarks/peers.py`` prepares a log schedsim reads back as the
+same jobs and times schedsim beside a stand-in for the peer.
 """
 
 from __future__ import annotations
@@ -331,3 +332,48 @@ def test_the_logs_benchmark_times_every_log_it_finds_and_the_fixed_cost(tmp_path
     assert cost["fixed"] > 0 and cost["variable"] > 0
     fixed = ("imports", "exit", "start-up and the rest")
     assert cost["fixed"] == pytest.approx(sum(cost["phases"][p] for p in fixed))
+
+
+def test_the_peers_benchmark_prepares_one_log_both_read_alike(tmp_path) -> None:
+    # The prepared log is read back by schedsim as the same jobs: sizes, estimates, runs.
+    import json
+
+    from schedsim.workloads import catalog
+    from schedsim.workloads.swf import read_swf
+    from schedsim.workloads.transforms import first
+
+    with _benchmark_imports():
+        sys.path.insert(0, str(BENCHMARKS))
+        peers = importlib.import_module("peers")
+    prepared = peers.prepare(catalog.resolve("kth"), 300, tmp_path)
+    original = first(catalog.load("kth"), 300)
+    again = read_swf(prepared["log"])
+    assert prepared["jobs"] == len(again.jobs) == 300
+    assert again.header.machine_size == prepared["processors"] == 100
+    for a, b in zip(original.jobs, again.jobs, strict=True):
+        assert (a.id, a.submit, a.size, a.estimate, a.run_time) == (
+            b.id, b.submit, b.size, b.estimate, b.run_time
+        )  # fmt: skip
+    fields = [line.split() for line in prepared["log"].read_text().splitlines()[2:]]
+    assert all(f[6] == f[9] == "-1" and f[4] == f[7] for f in fields)  # no memory; size twice
+    system = json.loads(prepared["system"].read_text())
+    assert system["groups"] == {"g0": {"core": 1}} and system["resources"] == {"g0": 100}
+
+
+def test_the_peers_benchmark_times_both_and_checks_the_peer_ran_every_job(tmp_path) -> None:
+    # A stand-in for the peer's Python: it reports every job dispatched, as accasim_easy.py does.
+    from schedsim.workloads import catalog
+
+    fake = tmp_path / "fake-python"
+    fake.write_text("#!/bin/sh\necho loaded 200 dispatched 200\n")
+    fake.chmod(0o755)
+    with _benchmark_imports():
+        sys.path.insert(0, str(BENCHMARKS))
+        peers = importlib.import_module("peers")
+        assert peers.main(["--logs", "kth"]) == 2  # no peer given: refused
+    prepared = peers.prepare(catalog.resolve("kth"), 200, tmp_path)
+    got = peers.measure_log(prepared, str(fake), 1, tmp_path)
+    assert got["jobs"] == 200 and got["accasim_dispatched"] == 200
+    (ours, ours_cpu), (peer, _) = got["best"]["schedsim"], got["best"]["accasim"]
+    assert ours > 0 and ours_cpu > 0 and peer > 0
+    assert (tmp_path / "schedsim" / "jobs.csv").is_file()  # schedsim ran on the prepared log
