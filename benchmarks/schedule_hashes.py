@@ -13,6 +13,12 @@ Every registered policy runs on three workloads with its default parameters:
 - ``w1``: seed 1's W1 (Zeng & Sodan 2009), 3,000 jobs on 128 nodes of 4 cores with
   Table 4's contention, not killed at their estimates, as seed 003 runs it.
 
+With ``--studies``, it also fingerprints the studies' own runs (issue 41, item 4: the
+studies' default runs give the same job tables): for each study file named (by default
+every paper's ``study.toml`` and the example studies in ``studies/``), the first run of
+each policy in the study's order, as ``schedsim sweep`` would make it (its workload,
+transforms, machine and seed). ``--logs`` with no name leaves the three workloads out.
+
 The coscheduling policies (SSP, the G-LOMARC-TS family, Scojo-PECT, CST/CSTWS) run
 on W1 only and every other policy on the two logs only (each refuses the other's
 machine or makes no sense on it). For each run the job table and the piece log are
@@ -38,11 +44,15 @@ import pandas as pd
 
 from schedsim import Simulation
 from schedsim.app import registry
+from schedsim.app.study import load_study
 from schedsim.model.slowdowns import StatisticalContention
 from schedsim.workloads import catalog
 from schedsim.workloads.multicore import CORES_PER_NODE, NODES, w1
 from schedsim.workloads.transforms import first
 
+REPO = Path(__file__).resolve().parent.parent
+#: The studies ``--studies`` fingerprints when it names none.
+STUDIES = (*sorted(REPO.glob("papers/*/study.toml")), *sorted(REPO.glob("studies/*.toml")))
 MULTICORE = ("ssp", "glts", "glts-fbo", "glts-nh", "glts-ns", "scojo", "cst", "cstws")
 LOGS = ("kth", "ctc20k", "w1")
 W1_JOBS = 3000
@@ -93,15 +103,40 @@ def runs(log: str, policies: list[str]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def study_runs(path: Path, policies: list[str] | None) -> dict[str, dict[str, Any]]:
+    """Fingerprints of the first run of each policy of one study (``policies``: only those)."""
+    out: dict[str, dict[str, Any]] = {}
+    seen: set[str] = set()
+    for run in load_study(path).runs():
+        policy = run.config.policy.name
+        if policy in seen or (policies is not None and policy not in policies):
+            continue
+        seen.add(policy)
+        result = run.config.simulation().run()
+        name = f"{policy} {run.config.run_id()}"
+        out[name] = {"jobs": table_hash(result.jobs), "pieces": table_hash(result.pieces),
+                     "rows": len(result.jobs)}  # fmt: skip
+        print(f"{path.parent.name}/{path.name} {name}: jobs {out[name]['jobs']}  "
+              f"pieces {out[name]['pieces']}", flush=True)  # fmt: skip
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--logs", nargs="+", choices=LOGS, default=list(LOGS))
+    parser.add_argument("--logs", nargs="*", choices=LOGS, default=list(LOGS))
+    parser.add_argument("--studies", nargs="*", type=Path, default=None, metavar="TOML",
+                        help="also each study's first run of each policy (default, when no "
+                        "file is named: every paper's study.toml and studies/*.toml)")  # fmt: skip
     parser.add_argument("--policies", nargs="+", default=None, help="default: every one")
     parser.add_argument("--out", type=Path, help="write the fingerprints to this JSON file")
     parser.add_argument("--check", type=Path, help="compare with a file written by --out")
     args = parser.parse_args(argv)
     policies = args.policies or registry.names()
     found = {log: runs(log, policies) for log in args.logs}
+    if args.studies is not None:
+        for path in args.studies or STUDIES:
+            key = f"study {path.parent.name}/{path.name}"
+            found[key] = study_runs(path, args.policies)
     if args.out:
         args.out.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
     if args.check:

@@ -256,10 +256,11 @@ def test_the_process_benchmark_saves_each_rounds_timings(tmp_path) -> None:
         sys.path.insert(0, str(BENCHMARKS))
         assert importlib.import_module("process").main(argv) == 0
     doc = json.loads(out.read_text())
-    assert set(doc["policies"]) == {"easy", "ss"} and set(doc["w1"]) == {"easy", "ssp"}
+    # ss runs on the trace and, as --on-w1 asks by default, on W1 too.
+    assert set(doc["policies"]) == {"easy", "ss"} and set(doc["w1"]) == {"easy", "ssp", "ss"}
     assert all(len(times) == 2 for times in [*doc["policies"].values(), *doc["w1"].values()])
     figures = [row["figure"] for row in doc["rows"]]
-    assert {"ss", "easy (W1)", "ssp (W1)"} <= set(figures) and doc["same_schedule"]
+    assert {"ss", "easy (W1)", "ssp (W1)", "ss (W1)"} <= set(figures) and doc["same_schedule"]
     ss = next(row for row in doc["rows"] if row["figure"] == "ss")
     assert ss["value"] == pytest.approx(min(doc["policies"]["ss"]) / min(doc["policies"]["easy"]))
 
