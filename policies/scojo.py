@@ -77,7 +77,7 @@ is the ``matchmaking`` log's ``time``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -94,7 +94,7 @@ from schedsim.model.policy import (
     WakeAt,
     register,
 )
-from schedsim.model.view import JobView, State, View
+from schedsim.model.view import JobView, State, View, new_view
 from schedsim.policies.glts import GLTS, MATCHMAKING, PairBest, PairSharing, PairTries
 from schedsim.policies.planning.profile import INF
 from schedsim.policies.spacesharing import SSP, NodePlanner, SelfAndCos, layout
@@ -131,6 +131,38 @@ class Slice:
     vbase: float
     ended: float | None = None
     reason: str | None = None
+
+
+def _replacer(*names: str, running: bool = False) -> Callable[..., JobView]:
+    """A function ``(job, *values)``: a copy of ``job`` with the fields ``names`` set to
+    ``values`` (and, if ``running``, its state running and progressing).
+
+    What ``job._replace(...)`` gives, without its dictionary of keywords: the virtual
+    machines' views copy every job of theirs at nearly every pass. The source is written
+    from `JobView`'s fields (`schedsim.model.view` makes its snapshots so too)."""
+    fixed = {"state": "_RUNNING", "progressing": "True"} if running else {}
+    values = ", ".join(
+        name if name in names else fixed.get(name, f"job[{i}]")
+        for i, name in enumerate(JobView._fields)
+    )
+    namespace: dict[str, Any] = {"_new": tuple.__new__, "_cls": JobView, "_RUNNING": _RUNNING}
+    exec(f"def replace(job, {', '.join(names)}):\n    return _new(_cls, ({values},))", namespace)
+    return namespace["replace"]
+
+
+_RUNNING = State.RUNNING
+#: A job of a virtual machine as it sees it: running there since its clock ``since``.
+_as_running = _replacer(
+    "submit", "allocation", "since", "rate", "work_done", "expected_end", running=True
+)
+#: Another type's job running in the slice: busy until its end or the slice's.
+_blocking = _replacer("since", "expected_end")
+#: A waiting job, submitted at its machine's clock.
+_resubmitted = _replacer("submit")
+
+
+def _job_id(job: JobView) -> int:
+    return job.id
 
 
 def _work_now(job: JobView, now: float) -> float:
@@ -452,45 +484,51 @@ class ScojoPECT(Policy):
     # -- the virtual machines ------------------------------------------------------------
     def _vview(self, view: View, t: JobType, v: float, blockers: Sequence[JobView]) -> View:
         """Machine t's view at its clock ``v``: its jobs in its time, other jobs running in
-        its slice (``blockers``) busy until the slice's end."""
+        its slice (``blockers``) busy until the slice's end.
+
+        Made at nearly every pass for one machine or more, so its jobs are copied with
+        `_as_running`, `_blocking` and `_resubmitted` and the view with
+        `schedsim.model.view.new_view`, not with the named tuples' ``_replace``."""
         now = view.now
-        cpn = view.cores_per_node
-        free = np.full(view.nodes, cpn, dtype=np.int64)
+        free = np.full(view.nodes, view.cores_per_node, dtype=np.int64)
+        held = 0  # cores the jobs below hold: free.sum() is what they leave
         running: list[JobView] = []
+        get, gone, vsubmit, rates = view.get, self._gone, self._vsubmit, self._rate
         for jid in self._active[t]:
-            job = view.get(jid)
+            job = get(jid)
             if job is None:
                 continue
-            live = job.state is State.RUNNING and jid not in self._gone
+            live = job.state is _RUNNING and jid not in gone
             alloc = job.allocation if live else self._home(job)
             if alloc is None:
                 continue
             done = _work_now(job, now)
-            rate = job.rate if live else self._rate.get(jid, 1.0)
+            rate = job.rate if live else rates.get(jid, 1.0)
             if live and job.expected_end < INF:
                 end = v + (job.expected_end - now)
             else:
                 end = v + max(job.estimate - done, 0.0) / max(rate, 1e-12)
-            running.append(job._replace(submit=self._vsubmit[jid], state=State.RUNNING,
-                                        allocation=alloc, since=v, progressing=True, rate=rate,
-                                        work_done=done, expected_end=end))  # fmt: skip
+            running.append(_as_running(job, vsubmit[jid], alloc, v, rate, done, end))
             free[alloc.nodes] -= alloc.cores
+            held += alloc.size
         s = self._slice
         for job in blockers:  # busy until they end or the slice does
-            assert job.allocation is not None and s is not None
-            end = v + min(job.expected_end, s.end) - now
-            running.append(job._replace(expected_end=end, since=v))
-            free[job.allocation.nodes] -= job.allocation.cores
-        running.sort(key=lambda j: j.id)
-        queue = tuple(j._replace(submit=self._vsubmit[j.id]) for j in view.queue
-                      if self._type[j.id] == t)  # fmt: skip
+            alloc = job.allocation
+            assert alloc is not None and s is not None
+            running.append(_blocking(job, v, v + min(job.expected_end, s.end) - now))
+            free[alloc.nodes] -= alloc.cores
+            held += alloc.size
+        running.sort(key=_job_id)
+        types = self._type
+        queue = tuple(_resubmitted(j, vsubmit[j.id]) for j in view.queue if types[j.id] == t)
         free.flags.writeable = False
         ended = tuple(self._ended_for[t])
         self._ended_for[t] = []
-        return view._replace(now=v, queue=queue, running=tuple(running), suspended=(),
-                             arrived=(), ended=ended, free_cores=int(free.sum()),
-                             free_per_node=free, killed=(), released=(), requeued=(),
-                             timers=frozenset())  # fmt: skip
+        return new_view(now=v, queue=queue, running=tuple(running), suspended=(), arrived=(),
+                        ended=ended, free_cores=view.nodes * view.cores_per_node - held,
+                        free_per_node=free, nodes=view.nodes, cores_per_node=view.cores_per_node,
+                        overhead=view.overhead, killed=(), released=(), requeued=(),
+                        timers=frozenset())  # fmt: skip
 
     def _observe_all(self, view: View, current: JobType | None) -> None:
         """Bring the plans of the machines out of their slice up to date: arrivals get
