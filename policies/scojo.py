@@ -289,6 +289,9 @@ class ScojoPECT(Policy):
         self._dirty: set[JobType] = set()
         self._stale: set[JobType] = set()
         self._gone: set[int] = set()
+        #: Per machine: its started jobs' allocations when last grouped, and the groups
+        #: (`_units`).
+        self._sharing: dict[JobType, tuple[list[Allocation | None], list[list[int]]]] = {}
 
     # -- reporting -----------------------------------------------------------------------
     def params(self) -> dict[str, Any]:
@@ -601,10 +604,10 @@ class ScojoPECT(Policy):
             if u == t:
                 continue
             for unit in self._units(view, u):
-                homes = [self._home(j) for j in unit]
-                nodes = np.unique(np.concatenate([h.nodes for h in homes if h is not None]))
-                if not whole[nodes].all():
-                    continue
+                homes = [h for j in unit if (h := self._home(j)) is not None]
+                if not all(whole[h.nodes].all() for h in homes):
+                    continue  # (checked home by home: most units fail, and cheaply)
+                nodes = np.unique(np.concatenate([h.nodes for h in homes]))
                 need = max(self._left(j, now) for j in unit)
                 if not room(len(nodes), need):
                     continue
@@ -615,6 +618,9 @@ class ScojoPECT(Policy):
         # Nodes of each machine's started jobs, once a pass: a job started below takes
         # nodes no longer whole, so it needs no update.
         started_on: dict[JobType, np.ndarray] = {}
+        #: Whole nodes free of machine u's started jobs: the same for all of u's jobs
+        #: until a start takes some of them.
+        cands: dict[JobType, np.ndarray] = {}
         for job in view.queue:  # then waiting jobs, FCFS
             u = self._type[job.id]
             if u == t or job.id not in self._waiting[u]:
@@ -623,9 +629,11 @@ class ScojoPECT(Policy):
             if u in self._stale:
                 self._observe(view, u)
             k, span, ppn = vm.shape(job.id)
-            if u not in started_on:
-                started_on[u] = self._homes(view, u)
-            cand = np.flatnonzero(whole & ~started_on[u])
+            cand = cands.get(u)
+            if cand is None:
+                if u not in started_on:
+                    started_on[u] = self._homes(view, u)
+                cand = cands[u] = np.flatnonzero(whole & ~started_on[u])
             if len(cand) < k or plan.min_free(v, v + min(span, left)) < k:
                 continue
             vu = self._vclock[u]
@@ -633,13 +641,14 @@ class ScojoPECT(Policy):
                 continue  # it would delay a job of its own type
             if not room(k, span):
                 continue
-            chosen = [int(n) for n in cand[:k]]
+            chosen = cand[:k].tolist()
             out.append(Start(job, layout(job.size, ppn, chosen)))
             vm.taken_elsewhere(job.id, k, span)
             self._waiting[u].discard(job.id)
             self._active[u].add(job.id)
             self._how[job.id] = "non-type"
             whole[chosen] = False
+            cands.clear()
 
     def _left(self, job: JobView, now: float) -> float:
         """Seconds a started job still needs by its estimate, at its last rate."""
@@ -659,25 +668,42 @@ class ScojoPECT(Policy):
     def _units(self, view: View, u: JobType) -> list[list[JobView]]:
         """Machine u's preempted jobs in units: jobs sharing a node go together."""
         jobs = [j for jid in sorted(self._active[u]) if (j := view.get(jid)) is not None]
-        owner: dict[int, int] = {}
-        parent = list(range(len(jobs)))
-
-        def find(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        for i, job in enumerate(jobs):
-            alloc = job.allocation if job.allocation is not None else job.home
-            assert alloc is not None
-            for n in alloc.nodes.tolist():
-                if n in owner:
-                    parent[find(i)] = find(owner[n])
-                else:
-                    owner[n] = i
-        units: dict[int, list[JobView]] = {}
-        for i, job in enumerate(jobs):
-            units.setdefault(find(i), []).append(job)
+        allocs = [j.allocation if j.allocation is not None else j.home for j in jobs]
+        # Which jobs share nodes changes only when u's started jobs do (a job keeps
+        # its nodes: no migration), so it is worked out again only then.
+        memo = self._sharing.get(u)
+        if (
+            memo is None
+            or len(memo[0]) != len(allocs)
+            or any(a is not b for a, b in zip(memo[0], allocs, strict=True))
+        ):
+            memo = self._sharing[u] = (allocs, _sharing(allocs))
+        home = self._home
+        units = ([jobs[i] for i in group] for group in memo[1])
         # A unit goes only when all of it is preempted and written out.
-        return [u for u in units.values() if all(self._home(j) is not None for j in u)]
+        return [unit for unit in units if all(home(j) is not None for j in unit)]
+
+
+def _sharing(allocs: Sequence[Allocation | None]) -> list[list[int]]:
+    """The indexes of ``allocs`` in groups of allocations sharing nodes, transitively
+    (each group ascending, the groups in the order of their first index)."""
+    owner: dict[int, int] = {}
+    parent = list(range(len(allocs)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, alloc in enumerate(allocs):
+        assert alloc is not None
+        for n in alloc.nodes.tolist():
+            if n in owner:
+                parent[find(i)] = find(owner[n])
+            else:
+                owner[n] = i
+    groups: dict[int, list[int]] = {}
+    for i in range(len(allocs)):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
