@@ -82,6 +82,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 import numpy as np
+from numpy import count_nonzero
 
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import (
@@ -604,10 +605,11 @@ class ScojoPECT(Policy):
             if u == t:
                 continue
             for unit in self._units(view, u):
-                homes = [h for j in unit if (h := self._home(j)) is not None]
-                if not all(whole[h.nodes].all() for h in homes):
-                    continue  # (checked home by home: most units fail, and cheaply)
-                nodes = np.unique(np.concatenate([h.nodes for h in homes]))
+                homes = [h.nodes for j in unit if (h := self._home(j)) is not None]
+                # Home by home (most units fail, and cheaply), then their union.
+                if not all(count_nonzero(whole[h]) == len(h) for h in homes):
+                    continue
+                nodes = list(set().union(*(h.tolist() for h in homes)))
                 need = max(self._left(j, now) for j in unit)
                 if not room(len(nodes), need):
                     continue

@@ -64,7 +64,7 @@ starts; a subclass says how a due job starts (`NodePlanner._launch`).
 from __future__ import annotations
 
 import math
-from collections import Counter
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
@@ -309,18 +309,18 @@ class NodePlanner(Policy):
             node_end.update(dict.fromkeys(nodes, e))
         self._node_end = node_end
         free = (view.free_per_node == view.cores_per_node).nonzero()[0].tolist()
-        # One step per distinct planned end, with its count of nodes: what
-        # `Profile.of_running` makes of them, built here without the objects it reads.
-        counts = Counter(node_end.values())
-        counts.pop(INF, None)
+        # One step per distinct planned end, where the nodes planned free by then join
+        # the free ones: what `Profile.of_running` makes of them, built here without
+        # the objects it reads.
+        ends = sorted(node_end.values())
         profile = Profile(now, len(free))
         times, levels = profile.times, profile.free
-        level = len(free)
-        for e in sorted(counts):
-            level += counts[e]
+        for e in dict.fromkeys(ends):
+            if e == INF:
+                break
             times.append(e)
-            levels.append(level)
-        profile.total = level
+            levels.append(len(free) + bisect_right(ends, e))
+        profile.total = len(free) + bisect_left(ends, INF)
         return profile, free
 
     def _plan(self, base: Profile, now: float, skip: frozenset[int] = frozenset()) -> Profile:
