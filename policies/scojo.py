@@ -494,8 +494,9 @@ class ScojoPECT(Policy):
         `_as_running`, `_blocking` and `_resubmitted` and the view with
         `schedsim.model.view.new_view`, not with the named tuples' ``_replace``."""
         now = view.now
-        free = np.full(view.nodes, view.cores_per_node, dtype=np.int64)
-        held = 0  # cores the jobs below hold: free.sum() is what they leave
+        held = 0  # cores the jobs below hold: what the free array sums to is the rest
+        on: list[np.ndarray] = []  # their allocations' nodes and cores, taken off at once
+        cores: list[np.ndarray] = []
         running: list[JobView] = []
         get, gone, vsubmit, rates = view.get, self._gone, self._vsubmit, self._rate
         for jid in self._active[t]:
@@ -513,15 +514,21 @@ class ScojoPECT(Policy):
             else:
                 end = v + max(job.estimate - done, 0.0) / max(rate, 1e-12)
             running.append(_as_running(job, vsubmit[jid], alloc, v, rate, done, end))
-            free[alloc.nodes] -= alloc.cores
+            on.append(alloc.nodes)
+            cores.append(alloc.cores)
             held += alloc.size
         s = self._slice
         for job in blockers:  # busy until they end or the slice does
             alloc = job.allocation
             assert alloc is not None and s is not None
             running.append(_blocking(job, v, v + min(job.expected_end, s.end) - now))
-            free[alloc.nodes] -= alloc.cores
+            on.append(alloc.nodes)
+            cores.append(alloc.cores)
             held += alloc.size
+        free = np.empty(view.nodes, dtype=np.int64)
+        free.fill(view.cores_per_node)
+        if on:  # (a node shared by a group's jobs loses the cores of each)
+            np.subtract.at(free, np.concatenate(on), np.concatenate(cores))
         running.sort(key=_job_id)
         types = self._type
         queue = tuple(_resubmitted(j, vsubmit[j.id]) for j in view.queue if types[j.id] == t)
