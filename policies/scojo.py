@@ -134,6 +134,9 @@ class Slice:
     reason: str | None = None
 
 
+_RUNNING = State.RUNNING
+
+
 def _replacer(*names: str, running: bool = False) -> Callable[..., JobView]:
     """A function ``(job, *values)``: a copy of ``job`` with the fields ``names`` set to
     ``values`` (and, if ``running``, its state running and progressing).
@@ -151,7 +154,6 @@ def _replacer(*names: str, running: bool = False) -> Callable[..., JobView]:
     return namespace["replace"]
 
 
-_RUNNING = State.RUNNING
 #: A job of a virtual machine as it sees it: running there since its clock ``since``.
 _as_running = _replacer(
     "submit", "allocation", "since", "rate", "work_done", "expected_end", running=True
@@ -678,8 +680,8 @@ class ScojoPECT(Policy):
         """Machine u's preempted jobs in units: jobs sharing a node go together."""
         jobs = [j for jid in sorted(self._active[u]) if (j := view.get(jid)) is not None]
         allocs = [j.allocation if j.allocation is not None else j.home for j in jobs]
-        # Which jobs share nodes changes only when u's started jobs do (a job keeps
-        # its nodes: no migration), so it is worked out again only then.
+        # The groups depend on the allocations alone, which change only when u's
+        # started jobs do (a job keeps its nodes: no migration): made again only then.
         memo = self._sharing.get(u)
         if (
             memo is None
