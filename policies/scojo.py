@@ -77,11 +77,12 @@ is the ``matchmaking`` log's ``time``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 import numpy as np
+from numpy import count_nonzero
 
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import (
@@ -94,7 +95,7 @@ from schedsim.model.policy import (
     WakeAt,
     register,
 )
-from schedsim.model.view import JobView, State, View
+from schedsim.model.view import JobView, State, View, new_view
 from schedsim.policies.glts import GLTS, MATCHMAKING, PairBest, PairSharing, PairTries
 from schedsim.policies.planning.profile import INF
 from schedsim.policies.spacesharing import SSP, NodePlanner, SelfAndCos, layout
@@ -131,6 +132,40 @@ class Slice:
     vbase: float
     ended: float | None = None
     reason: str | None = None
+
+
+_RUNNING = State.RUNNING
+
+
+def _replacer(*names: str, running: bool = False) -> Callable[..., JobView]:
+    """A function ``(job, *values)``: a copy of ``job`` with the fields ``names`` set to
+    ``values`` (and, if ``running``, its state running and progressing).
+
+    What ``job._replace(...)`` gives, without its dictionary of keywords: the virtual
+    machines' views copy every job of theirs at nearly every pass. The source is written
+    from `JobView`'s fields (`schedsim.model.view` makes its snapshots so too)."""
+    fixed = {"state": "_RUNNING", "progressing": "True"} if running else {}
+    values = ", ".join(
+        name if name in names else fixed.get(name, f"job[{i}]")
+        for i, name in enumerate(JobView._fields)
+    )
+    namespace: dict[str, Any] = {"_new": tuple.__new__, "_cls": JobView, "_RUNNING": _RUNNING}
+    exec(f"def replace(job, {', '.join(names)}):\n    return _new(_cls, ({values},))", namespace)
+    return namespace["replace"]
+
+
+#: A job of a virtual machine as it sees it: running there since its clock ``since``.
+_as_running = _replacer(
+    "submit", "allocation", "since", "rate", "work_done", "expected_end", running=True
+)
+#: Another type's job running in the slice: busy until its end or the slice's.
+_blocking = _replacer("since", "expected_end")
+#: A waiting job, submitted at its machine's clock.
+_resubmitted = _replacer("submit")
+
+
+def _job_id(job: JobView) -> int:
+    return job.id
 
 
 def _work_now(job: JobView, now: float) -> float:
@@ -257,6 +292,9 @@ class ScojoPECT(Policy):
         self._dirty: set[JobType] = set()
         self._stale: set[JobType] = set()
         self._gone: set[int] = set()
+        #: Per machine: its started jobs' allocations when last grouped, and the groups
+        #: (`_units`).
+        self._sharing: dict[JobType, tuple[list[Allocation | None], list[list[int]]]] = {}
 
     # -- reporting -----------------------------------------------------------------------
     def params(self) -> dict[str, Any]:
@@ -452,45 +490,58 @@ class ScojoPECT(Policy):
     # -- the virtual machines ------------------------------------------------------------
     def _vview(self, view: View, t: JobType, v: float, blockers: Sequence[JobView]) -> View:
         """Machine t's view at its clock ``v``: its jobs in its time, other jobs running in
-        its slice (``blockers``) busy until the slice's end."""
+        its slice (``blockers``) busy until the slice's end.
+
+        Made at nearly every pass for one machine or more, so its jobs are copied with
+        `_as_running`, `_blocking` and `_resubmitted` and the view with
+        `schedsim.model.view.new_view`, not with the named tuples' ``_replace``."""
         now = view.now
-        cpn = view.cores_per_node
-        free = np.full(view.nodes, cpn, dtype=np.int64)
+        held = 0  # cores the jobs below hold: what the free array sums to is the rest
+        on: list[np.ndarray] = []  # their allocations' nodes and cores, taken off at once
+        cores: list[np.ndarray] = []
         running: list[JobView] = []
+        get, gone, vsubmit, rates = view.get, self._gone, self._vsubmit, self._rate
         for jid in self._active[t]:
-            job = view.get(jid)
+            job = get(jid)
             if job is None:
                 continue
-            live = job.state is State.RUNNING and jid not in self._gone
+            live = job.state is _RUNNING and jid not in gone
             alloc = job.allocation if live else self._home(job)
             if alloc is None:
                 continue
             done = _work_now(job, now)
-            rate = job.rate if live else self._rate.get(jid, 1.0)
+            rate = job.rate if live else rates.get(jid, 1.0)
             if live and job.expected_end < INF:
                 end = v + (job.expected_end - now)
             else:
                 end = v + max(job.estimate - done, 0.0) / max(rate, 1e-12)
-            running.append(job._replace(submit=self._vsubmit[jid], state=State.RUNNING,
-                                        allocation=alloc, since=v, progressing=True, rate=rate,
-                                        work_done=done, expected_end=end))  # fmt: skip
-            free[alloc.nodes] -= alloc.cores
+            running.append(_as_running(job, vsubmit[jid], alloc, v, rate, done, end))
+            on.append(alloc.nodes)
+            cores.append(alloc.cores)
+            held += alloc.size
         s = self._slice
         for job in blockers:  # busy until they end or the slice does
-            assert job.allocation is not None and s is not None
-            end = v + min(job.expected_end, s.end) - now
-            running.append(job._replace(expected_end=end, since=v))
-            free[job.allocation.nodes] -= job.allocation.cores
-        running.sort(key=lambda j: j.id)
-        queue = tuple(j._replace(submit=self._vsubmit[j.id]) for j in view.queue
-                      if self._type[j.id] == t)  # fmt: skip
+            alloc = job.allocation
+            assert alloc is not None and s is not None
+            running.append(_blocking(job, v, v + min(job.expected_end, s.end) - now))
+            on.append(alloc.nodes)
+            cores.append(alloc.cores)
+            held += alloc.size
+        free = np.empty(view.nodes, dtype=np.int64)
+        free.fill(view.cores_per_node)
+        if on:  # (a node shared by a group's jobs loses the cores of each)
+            np.subtract.at(free, np.concatenate(on), np.concatenate(cores))
+        running.sort(key=_job_id)
+        types = self._type
+        queue = tuple(_resubmitted(j, vsubmit[j.id]) for j in view.queue if types[j.id] == t)
         free.flags.writeable = False
         ended = tuple(self._ended_for[t])
         self._ended_for[t] = []
-        return view._replace(now=v, queue=queue, running=tuple(running), suspended=(),
-                             arrived=(), ended=ended, free_cores=int(free.sum()),
-                             free_per_node=free, killed=(), released=(), requeued=(),
-                             timers=frozenset())  # fmt: skip
+        return new_view(now=v, queue=queue, running=tuple(running), suspended=(), arrived=(),
+                        ended=ended, free_cores=view.nodes * view.cores_per_node - held,
+                        free_per_node=free, nodes=view.nodes, cores_per_node=view.cores_per_node,
+                        overhead=view.overhead, killed=(), released=(), requeued=(),
+                        timers=frozenset())  # fmt: skip
 
     def _observe_all(self, view: View, current: JobType | None) -> None:
         """Bring the plans of the machines out of their slice up to date: arrivals get
@@ -563,10 +614,11 @@ class ScojoPECT(Policy):
             if u == t:
                 continue
             for unit in self._units(view, u):
-                homes = [self._home(j) for j in unit]
-                nodes = np.unique(np.concatenate([h.nodes for h in homes if h is not None]))
-                if not whole[nodes].all():
+                homes = [h.nodes for j in unit if (h := self._home(j)) is not None]
+                # Home by home (most units fail, and cheaply), then their union.
+                if not all(count_nonzero(whole[h]) == len(h) for h in homes):
                     continue
+                nodes = list(set().union(*(h.tolist() for h in homes)))
                 need = max(self._left(j, now) for j in unit)
                 if not room(len(nodes), need):
                     continue
@@ -577,6 +629,9 @@ class ScojoPECT(Policy):
         # Nodes of each machine's started jobs, once a pass: a job started below takes
         # nodes no longer whole, so it needs no update.
         started_on: dict[JobType, np.ndarray] = {}
+        #: Whole nodes free of machine u's started jobs: the same for all of u's jobs
+        #: until a start takes some of them.
+        cands: dict[JobType, np.ndarray] = {}
         for job in view.queue:  # then waiting jobs, FCFS
             u = self._type[job.id]
             if u == t or job.id not in self._waiting[u]:
@@ -585,9 +640,11 @@ class ScojoPECT(Policy):
             if u in self._stale:
                 self._observe(view, u)
             k, span, ppn = vm.shape(job.id)
-            if u not in started_on:
-                started_on[u] = self._homes(view, u)
-            cand = np.flatnonzero(whole & ~started_on[u])
+            cand = cands.get(u)
+            if cand is None:
+                if u not in started_on:
+                    started_on[u] = self._homes(view, u)
+                cand = cands[u] = np.flatnonzero(whole & ~started_on[u])
             if len(cand) < k or plan.min_free(v, v + min(span, left)) < k:
                 continue
             vu = self._vclock[u]
@@ -595,13 +652,14 @@ class ScojoPECT(Policy):
                 continue  # it would delay a job of its own type
             if not room(k, span):
                 continue
-            chosen = [int(n) for n in cand[:k]]
+            chosen = cand[:k].tolist()
             out.append(Start(job, layout(job.size, ppn, chosen)))
             vm.taken_elsewhere(job.id, k, span)
             self._waiting[u].discard(job.id)
             self._active[u].add(job.id)
             self._how[job.id] = "non-type"
             whole[chosen] = False
+            cands.clear()
 
     def _left(self, job: JobView, now: float) -> float:
         """Seconds a started job still needs by its estimate, at its last rate."""
@@ -621,25 +679,42 @@ class ScojoPECT(Policy):
     def _units(self, view: View, u: JobType) -> list[list[JobView]]:
         """Machine u's preempted jobs in units: jobs sharing a node go together."""
         jobs = [j for jid in sorted(self._active[u]) if (j := view.get(jid)) is not None]
-        owner: dict[int, int] = {}
-        parent = list(range(len(jobs)))
-
-        def find(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        for i, job in enumerate(jobs):
-            alloc = job.allocation if job.allocation is not None else job.home
-            assert alloc is not None
-            for n in alloc.nodes.tolist():
-                if n in owner:
-                    parent[find(i)] = find(owner[n])
-                else:
-                    owner[n] = i
-        units: dict[int, list[JobView]] = {}
-        for i, job in enumerate(jobs):
-            units.setdefault(find(i), []).append(job)
+        allocs = [j.allocation if j.allocation is not None else j.home for j in jobs]
+        # The groups depend on the allocations alone, which change only when u's
+        # started jobs do (a job keeps its nodes: no migration): made again only then.
+        memo = self._sharing.get(u)
+        if (
+            memo is None
+            or len(memo[0]) != len(allocs)
+            or any(a is not b for a, b in zip(memo[0], allocs, strict=True))
+        ):
+            memo = self._sharing[u] = (allocs, _sharing(allocs))
+        home = self._home
+        units = ([jobs[i] for i in group] for group in memo[1])
         # A unit goes only when all of it is preempted and written out.
-        return [u for u in units.values() if all(self._home(j) is not None for j in u)]
+        return [unit for unit in units if all(home(j) is not None for j in unit)]
+
+
+def _sharing(allocs: Sequence[Allocation | None]) -> list[list[int]]:
+    """The indexes of ``allocs`` in groups of allocations sharing nodes, transitively
+    (each group ascending, the groups in the order of their first index)."""
+    owner: dict[int, int] = {}
+    parent = list(range(len(allocs)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, alloc in enumerate(allocs):
+        assert alloc is not None
+        for n in alloc.nodes.tolist():
+            if n in owner:
+                parent[find(i)] = find(owner[n])
+            else:
+                owner[n] = i
+    groups: dict[int, list[int]] = {}
+    for i in range(len(allocs)):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())

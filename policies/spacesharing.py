@@ -64,11 +64,10 @@ starts; a subclass says how a due job starts (`NodePlanner._launch`).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
-
-import numpy as np
 
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import Decision, Policy, Reservation, Start, WakeAt, register
@@ -96,6 +95,8 @@ __all__ = [
     "Slowdowns",
     "layout",
 ]
+
+_RUNNING = State.RUNNING
 
 
 # -- what the scheduler knows of slowdowns (section 3) ----------------------------------------
@@ -157,14 +158,8 @@ class Slowdowns(SlowdownDraws):
 # -- the shared machinery: a plan of whole nodes ---------------------------------------
 
 
-class _Busy:
-    """``size`` nodes busy until ``expected_end`` (what `Profile.of_running` reads)."""
-
-    __slots__ = ("expected_end", "size")
-
-    def __init__(self, expected_end: float, size: int = 1) -> None:
-        self.size = size
-        self.expected_end = expected_end
+def _first(pair: tuple[float, list[int]]) -> float:
+    return pair[0]
 
 
 @dataclass(slots=True)
@@ -291,23 +286,42 @@ class NodePlanner(Policy):
 
     # -- the plan ----------------------------------------------------------------------
     def _base(self, view: View) -> tuple[Profile, list[int]]:
-        """The profile of free nodes the running jobs leave, and the free nodes now."""
+        """The profile of free nodes the running jobs leave, and the free nodes now.
+
+        A node is busy until the latest planned end of the jobs on it (a suspended job
+        still writing out: for ever). Plain Python over the few jobs a pass holds:
+        numpy's per-call cost made this several times dearer (Scojo-PECT builds a base
+        for a virtual machine at nearly every pass)."""
         now = view.now
-        end = np.full(view.nodes, -INF)
-        for job in (*view.running, *view.suspended):
-            if job.allocation is None:
-                continue
-            e = planned_end(job.expected_end, now) if job.state is State.RUNNING else INF
-            idx = job.allocation.nodes
-            end[idx] = np.maximum(end[idx], e)
-        free = np.flatnonzero(view.free_per_node == view.cores_per_node).tolist()
-        # One entry per distinct planned end, with its count of nodes.
-        ends, counts = np.unique(end[(end > -INF) & (end < INF)], return_counts=True)
-        busy = [_Busy(e, c) for e, c in zip(ends.tolist(), counts.tolist(), strict=True)]
+        held: list[tuple[float, list[int]]] = []
+        for jobs in (view.running, view.suspended):
+            for job in jobs:
+                alloc = job.allocation
+                if alloc is None:
+                    continue
+                e = job.expected_end if job.state is _RUNNING else INF
+                held.append((e if e > now else planned_end(e, now), alloc.nodes.tolist()))
+        # Later ends overwrite earlier ones: each node keeps its latest.
+        held.sort(key=_first)
         #: node -> when it is planned free (busy nodes only), kept up to date in the pass.
-        held = np.flatnonzero(end > -INF)
-        self._node_end = dict(zip(held.tolist(), end[held].tolist(), strict=True))
-        return Profile.of_running(now, len(free), busy), free
+        node_end: dict[int, float] = {}
+        for e, nodes in held:
+            node_end.update(dict.fromkeys(nodes, e))
+        self._node_end = node_end
+        free = (view.free_per_node == view.cores_per_node).nonzero()[0].tolist()
+        # One step per distinct planned end, where the nodes planned free by then join
+        # the free ones: what `Profile.of_running` makes of them, built here without
+        # the objects it reads.
+        ends = sorted(node_end.values())
+        profile = Profile(now, len(free))
+        times, levels = profile.times, profile.free
+        for e in dict.fromkeys(ends):
+            if e == INF:
+                break
+            times.append(e)
+            levels.append(len(free) + bisect_right(ends, e))
+        profile.total = len(free) + bisect_left(ends, INF)
+        return profile, free
 
     def _plan(self, base: Profile, now: float, skip: frozenset[int] = frozenset()) -> Profile:
         """Anchor every waiting job in reservation order on a copy of ``base``."""

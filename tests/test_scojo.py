@@ -155,3 +155,91 @@ def test_invariants_on_random_workloads(inner: str, case: Case, seed: int) -> No
 
 def test_every_inner_planner_is_known() -> None:
     assert set(INNER) == {"ssp", "glts", "cst", "cstws", "glts-fbo", "glts-ns", "glts-nh"}
+
+
+def test_a_machines_view_copies_jobs_as_replace_would() -> None:
+    # _vview copies its jobs with functions written from JobView's fields (speed):
+    # each must give what JobView._replace gives, field for field.
+    from schedsim.model.cluster import Allocation
+    from schedsim.model.view import JobView, State
+    from schedsim.policies.scojo import _as_running, _blocking, _resubmitted
+
+    alloc = Allocation.on([2, 5], [4, 3])
+    suspended = JobView.of(job(7, 10, 500, 7), State.SUSPENDED, home=alloc, since=90,
+                           work_done=40, rate=0.8, first_start=20)  # fmt: skip
+    running = JobView.of(job(8, 0, 900, 4), State.RUNNING, allocation=alloc, since=30,
+                         first_start=30, rate=0.5)  # fmt: skip
+    queued = JobView.of(job(9, 5, 60, 2))
+    pairs = [
+        (_as_running(suspended, 3.0, alloc, 7.0, 0.8, 41.0, 600.0),
+         suspended._replace(submit=3.0, state=State.RUNNING, allocation=alloc, since=7.0,
+                            progressing=True, rate=0.8, work_done=41.0, expected_end=600.0)),
+        (_blocking(running, 7.0, 99.0), running._replace(since=7.0, expected_end=99.0)),
+        (_resubmitted(queued, 1.5), queued._replace(submit=1.5)),
+    ]  # fmt: skip
+    for fast, slow in pairs:
+        assert type(fast) is JobView and tuple(fast) == tuple(slow)
+
+
+def test_units_group_jobs_sharing_nodes_transitively() -> None:
+    from schedsim.model.cluster import Allocation
+    from schedsim.policies.scojo import _sharing
+
+    on = [Allocation.on(n) for n in ([0, 1], [5], [1, 2], [7, 8], [2, 3], [8])]
+    # 0-2-4 share nodes 1 and 2, 3-5 share node 8; groups in order of their first job.
+    assert _sharing(on) == [[0, 2, 4], [1], [3, 5]]
+    assert _sharing([]) == []
+
+
+@pytest.mark.parametrize("cores_per_node", [1, 4])
+@settings(FAST, max_examples=30)
+@given(data=st.data())
+def test_the_planners_base_is_the_profile_of_running(cores_per_node: int, data) -> None:
+    # NodePlanner._base (plain Python, for Scojo-PECT's views made at every pass) gives
+    # the profile Profile.of_running makes of each busy node's latest planned end
+    # (a node writing out a suspended job: never free), as it was first written.
+    import numpy as np
+
+    from schedsim.model.cluster import Allocation
+    from schedsim.model.view import JobView, State, View
+    from schedsim.policies.planning.profile import INF, Profile, planned_end
+    from schedsim.policies.spacesharing import SSP
+
+    nodes, now = 12, 100.0
+    running, suspended = [], []
+    for jid in range(data.draw(st.integers(0, 6))):
+        on = sorted(data.draw(st.sets(st.integers(0, nodes - 1), min_size=1, max_size=4)))
+        alloc = Allocation.on(on, 1)
+        if data.draw(st.booleans()):
+            end = data.draw(st.sampled_from([50.0, 100.0, 150.0, 150.0 + 1e-9, 300.0, INF]))
+            running.append(JobView.of(job(jid, 0, 400, len(on)), State.RUNNING,
+                                      allocation=alloc, since=0, expected_end=end))  # fmt: skip
+        else:
+            home = alloc if data.draw(st.booleans()) else None
+            suspended.append(JobView.of(job(jid, 0, 400, len(on)), State.SUSPENDED,
+                                        allocation=home, home=alloc, since=0))  # fmt: skip
+    free = np.full(nodes, cores_per_node, dtype=np.int64)
+    for j in (*running, *suspended):
+        if j.allocation is not None:
+            free[j.allocation.nodes] = 0  # (nodes may be shared: the view's count aside)
+    free.flags.writeable = False
+    view = View.of(now, nodes, cores_per_node)._replace(
+        running=tuple(running), suspended=tuple(suspended), free_per_node=free
+    )
+    planner = SSP()
+    profile, free_nodes = planner._base(view)
+
+    end = np.full(nodes, -INF)
+    for j in (*running, *suspended):
+        if j.allocation is not None:
+            e = planned_end(j.expected_end, now) if j.state is State.RUNNING else INF
+            end[j.allocation.nodes] = np.maximum(end[j.allocation.nodes], e)
+    assert free_nodes == np.flatnonzero(free == cores_per_node).tolist()
+    ends, counts = np.unique(end[(end > -INF) & (end < INF)], return_counts=True)
+    busy = [JobView.of(job(99, 0, 1, c), State.RUNNING, expected_end=e, since=0)
+            for e, c in zip(ends.tolist(), counts.tolist(), strict=True)]  # fmt: skip
+    expected = Profile.of_running(now, len(free_nodes), busy)
+    assert (profile.times, profile.free, profile.total) == (
+        expected.times, expected.free, expected.total)  # fmt: skip
+    held = np.flatnonzero(end > -INF)
+    assert planner._node_end == dict(zip(held.tolist(), end[held].tolist(), strict=True))
