@@ -338,9 +338,14 @@ class _Lanes:
     passes, and nearly all of them fit neither the idle cores nor the plan.
     `MultiQueue.schedule` checks the count against the view's queue at every pass and
     makes the lanes afresh on a mismatch; the jobs a pass starts leave them after it.
+
+    A job waiting for its speculative trial (section 2.1: it "waits outside the
+    queues") is held *aside* (`set_aside`): counted in `jobs` and `sizes`, but in no
+    queue's order, so that the walks over the queues (pivots, backfilling) do not pass
+    over it at every pass: on CTC most of the queued jobs are such trials.
     """
 
-    __slots__ = ("by_class", "count", "est", "jobs", "keys", "queue", "size", "sizes")
+    __slots__ = ("aside", "by_class", "count", "est", "jobs", "keys", "queue", "size", "sizes")
 
     def __init__(self, partitions: int) -> None:
         #: job id -> its view (the queue's own snapshot), for every queued job.
@@ -357,8 +362,17 @@ class _Lanes:
         self.queue: list[JobView] = []
         self.size = np.zeros(64, dtype=np.int64)
         self.est = np.zeros(64)
+        #: The ids of the jobs held aside (in `jobs`, in no queue's order).
+        self.aside: set[int] = set()
+
+    def set_aside(self, job: JobView) -> None:
+        """A queued job that waits outside the queues (for its speculative trial)."""
+        self.jobs[job.id] = job
+        self.aside.add(job.id)
+        self._count(job.size)
 
     def add(self, job: JobView, prio: int, p: int) -> None:
+        """A job joins its queue ``p`` in Figure 2's order (priority ``prio``, arrival)."""
         self.jobs[job.id] = job
         key = (prio, job.submit, job.id)
         insort(self.by_class[p], key)
@@ -373,13 +387,21 @@ class _Lanes:
         self.est[i + 1 : n + 1] = self.est[i:n]
         self.size[i] = job.size
         self.est[i] = max(job.estimate, MIN_PLAN)
-        n = self.count.get(job.size, 0)
+        self._count(job.size)
+
+    def _count(self, size: int) -> None:
+        n = self.count.get(size, 0)
         if not n:
-            insort(self.sizes, job.size)
-        self.count[job.size] = n + 1
+            insort(self.sizes, size)
+        self.count[size] = n + 1
 
     def remove(self, job_id: int, prio: int, p: int) -> None:
+        """A job leaves the queued ones (it started), from its queue or from aside."""
         job = self.jobs.pop(job_id)
+        if job_id in self.aside:
+            self.aside.discard(job_id)
+            self._uncount(job.size)
+            return
         key = (prio, job.submit, job_id)
         lane = self.by_class[p]
         del lane[bisect_left(lane, key)]
@@ -389,11 +411,14 @@ class _Lanes:
         del self.queue[i]
         self.size[i : n - 1] = self.size[i + 1 : n]
         self.est[i : n - 1] = self.est[i + 1 : n]
-        n = self.count.pop(job.size) - 1
+        self._uncount(job.size)
+
+    def _uncount(self, size: int) -> None:
+        n = self.count.pop(size) - 1
         if n:
-            self.count[job.size] = n
+            self.count[size] = n
         else:
-            del self.sizes[bisect_left(self.sizes, job.size)]
+            del self.sizes[bisect_left(self.sizes, size)]
 
     def fitting(self, cores: int, span: float, after: int) -> list[int]:
         """The places (in `queue`) after ``after`` of the jobs of at most ``cores`` cores
@@ -644,12 +669,14 @@ class MultiQueue(Policy):
 
         arrived = [j for j in view.arrived if j.state is State.QUEUED]
         for job in arrived:
-            self._join(job)
+            self._join(job, trials_aside=True)
         if len(lanes.jobs) != len(view.queue):  # (anything unforeseen: made afresh)
             lanes = self._lanes = _Lanes(self.partitions)
             for job in view.queue:
                 if job.id not in self._class:
                     self._join(job)
+                elif job.id in self._speculating:
+                    lanes.set_aside(job)
                 else:
                     lanes.add(job, self._prio[job.id], self._class[job.id])
         if self._nothing_can_start(view, arrived):
@@ -1088,16 +1115,23 @@ class MultiQueue(Policy):
                  for p in range(self.partitions)]  # fmt: skip
         return np.repeat(np.arange(self.partitions), sizes).astype(np.int64)
 
-    def _join(self, job: JobView) -> None:
-        """A submission joins its queue (Equation 1), with its priority."""
+    def _join(self, job: JobView, trials_aside: bool = False) -> None:
+        """A submission joins its queue (Equation 1), with its priority. With
+        ``trials_aside`` (processors counted), one that waits for its speculative trial
+        (``trial="waiting"`` or ``"idle"``, section 2.1) waits outside the queues until
+        the trial has run (`_speculating`, `_Lanes.set_aside`)."""
         self._class[job.id] = p = self.partition_of(job.estimate)
         self._prio[job.id] = prio = priority_of(job)
         self._low = self._low or prio == LOW
-        self._lanes.add(job, prio, p)
+        if trials_aside and self.trial not in _FIXED and self._speculates(job):
+            self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
+            self._lanes.set_aside(job)
+        else:
+            self._lanes.add(job, prio, p)
 
     def _arrive(self, job: JobView, base: Profile | None, now: float) -> None:
-        """A submission (`_join` made it a queue's): a reservation granted or a
-        speculative start due."""
+        """A submission (`_join` made it a queue's, or set it aside for its trial): a
+        reservation granted, or a trial's slot fixed."""
         asked = requested_reservation(job)
         if asked is not None:
             assert base is not None  # a pass with a request plans (`_nothing_can_start`)
@@ -1120,14 +1154,13 @@ class MultiQueue(Policy):
                 base.reserve(when, span, job.size)
                 self._granted[job.id] = (when, span, job.size)  # one due now starts now
                 self._trial_slot[job.id] = when
-            else:
-                self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
+            # (trial "waiting", "idle": `_join` set it aside, in `_speculating`)
 
     def _not_waiting(self) -> set[int]:
-        """The ids of the queued jobs that do not wait in their queue: granted a
-        reservation, or waiting for their speculative start (or its slot)."""
+        """The ids of the jobs in the queues' order that do not wait there: granted a
+        reservation or a trial's slot, or waiting for their slot (those waiting for
+        their trial at the first pass it fits are not in the queues' order at all)."""
         skip = set(self._granted)
-        skip.update(self._speculating)
         if self._new_trials:  # trial="scheduled": given their slots after the pivots
             skip.update(j.id for j in self._new_trials)
         return skip

@@ -666,8 +666,9 @@ def test_the_idle_nodes_are_kept_from_pass_to_pass_on_a_trace() -> None:
 class _LanesChecked(MultiQueue):
     """Checks, at every pass that plans, that the lanes hold the view's queue: each
     queue's jobs and all of them in Figure 2's order (as the walk over the whole queue
-    they replace found them), the queue's own snapshots, the sizes there, the arrays of
-    sizes and spans the sift reads; counts the passes that made them afresh."""
+    they replace found them), those waiting for their trial aside, the queue's own
+    snapshots, the sizes there (aside too), the arrays of sizes and spans the sift
+    reads; counts the passes that made them afresh."""
 
     def __init__(self, **params) -> None:
         super().__init__(**params)
@@ -687,8 +688,12 @@ class _LanesChecked(MultiQueue):
             queue, lanes = self.view.queue, self._lanes
             assert sorted(lanes.jobs) == sorted(j.id for j in queue)
             assert all(lanes.jobs[j.id] is j for j in queue)
+            # Those waiting for their trial are aside, in no queue's order.
+            assert lanes.aside == set(self._speculating)
+            assert all(self._speculating[i] is lanes.jobs[i] for i in lanes.aside)
             # Figure 2's order: high priority first, each priority in arrival order.
-            in_order = sorted(queue, key=lambda j: self._prio[j.id])  # (stable)
+            waiting = [j for j in queue if j.id not in lanes.aside]
+            in_order = sorted(waiting, key=lambda j: self._prio[j.id])  # (stable)
             for p, lane in enumerate(lanes.by_class):
                 assert [k[2] for k in lane] == [j.id for j in in_order if self._class[j.id] == p]
             assert lanes.sizes == sorted({j.size for j in queue})
