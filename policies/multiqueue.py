@@ -241,6 +241,8 @@ _LOW_NAMES = {"low", "external", "0", "false"}
 def priority_of(job: JobView) -> int:
     """`HIGH` or `LOW`, from the job's ``priority`` attribute (missing: high)."""
     value = job.job.attrs.get("priority", "high")
+    if type(value) is str:  # (the usual case first: a name, or missing)
+        return LOW if value.strip().lower() in _LOW_NAMES else HIGH
     if isinstance(value, bool):
         return HIGH if value else LOW
     if isinstance(value, (int, float)):
@@ -278,6 +280,10 @@ _SIZE = attrgetter("size")
 #: Queues at least this long are sifted for the jobs that could start (`_Lanes.fitting`)
 #: before the pass walks them; shorter ones are walked whole.
 _SIFT_FROM = 64
+#: The lanes keep the arrays the sift reads while the queue is at least this long (made
+#: again by the first sift after it was shorter): most of the time the queue is short,
+#: walked whole, and a job joining or leaving it then moves no array.
+_ARRAYS_FROM = 32
 #: The readings of the trial that fix its slot on submission.
 _FIXED = ("scheduled", "reserved")
 _TRIALS = ("waiting", "idle", "scheduled", "reserved")
@@ -308,20 +314,30 @@ class _IdleNodes:
         holder = owner[free_nodes]
         #: Per partition, its idle nodes, ascending.
         self.lists: list[list[int]] = [free_nodes[holder == q].tolist() for q in range(partitions)]
-        #: Nodes of jobs that left (ended, requeued) since the lists were last brought up.
-        self.freed: list[np.ndarray] = []
+        #: Nodes of jobs that left (ended, requeued) since the lists were last brought up,
+        #: each with the partition that owns them all (-1: look each one up).
+        self.freed: list[tuple[np.ndarray, int]] = []
 
-    def left(self, nodes: np.ndarray) -> None:
-        """A job left these nodes (it ended or was requeued): they are idle again."""
-        self.freed.append(nodes)
+    def left(self, nodes: np.ndarray, owner: int = -1) -> None:
+        """A job left these nodes (it ended or was requeued): they are idle again; all
+        ``owner``'s, when it is given."""
+        self.freed.append((nodes, owner))
 
     def bring_up(self, owner: np.ndarray) -> None:
         """Put the nodes freed since the last look back on their partitions' lists (a
-        node changes partition only while idle, when borrowed: it is theirs still)."""
+        node changes partition only while idle, when borrowed: it is theirs still).
+        Those of one partition join its list in one sort (two ascending runs, merged)."""
         lists = self.lists
-        for nodes in self.freed:
-            for node, q in zip(nodes.tolist(), owner[nodes].tolist(), strict=True):
-                insort(lists[q], node)
+        merged: set[int] = set()
+        for nodes, q in self.freed:
+            if q >= 0:
+                lists[q] += nodes.tolist()
+                merged.add(q)
+                continue
+            for node, home in zip(nodes.tolist(), owner[nodes].tolist(), strict=True):
+                insort(lists[home], node)
+        for q in merged:
+            lists[q].sort()
         self.freed.clear()
 
     def idle(self) -> list[int]:
@@ -335,7 +351,8 @@ class _Lanes:
     size. A pass then finds the pivots (the first of each queue), whether any job is
     narrow enough, and the few jobs that could start (`fitting`) without a walk over the
     whole queue: under a heavy load a thousand jobs wait at each of a hundred thousand
-    passes, and nearly all of them fit neither the idle cores nor the plan.
+    passes, and nearly all of them fit neither the idle cores nor the plan. (The arrays
+    are kept only while the queue is long, `_ARRAYS_FROM`.)
     `MultiQueue.schedule` checks the count against the view's queue at every pass and
     makes the lanes afresh on a mismatch; the jobs a pass starts leave them after it.
 
@@ -357,11 +374,11 @@ class _Lanes:
         self.sizes: list[int] = []
         #: Every queued job in Figure 2's order: its key, its view, and as arrays (with
         #: room to grow) its size and its planned span (the estimate, at least
-        #: `MIN_PLAN`), for `fitting`.
+        #: `MIN_PLAN`), for `fitting` (None: not kept, made when it asks).
         self.keys: list[tuple[int, float, int]] = []
         self.queue: list[JobView] = []
-        self.size = np.zeros(64, dtype=np.int64)
-        self.est = np.zeros(64)
+        self.size: np.ndarray | None = None
+        self.est: np.ndarray | None = None
         #: The ids of the jobs held aside (in `jobs`, in no queue's order).
         self.aside: set[int] = set()
 
@@ -378,16 +395,19 @@ class _Lanes:
         insort(self.by_class[p], key)
         i = bisect_left(self.keys, key)
         n = len(self.keys)
-        if n == len(self.size):  # (room for twice as many)
-            self.size = np.concatenate([self.size, np.zeros(n, dtype=np.int64)])
-            self.est = np.concatenate([self.est, np.zeros(n)])
         self.keys.insert(i, key)
         self.queue.insert(i, job)
-        self.size[i + 1 : n + 1] = self.size[i:n]  # (numpy copies overlapping slices right)
-        self.est[i + 1 : n + 1] = self.est[i:n]
-        self.size[i] = job.size
-        self.est[i] = max(job.estimate, MIN_PLAN)
         self._count(job.size)
+        size, est = self.size, self.est
+        if size is None or est is None:
+            return
+        if n == len(size):  # (room for twice as many)
+            size = self.size = np.concatenate([size, np.zeros(n, dtype=np.int64)])
+            est = self.est = np.concatenate([est, np.zeros(n)])
+        size[i + 1 : n + 1] = size[i:n]  # (numpy copies overlapping slices right)
+        est[i + 1 : n + 1] = est[i:n]
+        size[i] = job.size
+        est[i] = max(job.estimate, MIN_PLAN)
 
     def _count(self, size: int) -> None:
         n = self.count.get(size, 0)
@@ -409,9 +429,15 @@ class _Lanes:
         n = len(self.keys)
         del self.keys[i]
         del self.queue[i]
-        self.size[i : n - 1] = self.size[i + 1 : n]
-        self.est[i : n - 1] = self.est[i + 1 : n]
         self._uncount(job.size)
+        size, est = self.size, self.est
+        if size is None or est is None:
+            return
+        if n - 1 < _ARRAYS_FROM:
+            self.size = self.est = None  # (short again: walked whole)
+            return
+        size[i : n - 1] = size[i + 1 : n]
+        est[i : n - 1] = est[i + 1 : n]
 
     def _uncount(self, size: int) -> None:
         n = self.count.pop(size) - 1
@@ -425,10 +451,26 @@ class _Lanes:
         whose span is at most ``span`` (give or take a rounding: a job on the edge is
         in), ascending."""
         n = len(self.keys)
-        keep = self.size[after + 1 : n] <= cores
+        size, est = self.size, self.est
+        if size is None or est is None:
+            size, est = self._arrays()
+        keep = size[after + 1 : n] <= cores
         if span < INF:
-            keep &= self.est[after + 1 : n] <= span + 1e-6 * max(1.0, abs(span))
+            keep &= est[after + 1 : n] <= span + 1e-6 * max(1.0, abs(span))
         return (np.flatnonzero(keep) + (after + 1)).tolist()
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """`size` and `est` made from the queue (room for twice as many jobs), kept
+        from now on while the queue is long."""
+        queue = self.queue
+        n = len(queue)
+        size = np.zeros(max(64, 2 * n), dtype=np.int64)
+        est = np.zeros(len(size))
+        size[:n] = [job.size for job in queue]
+        est[:n] = [max(job.estimate, MIN_PLAN) for job in queue]
+        if n >= _ARRAYS_FROM:
+            self.size, self.est = size, est
+        return size, est
 
     def place(self, job: JobView, prio: int) -> int:
         """Where a queued job is in `queue`."""
@@ -499,6 +541,8 @@ class MultiQueue(Policy):
         self.partitions = len(self._edges) + 1
         #: The partition owning each node (set at the first pass), and cores per node.
         self._owner: np.ndarray | None = None
+        #: How many nodes each partition owns (kept with `_owner`).
+        self._owned: list[int] = []
         self._cpn = 1
         #: Job id -> its partition (0-based), for every job seen.
         self._class: dict[int, int] = {}
@@ -653,6 +697,7 @@ class MultiQueue(Policy):
         self._cpn = view.cores_per_node
         if self._owner is None or len(self._owner) != view.nodes:
             self._owner = self._initial_owners(view.nodes)
+            self._owned = np.bincount(self._owner, minlength=self.partitions).tolist()
             self._idle_nodes = None
         for job in view.ended:
             self._granted.pop(job.id, None)
@@ -976,8 +1021,10 @@ class MultiQueue(Policy):
             return
         if nodes is None:
             self._idle_nodes = None
-        else:
+        elif self.guard == "return":  # (its nodes kept their home partitions)
             kept.left(nodes)
+        else:  # every node it took became its partition's (`_take`), and stayed so
+            kept.left(nodes, self._class[job_id])
 
     def _nothing_can_start(self, view: View, arrived: list[JobView]) -> bool:
         """Whether this pass can start nothing and grant nothing: no reservation due or
@@ -1053,6 +1100,8 @@ class MultiQueue(Policy):
 
     def _timer(self, view: View) -> list[Decision]:
         """A pass at the next granted reservation, if none is asked for yet."""
+        if not self._granted:
+            return []
         later = [when for when, _, _ in self._granted.values() if when > view.now]
         if later and min(later) not in view.timers:
             return [WakeAt(min(later))]
@@ -1309,6 +1358,11 @@ class MultiQueue(Policy):
                 picked.sort()  # ascending, as an allocation's nodes are
                 if not keeps:
                     owner[borrowed] = p  # a node borrowed changes partition
+                    owned = self._owned
+                    for q, k in enumerate(took):
+                        if q != p:
+                            owned[q] -= k
+                    owned[p] += len(borrowed)
                     self._moved = True
             return Allocation.one_core_each(np.array(picked, dtype=np.int64))
         avail = free
@@ -1335,6 +1389,10 @@ class MultiQueue(Policy):
             took[q] += n
         whole = nodes[(counts == cpn) & (owner[nodes] != p)]
         if len(whole) and not keeps:
+            owned = self._owned
+            for q in owner[whole].tolist():
+                owned[q] -= 1
+            owned[p] += len(whole)
             owner[whole] = p  # a whole node borrowed changes partition
             self._moved = True
         sort = np.argsort(nodes)
@@ -1374,11 +1432,12 @@ class MultiQueue(Policy):
         return sorted((q for q in range(self.partitions) if q != p), key=lambda q: (-idle[q], q))
 
     def _record_sizes(self, now: float) -> None:
-        assert self._owner is not None
-        counts = np.bincount(self._owner, minlength=self.partitions) * self._cpn
+        cpn = self._cpn
         if self.guard == "return":  # the home blocks, plus what each holds, less what it lent
-            counts = counts + self._lent.sum(axis=1) - self._lent.sum(axis=0)
-        sizes = tuple(counts.tolist())
+            counts = np.array(self._owned) * cpn + self._lent.sum(axis=1) - self._lent.sum(axis=0)
+            sizes = tuple(counts.tolist())
+        else:
+            sizes = tuple(n * cpn for n in self._owned)
         if sizes != self._last_sizes:
             self._last_sizes = sizes
             self._sizes.extend((now, p + 1, n) for p, n in enumerate(sizes))
