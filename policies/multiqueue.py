@@ -199,7 +199,7 @@ import math
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 from itertools import accumulate
-from operator import attrgetter, neg
+from operator import neg
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
@@ -276,7 +276,6 @@ def parse_boundaries(text: str) -> tuple[float, ...]:
     return edges
 
 
-_SIZE = attrgetter("size")
 #: Queues at least this long are sifted for the jobs that could start (`_Lanes.fitting`)
 #: before the pass walks them; shorter ones are walked whole.
 _SIFT_FROM = 64
@@ -480,10 +479,15 @@ class _Lanes:
         """The first job of each queue, passing over the ids in ``skip`` (None for a
         queue with no other)."""
         jobs = self.jobs
-        return [
-            next((jobs[key[2]] for key in lane if key[2] not in skip), None)
-            for lane in self.by_class
-        ]
+        out: list[JobView | None] = []
+        for lane in self.by_class:
+            for key in lane:
+                if key[2] not in skip:
+                    out.append(jobs[key[2]])
+                    break
+            else:
+                out.append(None)
+        return out
 
 
 @register("multiqueue")
@@ -808,10 +812,9 @@ class MultiQueue(Policy):
         free = view.free_cores
         if self._new_trials:  # trial="scheduled": the slots of this pass's arrivals
             free = self._schedule_trials(base, plan, now, free, launch)
-        trying: list[JobView] = []
-        # (Often hundreds wait for room, none of them fitting: skip them in one look.)
-        if free and self._speculating and min(map(_SIZE, self._speculating.values())) <= free:
-            trying = list(self._speculating.values())
+        # (Often dozens wait for room, few of them no wider than the idle cores: the
+        # others are passed over in one look. Each start takes cores: still checked.)
+        trying = [t for t in self._speculating.values() if t.size <= free] if free else []
         if self._low:
             trying.sort(key=lambda j: self._prio[j.id])
         # Every trial holds its cores over [now, now + limit) (estimates above the
@@ -1338,10 +1341,16 @@ class MultiQueue(Policy):
             return Allocation.one_core_each(nodes)
         keeps = self.guard == "return"  # nodes keep their home partition
         if cpn == 1:  # each partition's idle nodes, ascending: take from the front
-            picked: list[int] = []
+            if room[p] >= size:  # (the usual case: its own partition's nodes suffice)
+                nodes_q = free.lists[p]
+                picked = nodes_q[:size]
+                del nodes_q[:size]
+                idle[p] -= size
+                return Allocation.one_core_each(np.array(picked, dtype=np.int64))
+            picked = []
             borrowed: list[int] = []  # those of other partitions (idle ones keep theirs)
             left = size
-            for q in (p,) if room[p] >= size else (p, *self._lenders(idle, p)):
+            for q in (p, *self._lenders(idle, p)):  # (p's own do not suffice)
                 k = min(room[q], left)
                 if k:
                     nodes_q = free.lists[q]
