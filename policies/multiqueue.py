@@ -197,7 +197,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from operator import neg
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -741,9 +741,40 @@ class MultiQueue(Policy):
                 self._moved = False
             return self._timer(view)
 
-        base = self._base(view)
+        # The pass's profile of the running jobs, the granted slots and its own starts
+        # (`base`), on which the pivots are planned. In the usual pass (trials that wait
+        # for room, no slot granted or asked for, no guard "own") nothing reads it once
+        # the plan is made but a replan from scratch (`_replan`: rare), so the plan is
+        # made on the running jobs' profile itself and `base` only if asked (`base_now`):
+        # from that profile and the starts owed to it, in the order the pass made them.
+        held = self._held_now(view)
+        base: Profile | None = None
+        owed: list[tuple[float, int]] = []  # (span, cores) of this pass's starts
+        if (
+            self.trial != "waiting"
+            or self.guard == "own"
+            or self._granted
+            or any(requested_reservation(j) is not None for j in arrived)
+        ):
+            base = self._with_slots(held, now)
         for job in arrived:
             self._arrive(job, base, now)
+
+        def base_now() -> Profile:
+            nonlocal base
+            if base is None:
+                base = held.copy()  # (no slot granted: `_with_slots` adds none)
+            for span, size in owed:
+                base.add(now, now + span, -size)
+            owed.clear()
+            return base
+
+        def hold(span: float, size: int) -> None:
+            """A start now takes ``size`` cores of `base` over ``span``."""
+            if base is None:
+                owed.append((span, size))
+            else:
+                base.add(now, now + span, -size)
 
         out: list[Decision] = []
         started: set[int] = set()
@@ -764,7 +795,7 @@ class MultiQueue(Policy):
         own = self.guard == "own"  # rules (a) and (b) against pivot_p alone
 
         def launch(job: JobView, rule: str, span: float, caps: list[int] | None = None,
-                   **limit: Any) -> bool:  # fmt: skip
+                   limit: float | None = None, on_limit: Any = "kill") -> bool:  # fmt: skip
             free_cores, idle = state()
             p = self._class[job.id]
             alloc = self._take(free_cores, idle, p, job.size, caps)
@@ -775,7 +806,7 @@ class MultiQueue(Policy):
             elif capped or own:  # the cores it took are p's now, until it ends
                 self._lend(job.id, p, [job.size if q == p else 0 for q in range(self.partitions)],
                            now + span)  # fmt: skip
-            out.append(Start(job, alloc, **limit))
+            out.append(Start(job, alloc, limit, on_limit))
             if self._idle_nodes is not None:
                 self._nodes_of[job.id] = alloc.nodes
             self._rule[job.id] = rule
@@ -800,7 +831,7 @@ class MultiQueue(Policy):
 
         # Figure 2's order: high priority first, each priority in arrival order.
         pivots = lanes.pivots(skip)
-        plan, pst = self._plan(base, pivots, now)
+        plan, pst = self._plan(held if base is None else base, pivots, now)
         # Guards "own", "return", "reassign": each partition's processors its pivot does
         # not need (extra_p of step 5), made from the cores each running job holds when a
         # backfill first asks (after the trials took theirs), kept up to date by each
@@ -811,7 +842,7 @@ class MultiQueue(Policy):
         # (Their dict is in arrival order; priorities reorder it.)
         free = view.free_cores
         if self._new_trials:  # trial="scheduled": the slots of this pass's arrivals
-            free = self._schedule_trials(base, plan, now, free, launch)
+            free = self._schedule_trials(base_now(), plan, now, free, launch)
         # (Often dozens wait for room, few of them no wider than the idle cores: the
         # others are passed over in one look. Each start takes cores: still checked.)
         trying = [t for t in self._speculating.values() if t.size <= free] if free else []
@@ -823,7 +854,7 @@ class MultiQueue(Policy):
         same = self.speculate_above >= self.speculative_limit
         # trial="idle": on the cores idle over its span by the running jobs and the
         # granted slots alone; the pivots then move out of its way.
-        fit = base if self.trial == "idle" else plan
+        fit = base_now() if self.trial == "idle" else plan
         room = fit.min_free(now, now + self.speculative_limit) if trying and same else 0
         for trial in trying:
             size = trial.size
@@ -834,11 +865,11 @@ class MultiQueue(Policy):
                 launch(trial, "speculative", span, limit=self.speculative_limit, on_limit="requeue")
                 free -= size
                 room -= size
-                base.add(now, now + span, -size)
+                hold(span, size)
                 plan.add(now, now + span, -size)
                 del self._speculating[trial.id]
-        if fit is base and trying and any(t.id in started for t in trying):
-            plan, pst = self._plan(base, pivots, now)  # the pivots, around the trials
+        if fit is not plan and trying and any(t.id in started for t in trying):
+            plan, pst = self._plan(fit, pivots, now)  # the pivots, around the trials
 
         # The fewest cores free from now to the end of each step of the plan (made
         # again after the plan changes): whether a job fits over its estimate is then
@@ -899,9 +930,9 @@ class MultiQueue(Policy):
                 span = duration(job.estimate)
                 if pst[p] == now and launch(job, "pivot", span):
                     free -= size
-                    base.add(now, now + span, -size)
+                    hold(span, size)
                     pivots = lanes.pivots(skip)  # a new pivot for p
-                    plan, pst = self._replan(base, plan, pst, pivots, p, now)
+                    plan, pst = self._replan(base_now, plan, pst, pivots, p, now)
                     low = None
                     spare = most = None
                     sift, at = could_start(place), 0  # (the plan moved)
@@ -963,7 +994,7 @@ class MultiQueue(Policy):
                     if spare is None:
                         spare = self._spare(idle, pivots, pst, now)
                     extra = spare
-                    kept = self._clear(base, job.size, now, span, pivots[p], pst[p])
+                    kept = self._clear(base_now(), job.size, now, span, pivots[p], pst[p])
                 rule = self._rule_for(job, p, span, now, state()[1], fits, pst, extra, kept)
             if rule is not None and launch(job, rule, span, caps):
                 if spare is not None:
@@ -973,7 +1004,7 @@ class MultiQueue(Policy):
                         if k and (now + span > pst[q] or (q != p and not lend)):
                             spare[q] -= k
                 free -= size
-                base.add(now, now + span, -size)
+                hold(span, size)
                 plan.add(now, now + span, -size)
                 low = most = None
 
@@ -1055,7 +1086,21 @@ class MultiQueue(Policy):
                 self._held.add(now, end, size)
 
     def _base(self, view: View) -> Profile:
-        """The running jobs (by their estimates) and the granted reservations.
+        """The running jobs (by their estimates) and the granted reservations: a profile
+        of the pass's own (`_held_now` and the slots)."""
+        return self._with_slots(self._held_now(view), view.now)
+
+    def _with_slots(self, held: Profile, now: float) -> Profile:
+        """A copy of ``held`` in which the granted slots (advance reservations, trial
+        slots) hold their cores."""
+        base = held.copy()
+        for start, span, cores in self._granted.values():
+            base.add(max(start, now), start + span, -cores)
+        return base
+
+    def _held_now(self, view: View) -> Profile:
+        """The running jobs (by their estimates): a profile read, never changed, by the
+        pass (copy it to plan on it).
 
         `Profile.of_running`'s profile, kept from pass to pass: the jobs started
         since the last look take their cores to their expected ends, those that
@@ -1093,12 +1138,9 @@ class MultiQueue(Policy):
             self._ends = [(end, jid) for jid, (end, _) in known.items()]
             heapq.heapify(self._ends)
             overrun = any(r.expected_end <= now for r in running)
-            self._held = None if overrun else held.copy()
+            self._held = None if overrun else held
         else:
             self._held = held
-            held = held.copy()
-        for start, span, cores in self._granted.values():
-            held.add(max(start, now), start + span, -cores)
         return held
 
     def _timer(self, view: View) -> list[Decision]:
@@ -1230,24 +1272,25 @@ class MultiQueue(Policy):
             present.sort(key=lambda pj: (prio[pj[1].id], pj[1].submit, pj[1].id))
         for p, job in present:
             span = duration(job.estimate)
-            pst[p] = plan.earliest(job.size, span, after=now)
-            plan.reserve(pst[p], span, job.size)
+            pst[p] = when = plan.earliest(job.size, span, now)
+            plan.add(when, when + span, -job.size)  # (`Profile.reserve`, one call less)
         return plan, pst
 
     def _replan(
         self,
-        base: Profile,
+        base: Callable[[], Profile],
         plan: Profile,
         pst: list[float],
         pivots: list[JobView | None],
         p: int,
         now: float,
     ) -> tuple[Profile, list[float]]:
-        """The plan after pivot_p started now (its cores now in ``base``) and p got a
-        new pivot. The old plan already holds the started job where it was planned,
-        now, so every other pivot keeps its start: planned before it, it fitted with
-        it; planned after it, on the same profile. Only the new pivot needs planning,
-        on top, when it comes last in the planning order; else all are planned again."""
+        """The plan after pivot_p started now (its cores now in ``base()``, the pass's
+        profile without the pivots) and p got a new pivot. The old plan already holds
+        the started job where it was planned, now, so every other pivot keeps its
+        start: planned before it, it fitted with it; planned after it, on the same
+        profile. Only the new pivot needs planning, on top, when it comes last in the
+        planning order; else all are planned again (on ``base()``)."""
         new = pivots[p]
         if new is None:
             pst[p] = INF
@@ -1260,10 +1303,10 @@ class MultiQueue(Policy):
             if j is not None and q != p
         ):
             span = duration(new.estimate)
-            pst[p] = plan.earliest(new.size, span, after=now)
-            plan.reserve(pst[p], span, new.size)
+            pst[p] = when = plan.earliest(new.size, span, now)
+            plan.add(when, when + span, -new.size)
             return plan, pst
-        return self._plan(base, pivots, now)
+        return self._plan(base(), pivots, now)
 
     @staticmethod
     def _clear(
