@@ -1063,6 +1063,12 @@ class MultiQueue(Policy):
     def _nothing_can_start(self, view: View, arrived: list[JobView]) -> bool:
         """Whether this pass can start nothing and grant nothing: no reservation due or
         asked for, and no idle core or every waiting job wider than the idle cores."""
+        free = view.free_cores
+        if not arrived and not self._granted:  # (the usual pass: nothing else to ask)
+            if free == 0:
+                return True
+            sizes = self._lanes.sizes
+            return not sizes or sizes[0] > free
         now = view.now
         if self._granted and any(when <= now for when, _, _ in self._granted.values()):
             return False
@@ -1070,7 +1076,6 @@ class MultiQueue(Policy):
             return False
         if self.trial in _FIXED and arrived and any(map(self._speculates, arrived)):
             return False  # a trial's slot is planned on arrival
-        free = view.free_cores
         if free == 0:
             return True
         sizes = self._lanes.sizes
@@ -1112,11 +1117,13 @@ class MultiQueue(Policy):
         running = view.running
         known = self._end_of
         held = self._held
+        advanced = False
         if running is not self._running:  # the running jobs changed since the last look
             self._running = running
             new = len(running) - len(known)
             if held is not None and new >= 0:
                 held.advance(now)
+                advanced = True
                 # Those new started since, and stand last in the view's order of starts.
                 for r in running[len(running) - new :] if new else ():
                     known[r.id] = (r.expected_end, r.size)
@@ -1125,7 +1132,8 @@ class MultiQueue(Policy):
             if held is None or len(known) != len(running):  # made afresh
                 held = None
         if held is not None:
-            held.advance(now)
+            if not advanced:
+                held.advance(now)
             ends = self._ends  # is a job past its expected end? the earliest says
             while ends and known.get(ends[0][1], (None,))[0] != ends[0][0]:
                 heapq.heappop(ends)
