@@ -197,9 +197,9 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
-from operator import attrgetter, neg
+from operator import neg
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
@@ -241,6 +241,8 @@ _LOW_NAMES = {"low", "external", "0", "false"}
 def priority_of(job: JobView) -> int:
     """`HIGH` or `LOW`, from the job's ``priority`` attribute (missing: high)."""
     value = job.job.attrs.get("priority", "high")
+    if type(value) is str:  # (the usual case first: a name, or missing)
+        return LOW if value.strip().lower() in _LOW_NAMES else HIGH
     if isinstance(value, bool):
         return HIGH if value else LOW
     if isinstance(value, (int, float)):
@@ -274,10 +276,13 @@ def parse_boundaries(text: str) -> tuple[float, ...]:
     return edges
 
 
-_SIZE = attrgetter("size")
 #: Queues at least this long are sifted for the jobs that could start (`_Lanes.fitting`)
 #: before the pass walks them; shorter ones are walked whole.
 _SIFT_FROM = 64
+#: The lanes keep the arrays the sift reads while the queue is at least this long (made
+#: again by the first sift after it was shorter): most of the time the queue is short,
+#: walked whole, and a job joining or leaving it then moves no array.
+_ARRAYS_FROM = 32
 #: The readings of the trial that fix its slot on submission.
 _FIXED = ("scheduled", "reserved")
 _TRIALS = ("waiting", "idle", "scheduled", "reserved")
@@ -308,20 +313,30 @@ class _IdleNodes:
         holder = owner[free_nodes]
         #: Per partition, its idle nodes, ascending.
         self.lists: list[list[int]] = [free_nodes[holder == q].tolist() for q in range(partitions)]
-        #: Nodes of jobs that left (ended, requeued) since the lists were last brought up.
-        self.freed: list[np.ndarray] = []
+        #: Nodes of jobs that left (ended, requeued) since the lists were last brought up,
+        #: each with the partition that owns them all (-1: look each one up).
+        self.freed: list[tuple[np.ndarray, int]] = []
 
-    def left(self, nodes: np.ndarray) -> None:
-        """A job left these nodes (it ended or was requeued): they are idle again."""
-        self.freed.append(nodes)
+    def left(self, nodes: np.ndarray, owner: int = -1) -> None:
+        """A job left these nodes (it ended or was requeued): they are idle again; all
+        ``owner``'s, when it is given."""
+        self.freed.append((nodes, owner))
 
     def bring_up(self, owner: np.ndarray) -> None:
         """Put the nodes freed since the last look back on their partitions' lists (a
-        node changes partition only while idle, when borrowed: it is theirs still)."""
+        node changes partition only while idle, when borrowed: it is theirs still).
+        Those of one partition join its list in one sort (two ascending runs, merged)."""
         lists = self.lists
-        for nodes in self.freed:
-            for node, q in zip(nodes.tolist(), owner[nodes].tolist(), strict=True):
-                insort(lists[q], node)
+        merged: set[int] = set()
+        for nodes, q in self.freed:
+            if q >= 0:
+                lists[q] += nodes.tolist()
+                merged.add(q)
+                continue
+            for node, home in zip(nodes.tolist(), owner[nodes].tolist(), strict=True):
+                insort(lists[home], node)
+        for q in merged:
+            lists[q].sort()
         self.freed.clear()
 
     def idle(self) -> list[int]:
@@ -335,12 +350,18 @@ class _Lanes:
     size. A pass then finds the pivots (the first of each queue), whether any job is
     narrow enough, and the few jobs that could start (`fitting`) without a walk over the
     whole queue: under a heavy load a thousand jobs wait at each of a hundred thousand
-    passes, and nearly all of them fit neither the idle cores nor the plan.
+    passes, and nearly all of them fit neither the idle cores nor the plan. (The arrays
+    are kept only while the queue is long, `_ARRAYS_FROM`.)
     `MultiQueue.schedule` checks the count against the view's queue at every pass and
     makes the lanes afresh on a mismatch; the jobs a pass starts leave them after it.
+
+    A job waiting for its speculative trial (section 2.1: it "waits outside the
+    queues") is held *aside* (`set_aside`): counted in `jobs` and `sizes`, but in no
+    queue's order, so that the walks over the queues (pivots, backfilling) do not pass
+    over it at every pass: on CTC most of the queued jobs are such trials.
     """
 
-    __slots__ = ("by_class", "count", "est", "jobs", "keys", "queue", "size", "sizes")
+    __slots__ = ("aside", "by_class", "count", "est", "jobs", "keys", "queue", "size", "sizes")
 
     def __init__(self, partitions: int) -> None:
         #: job id -> its view (the queue's own snapshot), for every queued job.
@@ -352,34 +373,54 @@ class _Lanes:
         self.sizes: list[int] = []
         #: Every queued job in Figure 2's order: its key, its view, and as arrays (with
         #: room to grow) its size and its planned span (the estimate, at least
-        #: `MIN_PLAN`), for `fitting`.
+        #: `MIN_PLAN`), for `fitting` (None: not kept, made when it asks).
         self.keys: list[tuple[int, float, int]] = []
         self.queue: list[JobView] = []
-        self.size = np.zeros(64, dtype=np.int64)
-        self.est = np.zeros(64)
+        self.size: np.ndarray | None = None
+        self.est: np.ndarray | None = None
+        #: The ids of the jobs held aside (in `jobs`, in no queue's order).
+        self.aside: set[int] = set()
+
+    def set_aside(self, job: JobView) -> None:
+        """A queued job that waits outside the queues (for its speculative trial)."""
+        self.jobs[job.id] = job
+        self.aside.add(job.id)
+        self._count(job.size)
 
     def add(self, job: JobView, prio: int, p: int) -> None:
+        """A job joins its queue ``p`` in Figure 2's order (priority ``prio``, arrival)."""
         self.jobs[job.id] = job
         key = (prio, job.submit, job.id)
         insort(self.by_class[p], key)
         i = bisect_left(self.keys, key)
         n = len(self.keys)
-        if n == len(self.size):  # (room for twice as many)
-            self.size = np.concatenate([self.size, np.zeros(n, dtype=np.int64)])
-            self.est = np.concatenate([self.est, np.zeros(n)])
         self.keys.insert(i, key)
         self.queue.insert(i, job)
-        self.size[i + 1 : n + 1] = self.size[i:n]  # (numpy copies overlapping slices right)
-        self.est[i + 1 : n + 1] = self.est[i:n]
-        self.size[i] = job.size
-        self.est[i] = max(job.estimate, MIN_PLAN)
-        n = self.count.get(job.size, 0)
+        self._count(job.size)
+        size, est = self.size, self.est
+        if size is None or est is None:
+            return
+        if n == len(size):  # (room for twice as many)
+            size = self.size = np.concatenate([size, np.zeros(n, dtype=np.int64)])
+            est = self.est = np.concatenate([est, np.zeros(n)])
+        size[i + 1 : n + 1] = size[i:n]  # (numpy copies overlapping slices right)
+        est[i + 1 : n + 1] = est[i:n]
+        size[i] = job.size
+        est[i] = max(job.estimate, MIN_PLAN)
+
+    def _count(self, size: int) -> None:
+        n = self.count.get(size, 0)
         if not n:
-            insort(self.sizes, job.size)
-        self.count[job.size] = n + 1
+            insort(self.sizes, size)
+        self.count[size] = n + 1
 
     def remove(self, job_id: int, prio: int, p: int) -> None:
+        """A job leaves the queued ones (it started), from its queue or from aside."""
         job = self.jobs.pop(job_id)
+        if job_id in self.aside:
+            self.aside.discard(job_id)
+            self._uncount(job.size)
+            return
         key = (prio, job.submit, job_id)
         lane = self.by_class[p]
         del lane[bisect_left(lane, key)]
@@ -387,23 +428,48 @@ class _Lanes:
         n = len(self.keys)
         del self.keys[i]
         del self.queue[i]
-        self.size[i : n - 1] = self.size[i + 1 : n]
-        self.est[i : n - 1] = self.est[i + 1 : n]
-        n = self.count.pop(job.size) - 1
+        self._uncount(job.size)
+        size, est = self.size, self.est
+        if size is None or est is None:
+            return
+        if n - 1 < _ARRAYS_FROM:
+            self.size = self.est = None  # (short again: walked whole)
+            return
+        size[i : n - 1] = size[i + 1 : n]
+        est[i : n - 1] = est[i + 1 : n]
+
+    def _uncount(self, size: int) -> None:
+        n = self.count.pop(size) - 1
         if n:
-            self.count[job.size] = n
+            self.count[size] = n
         else:
-            del self.sizes[bisect_left(self.sizes, job.size)]
+            del self.sizes[bisect_left(self.sizes, size)]
 
     def fitting(self, cores: int, span: float, after: int) -> list[int]:
         """The places (in `queue`) after ``after`` of the jobs of at most ``cores`` cores
         whose span is at most ``span`` (give or take a rounding: a job on the edge is
         in), ascending."""
         n = len(self.keys)
-        keep = self.size[after + 1 : n] <= cores
+        size, est = self.size, self.est
+        if size is None or est is None:
+            size, est = self._arrays()
+        keep = size[after + 1 : n] <= cores
         if span < INF:
-            keep &= self.est[after + 1 : n] <= span + 1e-6 * max(1.0, abs(span))
+            keep &= est[after + 1 : n] <= span + 1e-6 * max(1.0, abs(span))
         return (np.flatnonzero(keep) + (after + 1)).tolist()
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """`size` and `est` made from the queue (room for twice as many jobs), kept
+        from now on while the queue is long."""
+        queue = self.queue
+        n = len(queue)
+        size = np.zeros(max(64, 2 * n), dtype=np.int64)
+        est = np.zeros(len(size))
+        size[:n] = [job.size for job in queue]
+        est[:n] = [max(job.estimate, MIN_PLAN) for job in queue]
+        if n >= _ARRAYS_FROM:
+            self.size, self.est = size, est
+        return size, est
 
     def place(self, job: JobView, prio: int) -> int:
         """Where a queued job is in `queue`."""
@@ -413,10 +479,15 @@ class _Lanes:
         """The first job of each queue, passing over the ids in ``skip`` (None for a
         queue with no other)."""
         jobs = self.jobs
-        return [
-            next((jobs[key[2]] for key in lane if key[2] not in skip), None)
-            for lane in self.by_class
-        ]
+        out: list[JobView | None] = []
+        for lane in self.by_class:
+            for key in lane:
+                if key[2] not in skip:
+                    out.append(jobs[key[2]])
+                    break
+            else:
+                out.append(None)
+        return out
 
 
 @register("multiqueue")
@@ -474,6 +545,8 @@ class MultiQueue(Policy):
         self.partitions = len(self._edges) + 1
         #: The partition owning each node (set at the first pass), and cores per node.
         self._owner: np.ndarray | None = None
+        #: How many nodes each partition owns (kept with `_owner`).
+        self._owned: list[int] = []
         self._cpn = 1
         #: Job id -> its partition (0-based), for every job seen.
         self._class: dict[int, int] = {}
@@ -628,6 +701,7 @@ class MultiQueue(Policy):
         self._cpn = view.cores_per_node
         if self._owner is None or len(self._owner) != view.nodes:
             self._owner = self._initial_owners(view.nodes)
+            self._owned = np.bincount(self._owner, minlength=self.partitions).tolist()
             self._idle_nodes = None
         for job in view.ended:
             self._granted.pop(job.id, None)
@@ -644,12 +718,14 @@ class MultiQueue(Policy):
 
         arrived = [j for j in view.arrived if j.state is State.QUEUED]
         for job in arrived:
-            self._join(job)
+            self._join(job, trials_aside=True)
         if len(lanes.jobs) != len(view.queue):  # (anything unforeseen: made afresh)
             lanes = self._lanes = _Lanes(self.partitions)
             for job in view.queue:
                 if job.id not in self._class:
                     self._join(job)
+                elif job.id in self._speculating:
+                    lanes.set_aside(job)
                 else:
                     lanes.add(job, self._prio[job.id], self._class[job.id])
         if self._nothing_can_start(view, arrived):
@@ -665,9 +741,40 @@ class MultiQueue(Policy):
                 self._moved = False
             return self._timer(view)
 
-        base = self._base(view)
+        # The pass's profile of the running jobs, the granted slots and its own starts
+        # (`base`), on which the pivots are planned. In the usual pass (trials that wait
+        # for room, no slot granted or asked for, no guard "own") nothing reads it once
+        # the plan is made but a replan from scratch (`_replan`: rare), so the plan is
+        # made on the running jobs' profile itself and `base` only if asked (`base_now`):
+        # from that profile and the starts owed to it, in the order the pass made them.
+        held = self._held_now(view)
+        base: Profile | None = None
+        owed: list[tuple[float, int]] = []  # (span, cores) of this pass's starts
+        if (
+            self.trial != "waiting"
+            or self.guard == "own"
+            or self._granted
+            or any(requested_reservation(j) is not None for j in arrived)
+        ):
+            base = self._with_slots(held, now)
         for job in arrived:
             self._arrive(job, base, now)
+
+        def base_now() -> Profile:
+            nonlocal base
+            if base is None:
+                base = held.copy()  # (no slot granted: `_with_slots` adds none)
+            for span, size in owed:
+                base.add(now, now + span, -size)
+            owed.clear()
+            return base
+
+        def hold(span: float, size: int) -> None:
+            """A start now takes ``size`` cores of `base` over ``span``."""
+            if base is None:
+                owed.append((span, size))
+            else:
+                base.add(now, now + span, -size)
 
         out: list[Decision] = []
         started: set[int] = set()
@@ -688,7 +795,7 @@ class MultiQueue(Policy):
         own = self.guard == "own"  # rules (a) and (b) against pivot_p alone
 
         def launch(job: JobView, rule: str, span: float, caps: list[int] | None = None,
-                   **limit: Any) -> bool:  # fmt: skip
+                   limit: float | None = None, on_limit: Any = "kill") -> bool:  # fmt: skip
             free_cores, idle = state()
             p = self._class[job.id]
             alloc = self._take(free_cores, idle, p, job.size, caps)
@@ -699,7 +806,7 @@ class MultiQueue(Policy):
             elif capped or own:  # the cores it took are p's now, until it ends
                 self._lend(job.id, p, [job.size if q == p else 0 for q in range(self.partitions)],
                            now + span)  # fmt: skip
-            out.append(Start(job, alloc, **limit))
+            out.append(Start(job, alloc, limit, on_limit))
             if self._idle_nodes is not None:
                 self._nodes_of[job.id] = alloc.nodes
             self._rule[job.id] = rule
@@ -724,7 +831,7 @@ class MultiQueue(Policy):
 
         # Figure 2's order: high priority first, each priority in arrival order.
         pivots = lanes.pivots(skip)
-        plan, pst = self._plan(base, pivots, now)
+        plan, pst = self._plan(held if base is None else base, pivots, now)
         # Guards "own", "return", "reassign": each partition's processors its pivot does
         # not need (extra_p of step 5), made from the cores each running job holds when a
         # backfill first asks (after the trials took theirs), kept up to date by each
@@ -735,11 +842,10 @@ class MultiQueue(Policy):
         # (Their dict is in arrival order; priorities reorder it.)
         free = view.free_cores
         if self._new_trials:  # trial="scheduled": the slots of this pass's arrivals
-            free = self._schedule_trials(base, plan, now, free, launch)
-        trying: list[JobView] = []
-        # (Often hundreds wait for room, none of them fitting: skip them in one look.)
-        if free and self._speculating and min(map(_SIZE, self._speculating.values())) <= free:
-            trying = list(self._speculating.values())
+            free = self._schedule_trials(base_now(), plan, now, free, launch)
+        # (Often dozens wait for room, few of them no wider than the idle cores: the
+        # others are passed over in one look. Each start takes cores: still checked.)
+        trying = [t for t in self._speculating.values() if t.size <= free] if free else []
         if self._low:
             trying.sort(key=lambda j: self._prio[j.id])
         # Every trial holds its cores over [now, now + limit) (estimates above the
@@ -748,7 +854,7 @@ class MultiQueue(Policy):
         same = self.speculate_above >= self.speculative_limit
         # trial="idle": on the cores idle over its span by the running jobs and the
         # granted slots alone; the pivots then move out of its way.
-        fit = base if self.trial == "idle" else plan
+        fit = base_now() if self.trial == "idle" else plan
         room = fit.min_free(now, now + self.speculative_limit) if trying and same else 0
         for trial in trying:
             size = trial.size
@@ -759,11 +865,11 @@ class MultiQueue(Policy):
                 launch(trial, "speculative", span, limit=self.speculative_limit, on_limit="requeue")
                 free -= size
                 room -= size
-                base.add(now, now + span, -size)
+                hold(span, size)
                 plan.add(now, now + span, -size)
                 del self._speculating[trial.id]
-        if fit is base and trying and any(t.id in started for t in trying):
-            plan, pst = self._plan(base, pivots, now)  # the pivots, around the trials
+        if fit is not plan and trying and any(t.id in started for t in trying):
+            plan, pst = self._plan(fit, pivots, now)  # the pivots, around the trials
 
         # The fewest cores free from now to the end of each step of the plan (made
         # again after the plan changes): whether a job fits over its estimate is then
@@ -824,9 +930,9 @@ class MultiQueue(Policy):
                 span = duration(job.estimate)
                 if pst[p] == now and launch(job, "pivot", span):
                     free -= size
-                    base.add(now, now + span, -size)
+                    hold(span, size)
                     pivots = lanes.pivots(skip)  # a new pivot for p
-                    plan, pst = self._replan(base, plan, pst, pivots, p, now)
+                    plan, pst = self._replan(base_now, plan, pst, pivots, p, now)
                     low = None
                     spare = most = None
                     sift, at = could_start(place), 0  # (the plan moved)
@@ -888,7 +994,7 @@ class MultiQueue(Policy):
                     if spare is None:
                         spare = self._spare(idle, pivots, pst, now)
                     extra = spare
-                    kept = self._clear(base, job.size, now, span, pivots[p], pst[p])
+                    kept = self._clear(base_now(), job.size, now, span, pivots[p], pst[p])
                 rule = self._rule_for(job, p, span, now, state()[1], fits, pst, extra, kept)
             if rule is not None and launch(job, rule, span, caps):
                 if spare is not None:
@@ -898,7 +1004,7 @@ class MultiQueue(Policy):
                         if k and (now + span > pst[q] or (q != p and not lend)):
                             spare[q] -= k
                 free -= size
-                base.add(now, now + span, -size)
+                hold(span, size)
                 plan.add(now, now + span, -size)
                 low = most = None
 
@@ -949,12 +1055,20 @@ class MultiQueue(Policy):
             return
         if nodes is None:
             self._idle_nodes = None
-        else:
+        elif self.guard == "return":  # (its nodes kept their home partitions)
             kept.left(nodes)
+        else:  # every node it took became its partition's (`_take`), and stayed so
+            kept.left(nodes, self._class[job_id])
 
     def _nothing_can_start(self, view: View, arrived: list[JobView]) -> bool:
         """Whether this pass can start nothing and grant nothing: no reservation due or
         asked for, and no idle core or every waiting job wider than the idle cores."""
+        free = view.free_cores
+        if not arrived and not self._granted:  # (the usual pass: nothing else to ask)
+            if free == 0:
+                return True
+            sizes = self._lanes.sizes
+            return not sizes or sizes[0] > free
         now = view.now
         if self._granted and any(when <= now for when, _, _ in self._granted.values()):
             return False
@@ -962,7 +1076,6 @@ class MultiQueue(Policy):
             return False
         if self.trial in _FIXED and arrived and any(map(self._speculates, arrived)):
             return False  # a trial's slot is planned on arrival
-        free = view.free_cores
         if free == 0:
             return True
         sizes = self._lanes.sizes
@@ -978,7 +1091,21 @@ class MultiQueue(Policy):
                 self._held.add(now, end, size)
 
     def _base(self, view: View) -> Profile:
-        """The running jobs (by their estimates) and the granted reservations.
+        """The running jobs (by their estimates) and the granted reservations: a profile
+        of the pass's own (`_held_now` and the slots)."""
+        return self._with_slots(self._held_now(view), view.now)
+
+    def _with_slots(self, held: Profile, now: float) -> Profile:
+        """A copy of ``held`` in which the granted slots (advance reservations, trial
+        slots) hold their cores."""
+        base = held.copy()
+        for start, span, cores in self._granted.values():
+            base.add(max(start, now), start + span, -cores)
+        return base
+
+    def _held_now(self, view: View) -> Profile:
+        """The running jobs (by their estimates): a profile read, never changed, by the
+        pass (copy it to plan on it).
 
         `Profile.of_running`'s profile, kept from pass to pass: the jobs started
         since the last look take their cores to their expected ends, those that
@@ -990,11 +1117,13 @@ class MultiQueue(Policy):
         running = view.running
         known = self._end_of
         held = self._held
+        advanced = False
         if running is not self._running:  # the running jobs changed since the last look
             self._running = running
             new = len(running) - len(known)
             if held is not None and new >= 0:
                 held.advance(now)
+                advanced = True
                 # Those new started since, and stand last in the view's order of starts.
                 for r in running[len(running) - new :] if new else ():
                     known[r.id] = (r.expected_end, r.size)
@@ -1003,7 +1132,8 @@ class MultiQueue(Policy):
             if held is None or len(known) != len(running):  # made afresh
                 held = None
         if held is not None:
-            held.advance(now)
+            if not advanced:
+                held.advance(now)
             ends = self._ends  # is a job past its expected end? the earliest says
             while ends and known.get(ends[0][1], (None,))[0] != ends[0][0]:
                 heapq.heappop(ends)
@@ -1016,16 +1146,15 @@ class MultiQueue(Policy):
             self._ends = [(end, jid) for jid, (end, _) in known.items()]
             heapq.heapify(self._ends)
             overrun = any(r.expected_end <= now for r in running)
-            self._held = None if overrun else held.copy()
+            self._held = None if overrun else held
         else:
             self._held = held
-            held = held.copy()
-        for start, span, cores in self._granted.values():
-            held.add(max(start, now), start + span, -cores)
         return held
 
     def _timer(self, view: View) -> list[Decision]:
         """A pass at the next granted reservation, if none is asked for yet."""
+        if not self._granted:
+            return []
         later = [when for when, _, _ in self._granted.values() if when > view.now]
         if later and min(later) not in view.timers:
             return [WakeAt(min(later))]
@@ -1088,16 +1217,23 @@ class MultiQueue(Policy):
                  for p in range(self.partitions)]  # fmt: skip
         return np.repeat(np.arange(self.partitions), sizes).astype(np.int64)
 
-    def _join(self, job: JobView) -> None:
-        """A submission joins its queue (Equation 1), with its priority."""
+    def _join(self, job: JobView, trials_aside: bool = False) -> None:
+        """A submission joins its queue (Equation 1), with its priority. With
+        ``trials_aside`` (processors counted), one that waits for its speculative trial
+        (``trial="waiting"`` or ``"idle"``, section 2.1) waits outside the queues until
+        the trial has run (`_speculating`, `_Lanes.set_aside`)."""
         self._class[job.id] = p = self.partition_of(job.estimate)
         self._prio[job.id] = prio = priority_of(job)
         self._low = self._low or prio == LOW
-        self._lanes.add(job, prio, p)
+        if trials_aside and self.trial not in _FIXED and self._speculates(job):
+            self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
+            self._lanes.set_aside(job)
+        else:
+            self._lanes.add(job, prio, p)
 
     def _arrive(self, job: JobView, base: Profile | None, now: float) -> None:
-        """A submission (`_join` made it a queue's): a reservation granted or a
-        speculative start due."""
+        """A submission (`_join` made it a queue's, or set it aside for its trial): a
+        reservation granted, or a trial's slot fixed."""
         asked = requested_reservation(job)
         if asked is not None:
             assert base is not None  # a pass with a request plans (`_nothing_can_start`)
@@ -1120,14 +1256,13 @@ class MultiQueue(Policy):
                 base.reserve(when, span, job.size)
                 self._granted[job.id] = (when, span, job.size)  # one due now starts now
                 self._trial_slot[job.id] = when
-            else:
-                self._speculating[job.id] = job  # size, estimate, submit: fixed while queued
+            # (trial "waiting", "idle": `_join` set it aside, in `_speculating`)
 
     def _not_waiting(self) -> set[int]:
-        """The ids of the queued jobs that do not wait in their queue: granted a
-        reservation, or waiting for their speculative start (or its slot)."""
+        """The ids of the jobs in the queues' order that do not wait there: granted a
+        reservation or a trial's slot, or waiting for their slot (those waiting for
+        their trial at the first pass it fits are not in the queues' order at all)."""
         skip = set(self._granted)
-        skip.update(self._speculating)
         if self._new_trials:  # trial="scheduled": given their slots after the pivots
             skip.update(j.id for j in self._new_trials)
         return skip
@@ -1145,24 +1280,25 @@ class MultiQueue(Policy):
             present.sort(key=lambda pj: (prio[pj[1].id], pj[1].submit, pj[1].id))
         for p, job in present:
             span = duration(job.estimate)
-            pst[p] = plan.earliest(job.size, span, after=now)
-            plan.reserve(pst[p], span, job.size)
+            pst[p] = when = plan.earliest(job.size, span, now)
+            plan.add(when, when + span, -job.size)  # (`Profile.reserve`, one call less)
         return plan, pst
 
     def _replan(
         self,
-        base: Profile,
+        base: Callable[[], Profile],
         plan: Profile,
         pst: list[float],
         pivots: list[JobView | None],
         p: int,
         now: float,
     ) -> tuple[Profile, list[float]]:
-        """The plan after pivot_p started now (its cores now in ``base``) and p got a
-        new pivot. The old plan already holds the started job where it was planned,
-        now, so every other pivot keeps its start: planned before it, it fitted with
-        it; planned after it, on the same profile. Only the new pivot needs planning,
-        on top, when it comes last in the planning order; else all are planned again."""
+        """The plan after pivot_p started now (its cores now in ``base()``, the pass's
+        profile without the pivots) and p got a new pivot. The old plan already holds
+        the started job where it was planned, now, so every other pivot keeps its
+        start: planned before it, it fitted with it; planned after it, on the same
+        profile. Only the new pivot needs planning, on top, when it comes last in the
+        planning order; else all are planned again (on ``base()``)."""
         new = pivots[p]
         if new is None:
             pst[p] = INF
@@ -1175,10 +1311,10 @@ class MultiQueue(Policy):
             if j is not None and q != p
         ):
             span = duration(new.estimate)
-            pst[p] = plan.earliest(new.size, span, after=now)
-            plan.reserve(pst[p], span, new.size)
+            pst[p] = when = plan.earliest(new.size, span, now)
+            plan.add(when, when + span, -new.size)
             return plan, pst
-        return self._plan(base, pivots, now)
+        return self._plan(base(), pivots, now)
 
     @staticmethod
     def _clear(
@@ -1256,10 +1392,16 @@ class MultiQueue(Policy):
             return Allocation.one_core_each(nodes)
         keeps = self.guard == "return"  # nodes keep their home partition
         if cpn == 1:  # each partition's idle nodes, ascending: take from the front
-            picked: list[int] = []
+            if room[p] >= size:  # (the usual case: its own partition's nodes suffice)
+                nodes_q = free.lists[p]
+                picked = nodes_q[:size]
+                del nodes_q[:size]
+                idle[p] -= size
+                return Allocation.one_core_each(np.array(picked, dtype=np.int64))
+            picked = []
             borrowed: list[int] = []  # those of other partitions (idle ones keep theirs)
             left = size
-            for q in (p,) if room[p] >= size else (p, *self._lenders(idle, p)):
+            for q in (p, *self._lenders(idle, p)):  # (p's own do not suffice)
                 k = min(room[q], left)
                 if k:
                     nodes_q = free.lists[q]
@@ -1276,6 +1418,11 @@ class MultiQueue(Policy):
                 picked.sort()  # ascending, as an allocation's nodes are
                 if not keeps:
                     owner[borrowed] = p  # a node borrowed changes partition
+                    owned = self._owned
+                    for q, k in enumerate(took):
+                        if q != p:
+                            owned[q] -= k
+                    owned[p] += len(borrowed)
                     self._moved = True
             return Allocation.one_core_each(np.array(picked, dtype=np.int64))
         avail = free
@@ -1302,6 +1449,10 @@ class MultiQueue(Policy):
             took[q] += n
         whole = nodes[(counts == cpn) & (owner[nodes] != p)]
         if len(whole) and not keeps:
+            owned = self._owned
+            for q in owner[whole].tolist():
+                owned[q] -= 1
+            owned[p] += len(whole)
             owner[whole] = p  # a whole node borrowed changes partition
             self._moved = True
         sort = np.argsort(nodes)
@@ -1341,11 +1492,12 @@ class MultiQueue(Policy):
         return sorted((q for q in range(self.partitions) if q != p), key=lambda q: (-idle[q], q))
 
     def _record_sizes(self, now: float) -> None:
-        assert self._owner is not None
-        counts = np.bincount(self._owner, minlength=self.partitions) * self._cpn
+        cpn = self._cpn
         if self.guard == "return":  # the home blocks, plus what each holds, less what it lent
-            counts = counts + self._lent.sum(axis=1) - self._lent.sum(axis=0)
-        sizes = tuple(counts.tolist())
+            counts = np.array(self._owned) * cpn + self._lent.sum(axis=1) - self._lent.sum(axis=0)
+            sizes = tuple(counts.tolist())
+        else:
+            sizes = tuple(n * cpn for n in self._owned)
         if sizes != self._last_sizes:
             self._last_sizes = sizes
             self._sizes.extend((now, p + 1, n) for p, n in enumerate(sizes))
