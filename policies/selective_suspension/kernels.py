@@ -47,6 +47,7 @@ __all__ = [
     "ladder_remove",
     "may_preempt",
     "occupy",
+    "ready_in_order",
     "ready_on_board",
     "remove_home",
     "suspended_earliest",
@@ -602,6 +603,35 @@ def ready_on_board(
             preempt and _when(now, sf, _slot_bar(s, top, stuck), taus[k], est[k]) <= now
         )
     return ok
+
+
+@njit(cache=True)
+def ready_in_order(
+    now, sf, preempt, sizes, est, taus, submit, ids, nf, free, ladder_taus, widths, rule,
+    slots, top, stuck, pivot,
+):  # fmt: skip
+    """The idle jobs `ready_on_board` lets through, in SS's idle order (decreasing
+    threshold, then submit time, then id: `_idle_before`), and of those only the jobs
+    after idle job ``pivot`` in that order (-1: all): what a full pass on the board
+    tries, at its start and after each preemption (the jobs after the one that
+    preempted). Positions as in ``sizes``: the ``nf`` fresh jobs, then ``slots``."""
+    ok = ready_on_board(
+        now, sf, preempt, sizes, est, taus, nf, free, ladder_taus, widths, rule, slots, top,
+        stuck,
+    )  # fmt: skip
+    pick = np.empty(len(ok), dtype=np.int64)
+    m = 0
+    for k in range(len(ok)):
+        if not ok[k]:
+            continue
+        if pivot >= 0 and not _idle_before(
+            taus[pivot], submit[pivot], ids[pivot], taus[k], submit[k], ids[k]
+        ):
+            continue
+        pick[m] = k
+        m += 1
+    pick = pick[:m]
+    return pick[_idle_sorted(taus[pick], submit[pick], ids[pick])]
 
 
 @njit(cache=True)
