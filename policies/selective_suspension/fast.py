@@ -412,7 +412,12 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         for job in sorted(view.arrived, key=attrgetter("id")):
             if job.state is not State.QUEUED:
                 continue
-            d = self.start_if_free(job, avail, view, homes) if job.size <= total else None
+            if job.size > total:
+                d = None
+            elif self._board is not None:
+                d = self._start_on_board(job, avail, homes)
+            else:
+                d = self.start_if_free(job, avail, view, homes)
             if d is None:
                 stay.append(job)
             else:
@@ -632,7 +637,10 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                 if k >= nf:  # it can neither re-enter nor preempt: it keeps its home
                     self._keep_home(avail, kept, job, k == head)
                 continue
-            d = self.start_if_free(job, avail, view, per_node)
+            if board is not None:
+                d = self._start_on_board(job, avail, per_node)
+            else:
+                d = self.start_if_free(job, avail, view, per_node)
             if d is not None:
                 out.append(d)
                 taken.append(k)
@@ -707,6 +715,28 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         tau_of = self._running_tau
         keyed = sorted([(tau_of[r.id], -r.submit, -r.id, r) for r in view.running])
         return [(e[0], e[3]) for e in keyed]  # ids differ: no two keys tie up to ``r``
+
+    @staticmethod
+    def _start_on_board(
+        job: JobView, avail: np.ndarray, homes: np.ndarray
+    ) -> Start | Resume | None:
+        """`schedsim.policies.preemption.Idle.start_if_free` where the board serves (one
+        core per node): a queued job first fit on ``avail`` avoiding the suspended jobs'
+        homes (``homes``, per node), as `schedsim.policies.preemption.fit_avoiding` places
+        it, a suspended one on its home if all of it is free; takes the nodes from
+        ``avail``. The same decisions, called with fewer layers at every start."""
+        if job.state is State.SUSPENDED:
+            home = job.home
+            assert home is not None
+            if not (avail[home.nodes] >= home.cores).all():
+                return None
+            avail[home.nodes] -= home.cores
+            return Resume(job)
+        nodes = _kernels().first_fit_avoiding(avail, homes, job.size)
+        if not len(nodes):
+            return None
+        avail[nodes] -= 1
+        return Start(job, Allocation.one_core_each(nodes))
 
     def _switch_on_board(
         self, job: JobView, victims: list[JobView], avail: np.ndarray
