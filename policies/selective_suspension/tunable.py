@@ -81,7 +81,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import ClassVar, Literal, get_args
+from typing import TYPE_CHECKING, ClassVar, Literal, get_args
 
 import numpy as np
 
@@ -97,6 +97,9 @@ from schedsim.policies.selective_suspension.rule import (
     Protection,
     Width,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from schedsim.policies.selective_suspension.board import HomeBoard
 
 __all__ = [
     "TABLE_2_3",
@@ -329,6 +332,30 @@ class TunableSelectiveSuspension(CategoryLimit, SelectiveSuspension):
         # First: SS's constructor may call `_plain_rule`.
         self.init_limit(limit, averages, reentry)
         super().__init__(sf, interval, width, hold=hold)
+
+    def _reshield(self, view: View, board: HomeBoard) -> None:
+        """`SelectiveSuspension._reshield` with `protection_changes` and `protected` read
+        in one loop: a running job of a category whose average the last `observe` moved
+        is shielded when its threshold exceeds ``limit`` times that average (section
+        3.5), the bound computed once per category; the same answers, at every pass
+        that has ends, without two calls per running job."""
+        moved = self._moved
+        if not moved:
+            return
+        bound = {c: self.limit * self.average(c) for c in moved}
+        known, tau_of, shielded = self._category, self._running_tau, board.shielded
+        for r in view.running:
+            c = known.get(r.id)
+            if c is None:
+                c = self._category_of(r)
+            limit = bound.get(c)
+            if limit is None:
+                continue
+            tau = tau_of[r.id]
+            now = tau > limit
+            if now != (r.id in shielded):
+                assert r.allocation is not None
+                board.shield(r.id, r.allocation.nodes, tau, now)
 
     def _runs_plain(self) -> bool:
         # The board's shields hold against every idle job: another reentry is the plain rule's.
