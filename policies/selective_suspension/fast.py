@@ -423,9 +423,10 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             else:
                 out.append(d)
                 total -= job.size
-        self._remember(out, now)
         if self._board is not None:
-            self._on_board(out, now)
+            self._started_on_board(out, now)
+        else:
+            self._remember(out, now)
         if stay:
             fresh = thresholds(stay, now)
             new = np.ones(len(stay), dtype=bool)
@@ -472,8 +473,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                     out.append(Start(job, Allocation.one_core_each(nodes.copy())))
             if kept is not None:
                 avail += kept  # the plan reads the free nodes, kept ones too (a lower bound)
-        self._remember(out, now)  # the jobs started leave ``queued``
-        self._on_board(out, now)
+        self._started_on_board(out, now)  # the jobs started leave ``queued``
         self._settled = True
         new = None
         if not view.ended:
@@ -915,6 +915,27 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                     queued.drop(d.job.id)
             elif isinstance(d, Resume):
                 self._running_tau[d.job.id] = idle_threshold(d.job, now)
+
+    def _started_on_board(self, out: list[Decision], now: float) -> None:
+        """`_remember`, then `_on_board`, for a pass that starts and resumes jobs but
+        suspends none (`_arrivals`, `_board_pass`): each job's threshold is computed
+        once. Neither step reads what the other writes, so one loop does both."""
+        board, queued, tau_of = self._board, self._queued, self._running_tau
+        assert board is not None
+        for d in out:
+            job = d.job
+            tau = idle_threshold(job, now)
+            tau_of[job.id] = tau
+            shield = self.protects and self.protected(job, tau)
+            if isinstance(d, Start):
+                assert d.allocation is not None
+                if queued is not None:
+                    queued.drop(job.id)
+                board.occupy(job.id, d.allocation.nodes, tau, job.size, shield)
+            else:
+                assert isinstance(d, Resume) and job.home is not None
+                board.remove(job)
+                board.occupy(job.id, job.home.nodes, tau, job.size, shield)
 
     def _on_board(self, decisions: list[Decision], now: float) -> None:
         """Decisions of this pass onto the board, in their order (the suspensions of
