@@ -923,6 +923,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         board, queued, tau_of = self._board, self._queued, self._running_tau
         assert board is not None
         for d in out:
+            assert isinstance(d, (Start, Resume))
             job = d.job
             tau = idle_threshold(job, now)
             tau_of[job.id] = tau
@@ -933,7 +934,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                     queued.drop(job.id)
                 board.occupy(job.id, d.allocation.nodes, tau, job.size, shield)
             else:
-                assert isinstance(d, Resume) and job.home is not None
+                assert job.home is not None
                 board.remove(job)
                 board.occupy(job.id, job.home.nodes, tau, job.size, shield)
 

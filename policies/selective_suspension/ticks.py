@@ -296,7 +296,7 @@ class Ladder:
 
         order = sorted(
             range(len(self.entries)),
-            key=lambda i: running_order(self.entries[i][:2]),  # type: ignore[arg-type]
+            key=lambda i: running_order(self.entries[i][:2]),
         )
         allocs = [self.entries[i][2] for i in order]
         e_nodes = np.concatenate([a.nodes for a in allocs])  # type: ignore[union-attr]

@@ -369,8 +369,8 @@ class TunableSelectiveSuspension(CategoryLimit, SelectiveSuspension):
                 del by[where.pop(d.job.id)][d.job.id]
         self._last_out = []
         for job in view.ended:
-            c = where.pop(job.id, None)
-            if c is not None:
+            c = where.pop(job.id, -1)
+            if c >= 0:
                 del by[c][job.id]
         if view.requeued or len(where) != len(view.running):
             by = self._by_category = [{} for _ in range(16)]
