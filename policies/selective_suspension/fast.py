@@ -71,9 +71,11 @@ those, and shields or unshields the ones whose answer changed.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from operator import attrgetter
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -94,7 +96,6 @@ from schedsim.policies.selective_suspension.rule import (
     idle_threshold,
     is_tick,
     next_tick,
-    running_order,
     running_thresholds,
 )
 from schedsim.policies.selective_suspension.ticks import (
@@ -115,6 +116,15 @@ if TYPE_CHECKING:  # pragma: no cover
 # listing the policies imports this module, and need not load numba.
 
 __all__ = ["SelectiveSuspension"]
+
+
+@functools.cache
+def _kernels() -> ModuleType:
+    """`schedsim.policies.selective_suspension.kernels`, imported at its first use: a
+    call per pass then, not an import statement."""
+    from schedsim.policies.selective_suspension import kernels
+
+    return kernels
 
 
 @register("ss")
@@ -402,15 +412,21 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         for job in sorted(view.arrived, key=attrgetter("id")):
             if job.state is not State.QUEUED:
                 continue
-            d = self.start_if_free(job, avail, view, homes) if job.size <= total else None
+            if job.size > total:
+                d = None
+            elif self._board is not None:
+                d = self._start_on_board(job, avail, homes)
+            else:
+                d = self.start_if_free(job, avail, view, homes)
             if d is None:
                 stay.append(job)
             else:
                 out.append(d)
                 total -= job.size
-        self._remember(out, now)
         if self._board is not None:
-            self._on_board(out, now)
+            self._started_on_board(out, now)
+        else:
+            self._remember(out, now)
         if stay:
             fresh = thresholds(stay, now)
             new = np.ones(len(stay), dtype=bool)
@@ -445,8 +461,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             if self.hold != "none":
                 # The suspended jobs keep their homes' free nodes (`rule.hold_home`): all
                 # of them, or the one heading the idle order (its slot; -1: a queued job).
-                from schedsim.policies.selective_suspension import kernels
-
+                kernels = _kernels()
                 kept = np.zeros_like(avail)
                 keep = kernels.KEEP_ALL if self.hold == "all" else kernels.KEEP_TOP
                 if self.hold == "top":
@@ -458,8 +473,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                     out.append(Start(job, Allocation.one_core_each(nodes.copy())))
             if kept is not None:
                 avail += kept  # the plan reads the free nodes, kept ones too (a lower bound)
-        self._remember(out, now)  # the jobs started leave ``queued``
-        self._on_board(out, now)
+        self._started_on_board(out, now)  # the jobs started leave ``queued``
         self._settled = True
         new = None
         if not view.ended:
@@ -490,8 +504,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         Events fall on ticks too (every multiple of the interval is one), and
         most of those passes have no job that could preempt.
         """
-        from schedsim.policies.selective_suspension import kernels
-
+        kernels = _kernels()
         assert self._queued is not None
         sizes, est, taus = self._queued.thresholds(view.now)
         ladder_taus, widths = board.ladder()
@@ -550,13 +563,15 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         )
         # Thresholds of idle jobs: their xfactor, (wait + estimate) / estimate.
         taus = (now - submit - done + est) / est
-        running: list[tuple[float, JobView]] = []
-        if tick:
-            tau_of = self._running_tau
-            running = sorted(
-                ((tau_of[r.id], r) for r in view.running),
-                key=running_order,
-            )
+        running = self._running_in_order(view) if tick else []
+
+        def board_ladder() -> tuple[np.ndarray, np.ndarray]:
+            # The ladder of the running jobs that may be suspended: as `Ladder`'s.
+            assert board is not None
+            shielded = board.shielded
+            open_ = [p for p in running if p[1].id not in shielded] if shielded else running
+            ladder_taus = np.array([t for t, _ in open_] + [math.inf])
+            return ladder_taus, np.array([r.size for _, r in open_], dtype=np.int64)
 
         def ready() -> np.ndarray:
             # Cheap necessary conditions: a fresh job needs enough free cores, a
@@ -566,17 +581,9 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             # a job that cannot preempt (`_victims` says so), never stop one.
             free = int(avail.sum())
             if board is not None:
-                # The ladder of the running jobs that may be suspended: as `Ladder`'s.
-                shielded = board.shielded
-                open_ = [p for p in running if p[1].id not in shielded] if shielded else running
-                ladder_taus = np.array([t for t, _ in open_] + [math.inf])
-                widths = np.array([r.size for _, r in open_], dtype=np.int64)
-                preempt = bool(tick and running)
-                from schedsim.policies.selective_suspension import kernels
-
-                return kernels.ready_on_board(
-                    now, self.sf, preempt, sizes, est, taus, nf, free, ladder_taus, widths,
-                    board.rule, slots, board.top, board.stuck,
+                return _kernels().ready_on_board(
+                    now, self.sf, bool(tick and running), sizes, est, taus, nf, free,
+                    *board_ladder(), board.rule, slots, board.top, board.stuck,
                 )  # fmt: skip
             ok = np.zeros(n, dtype=bool)
             ok[:nf] = sizes[:nf] <= free
@@ -590,13 +597,23 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             # Decreasing threshold, then submit time, then id.
             return pick[np.lexsort((ids[pick], submit[pick], -taus[pick]))].tolist()
 
+        def board_todo(pivot: int) -> list[int]:
+            # `ready` then `in_order` in one compiled call, on the board with no ``hold``:
+            # every job `ready` lets through, or (``pivot`` >= 0) those after ``pivot``.
+            assert board is not None
+            return _kernels().ready_in_order(
+                now, self.sf, bool(tick and running), sizes, est, taus, submit, ids, nf,
+                int(avail.sum()), *board_ladder(), board.rule, slots, board.top, board.stuck,
+                pivot,
+            ).tolist()  # fmt: skip
+
         # The candidates in order; after a preemption, those after it afresh. With a
         # ``hold``, every idle job in order: a suspended job that cannot re-enter keeps
         # its home's free cores from the jobs after it (`rule.hold_home`, as the plain
         # pass), ready or not; ``kept`` counts them, so that ``avail + kept`` is free.
         kept = None
         if self.hold == "none":
-            todo = in_order(np.flatnonzero(ready()))
+            todo = board_todo(-1) if board is not None else in_order(np.flatnonzero(ready()))
         else:
             kept = np.zeros_like(avail)
             everyone = in_order(np.arange(n))
@@ -620,7 +637,10 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                 if k >= nf:  # it can neither re-enter nor preempt: it keeps its home
                     self._keep_home(avail, kept, job, k == head)
                 continue
-            d = self.start_if_free(job, avail, view, per_node)
+            if board is not None:
+                d = self._start_on_board(job, avail, per_node)
+            else:
+                d = self.start_if_free(job, avail, view, per_node)
             if d is not None:
                 out.append(d)
                 taken.append(k)
@@ -630,15 +650,20 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             if tick and running:
                 victims = self._victims(job, float(taus[k]), avail, running)
                 if victims is not None:
-                    switch = self.preempt(job, victims, avail, view)
-                    out.extend(switch)
                     if board is not None:
+                        switch = self._switch_on_board(job, victims, avail)
                         self._on_board(switch, now)
+                    else:
+                        switch = self.preempt(job, victims, avail, view)
+                    out.extend(switch)
                     taken.append(k)
                     chosen = {v.id for v in victims}
                     running = [p for p in running if p[1].id not in chosen]
                     preempted = True
                     # The suspensions changed what is possible for the jobs after it.
+                    if kept is None and board is not None:
+                        todo, i = board_todo(k), 0
+                        continue
                     t, s, j = taus[k], submit[k], ids[k]
                     after = (taus < t) | (
                         (taus == t) & ((submit > s) | ((submit == s) & (ids > j)))
@@ -681,6 +706,66 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             new = new[:nf][fresh_still]
         self._plan_tick(view, out, avail, fresh_left, new, bool(waiting.any()), held_first)
         self._changed(out)
+        return out
+
+    def _running_in_order(self, view: View) -> list[tuple[float, JobView]]:
+        """``(threshold, job)`` of the running jobs, the most expendable first
+        (`rule.running_order`: increasing threshold, then the later submitted, then the
+        higher id), sorted on plain tuples rather than by a key function."""
+        tau_of = self._running_tau
+        keyed = sorted([(tau_of[r.id], -r.submit, -r.id, r) for r in view.running])
+        return [(e[0], e[3]) for e in keyed]  # ids differ: no two keys tie up to ``r``
+
+    @staticmethod
+    def _start_on_board(
+        job: JobView, avail: np.ndarray, homes: np.ndarray
+    ) -> Start | Resume | None:
+        """`schedsim.policies.preemption.Idle.start_if_free` where the board serves (one
+        core per node): a queued job first fit on ``avail`` avoiding the suspended jobs'
+        homes (``homes``, per node), as `schedsim.policies.preemption.fit_avoiding` places
+        it, a suspended one on its home if all of it is free; takes the nodes from
+        ``avail``. The same decisions, called with fewer layers at every start."""
+        if job.state is State.SUSPENDED:
+            home = job.home
+            assert home is not None
+            if not (avail[home.nodes] >= home.cores).all():
+                return None
+            avail[home.nodes] -= home.cores
+            return Resume(job)
+        nodes = _kernels().first_fit_avoiding(avail, homes, job.size)
+        if not len(nodes):
+            return None
+        avail[nodes] -= 1
+        return Start(job, Allocation.one_core_each(nodes))
+
+    def _switch_on_board(
+        self, job: JobView, victims: list[JobView], avail: np.ndarray
+    ) -> list[Decision]:
+        """`schedsim.policies.preemption.switch_in` where the board serves (one core per
+        node, no write-out, so no claim): suspend ``victims`` and start ``job`` on their
+        nodes first (`schedsim.policies.preemption.place`: the lowest of them, then the
+        lowest free ones), or resume it on its home; updates ``avail``. The same
+        decisions, without the general case's per-node arrays."""
+        out: list[Decision] = [Suspend(v) for v in victims]
+        theirs = [v.allocation.nodes for v in victims]  # type: ignore[union-attr]
+        if job.state is State.SUSPENDED:
+            home = job.home
+            assert home is not None
+            mine = home.nodes
+        else:
+            mine = np.sort(np.concatenate(theirs))
+            short = job.size - len(mine)
+            if short <= 0:
+                mine = mine[: job.size]
+            else:  # the victims' nodes are busy in ``avail`` until they are suspended
+                mine = np.sort(np.concatenate((mine, avail.nonzero()[0][:short])))
+        for nodes in theirs:
+            avail[nodes] += 1
+        avail[mine] -= 1
+        if job.state is State.SUSPENDED:
+            out.append(Resume(job))
+        else:
+            out.append(Start(job, Allocation.one_core_each(mine)))
         return out
 
     # -- the reading ``hold`` (`rule.hold_home`) -------------------------------------
@@ -830,6 +915,28 @@ class SelectiveSuspension(Parameters, Policy, Idle):
                     queued.drop(d.job.id)
             elif isinstance(d, Resume):
                 self._running_tau[d.job.id] = idle_threshold(d.job, now)
+
+    def _started_on_board(self, out: list[Decision], now: float) -> None:
+        """`_remember`, then `_on_board`, for a pass that starts and resumes jobs but
+        suspends none (`_arrivals`, `_board_pass`): each job's threshold is computed
+        once. Neither step reads what the other writes, so one loop does both."""
+        board, queued, tau_of = self._board, self._queued, self._running_tau
+        assert board is not None
+        for d in out:
+            assert isinstance(d, (Start, Resume))
+            job = d.job
+            tau = idle_threshold(job, now)
+            tau_of[job.id] = tau
+            shield = self.protects and self.protected(job, tau)
+            if isinstance(d, Start):
+                assert d.allocation is not None
+                if queued is not None:
+                    queued.drop(job.id)
+                board.occupy(job.id, d.allocation.nodes, tau, job.size, shield)
+            else:
+                assert job.home is not None
+                board.remove(job)
+                board.occupy(job.id, job.home.nodes, tau, job.size, shield)
 
     def _on_board(self, decisions: list[Decision], now: float) -> None:
         """Decisions of this pass onto the board, in their order (the suspensions of
@@ -1013,8 +1120,7 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         held = held_idle and not incremental
         if board is not None:
             ladder_taus, widths = board.ladder()
-            from schedsim.policies.selective_suspension import kernels
-
+            kernels = _kernels()
             first = kernels.board_earliest(
                 now, self.sf, first, sizes, est, taus, avail, ladder_taus, widths, board.rule,
                 soonest, held, board.active, board.top, board.stuck, board.est, board.submit,

@@ -42,10 +42,12 @@ __all__ = [
     "fresh_bars",
     "fresh_earliest",
     "home_bar",
+    "home_bars_shared",
     "ladder_insert",
     "ladder_remove",
     "may_preempt",
     "occupy",
+    "ready_in_order",
     "ready_on_board",
     "remove_home",
     "suspended_earliest",
@@ -199,6 +201,59 @@ def home_bar(nodes, size, rule, node_tau, node_wide):
         if node_tau[n] > best:
             best = node_tau[n]
     return best
+
+
+@njit(cache=True)
+def home_bars_shared(
+    avail, e_nodes, e_cores, e_starts, e_tau, e_width, h_nodes, h_cores, h_starts, sizes, rule
+):  # fmt: skip
+    """Several cores per node: the bar of each suspended job's re-entry (section 3.3).
+
+    The running jobs are laid end to end in the order the pass tries them
+    (`rule.running_order`: the most expendable first), job ``e`` holding
+    ``e_cores[p]`` on ``e_nodes[p]`` for ``p`` from ``e_starts[e]`` to
+    ``e_starts[e + 1]``, with threshold ``e_tau[e]`` (inf: protected) and
+    width ``e_width[e]``; the homes likewise (``h_starts`` has one entry more
+    than ``sizes``). A re-entry takes the jobs that hold a core its home still
+    lacks, in that order, until none lacks (`schedsim.policies.preemption.home_victims`),
+    and every one of them must be a candidate: the bar is the highest threshold
+    among them (at least 0), inf when one is out of reach or protected or when
+    they never make up the home. Exact on ``avail`` and these jobs, so a lower
+    bound for a pass that starts from them (its cores only get fewer).
+    """
+    out = np.empty(len(sizes))
+    short = np.zeros(len(avail), dtype=np.int64)
+    for s in range(len(sizes)):
+        lacking = 0
+        for p in range(h_starts[s], h_starts[s + 1]):
+            n = h_nodes[p]
+            short[n] = max(h_cores[p] - avail[n], 0)
+            if short[n] > 0:
+                lacking += 1
+        best = 0.0
+        for e in range(len(e_tau)):
+            if lacking == 0:
+                break
+            gives = False
+            for p in range(e_starts[e], e_starts[e + 1]):
+                n = e_nodes[p]
+                if short[n] > 0:
+                    gives = True
+                    short[n] -= min(e_cores[p], short[n])
+                    if short[n] == 0:
+                        lacking -= 1
+            if gives:
+                if _out_of_reach(rule, e_width[e], sizes[s]):
+                    best = math.inf
+                    break
+                if e_tau[e] > best:
+                    best = e_tau[e]
+        if lacking > 0:
+            best = math.inf
+        out[s] = best
+        for p in range(h_starts[s], h_starts[s + 1]):
+            short[h_nodes[p]] = 0
+    return out
 
 
 @njit(cache=True)
@@ -548,6 +603,35 @@ def ready_on_board(
             preempt and _when(now, sf, _slot_bar(s, top, stuck), taus[k], est[k]) <= now
         )
     return ok
+
+
+@njit(cache=True)
+def ready_in_order(
+    now, sf, preempt, sizes, est, taus, submit, ids, nf, free, ladder_taus, widths, rule,
+    slots, top, stuck, pivot,
+):  # fmt: skip
+    """The idle jobs `ready_on_board` lets through, in SS's idle order (decreasing
+    threshold, then submit time, then id: `_idle_before`), and of those only the jobs
+    after idle job ``pivot`` in that order (-1: all): what a full pass on the board
+    tries, at its start and after each preemption (the jobs after the one that
+    preempted). Positions as in ``sizes``: the ``nf`` fresh jobs, then ``slots``."""
+    ok = ready_on_board(
+        now, sf, preempt, sizes, est, taus, nf, free, ladder_taus, widths, rule, slots, top,
+        stuck,
+    )  # fmt: skip
+    pick = np.empty(len(ok), dtype=np.int64)
+    m = 0
+    for k in range(len(ok)):
+        if not ok[k]:
+            continue
+        if pivot >= 0 and not _idle_before(
+            taus[pivot], submit[pivot], ids[pivot], taus[k], submit[k], ids[k]
+        ):
+            continue
+        pick[m] = k
+        m += 1
+    pick = pick[:m]
+    return pick[_idle_sorted(taus[pick], submit[pick], ids[pick])]
 
 
 @njit(cache=True)

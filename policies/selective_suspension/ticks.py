@@ -15,7 +15,11 @@ planning reads when the board (`schedsim.policies.selective_suspension.board`) c
 
 * `Ladder`: the running jobs by threshold, and for idle jobs the earliest
   time each could preempt (`Ladder.earliest`); every bound is a necessary
-  condition, so a tick before it can start nothing;
+  condition, so a tick before it can start nothing. A suspended job's bound
+  is its home's: the jobs a re-entry would suspend (with several cores per
+  node, those the pass would take for the cores its home lacks), so that on
+  a machine like W1's (Zeng & Sodan 2009, nodes of 4 cores) a tick is not
+  planned for a job stuck behind a job it cannot out-rank;
 * `Homes`: the home cores of suspended jobs as flat arrays (which homes
   are free, cores per node to keep fresh jobs off), kept across passes as
   jobs leave and join;
@@ -39,7 +43,7 @@ import numpy as np
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import View
 from schedsim.model.view import JobView
-from schedsim.policies.selective_suspension.rule import Protection, Width
+from schedsim.policies.selective_suspension.rule import Protection, Width, running_order
 
 # `schedsim.policies.selective_suspension.kernels` (numba, about a second to import) is
 # imported inside the functions that call it: listing the policies imports this module,
@@ -239,8 +243,9 @@ class Ladder:
         # width rule) that, with the free cores, make up its size: the last
         # of them sets the bar. Exact for a fresh job (`rule.choose_victims`
         # takes the same jobs), so no tick is spent on one that cannot preempt.
-        # With one core per node a suspended job's bar is its home's instead.
-        by_home = self.view.cores_per_node == 1 and len(homes.key) > 0
+        # A suspended job's bar is its home's instead (`_home_bars`,
+        # `_shared_home_bars`): exact too.
+        by_home = len(homes.key) > 0
         ladder = slice(0, nf) if by_home else slice(None)
         from schedsim.policies.selective_suspension import kernels
 
@@ -250,7 +255,11 @@ class Ladder:
             bar = np.concatenate((bar, np.empty(len(sizes) - nf)))
             cached = self._home_cache.get(homes.key)
             if cached is None:
-                cached = self._home_cache[homes.key] = self._home_bars(sizes[nf:], homes)
+                if self.view.cores_per_node == 1:
+                    cached = self._home_bars(sizes[nf:], homes)
+                else:
+                    cached = self._shared_home_bars(sizes[nf:], homes)
+                self._home_cache[homes.key] = cached
             bar[nf:] = cached
         with np.errstate(invalid="ignore"):
             return now + (self.sf * bar - taus) * est
@@ -277,6 +286,33 @@ class Ladder:
             width[where] = np.repeat([r.size for _, r, _ in self.entries], counts)
             self._per_node = (tau, width)
         return self._per_node
+
+    def _shared_home_bars(self, sizes: np.ndarray, homes: Homes) -> np.ndarray:
+        """Several cores per node: a suspended job re-enters by suspending, in the pass's
+        order of running jobs (`rule.running_order`), those that hold a core its home
+        lacks, all of which must be its candidates (`rule.choose_victims`): the highest
+        threshold among them is its bar (`kernels.home_bars_shared`)."""
+        from schedsim.policies.selective_suspension import kernels
+
+        order = sorted(
+            range(len(self.entries)),
+            key=lambda i: running_order(self.entries[i][:2]),
+        )
+        allocs = [self.entries[i][2] for i in order]
+        e_nodes = np.concatenate([a.nodes for a in allocs])  # type: ignore[union-attr]
+        e_cores = np.concatenate([a.cores for a in allocs])  # type: ignore[union-attr]
+        e_starts = np.zeros(len(order) + 1, dtype=np.int64)
+        np.cumsum([len(a.nodes) for a in allocs], out=e_starts[1:])  # type: ignore[union-attr]
+        e_tau = np.array(
+            [math.inf if self.protected[i] else self.entries[i][0] for i in order], dtype=float
+        )
+        e_width = np.array([self.entries[i][1].size for i in order], dtype=np.int64)
+        h_starts = np.append(homes.starts, len(homes.nodes))
+        return kernels.home_bars_shared(
+            self.avail, e_nodes, e_cores.astype(np.int64), e_starts, e_tau, e_width,
+            homes.nodes, homes.cores.astype(np.int64), h_starts, sizes,
+            kernels.RULES[self.width],
+        )  # fmt: skip
 
     def _home_bars(self, sizes: np.ndarray, homes: Homes) -> np.ndarray:
         """One core per node: every job on a suspended job's home must be its candidate."""

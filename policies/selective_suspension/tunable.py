@@ -81,12 +81,12 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import ClassVar, Literal, get_args
+from typing import TYPE_CHECKING, ClassVar, Literal, get_args
 
 import numpy as np
 
 from schedsim.model.categories import RUNTIME_CLASSES, RUNTIME_EDGES, SIZE_CLASSES, SIZE_EDGES
-from schedsim.model.policy import View, register
+from schedsim.model.policy import Decision, Resume, Start, Suspend, View, register
 from schedsim.model.view import JobView, State
 from schedsim.policies.selective_suspension.fast import SelectiveSuspension
 from schedsim.policies.selective_suspension.plain import PlainSelectiveSuspension
@@ -97,6 +97,9 @@ from schedsim.policies.selective_suspension.rule import (
     Protection,
     Width,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from schedsim.policies.selective_suspension.board import HomeBoard
 
 __all__ = [
     "TABLE_2_3",
@@ -329,6 +332,72 @@ class TunableSelectiveSuspension(CategoryLimit, SelectiveSuspension):
         # First: SS's constructor may call `_plain_rule`.
         self.init_limit(limit, averages, reentry)
         super().__init__(sf, interval, width, hold=hold)
+
+    def _reset(self) -> None:
+        super()._reset()
+        #: The running jobs by category (`category`, by estimate), each as id -> nodes,
+        #: and each one's category by id: kept from this policy's decisions and the
+        #: view's ends (`_follow_running`), so that a pass whose ends moved a category's
+        #: average reshields that category's jobs without looking at the others.
+        self._by_category: list[dict[int, np.ndarray]] = [{} for _ in range(16)]
+        self._category_running: dict[int, int] = {}
+        #: The decisions of the last pass (its starts, resumptions and suspensions).
+        self._last_out: list[Decision] = []
+
+    def schedule(self, view: View) -> list[Decision]:
+        if self._plain is None:
+            self._follow_running(view)
+        out = super().schedule(view)
+        self._last_out = out
+        return out
+
+    def _follow_running(self, view: View) -> None:
+        """Bring the running jobs by category up to ``view``: the last pass's starts and
+        resumptions join, its suspensions and the jobs ended since leave. Built again
+        from the view's running jobs when the count disagrees or a job was requeued."""
+        by, where = self._by_category, self._category_running
+        for d in self._last_out:
+            if isinstance(d, Start):
+                assert d.allocation is not None
+                c = where[d.job.id] = self._category_of(d.job)
+                by[c][d.job.id] = d.allocation.nodes
+            elif isinstance(d, Resume):
+                assert d.job.home is not None
+                c = where[d.job.id] = self._category_of(d.job)
+                by[c][d.job.id] = d.job.home.nodes
+            elif isinstance(d, Suspend):
+                del by[where.pop(d.job.id)][d.job.id]
+        self._last_out = []
+        for job in view.ended:
+            c = where.pop(job.id, -1)
+            if c >= 0:
+                del by[c][job.id]
+        if view.requeued or len(where) != len(view.running):
+            by = self._by_category = [{} for _ in range(16)]
+            where = self._category_running = {}
+            for r in view.running:
+                assert r.allocation is not None
+                c = where[r.id] = self._category_of(r)
+                by[c][r.id] = r.allocation.nodes
+
+    def _reshield(self, view: View, board: HomeBoard) -> None:
+        """`SelectiveSuspension._reshield` over the running jobs of the categories whose
+        average the last `observe` moved, kept by category (`_follow_running`): each is
+        shielded when its threshold exceeds ``limit`` times that average (section 3.5),
+        as `protected` answers, the bound computed once per category. The order in which
+        jobs are shielded leaves the board the same (each node, home and the ladder
+        end as the jobs on them say)."""
+        moved = self._moved
+        if not moved:
+            return
+        tau_of, shielded, by = self._running_tau, board.shielded, self._by_category
+        for c in sorted(moved):
+            limit = self.limit * self.average(c)
+            for job_id, nodes in by[c].items():
+                tau = tau_of[job_id]
+                now = tau > limit
+                if now != (job_id in shielded):
+                    board.shield(job_id, nodes, tau, now)
 
     def _runs_plain(self) -> bool:
         # The board's shields hold against every idle job: another reentry is the plain rule's.
