@@ -750,12 +750,7 @@ class MultiQueue(Policy):
         held = self._held_now(view)
         base: Profile | None = None
         owed: list[tuple[float, int]] = []  # (span, cores) of this pass's starts
-        if (
-            self.trial != "waiting"
-            or self.guard == "own"
-            or self._granted
-            or any(requested_reservation(j) is not None for j in arrived)
-        ):
+        if self._reads_base(arrived):
             base = self._with_slots(held, now)
         for job in arrived:
             self._arrive(job, base, now)
@@ -778,8 +773,8 @@ class MultiQueue(Policy):
 
         out: list[Decision] = []
         started: set[int] = set()
-        # The queued jobs that do not wait (started this pass, granted a slot, waiting for
-        # a speculative start): skipped where the queue is read (`_not_waiting`).
+        # The jobs in the queues' order that do not wait there (started this pass, granted
+        # a slot or waiting for one): skipped where the queue is read (`_not_waiting`).
         skip = self._not_waiting()
         # Free cores per node and idle cores per partition, ours (`_take` keeps them up to
         # date), made when a start or a rule first needs them: most passes need neither.
@@ -1059,6 +1054,17 @@ class MultiQueue(Policy):
             kept.left(nodes)
         else:  # every node it took became its partition's (`_take`), and stayed so
             kept.left(nodes, self._class[job_id])
+
+    def _reads_base(self, arrived: list[JobView]) -> bool:
+        """Whether a pass reads its base profile (running jobs, granted slots, its starts)
+        once its pivots are planned, so that it makes it first: slots granted or asked
+        for, trials planned on it (``trial`` not ``"waiting"``), or guard ``"own"``."""
+        return (
+            self.trial != "waiting"
+            or self.guard == "own"
+            or bool(self._granted)
+            or any(requested_reservation(j) is not None for j in arrived)
+        )
 
     def _nothing_can_start(self, view: View, arrived: list[JobView]) -> bool:
         """Whether this pass can start nothing and grant nothing: no reservation due or
