@@ -790,3 +790,59 @@ def test_is_idle_jobs_start_by_instantaneous_xfactor(fresh: bool) -> None:
     view = View.of(2000.0, 2, running=[blocker], suspended=[g, d], queue=[e] if fresh else [])
     out = acts(ImmediateService().schedule(view))
     assert out == ([("start", 5, [0])] if fresh else [("resume", 3, None)])
+
+
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("width", ["text", "formula", "none"])
+def test_shared_home_bar_is_what_home_victims_needs(seed: int, width: str) -> None:
+    """On nodes of several cores, a suspended job's bar (`kernels.home_bars_shared`, what
+    `ticks.Ladder` plans with) is exact: just above SF times it the re-entry of
+    `preemption.home_victims` succeeds, at SF times it does not (or never, at inf)."""
+    from schedsim.policies.preemption import home_victims
+    from schedsim.policies.selective_suspension import kernels
+    from schedsim.policies.selective_suspension.rule import running_order, width_rule
+
+    rng = np.random.default_rng(seed)
+    nodes, cores, sf = 6, 4, 2.0
+    free = np.full(nodes, cores, dtype=np.int64)
+    runs: list[tuple[float, JobView]] = []
+    for jid in range(1, 6):
+        take = np.minimum(free, rng.integers(0, 3, nodes))
+        if not take.any():
+            continue
+        on = np.flatnonzero(take)
+        j = job(jid, float(rng.integers(0, 50)), int(take.sum()), 100.0)
+        view = JobView.of(j, State.RUNNING, allocation=Allocation(on, take[on]), first_start=0.0)
+        free -= take
+        runs.append((float(rng.integers(1, 6)), view))
+    runs.sort(key=running_order)
+    home_nodes = np.flatnonzero(rng.integers(0, 2, nodes)) if seed % 7 else np.arange(nodes)
+    if not len(home_nodes):
+        home_nodes = np.array([0])
+    home = Allocation(home_nodes, rng.integers(1, cores + 1, len(home_nodes)))
+    size = int(home.cores.sum())
+    allocs = [r.allocation for _, r in runs]
+    starts = np.zeros(len(runs) + 1, dtype=np.int64)
+    np.cumsum([len(a.nodes) for a in allocs], out=starts[1:])  # type: ignore[union-attr]
+    empty = np.zeros(0, dtype=np.int64)
+    bar = kernels.home_bars_shared(
+        free,
+        np.concatenate([a.nodes for a in allocs] or [empty]),  # type: ignore[union-attr]
+        np.concatenate([a.cores for a in allocs] or [empty]),  # type: ignore[union-attr]
+        starts, np.array([t for t, _ in runs]), np.array([r.size for _, r in runs]),
+        home.nodes, home.cores.astype(np.int64), np.array([0, len(home.nodes)]),
+        np.array([size]), kernels.RULES[width],
+    )[0]  # fmt: skip
+    may = width_rule(width)  # type: ignore[arg-type]
+
+    def reenters(tau: float) -> bool:
+        allowed = {r.id for t, r in runs if t < tau / sf and may(size, r.size)}
+        got = home_victims(home, free, (r for _, r in runs), lambda r: r.id in allowed)
+        return got is not None
+
+    if (free[home.nodes] >= home.cores).all():
+        assert bar == 0.0
+    elif math.isinf(bar):
+        assert not reenters(1e12)
+    else:
+        assert reenters(sf * bar * (1 + 1e-9)) and not reenters(sf * bar)
