@@ -168,6 +168,9 @@ PROBE = textwrap.dedent(
     # The hold readings' pass without preemption has a kernel of its own.
     main(["run", "--first", "300", "--policy", "ss", "--param", "hold=all",
           "--out", sys.argv[1] + "/hold", "--no-progress"])
+    # A suspended job's bar on nodes of several cores has a kernel of its own too.
+    main(["run", "--first", "300", "--policy", "ss", "--nodes", "25", "--cores-per-node", "4",
+          "--out", sys.argv[1] + "/shared", "--no-progress"])
     print("after:", compiled.cache_is_cold(), sorted(compiled.cached_kernels()) == every)
     """
 )
