@@ -55,7 +55,8 @@ from rich.table import Table
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from process import process_environment, schedsim_command  # noqa: E402  (the sibling scripts)
+from logs import LOGS  # noqa: E402  (the sibling scripts: the same logs as logs.py)
+from process import process_environment, schedsim_command  # noqa: E402
 from run import (  # noqa: E402
     SHARED_TRACES,
     _json_safe,
@@ -69,16 +70,6 @@ from run import (  # noqa: E402
 from schedsim.workloads import swf  # noqa: E402
 from schedsim.workloads.transforms import first  # noqa: E402
 
-#: (label, trace name, first jobs): the logs of `benchmarks/logs.py`.
-LOGS: tuple[tuple[str, str, int | None], ...] = (
-    ("KTH-SP2", "kth", None),
-    ("CTC-SP2", "ctc", None),
-    ("SDSC-SP2", "sdsc-sp2", None),
-    ("SDSC-Par", "sdsc-par", None),
-    ("LANL-CM5", "lanl-cm5", None),
-    ("HPC2N", "hpc2n", None),
-    ("KTH, 2,000 jobs", "kth", 2000),
-)
 TARGET = 10.0  # the peer's wall time over schedsim's, at least
 ACCASIM_DRIVER = HERE / "accasim_easy.py"
 #: SWF fields (0-based) the prepared log sets: allocated and requested processors, requested

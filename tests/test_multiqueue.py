@@ -10,6 +10,8 @@ Every schedule is also put through `invariants.check_invariants`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -729,14 +731,29 @@ def test_the_lanes_kept_from_pass_to_pass_are_the_views_queue(
     assert policy.rebuilt == 0 and (policy.checked or not len(w))
 
 
-@settings(FAST, max_examples=40)
-@given(
-    cases(),
-    st.floats(0, 1),
-    st.floats(0, 0.3),
-    st.sampled_from(["all", "own", "return", "reassign"]),
-    st.sampled_from(["waiting", "idle", "scheduled", "reserved"]),
-)
+def _every_reading(test: Any) -> Any:
+    """Random workloads with priorities and reservations, under every guard and trial."""
+    return settings(FAST, max_examples=40)(
+        given(
+            cases(),
+            st.floats(0, 1),
+            st.floats(0, 0.3),
+            st.sampled_from(["all", "own", "return", "reassign"]),
+            st.sampled_from(["waiting", "idle", "scheduled", "reserved"]),
+        )(test)
+    )
+
+
+def _reading(
+    case: Case, high: float, share: float, guard: str, trial: str
+) -> tuple[Any, dict[str, Any]]:
+    """The workload and MultiQueue parameters `_every_reading` draws."""
+    w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
+    return w, {"boundaries": "100,500", "speculate_above": 50.0, "speculative_limit": 30.0,
+               "guard": guard, "trial": trial}  # fmt: skip
+
+
+@_every_reading
 def test_a_pass_that_sifts_the_queue_makes_the_schedule_of_one_that_walks_it(
     case: Case, high: float, share: float, guard: str, trial: str
 ) -> None:
@@ -744,9 +761,7 @@ def test_a_pass_that_sifts_the_queue_makes_the_schedule_of_one_that_walks_it(
     # sift leaves out are those the walk passes over, under every guard and trial.
     from schedsim.policies import multiqueue
 
-    w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
-    params = {"boundaries": "100,500", "speculate_above": 50.0, "speculative_limit": 30.0,
-              "guard": guard, "trial": trial}  # fmt: skip
+    w, params = _reading(case, high, share, guard, trial)
     tables = []
     for sift_from in (0, 10**9):
         with pytest.MonkeyPatch.context() as patch:
@@ -763,23 +778,14 @@ class _EagerBase(MultiQueue):
         return True
 
 
-@settings(FAST, max_examples=40)
-@given(
-    cases(),
-    st.floats(0, 1),
-    st.floats(0, 0.3),
-    st.sampled_from(["all", "own", "return", "reassign"]),
-    st.sampled_from(["waiting", "idle", "scheduled", "reserved"]),
-)
+@_every_reading
 def test_a_base_made_only_when_a_replan_reads_it_makes_the_same_schedule(
     case: Case, high: float, share: float, guard: str, trial: str
 ) -> None:
     # The usual pass plans its pivots on the running jobs' profile and makes its base
     # profile (with the starts owed to it) only for a replan from scratch: the schedule
     # is that of passes that make it first, under every guard and trial.
-    w = with_reservations(with_priorities(case.workload, high, seed=1), share, seed=1, max_lead=300)
-    params = {"boundaries": "100,500", "speculate_above": 50.0, "speculative_limit": 30.0,
-              "guard": guard, "trial": trial}  # fmt: skip
+    w, params = _reading(case, high, share, guard, trial)
     tables = [
         Simulation(w, kind(**params), nodes=case.cores).run().jobs  # type: ignore[arg-type]
         for kind in (MultiQueue, _EagerBase)
