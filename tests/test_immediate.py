@@ -20,7 +20,7 @@ from schedsim import Simulation
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.policy import View
 from schedsim.policies.immediate import ImmediateService
-from schedsim.policies.preemption import home_cores
+from schedsim.policies.preemption import fits_home, home_cores
 from schedsim.policies.preemption_kernels import homes_fitting
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import first
@@ -61,31 +61,31 @@ class _Checked(ImmediateService):
     #: decisions (``changes``) or by comparing the tuples (``compared``).
     ways: ClassVar[dict[str, int]] = {}
 
-    def _apply_changes(self, view: View, added, resumed) -> bool:
-        done = super()._apply_changes(view, added, resumed)
+    def _apply_changes(self, view: View, homes, added, resumed) -> bool:
+        done = super()._apply_changes(view, homes, added, resumed)
         if done:
             _Checked.ways["changes"] = _Checked.ways.get("changes", 0) + 1
         return done
 
-    def _compare(self, view: View) -> None:
+    def _compare(self, view: View, homes) -> None:
         _Checked.ways["compared"] = _Checked.ways.get("compared", 0) + 1
-        super()._compare(view)
+        super()._compare(view, homes)
 
-    def _suspended_now(self, view: View) -> None:
-        super()._suspended_now(view)
+    def _suspended_now(self, view: View):
+        homes = super()._suspended_now(view)
         assert self._ids == {j.id for j in view.suspended}
         waiting = [j for j in view.suspended if j.allocation is None]
-        assert [j.id for j in self._waiting] == [j.id for j in waiting]
-        assert self._homes.tolist() == home_cores(waiting, view.nodes).tolist()
-        if not waiting:
-            assert len(self._home_nodes) == len(self._home_starts) == 0
-            return
-        _Checked.passes_with_homes += 1
-        homes = [j.home for j in waiting]
-        assert self._home_nodes.tolist() == np.concatenate([h.nodes for h in homes]).tolist()
-        assert self._home_cores.tolist() == np.concatenate([h.cores for h in homes]).tolist()
-        starts = np.cumsum([0, *(len(h.nodes) for h in homes[:-1])])
-        assert self._home_starts.tolist() == starts.tolist()
+        assert [j.id for j in homes.jobs()] == [j.id for j in waiting]
+        assert len(homes) == len(waiting)
+        assert homes.per_node.tolist() == home_cores(waiting, view.nodes).tolist()
+        # The homes laid end to end (struck-out ones among them) say which fit: on the
+        # free cores, and on a free machine, where every home kept fits and no other.
+        for avail in (view.free_per_node, np.full(view.nodes, view.cores_per_node)):
+            expected = [j.id for j in waiting if fits_home(avail, j)]
+            assert [j.id for j in homes.fitting(avail)] == expected
+        if waiting:
+            _Checked.passes_with_homes += 1
+        return homes
 
 
 @pytest.mark.parametrize(
