@@ -69,11 +69,13 @@ class _Homes:
         #: Slot -> job, None once struck out; job id -> slot of those not struck out.
         self._jobs: list[JobView | None] = []
         self._slot: dict[int, int] = {}
-        #: The homes' nodes and cores end to end (``_used`` of them are set), and
-        #: where each slot's home starts; ``_gone`` of the entries are struck out.
+        #: The homes' nodes and cores end to end (``_used`` of them are set), where
+        #: each slot's home starts, and where in it the check last found it short
+        #: (`homes_fitting` looks there first); ``_gone`` of the entries are struck out.
         self._nodes = _NONE
         self._cores = _NONE
         self._starts = _NONE
+        self._short = _NONE
         self._used = 0
         self._gone = 0
 
@@ -102,6 +104,7 @@ class _Homes:
             home, first = job.home, int(self._starts[slot])
             self.per_node[home.nodes] -= home.cores
             self._cores[first] = _STRUCK
+            self._short[slot] = first
             self._jobs[slot] = None
             self._gone += len(home.nodes)
         # (Many small homes may go while a few large ones stay: either half counts.)
@@ -115,7 +118,9 @@ class _Homes:
         from schedsim.policies.preemption_kernels import homes_fitting
 
         used, count = self._used, len(self._jobs)
-        fits = homes_fitting(avail, self._nodes[:used], self._cores[:used], self._starts[:count])
+        fits = homes_fitting(
+            avail, self._nodes[:used], self._cores[:used], self._starts[:count], self._short
+        )
         return list(map(self._jobs.__getitem__, fits.tolist()))  # type: ignore[arg-type]
 
     def _lay(self, job: JobView) -> Allocation:
@@ -127,7 +132,7 @@ class _Homes:
         self._reserve(slot + 1, end)
         self._nodes[first:end] = home.nodes
         self._cores[first:end] = home.cores
-        self._starts[slot] = first
+        self._starts[slot] = self._short[slot] = first
         self._used = end
         self._jobs.append(job)
         self._slot[job.id] = slot
@@ -142,6 +147,7 @@ class _Homes:
         if slots > len(self._starts):
             size = max(slots, 2 * len(self._starts))
             self._starts = _grown(self._starts, size, len(self._jobs))
+            self._short = _grown(self._short, size, len(self._jobs))
 
     def _rebuild(self) -> None:
         """The arrays made again, in place, from the homes not struck out (in order)."""
@@ -153,7 +159,7 @@ class _Homes:
         self._nodes[:used] = self._nodes[: self._used][keep]
         self._cores[:used] = self._cores[: self._used][keep]
         sizes = sizes[live]
-        self._starts[: len(sizes)] = np.cumsum(sizes) - sizes
+        self._starts[: len(sizes)] = self._short[: len(sizes)] = np.cumsum(sizes) - sizes
         self._jobs = [j for j in self._jobs if j is not None]
         self._slot = {j.id: slot for slot, j in enumerate(self.jobs())}
         self._used, self._gone = used, 0

@@ -40,16 +40,22 @@ def homes(draw: st.DrawFn) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarra
 
 
 @settings(deadline=None)  # the first example loads (or compiles) the kernel
-@given(homes())
-def test_homes_fitting_is_every_core_free_home_by_home(case) -> None:
+@given(homes(), st.lists(st.integers(0, 100), min_size=8, max_size=8))
+def test_homes_fitting_is_every_core_free_home_by_home(case, looks) -> None:
     avail, on, cores = case
     expected = [i for i, (n, c) in enumerate(zip(on, cores, strict=True)) if (avail[n] >= c).all()]
     if not on:
         assert expected == []
         return
     starts = np.cumsum([0, *(len(n) for n in on[:-1])]).astype(np.int64)
-    got = homes_fitting(avail, np.concatenate(on), np.concatenate(cores), starts)
+    # Where each home was last found short: any place in it (the answer is the same).
+    short = starts + np.array([look % len(n) for look, n in zip(looks, on, strict=False)])
+    nodes, cores_ = np.concatenate(on), np.concatenate(cores)
+    got = homes_fitting(avail, nodes, cores_, starts, short)
     assert got.tolist() == expected
+    # ... and where it looks first next time is where the home is short, if it is.
+    for i in set(range(len(on))) - set(expected):
+        assert avail[nodes[short[i]]] < cores_[short[i]]
 
 
 class _Checked(ImmediateService):
