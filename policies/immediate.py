@@ -39,7 +39,7 @@ __all__ = ["ImmediateService", "instantaneous_xfactor"]
 
 #: No homes (int64, as the homes' arrays).
 _NONE = np.zeros(0, dtype=np.int64)
-#: The first core of a home struck out (`_Homes.drop`): more than any node holds.
+#: The need a struck-out home is checked on first (`_Homes.drop`): more than any node holds.
 _STRUCK = np.iinfo(np.int64).max
 
 
@@ -57,8 +57,8 @@ class _Homes:
     On a loaded log hundreds of jobs wait suspended for their homes (about 500 on
     CTC-SP2, 50,000 nodes laid end to end), and a few come or go at a time. Copying
     the arrays at every change was a tenth of IS's time, so a home that goes is only
-    struck out: its first core is made more than any node holds, and the check leaves
-    it at once. The arrays are made again without the struck-out homes once these
+    struck out: the need it is checked on first is made more than any node holds, and
+    the check leaves it at once. The arrays are made again without the struck-out homes once these
     are half of them (of the homes, or of their nodes), and grow by doubling: a change
     costs about its own homes' size.
     """
@@ -70,12 +70,14 @@ class _Homes:
         self._jobs: list[JobView | None] = []
         self._slot: dict[int, int] = {}
         #: The homes' nodes and cores end to end (``_used`` of them are set), where
-        #: each slot's home starts, and where in it the check last found it short
-        #: (`homes_fitting` looks there first); ``_gone`` of the entries are struck out.
+        #: each slot's home starts, and the node the check last found it short on and
+        #: the cores it needs there (`homes_fitting` looks there first); ``_gone`` of
+        #: the entries are struck out.
         self._nodes = _NONE
         self._cores = _NONE
         self._starts = _NONE
-        self._short = _NONE
+        self._short_node = _NONE
+        self._short_need = _NONE
         self._used = 0
         self._gone = 0
 
@@ -101,10 +103,9 @@ class _Homes:
             slot = self._slot.pop(job_id)
             job = self._jobs[slot]
             assert job is not None and job.home is not None
-            home, first = job.home, int(self._starts[slot])
+            home = job.home
             self.per_node[home.nodes] -= home.cores
-            self._cores[first] = _STRUCK
-            self._short[slot] = first
+            self._short_need[slot] = _STRUCK
             self._jobs[slot] = None
             self._gone += len(home.nodes)
         # (Many small homes may go while a few large ones stay: either half counts.)
@@ -119,7 +120,12 @@ class _Homes:
 
         used, count = self._used, len(self._jobs)
         fits = homes_fitting(
-            avail, self._nodes[:used], self._cores[:used], self._starts[:count], self._short
+            avail,
+            self._nodes[:used],
+            self._cores[:used],
+            self._starts[:count],
+            self._short_node,
+            self._short_need,
         )
         return list(map(self._jobs.__getitem__, fits.tolist()))  # type: ignore[arg-type]
 
@@ -132,7 +138,9 @@ class _Homes:
         self._reserve(slot + 1, end)
         self._nodes[first:end] = home.nodes
         self._cores[first:end] = home.cores
-        self._starts[slot] = self._short[slot] = first
+        self._starts[slot] = first
+        self._short_node[slot] = home.nodes[0]
+        self._short_need[slot] = home.cores[0]
         self._used = end
         self._jobs.append(job)
         self._slot[job.id] = slot
@@ -147,7 +155,8 @@ class _Homes:
         if slots > len(self._starts):
             size = max(slots, 2 * len(self._starts))
             self._starts = _grown(self._starts, size, len(self._jobs))
-            self._short = _grown(self._short, size, len(self._jobs))
+            self._short_node = _grown(self._short_node, size, len(self._jobs))
+            self._short_need = _grown(self._short_need, size, len(self._jobs))
 
     def _rebuild(self) -> None:
         """The arrays made again, in place, from the homes not struck out (in order)."""
@@ -158,8 +167,10 @@ class _Homes:
         used = used - self._gone
         self._nodes[:used] = self._nodes[: self._used][keep]
         self._cores[:used] = self._cores[: self._used][keep]
-        sizes = sizes[live]
-        self._starts[: len(sizes)] = self._short[: len(sizes)] = np.cumsum(sizes) - sizes
+        sizes, slots = sizes[live], int(live.sum())
+        self._starts[:slots] = np.cumsum(sizes) - sizes
+        self._short_node[:slots] = self._short_node[:count][live]
+        self._short_need[:slots] = self._short_need[:count][live]
         self._jobs = [j for j in self._jobs if j is not None]
         self._slot = {j.id: slot for slot, j in enumerate(self.jobs())}
         self._used, self._gone = used, 0

@@ -19,31 +19,31 @@ __all__ = ["first_fit_avoiding", "homes_fitting"]
 
 
 @njit(cache=True)
-def homes_fitting(avail, nodes, cores, starts, short):
+def homes_fitting(avail, nodes, cores, starts, short_node, short_need):
     """Which homes have every core in ``avail``: their indices, in order.
 
     The homes are laid end to end: home ``i`` is ``nodes[p]`` and ``cores[p]`` for
-    ``p`` from ``starts[i]`` to the next start (or the end); none is empty. A home
-    is left at its first node short of cores: on a busy machine most are, early.
-    ``short[i]`` is a place in home ``i`` (where it was last found short), looked at
-    first and moved to the first place short when the home is walked: a busy node
-    mostly stays busy from one pass to the next (its job runs for hours), so most
-    homes cost one look. The order of the looks does not change the answer.
-    `schedsim.policies.immediate._Homes.fitting`.
+    ``p`` from ``starts[i]`` to the next start (or the end); none is empty. Home ``i``
+    was last found short on node ``short_node[i]``, which it needs ``short_need[i]``
+    cores of: that is looked at first, and a home found short when walked (it is left
+    at its first node short of cores) has it moved there. A busy node mostly stays
+    busy from one pass to the next (its job runs for hours), so most homes cost one
+    look, in two arrays read in order; the order of the looks does not change the
+    answer. `schedsim.policies.immediate._Homes.fitting`.
     """
     count = len(starts)
     out = np.empty(count, dtype=np.int64)
     k = 0
     for i in range(count):
-        w = short[i]
-        if avail[nodes[w]] < cores[w]:
+        if avail[short_node[i]] < short_need[i]:
             continue
         end = starts[i + 1] if i + 1 < count else len(nodes)
         fits = True
         for p in range(starts[i], end):
             if avail[nodes[p]] < cores[p]:
                 fits = False
-                short[i] = p
+                short_node[i] = nodes[p]
+                short_need[i] = cores[p]
                 break
         if fits:
             out[k] = i

@@ -48,14 +48,16 @@ def test_homes_fitting_is_every_core_free_home_by_home(case, looks) -> None:
         assert expected == []
         return
     starts = np.cumsum([0, *(len(n) for n in on[:-1])]).astype(np.int64)
-    # Where each home was last found short: any place in it (the answer is the same).
+    # Where each home was last found short: any node of it (the answer is the same).
     short = starts + np.array([look % len(n) for look, n in zip(looks, on, strict=False)])
     nodes, cores_ = np.concatenate(on), np.concatenate(cores)
-    got = homes_fitting(avail, nodes, cores_, starts, short)
+    short_node, short_need = nodes[short], cores_[short]
+    got = homes_fitting(avail, nodes, cores_, starts, short_node, short_need)
     assert got.tolist() == expected
     # ... and where it looks first next time is where the home is short, if it is.
     for i in set(range(len(on))) - set(expected):
-        assert avail[nodes[short[i]]] < cores_[short[i]]
+        assert avail[short_node[i]] < short_need[i]
+        assert short_need[i] == cores[i][on[i].tolist().index(short_node[i])]
 
 
 class _Checked(ImmediateService):
