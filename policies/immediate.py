@@ -279,6 +279,24 @@ class ImmediateService(Policy, Idle):
         homes.drop([j.id for j in old if j.id not in stays])
         homes.add(waiting[len(kept) :])
 
+    def _slices_ended(self, view: View) -> list[JobView]:
+        """The running jobs whose slice has ended by now, in the view's order.
+
+        Every job in its slice is running, and entered the running jobs within a
+        slice of now: they are looked for from the end of the running jobs, until
+        all are found (most passes end none and walk no running job).
+        """
+        now = view.now
+        due = {job_id for job_id, end in self._slice.items() if end <= now}
+        found: list[JobView] = []
+        for job in reversed(view.running) if due else ():
+            if job.id in due:
+                found.append(job)
+                if len(found) == len(due):
+                    break
+        found.reverse()
+        return found
+
     def schedule(self, view: View) -> list[Decision]:
         now = view.now
         for job in view.ended:
@@ -296,13 +314,8 @@ class ImmediateService(Policy, Idle):
         waiting = self._suspended_now(view)
         homes = waiting.per_node
 
-        # Slices that ended: give the processors back to the jobs displaced. (Every job
-        # in its slice is running: most passes see none ended and walk no running job.)
-        due = any(end <= now for end in self._slice.values())
-        for job in view.running if due else ():
-            end = self._slice.get(job.id)
-            if end is None or end > now:
-                continue
+        # Slices that ended: give the processors back to the jobs displaced.
+        for job in self._slices_ended(view):
             del self._slice[job.id]
             displaced = self._displaced.pop(job.id, ())
             if any(v.id in self._ids for v in displaced):
@@ -342,11 +355,13 @@ class ImmediateService(Policy, Idle):
 
         # Everyone else, highest instantaneous xfactor first, where there is room.
         # Cores only get fewer during the pass: only the jobs that fit now are tried.
+        # (Most passes have no queue: the free cores are counted only for one.)
         skip = self.claims.ids() | {d.job.id for d in out if not isinstance(d, WakeAt)}
-        free = int(avail.sum())
-        fresh = [j for j in view.queue if j.size <= free and j.id not in skip]
-        # No core free: no home fits either, and none is looked at.
-        ready = fresh + [j for j in waiting.fitting(avail) if j.id not in skip] if free else []
+        fresh: list[JobView] = []
+        if view.queue:
+            free = int(avail.sum())
+            fresh = [j for j in view.queue if j.size <= free and j.id not in skip]
+        ready = fresh + [j for j in waiting.fitting(avail) if j.id not in skip]
         ready.sort(key=lambda j: (-instantaneous_xfactor(j, now), j.submit, j.id))
         for job in ready:
             started = self.start_if_free(job, avail, view, homes)
