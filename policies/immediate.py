@@ -58,9 +58,9 @@ class _Homes:
     CTC-SP2, 50,000 nodes laid end to end), and a few come or go at a time. Copying
     the arrays at every change was a tenth of IS's time, so a home that goes is only
     struck out: the need it is checked on first is made more than any node holds, and
-    the check leaves it at once. The arrays are made again without the struck-out homes once these
-    are half of them (of the homes, or of their nodes), and grow by doubling: a change
-    costs about its own homes' size.
+    the check leaves it at once. The arrays are made again without the struck-out
+    homes once these are half of them (of the homes, or of their nodes), and grow by
+    doubling: a change costs about its own homes' size.
     """
 
     def __init__(self, nodes: int) -> None:

@@ -340,10 +340,16 @@ class Claims:
 
 
 def fits_home(avail: np.ndarray, job: JobView) -> bool:
-    """Whether every core of suspended ``job``'s home is in ``avail``."""
+    """Whether every core of suspended ``job``'s home is in ``avail``.
+
+    Compiled (`schedsim.policies.preemption_kernels.home_fits`): the idle jobs are
+    offered every pass, and numpy's three calls on a home cost several times its check.
+    """
+    from schedsim.policies.preemption_kernels import home_fits
+
     home = job.home
     assert home is not None
-    return bool((avail[home.nodes] >= home.cores).all())
+    return bool(home_fits(avail, home.nodes, home.cores))
 
 
 def home_cores(jobs: Sequence[JobView], nodes: int) -> np.ndarray:

@@ -1,6 +1,7 @@
 """Compiled loops of the preemption vocabulary (`schedsim.policies.preemption`): placing
-a job off the suspended jobs' homes (`first_fit_avoiding`, for SS, TSS and IS) and
-which suspended jobs' homes are free (`homes_fitting`, Immediate Service's check).
+a job off the suspended jobs' homes (`first_fit_avoiding`, for SS, TSS and IS),
+whether a suspended job's home is free (`home_fits`, the same three) and which
+suspended jobs' homes are (`homes_fitting`, Immediate Service's check).
 
 A busy machine keeps hundreds of jobs suspended, each tied to its home nodes (seed
 000, section 3.3); a placement or a check over their homes is then a loop over
@@ -15,7 +16,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["first_fit_avoiding", "homes_fitting"]
+__all__ = ["first_fit_avoiding", "home_fits", "homes_fitting"]
+
+
+@njit(cache=True)
+def home_fits(avail, nodes, cores):
+    """Whether ``avail`` holds ``cores[p]`` cores on every node ``nodes[p]`` (one home,
+    left at its first node short). `schedsim.policies.preemption.fits_home`."""
+    for p in range(len(nodes)):  # noqa: SIM110 (a loop numba compiles plainly)
+        if avail[nodes[p]] < cores[p]:
+            return False
+    return True
 
 
 @njit(cache=True)

@@ -1,8 +1,8 @@
 """Immediate Service's check of the suspended jobs' homes (`schedsim.policies.immediate`).
 
 Its schedules are checked with every policy's (tests/test_invariants.py, test_suspension.py);
-here the compiled loop that says which homes fit is checked against numpy's expression of
-the same rule (`schedsim.policies.preemption.fits_home`, one home at a time), and the homes
+here the compiled loops that say whether a home fits (`schedsim.policies.preemption.fits_home`)
+and which homes do are checked against numpy's expression of the same rule, and the homes
 IS keeps from pass to pass (from its own decisions, or by comparing the suspended jobs'
 tuples) against the same made afresh at every pass.
 """
@@ -20,8 +20,8 @@ from schedsim import Simulation
 from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.policy import View
 from schedsim.policies.immediate import ImmediateService
-from schedsim.policies.preemption import fits_home, home_cores
-from schedsim.policies.preemption_kernels import homes_fitting
+from schedsim.policies.preemption import home_cores
+from schedsim.policies.preemption_kernels import home_fits, homes_fitting
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import first
 
@@ -44,6 +44,9 @@ def homes(draw: st.DrawFn) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarra
 def test_homes_fitting_is_every_core_free_home_by_home(case, looks) -> None:
     avail, on, cores = case
     expected = [i for i, (n, c) in enumerate(zip(on, cores, strict=True)) if (avail[n] >= c).all()]
+    assert [
+        i for i, (n, c) in enumerate(zip(on, cores, strict=True)) if home_fits(avail, n, c)
+    ] == (expected)
     if not on:
         assert expected == []
         return
@@ -89,7 +92,7 @@ class _Checked(ImmediateService):
         # The homes laid end to end (struck-out ones among them) say which fit: on the
         # free cores, and on a free machine, where every home kept fits and no other.
         for avail in (view.free_per_node, np.full(view.nodes, view.cores_per_node)):
-            expected = [j.id for j in waiting if fits_home(avail, j)]
+            expected = [j.id for j in waiting if (avail[j.home.nodes] >= j.home.cores).all()]
             assert [j.id for j in homes.fitting(avail)] == expected
         if waiting:
             _Checked.passes_with_homes += 1
