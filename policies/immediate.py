@@ -33,7 +33,7 @@ import numpy as np
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import Decision, Policy, Resume, Suspend, View, WakeAt, register
 from schedsim.model.view import JobView, State
-from schedsim.policies.preemption import Idle, minimal_victims, suspend
+from schedsim.policies.preemption import Idle, compiled, minimal_victims, suspend
 
 __all__ = ["ImmediateService", "instantaneous_xfactor"]
 
@@ -116,10 +116,8 @@ class _Homes:
         """The jobs whose whole home is in ``avail``, in suspension order."""
         if not self._slot:
             return []
-        from schedsim.policies.preemption_kernels import homes_fitting
-
         used, count = self._used, len(self._jobs)
-        fits = homes_fitting(
+        fits = compiled().homes_fitting(
             avail,
             self._nodes[:used],
             self._cores[:used],
