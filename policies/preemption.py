@@ -32,8 +32,11 @@ its cores with a fancy-indexed ``+=`` is exact (and much faster than
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
 
 import numpy as np
 
@@ -41,13 +44,10 @@ from schedsim.model.cluster import Allocation, first_fit
 from schedsim.model.policy import Decision, Resume, Start, Suspend, View
 from schedsim.model.view import JobView, State
 
-# `schedsim.policies.preemption_kernels` (numba, about a second to import) is imported
-# inside the functions that call it: listing the policies imports this module, and need
-# not load numba.
-
 __all__ = [
     "Claims",
     "Idle",
+    "compiled",
     "cores_of",
     "fit_avoiding",
     "fits_home",
@@ -58,6 +58,18 @@ __all__ = [
     "suspend",
     "switch_in",
 ]
+
+
+@cache
+def compiled() -> ModuleType:
+    """`schedsim.policies.preemption_kernels`, imported at the first call.
+
+    Numba takes about a second to import, and listing the policies imports this module
+    without needing it. An import statement inside a function costs microseconds at
+    every call, which the checks of a home, made every pass, would pay hundreds of
+    thousands of times a run; a cached call costs a tenth of that.
+    """
+    return importlib.import_module("schedsim.policies.preemption_kernels")
 
 
 def cores_of(jobs: Iterable[JobView], nodes: int) -> np.ndarray:
@@ -179,10 +191,8 @@ def fit_avoiding(
     avail: np.ndarray, size: int, cores_per_node: int, avoid: np.ndarray | None
 ) -> Allocation | None:
     """First fit on ``avail`` that takes the cores in ``avoid`` (per node) only when it must."""
-    from schedsim.policies.preemption_kernels import first_fit_avoiding
-
     if cores_per_node == 1 and avoid is not None:
-        nodes = first_fit_avoiding(avail, avoid, size)  # a new array, ascending
+        nodes = compiled().first_fit_avoiding(avail, avoid, size)  # a new array, ascending
         return Allocation.one_core_each(nodes) if len(nodes) else None
     if avoid is None or not avoid.any():
         return first_fit(avail, size, cores_per_node)
@@ -340,10 +350,14 @@ class Claims:
 
 
 def fits_home(avail: np.ndarray, job: JobView) -> bool:
-    """Whether every core of suspended ``job``'s home is in ``avail``."""
+    """Whether every core of suspended ``job``'s home is in ``avail``.
+
+    Compiled (`schedsim.policies.preemption_kernels.home_fits`): the idle jobs are
+    offered every pass, and numpy's three calls on a home cost several times its check.
+    """
     home = job.home
     assert home is not None
-    return bool((avail[home.nodes] >= home.cores).all())
+    return bool(compiled().home_fits(avail, home.nodes, home.cores))
 
 
 def home_cores(jobs: Sequence[JobView], nodes: int) -> np.ndarray:

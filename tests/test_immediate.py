@@ -1,8 +1,8 @@
 """Immediate Service's check of the suspended jobs' homes (`schedsim.policies.immediate`).
 
 Its schedules are checked with every policy's (tests/test_invariants.py, test_suspension.py);
-here the compiled loop that says which homes fit is checked against numpy's expression of
-the same rule (`schedsim.policies.preemption.fits_home`, one home at a time), and the homes
+here the compiled loops that say whether a home fits (`schedsim.policies.preemption.fits_home`)
+and which homes do are checked against numpy's expression of the same rule, and the homes
 IS keeps from pass to pass (from its own decisions, or by comparing the suspended jobs'
 tuples) against the same made afresh at every pass.
 """
@@ -21,7 +21,7 @@ from schedsim.model.overhead import MemoryOverhead
 from schedsim.model.policy import View
 from schedsim.policies.immediate import ImmediateService
 from schedsim.policies.preemption import home_cores
-from schedsim.policies.preemption_kernels import homes_fitting
+from schedsim.policies.preemption_kernels import home_fits, homes_fitting
 from schedsim.workloads.catalog import load
 from schedsim.workloads.transforms import first
 
@@ -40,16 +40,27 @@ def homes(draw: st.DrawFn) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarra
 
 
 @settings(deadline=None)  # the first example loads (or compiles) the kernel
-@given(homes())
-def test_homes_fitting_is_every_core_free_home_by_home(case) -> None:
+@given(homes(), st.lists(st.integers(0, 100), min_size=8, max_size=8))
+def test_homes_fitting_is_every_core_free_home_by_home(case, looks) -> None:
     avail, on, cores = case
     expected = [i for i, (n, c) in enumerate(zip(on, cores, strict=True)) if (avail[n] >= c).all()]
+    assert [
+        i for i, (n, c) in enumerate(zip(on, cores, strict=True)) if home_fits(avail, n, c)
+    ] == (expected)
     if not on:
         assert expected == []
         return
     starts = np.cumsum([0, *(len(n) for n in on[:-1])]).astype(np.int64)
-    got = homes_fitting(avail, np.concatenate(on), np.concatenate(cores), starts)
+    # Where each home was last found short: any node of it (the answer is the same).
+    short = starts + np.array([look % len(n) for look, n in zip(looks, on, strict=False)])
+    nodes, cores_ = np.concatenate(on), np.concatenate(cores)
+    short_node, short_need = nodes[short], cores_[short]
+    got = homes_fitting(avail, nodes, cores_, starts, short_node, short_need)
     assert got.tolist() == expected
+    # ... and where it looks first next time is where the home is short, if it is.
+    for i in set(range(len(on))) - set(expected):
+        assert avail[short_node[i]] < short_need[i]
+        assert short_need[i] == cores[i][on[i].tolist().index(short_node[i])]
 
 
 class _Checked(ImmediateService):
@@ -61,31 +72,31 @@ class _Checked(ImmediateService):
     #: decisions (``changes``) or by comparing the tuples (``compared``).
     ways: ClassVar[dict[str, int]] = {}
 
-    def _apply_changes(self, view: View, added, resumed) -> bool:
-        done = super()._apply_changes(view, added, resumed)
+    def _apply_changes(self, view: View, homes, added, resumed) -> bool:
+        done = super()._apply_changes(view, homes, added, resumed)
         if done:
             _Checked.ways["changes"] = _Checked.ways.get("changes", 0) + 1
         return done
 
-    def _compare(self, view: View) -> None:
+    def _compare(self, view: View, homes) -> None:
         _Checked.ways["compared"] = _Checked.ways.get("compared", 0) + 1
-        super()._compare(view)
+        super()._compare(view, homes)
 
-    def _suspended_now(self, view: View) -> None:
-        super()._suspended_now(view)
+    def _suspended_now(self, view: View):
+        homes = super()._suspended_now(view)
         assert self._ids == {j.id for j in view.suspended}
         waiting = [j for j in view.suspended if j.allocation is None]
-        assert [j.id for j in self._waiting] == [j.id for j in waiting]
-        assert self._homes.tolist() == home_cores(waiting, view.nodes).tolist()
-        if not waiting:
-            assert len(self._home_nodes) == len(self._home_starts) == 0
-            return
-        _Checked.passes_with_homes += 1
-        homes = [j.home for j in waiting]
-        assert self._home_nodes.tolist() == np.concatenate([h.nodes for h in homes]).tolist()
-        assert self._home_cores.tolist() == np.concatenate([h.cores for h in homes]).tolist()
-        starts = np.cumsum([0, *(len(h.nodes) for h in homes[:-1])])
-        assert self._home_starts.tolist() == starts.tolist()
+        assert [j.id for j in homes.jobs()] == [j.id for j in waiting]
+        assert len(homes) == len(waiting)
+        assert homes.per_node.tolist() == home_cores(waiting, view.nodes).tolist()
+        # The homes laid end to end (struck-out ones among them) say which fit: on the
+        # free cores, and on a free machine, where every home kept fits and no other.
+        for avail in (view.free_per_node, np.full(view.nodes, view.cores_per_node)):
+            expected = [j.id for j in waiting if (avail[j.home.nodes] >= j.home.cores).all()]
+            assert [j.id for j in homes.fitting(avail)] == expected
+        if waiting:
+            _Checked.passes_with_homes += 1
+        return homes
 
 
 @pytest.mark.parametrize(
