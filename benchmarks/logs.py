@@ -64,6 +64,19 @@ LOGS: tuple[tuple[str, str, int | None], ...] = (
     ("HPC2N", "hpc2n", None),
     ("KTH, 2,000 jobs", "kth", 2000),
 )
+
+
+def chosen(names: list[str] | None, first: int | None) -> list[tuple[str, str, int | None]]:
+    """The `LOGS` named (all when ``names`` is None), each with the jobs it keeps:
+    ``first`` for every one when given, and then a log's study-sized run is the log
+    itself cut the same way, so it is left out rather than measured twice."""
+    out: dict[tuple[str, int | None], tuple[str, str, int | None]] = {}
+    for label, name, cut in LOGS:
+        if names is None or name in names:
+            out.setdefault((name, first or cut), (label, name, first or cut))
+    return list(out.values())
+
+
 #: Phases of ``schedsim run`` a run pays whatever its jobs (`run_phases`).
 FIXED_PHASES = ("imports", "exit", "start-up and the rest")
 TARGET = 2.5  # whole process, with the reference's files, over the reference's
@@ -140,16 +153,14 @@ def main(argv: list[str] | None = None) -> int:
     env = environment()
     console.print(environment_table(env))
     measured: dict[str, dict[str, Any]] = {}
-    for label, name, first in LOGS:
-        if args.logs is not None and name not in args.logs:
-            continue
+    for label, name, first in chosen(args.logs, args.first):
         try:
             trace = resolve_trace(name, args.traces_dir)
         except ValueError:
             console.print(f"[yellow]{label}: not found (no {args.traces_dir}); skipped[/yellow]")
             continue
         with console.status(f"{label}"):
-            measured[label] = m = measure_log(trace, args.first or first, args.repeat)
+            measured[label] = m = measure_log(trace, first, args.repeat)
         console.log(f"{label}: " + ", ".join(f"{k} {v:.2f} s" for k, v in m["best"].items()))
     console.print(logs_table(measured, args.repeat))
     rows: dict[str, tuple[int, dict[str, Any]]] = {}

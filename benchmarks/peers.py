@@ -55,7 +55,7 @@ from rich.table import Table
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from logs import LOGS  # noqa: E402  (the sibling scripts: the same logs as logs.py)
+from logs import LOGS, chosen  # noqa: E402  (the sibling scripts: the same logs as logs.py)
 from process import process_environment, schedsim_command  # noqa: E402
 from run import (  # noqa: E402
     SHARED_TRACES,
@@ -179,16 +179,14 @@ def main(argv: list[str] | None = None) -> int:
     env = environment()
     console.print(environment_table(env))
     measured: dict[str, dict[str, Any]] = {}
-    for label, name, cut in LOGS:
-        if args.logs is not None and name not in args.logs:
-            continue
+    for label, name, cut in chosen(args.logs, args.first):
         try:
             trace = resolve_trace(name, args.traces_dir)
         except ValueError:
             console.print(f"[yellow]{label}: not found (no {args.traces_dir}); skipped[/yellow]")
             continue
         with tempfile.TemporaryDirectory(prefix="schedsim-peers-") as tmp, console.status(label):
-            prepared = prepare(trace, args.first or cut, Path(tmp))
+            prepared = prepare(trace, cut, Path(tmp))
             measured[label] = m = measure_log(prepared, args.accasim_python, args.repeat, Path(tmp))
         console.log(f"{label}: " + ", ".join(f"{k} {v[0]:.2f} s" for k, v in m["best"].items()))
     console.print(peers_table(measured, args.repeat))
