@@ -1123,13 +1123,12 @@ class MultiQueue(Policy):
         running = view.running
         known = self._end_of
         held = self._held
-        advanced = False
+        if held is not None:  # (a profile dropped below is made afresh: no harm done)
+            held.advance(now)
         if running is not self._running:  # the running jobs changed since the last look
             self._running = running
             new = len(running) - len(known)
             if held is not None and new >= 0:
-                held.advance(now)
-                advanced = True
                 # Those new started since, and stand last in the view's order of starts.
                 for r in running[len(running) - new :] if new else ():
                     known[r.id] = (r.expected_end, r.size)
@@ -1138,8 +1137,6 @@ class MultiQueue(Policy):
             if held is None or len(known) != len(running):  # made afresh
                 held = None
         if held is not None:
-            if not advanced:
-                held.advance(now)
             ends = self._ends  # is a job past its expected end? the earliest says
             while ends and known.get(ends[0][1], (None,))[0] != ends[0][0]:
                 heapq.heappop(ends)
