@@ -35,8 +35,8 @@ from schedsim.model.outages import Outage
 from schedsim.workloads.job import Job
 
 __all__ = [
-    "INF", "JobView", "Outcome", "OverheadModel", "State", "View", "job_view_of", "on_machine",
-    "on_outages",
+    "INF", "JobView", "Outcome", "OverheadModel", "State", "View", "job_replacer", "job_view_of",
+    "on_machine", "on_outages",
 ]  # fmt: skip
 
 INF = float("inf")
@@ -84,8 +84,16 @@ class _ByIdentity:
         return id(self)
 
 
-def _compiled(cls: type, name: str, params: str, values: str, doc: str) -> Callable[..., Any]:
-    """``def name(params): return tuple.__new__(cls, (values,))``, compiled once.
+def _compiled(
+    cls: type,
+    name: str,
+    params: str,
+    values: str,
+    doc: str,
+    constants: dict[str, Any] | None = None,
+) -> Callable[..., Any]:
+    """``def name(params): return tuple.__new__(cls, (values,))``, compiled once
+    (``values`` may name the ``constants``).
 
     A snapshot is made at every change of every job and a `View` at every pass, so
     these skip the named tuple's own constructor (a Python-level ``__new__``); the
@@ -93,7 +101,7 @@ def _compiled(cls: type, name: str, params: str, values: str, doc: str) -> Calla
     one place, the NamedTuple, and the bytecode is what a hand-written tuple would
     be (`collections.namedtuple` makes its constructor the same way).
     """
-    namespace: dict[str, Any] = {"_new": tuple.__new__, "_cls": cls}
+    namespace: dict[str, Any] = {"_new": tuple.__new__, "_cls": cls, **(constants or {})}
     exec(f"def {name}({params}):\n    return _new(_cls, ({values},))", namespace)
     function = namespace[name]
     function.__qualname__ = name
@@ -396,6 +404,30 @@ class View(_ByIdentity, _ViewFields):
     def suspend_cost(self, job: JobView, penalty: float = 0.0) -> float:
         """Seconds ``job`` would keep its cores, making no progress, if suspended now."""
         return (self.overhead(job.job)[0] if self.overhead is not None else 0.0) + penalty
+
+
+def job_replacer(*names: str, **fixed: Any) -> Callable[..., JobView]:
+    """A function ``(job, *values)``: a copy of `JobView` ``job`` with the fields ``names``
+    set to ``values`` (in that order) and the fields ``fixed`` to the values given here.
+
+    What ``job._replace(...)`` gives, without its dictionary of keywords, for a policy
+    that copies many jobs at every pass (Scojo-PECT's virtual machines' views).
+    """
+    unknown = sorted(set(names).union(fixed) - set(JobView._fields))
+    if unknown:
+        raise ValueError(f"JobView has no field {', '.join(unknown)}")
+    values = ", ".join(
+        name if name in names else f"_fixed_{name}" if name in fixed else f"job[{i}]"
+        for i, name in enumerate(JobView._fields)
+    )
+    return _compiled(
+        JobView,
+        "replace",
+        ", ".join(("job", *names)),
+        values,
+        f"A copy of ``job`` with {', '.join((*names, *fixed))} replaced (`job_replacer`).",
+        {f"_fixed_{name}": value for name, value in fixed.items()},
+    )
 
 
 new_view: Callable[..., View] = _compiled(

@@ -77,7 +77,7 @@ is the ``matchmaking`` log's ``time``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -95,7 +95,7 @@ from schedsim.model.policy import (
     WakeAt,
     register,
 )
-from schedsim.model.view import JobView, State, View, new_view
+from schedsim.model.view import JobView, State, View, job_replacer, new_view
 from schedsim.policies.glts import GLTS, MATCHMAKING, PairBest, PairSharing, PairTries
 from schedsim.policies.planning.profile import INF
 from schedsim.policies.spacesharing import SSP, NodePlanner, SelfAndCos, layout
@@ -136,32 +136,15 @@ class Slice:
 
 _RUNNING = State.RUNNING
 
-
-def _replacer(*names: str, running: bool = False) -> Callable[..., JobView]:
-    """A function ``(job, *values)``: a copy of ``job`` with the fields ``names`` set to
-    ``values`` (and, if ``running``, its state running and progressing).
-
-    What ``job._replace(...)`` gives, without its dictionary of keywords: the virtual
-    machines' views copy every job of theirs at nearly every pass. The source is written
-    from `JobView`'s fields (`schedsim.model.view` makes its snapshots so too)."""
-    fixed = {"state": "_RUNNING", "progressing": "True"} if running else {}
-    values = ", ".join(
-        name if name in names else fixed.get(name, f"job[{i}]")
-        for i, name in enumerate(JobView._fields)
-    )
-    namespace: dict[str, Any] = {"_new": tuple.__new__, "_cls": JobView, "_RUNNING": _RUNNING}
-    exec(f"def replace(job, {', '.join(names)}):\n    return _new(_cls, ({values},))", namespace)
-    return namespace["replace"]
-
-
 #: A job of a virtual machine as it sees it: running there since its clock ``since``.
-_as_running = _replacer(
-    "submit", "allocation", "since", "rate", "work_done", "expected_end", running=True
-)
+_as_running = job_replacer(
+    "submit", "allocation", "since", "rate", "work_done", "expected_end",
+    state=_RUNNING, progressing=True,
+)  # fmt: skip
 #: Another type's job running in the slice: busy until its end or the slice's.
-_blocking = _replacer("since", "expected_end")
+_blocking = job_replacer("since", "expected_end")
 #: A waiting job, submitted at its machine's clock.
-_resubmitted = _replacer("submit")
+_resubmitted = job_replacer("submit")
 
 
 def _job_id(job: JobView) -> int:

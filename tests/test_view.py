@@ -15,7 +15,15 @@ import pytest
 
 from schedsim.model.cluster import Allocation
 from schedsim.model.job import JobRun
-from schedsim.model.view import JobView, Outcome, State, View, job_view_of, new_view
+from schedsim.model.view import (
+    JobView,
+    Outcome,
+    State,
+    View,
+    job_replacer,
+    job_view_of,
+    new_view,
+)
 from schedsim.workloads.job import Job
 
 
@@ -58,6 +66,16 @@ def test_a_view_is_built_by_keyword_only_in_the_order_of_its_fields() -> None:
 
 def _view(queue: tuple[JobView, ...] = (), running: tuple[JobView, ...] = ()) -> View:
     return View.of(10.0, 4, queue=queue, running=running)
+
+
+def test_a_replacer_copies_a_job_as_replace_would_and_names_only_its_fields() -> None:
+    job = JobView.of(Job(id=3, submit=5.0, run_time=60.0, size=2, estimate=90.0))
+    replace = job_replacer("submit", "since", state=State.RUNNING, progressing=True)
+    fast = replace(job, 1.5, 7.0)
+    slow = job._replace(submit=1.5, since=7.0, state=State.RUNNING, progressing=True)
+    assert type(fast) is JobView and tuple(fast) == tuple(slow)
+    with pytest.raises(ValueError, match="no field nope, subm"):
+        job_replacer("subm", nope=1)
 
 
 def test_a_view_holds_no_mutable_field() -> None:
