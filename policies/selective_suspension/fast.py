@@ -83,7 +83,7 @@ import numpy as np
 from schedsim.model.cluster import Allocation
 from schedsim.model.policy import Decision, Policy, Resume, Start, Suspend, View, WakeAt, register
 from schedsim.model.view import JobView, State
-from schedsim.policies.preemption import Idle
+from schedsim.policies.preemption import Idle, fits_home
 from schedsim.policies.queue_columns import Queued
 from schedsim.policies.selective_suspension.plain import PlainSelectiveSuspension
 from schedsim.policies.selective_suspension.rule import (
@@ -726,10 +726,10 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         it, a suspended one on its home if all of it is free; takes the nodes from
         ``avail``. The same decisions, called with fewer layers at every start."""
         if job.state is State.SUSPENDED:
+            if not fits_home(avail, job):
+                return None
             home = job.home
             assert home is not None
-            if not (avail[home.nodes] >= home.cores).all():
-                return None
             avail[home.nodes] -= home.cores
             return Resume(job)
         nodes = _kernels().first_fit_avoiding(avail, homes, job.size)
