@@ -920,23 +920,28 @@ class SelectiveSuspension(Parameters, Policy, Idle):
         """`_remember`, then `_on_board`, for a pass that starts and resumes jobs but
         suspends none (`_arrivals`, `_board_pass`): each job's threshold is computed
         once. Neither step reads what the other writes, so one loop does both."""
-        board, queued, tau_of = self._board, self._queued, self._running_tau
-        assert board is not None
+        queued, tau_of = self._queued, self._running_tau
         for d in out:
             assert isinstance(d, (Start, Resume))
-            job = d.job
-            tau = idle_threshold(job, now)
-            tau_of[job.id] = tau
-            shield = self.protects and self.protected(job, tau)
-            if isinstance(d, Start):
-                assert d.allocation is not None
-                if queued is not None:
-                    queued.drop(job.id)
-                board.occupy(job.id, d.allocation.nodes, tau, job.size, shield)
-            else:
-                assert job.home is not None
-                board.remove(job)
-                board.occupy(job.id, job.home.nodes, tau, job.size, shield)
+            tau = tau_of[d.job.id] = idle_threshold(d.job, now)
+            if queued is not None and isinstance(d, Start):
+                queued.drop(d.job.id)
+            self._runs_on_board(d, tau)
+
+    def _runs_on_board(self, d: Start | Resume, tau: float) -> None:
+        """The job ``d`` starts or resumes runs on the board from now on, with threshold
+        ``tau`` (shielded if TSS protects it); a resumed one leaves its slot first."""
+        board = self._board
+        assert board is not None
+        job = d.job
+        if isinstance(d, Start):
+            assert d.allocation is not None
+            nodes = d.allocation.nodes
+        else:
+            assert job.home is not None
+            board.remove(job)
+            nodes = job.home.nodes
+        board.occupy(job.id, nodes, tau, job.size, self._shields(job, tau))
 
     def _on_board(self, decisions: list[Decision], now: float) -> None:
         """Decisions of this pass onto the board, in their order (the suspensions of
@@ -955,17 +960,8 @@ class SelectiveSuspension(Parameters, Policy, Idle):
             if freed:
                 board.vacate(*freed)
                 freed = []
-            if isinstance(d, Start):
-                job = d.job
-                assert d.allocation is not None
-                tau = idle_threshold(job, now)
-                board.occupy(job.id, d.allocation.nodes, tau, job.size, self._shields(job, tau))
-            elif isinstance(d, Resume):
-                job = d.job
-                board.remove(job)
-                assert job.home is not None
-                tau = idle_threshold(job, now)
-                board.occupy(job.id, job.home.nodes, tau, job.size, self._shields(job, tau))
+            if isinstance(d, (Start, Resume)):
+                self._runs_on_board(d, idle_threshold(d.job, now))
         if freed:
             board.vacate(*freed)
 
