@@ -19,12 +19,12 @@ It times one run without a profiler (best of ``--repeat``), then profiles one
 more with cProfile and splits the profiled own time ("tottime") among the
 parts of the core:
 
-- **SimPy**: the event loop, events, processes and interrupts (``simpy/*``);
+- **SimPy**: the event loop, events and processes (``simpy/*``);
 - **pass and View**: the scheduler daemon, the pass, the snapshots and pools
   a View is made of (``model/scheduler.py``'s pass functions, ``JobRun.snapshot``);
 - **decisions**: applying starts, ends, suspensions (the rest of
   ``model/scheduler.py``);
-- **job processes**: the per-job SimPy generator and its accounting (``model/job.py``);
+- **job clock**: the timeouts that end running intervals, and the accounting (``model/job.py``);
 - **cluster**: allocation and release of cores (``model/cluster.py``);
 - **piece log**, **contention**, **source** (replay or users), **results** (the
   tables built at the end, pandas included) and **policy** (``policies/*``);
@@ -70,7 +70,7 @@ PARTS: tuple[str, ...] = (
     "SimPy",
     "pass and View",
     "decisions",
-    "job processes",
+    "job clock",
     "cluster",
     "piece log",
     "contention",
@@ -117,7 +117,7 @@ def part_of(filename: str, function: str) -> str | None:
     if path.endswith("model/scheduler.py"):
         return "pass and View" if function in _PASS_FUNCTIONS else "decisions"
     if path.endswith("model/job.py"):
-        return "pass and View" if function == "snapshot" else "job processes"
+        return "pass and View" if function == "snapshot" else "job clock"
     if path.endswith("model/view.py"):
         return "pass and View"
     if path.endswith("model/cluster.py"):

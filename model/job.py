@@ -1,8 +1,8 @@
-"""A job in the simulation: its live record (`JobRun`) and its SimPy process.
+"""A job in the simulation: its live record (`JobRun`) and the clock of its ends (`JobClock`).
 
 `schedsim.workloads.job.Job` is what the workload says; `JobRun` is the
 state the simulation keeps for a job once it is submitted. Only the
-scheduler (`schedsim.model.scheduler`) and the job process change it;
+scheduler (`schedsim.model.scheduler`) and its `JobClock` change it;
 policies see immutable snapshots of it (`JobRun.snapshot`,
 `schedsim.model.view.JobView`).
 
@@ -27,7 +27,7 @@ it loses move to ``lost_work`` and ``lost_run``; ``attempts`` counts starts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +38,7 @@ from schedsim.model.cluster import Allocation
 from schedsim.model.view import INF, JobView, Outcome, State, job_view_of
 from schedsim.workloads.job import Job
 
-__all__ = ["RECOMPUTE", "STOP", "JobRun", "job_process"]
+__all__ = ["JobClock", "JobRun"]
 
 
 @dataclass(eq=False, slots=True)
@@ -84,7 +84,9 @@ class JobRun:
     outcome: Outcome | None = None
     #: Expected end by the estimate, valid while RUNNING (for backfilling).
     expected_end: float = INF
-    process: Any = None
+    #: The SimPy timeout that ends the current running interval or restart overhead
+    #: (`JobClock`); None when the job is not running.
+    pending_end: Any = None
     #: A SimPy event the scheduler triggers (with this JobRun) when the job
     #: ends: how a closed-loop user waits for its job (`schedsim.model.sources`).
     on_end: Any = None
@@ -185,52 +187,94 @@ class JobRun:
         return self.run_time_done
 
 
-#: Interrupt cause telling a job process to recompute its end (rate changed).
-RECOMPUTE = "recompute"
-#: Interrupt cause telling a job process to stop (suspended, killed, requeued).
-STOP = "stop"
+class JobClock:
+    """The clock of the running jobs: when each running interval ends.
 
+    A running interval (from a start or a resume to the next change) is one SimPy
+    timeout at its end, whose callback accounts the interval and tells the scheduler
+    (``on_end``): no process, no generator and no interrupt per job. The scheduler
+    accounts every change synchronously (`JobRun.account`) and then calls
+    `recompute` after a rate change, so the end moves to its new time, or `stop`
+    when the job is suspended, killed or requeued, so the end never comes. A start
+    with a restart overhead (``startup``) first waits that long holding its cores
+    without progress; ``on_progress`` is told when it is over.
 
-def job_process(
-    env: simpy.Environment,
-    run: JobRun,
-    on_end: Callable[[JobRun, Outcome], None],
-    startup: float = 0.0,
-    on_progress: Callable[[JobRun], None] | None = None,
-) -> Generator[simpy.Event, Any, None]:
-    """The SimPy process of one running interval of a job.
-
-    The scheduler accounts every change synchronously (`JobRun.account`) and
-    then interrupts this process: with `RECOMPUTE` after a rate change, so
-    the process waits for the new end time, or with `STOP` when the job is
-    suspended, killed or requeued, so the process ends without finishing
-    the job. ``startup`` is a restart overhead during which the job holds
-    its cores but makes no progress; ``on_progress`` is told when it ends.
+    A superseded timeout stays in SimPy's queue and does nothing when it fires
+    (``run.pending_end`` names the one that counts), as an interrupted process's
+    timeout did. The timeouts are made in the order of the calls, so that ends
+    at one instant are taken in the order their jobs started or changed.
     """
-    if startup > 0:
-        run.progressing = False
-        until = env.now + startup
-        while env.now < until:
-            try:
-                yield env.timeout(until - env.now)
-            except simpy.Interrupt as signal:
-                if signal.cause != RECOMPUTE:
-                    return
-        run.account(env.now)
-        run.progressing = True
-        run.expected_end = env.now + run.planned_run()
-        if on_progress is not None:
-            on_progress(run)
-    while True:
+
+    __slots__ = ("_end", "_env", "_on_end", "_on_progress", "_progress")
+
+    def __init__(
+        self,
+        env: simpy.Environment,
+        on_end: Callable[[JobRun, Outcome], None],
+        on_progress: Callable[[JobRun], None] | None = None,
+    ) -> None:
+        self._env = env
+        self._on_end = on_end
+        self._on_progress = on_progress
+        # Bound once: a callback is appended to every timeout.
+        self._end = self._ended
+        self._progress = self._startup_over
+
+    def start(self, run: JobRun, startup: float = 0.0) -> None:
+        """``run`` starts (or resumes) running now, after ``startup`` seconds of overhead."""
+        if startup > 0:
+            run.progressing = False
+            self._wait_startup(run, self._env.now + startup)
+        else:
+            self._wait_end(run)
+
+    def recompute(self, run: JobRun) -> None:
+        """``run``'s rate changed (accounted up to now): its end moves."""
+        if run.progressing:
+            self._wait_end(run)
+        else:  # still in its restart overhead, which a rate does not shorten
+            self._wait_startup(run, run.pending_end.value[1])
+
+    @staticmethod
+    def stop(run: JobRun) -> None:
+        """``run`` stops running now (suspended, killed or requeued): its end never comes."""
+        run.pending_end = None
+
+    def _wait_end(self, run: JobRun) -> None:
         dt, outcome = run.time_to_end()
-        try:
-            yield env.timeout(dt)
-        except simpy.Interrupt as signal:
-            if signal.cause == RECOMPUTE:
-                continue
-            return
-        run.account(env.now)
+        event = self._env.timeout(dt, (run, outcome))
+        event.callbacks.append(self._end)
+        run.pending_end = event
+
+    def _ended(self, event: simpy.Event) -> None:
+        run, outcome = event._value
+        if run.pending_end is not event:
+            return  # superseded: stopped, or its end moved
+        run.account(self._env.now)
         if outcome is Outcome.COMPLETED:
             run.work_done = run.job.work  # no rounding residue on a finished job
-        on_end(run, outcome)
-        return
+        self._on_end(run, outcome)
+
+    def _wait_startup(self, run: JobRun, until: float) -> None:
+        env = self._env
+        if env.now < until:
+            event = env.timeout(until - env.now, (run, until))
+            event.callbacks.append(self._progress)
+            run.pending_end = event
+        else:
+            self._progressing(run)
+
+    def _startup_over(self, event: simpy.Event) -> None:
+        run, until = event._value
+        if run.pending_end is event:
+            # ``now + (until - now)`` may fall a hair short of ``until``: wait the rest.
+            self._wait_startup(run, until)
+
+    def _progressing(self, run: JobRun) -> None:
+        now = self._env.now
+        run.account(now)
+        run.progressing = True
+        run.expected_end = now + run.planned_run()
+        if self._on_progress is not None:
+            self._on_progress(run)
+        self._wait_end(run)

@@ -16,8 +16,9 @@ on its cores in the same list.
 What the scheduler owns, beside the queue and the live jobs:
 
 * the **limits** of starts (`Start.limit`, by default the estimate): the
-  job process ends at the limit, and the scheduler kills the job there or
-  puts it back in the queue, keeping the lost attempt in its record;
+  job's clock (`schedsim.model.job.JobClock`) ends it at the limit, and the
+  scheduler kills the job there or puts it back in the queue, keeping the lost
+  attempt in its record;
 * the **piece log** (`schedsim.model.pieces`): every piece of every job,
   opened and closed here at each change;
 * the **contention** physics (`schedsim.model.contention`): after every
@@ -47,7 +48,7 @@ from simpy.events import NORMAL, EventPriority
 
 from schedsim.model.cluster import Allocation, AllocationError, Cluster, first_fit
 from schedsim.model.contention import ContentionModel, Sharing
-from schedsim.model.job import RECOMPUTE, STOP, JobRun, job_process
+from schedsim.model.job import JobClock, JobRun
 from schedsim.model.machine import Machine, job_memory
 from schedsim.model.outages import Outage, overlapping
 from schedsim.model.pieces import OVERHEAD, RUN, SUSPENDED, PieceLog
@@ -272,6 +273,8 @@ class Scheduler:
         self._came_up: list[Outage] = []
         #: What becomes of a job an outage kills: "requeue" or "lose" (`Outages`).
         self.on_failure = on_failure
+        #: When each running job's interval ends (one timeout per interval, no process).
+        self.clock = JobClock(env, self._on_end, self._on_progress)
         self.process = env.process(self._daemon())
 
     # -- inputs ---------------------------------------------------------------
@@ -571,9 +574,7 @@ class Scheduler:
         run.expected_end = now + startup + run.planned_run()
         self.running.add(run)
         self.pieces.open(run, RUN if run.progressing else OVERHEAD, now)
-        run.process = self.env.process(
-            job_process(self.env, run, self._on_end, startup, self._on_progress)
-        )
+        self.clock.start(run, startup)
 
     def _on_progress(self, run: JobRun) -> None:
         """A restart overhead is over: the job progresses from now on."""
@@ -589,7 +590,7 @@ class Scheduler:
             raise PolicyError(f"suspension penalty of job {run.id} must be >= 0, got {penalty}")
         now = self.env.now
         run.account(now)
-        run.process.interrupt(STOP)
+        self.clock.stop(run)
         self.pieces.close(run, now)
         self.running.remove(run)
         run.state = State.SUSPENDED
@@ -603,22 +604,28 @@ class Scheduler:
             run.suspended_at = None
             run.progressing = False
             self.pieces.open(run, OVERHEAD, now)
-            self.env.process(self._release_after(run, cost))
+            self._release_after(run, cost)
         else:
             run.suspended_at = now
             self._release(run)
             self.pieces.open(run, SUSPENDED, now)
         self.suspended.add(run)
 
-    def _release_after(self, run: JobRun, cost: float) -> Generator[simpy.Event, Any, None]:
-        # The same suspension still under way: not killed or requeued (and
-        # perhaps restarted and suspended again) during the write-out.
-        marks = (run.suspensions, run.requeues)
-        yield self.env.timeout(cost)
+    def _release_after(self, run: JobRun, cost: float) -> None:
+        """The write-out of ``run``'s memory image takes ``cost`` seconds, then its
+        cores are free (`_written_out`)."""
+        # The marks tell the same suspension still under way at the end: not killed or
+        # requeued (and perhaps restarted and suspended again) during the write-out.
+        event = self.env.timeout(cost, (run, run.suspensions, run.requeues))
+        event.callbacks.append(self._written_out)
+
+    def _written_out(self, event: simpy.Event) -> None:
+        run, suspensions, requeues = event._value
         if (
             run.state is State.SUSPENDED
             and run.allocation is not None
-            and (run.suspensions, run.requeues) == marks
+            and run.suspensions == suspensions
+            and run.requeues == requeues
         ):
             now = self.env.now
             run.account(now)
@@ -673,7 +680,7 @@ class Scheduler:
         run.account(now)
         self.pieces.close(run, now)
         if run.state is State.RUNNING:
-            run.process.interrupt(STOP)
+            self.clock.stop(run)
             self.running.remove(run)
         else:
             self.suspended.remove(run)
@@ -710,8 +717,8 @@ class Scheduler:
         self._change_rate(run, rate * run.contention, self.env.now)
 
     def _change_rate(self, run: JobRun, rate: float, now: float) -> None:
-        """Run ``run`` at ``rate`` from ``now`` on, with exact accounting; the process
-        recomputes its end."""
+        """Run ``run`` at ``rate`` from ``now`` on, with exact accounting; its clock
+        moves its end."""
         run.account(now)
         if run.progressing and rate != run.rate:
             self.pieces.close(run, now)
@@ -720,12 +727,12 @@ class Scheduler:
         run.rate = rate
         if run.progressing:
             run.expected_end = now + run.planned_run()
-        run.process.interrupt(RECOMPUTE)
+        self.clock.recompute(run)
         self.running.refresh(run)
 
     def _contend(self, alloc: Allocation, now: float, new: JobRun | None = None) -> None:
         """Rates again for the running jobs on the nodes of ``alloc`` (held by ``new`` now,
-        or just let go). ``new`` is starting: its rate is set before its process starts."""
+        or just let go). ``new`` is starting: its rate is set before its clock starts."""
         model = self.contention
         assert model is not None
         cluster = self.cluster
@@ -863,10 +870,10 @@ class Scheduler:
         run.end = now
         run.expected_end = now
         # A finished job keeps only its record: what it held as a live job (its
-        # process, its last live snapshot, its attempt's pieces) goes, so that the
+        # pending end, its last live snapshot, its attempt's pieces) goes, so that the
         # garbage collector's full passes over a long run stay short.
         run.attempt_rows = None
-        run.process = None
+        run.pending_end = None
         run.view = None
         final = run.snapshot()  # never changes again: the events hold it, not the run
         self._ended.append(final)

@@ -1,4 +1,4 @@
-"""The job process and the scheduler's mechanics, driven by a scripted policy.
+"""The job clock and the scheduler's mechanics, driven by a scripted policy.
 
 `Scripted` is a policy registered for these tests only (the `scripted`
 fixture registers it and takes it out of the registry again afterwards). It
