@@ -354,6 +354,20 @@ def test_overhead_holds_the_nodes_then_delays_the_restart() -> None:
     assert row(zero, 1)["end"] + 12.0 == a["end"]
 
 
+def test_a_rate_change_during_the_reload_leaves_the_reload_as_it_is() -> None:
+    # As above, reloading from 15 to 22; set to rate 0.5 at 18, during the reload,
+    # and again at 20: the reload still ends at 22 (a rate does not shorten it), then
+    # the 90 left take 180 s at the new rate: the end at 202, not at 112 (the first
+    # end planned) nor at 22 + 90.
+    script = {0: [("start", 1)], 10: [("suspend", 1)], 15: [("resume", 1)],
+              18: [("rate", 1, 0.25)], 20: [("rate", 1, 0.5)]}  # fmt: skip
+    _, _, result = simulate([job(1, 0, 2, 100)], 2, script, overhead=overhead, unit_rate=False)
+    a = row(result, 1)
+    assert a["overhead_time"] == 12.0
+    assert a["end"] == 22.0 + 90.0 / 0.5 == 202.0
+    assert a["outcome"] == "completed"
+
+
 def test_run_suspended_and_overhead_times_add_up() -> None:
     # Suspended at 10 with a 5 s write-out (nodes free at 15), resumed at 20
     # with a 7 s reload: run 100 + suspended 5 (15..20) + overhead 12 = 117.
