@@ -1,8 +1,9 @@
 """The cost of SimPy's events alone for a given schedule: a floor under any SimPy design.
 
-schedsim runs a workload source, the scheduler and every job as SimPy processes
-(DESIGN.md). Whatever else it does, a run cannot cost less than the events those
-processes make. `replay` makes the same events for a schedule already known (the
+schedsim runs a workload source, the scheduler and every job on SimPy events
+(DESIGN.md): the source's timeouts, the scheduler's wake-ups and the jobs' clock, each
+an event with a callback, no process. Whatever else it does, a run cannot cost less
+than those events. `replay` makes the same events for a schedule already known (the
 reference's EASY schedule, `benchmarks/reference_easy.py`) and does nothing
 else: no queue, no decisions, no accounting, no results. Timed beside the
 reference's own scheduling loop (`benchmarks/process.py` does), it tells how much
@@ -11,14 +12,14 @@ of the target "the simulation within 2x the reference loop" SimPy itself takes.
 The events are those of one schedsim run with no suspension, no timer and no
 overhead:
 
-- one source process that waits until each distinct submit time (one timeout per
-  instant) and then asks for a pass;
-- one scheduler process that waits for a wake-up event per pass, scheduled after
-  every other event of its instant, so that arrivals and completions at one
-  instant make one pass (as `schedsim.model.scheduler` does), and starts the
-  jobs the schedule starts then;
-- one process per job (its start event, one timeout for its run time, its end
-  event), which asks for a pass when it ends.
+- the source: one timeout per distinct submit time, whose callback asks for a pass
+  and sets the next (`schedsim.model.sources.Replay`);
+- the scheduler: a wake-up event per pass, scheduled after every other event of its
+  instant, so that arrivals and completions at one instant make one pass (as
+  `schedsim.model.scheduler` does), whose callback starts the jobs the schedule
+  starts then;
+- the jobs: one timeout per job for its run time, whose callback asks for a pass
+  (`schedsim.model.job.JobClock`).
 
 Run alone it prints its time and the pass count for a trace::
 
@@ -30,7 +31,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +58,9 @@ def replay(submit: list[float], start: list[float], end: list[float]) -> int:
     for j, s in enumerate(start):
         starts_at.setdefault(s, []).append(j)
     # The scheduler's wake-up event for its next pass, and whether it was fired.
-    state: dict[str, Any] = {"wake": None, "fired": False, "passes": 0}
+    state: dict[str, Any] = {"wake": None, "fired": False, "passes": 0, "next": 0}
 
-    def ask() -> None:
+    def ask(_event: simpy.Event | None = None) -> None:
         if not state["fired"]:
             state["fired"] = True
             ev = state["wake"]
@@ -68,31 +68,32 @@ def replay(submit: list[float], start: list[float], end: list[float]) -> int:
             ev._value = None
             env.schedule(ev, LATE)
 
-    def job(run: float) -> Generator[simpy.Event, Any, None]:
-        yield env.timeout(run)
-        ask()
+    def wake_up() -> None:
+        state["wake"] = ev = env.event()
+        ev.callbacks.append(scheduler)
+        state["fired"] = False
 
-    def scheduler() -> Generator[simpy.Event, Any, None]:
-        while True:
-            state["wake"] = env.event()
-            state["fired"] = False
-            yield state["wake"]
-            state["passes"] += 1
-            for j in starts_at.pop(env.now, ()):
-                env.process(job(end[j] - start[j]))
+    def scheduler(_event: simpy.Event) -> None:
+        state["passes"] += 1
+        for j in starts_at.pop(env.now, ()):
+            env.timeout(end[j] - start[j]).callbacks.append(ask)
+        wake_up()
 
-    def source() -> Generator[simpy.Event, Any, None]:
-        i, n = 0, len(submit)
-        while i < n:
+    def source(_event: simpy.Event | None = None) -> None:
+        i, n = state["next"], len(submit)
+        if i < n:
             t = submit[i]
-            if t > env.now:
-                yield env.timeout(t - env.now)
             while i < n and submit[i] == t:
                 i += 1
+            state["next"] = i
             ask()
+        if i < n:
+            env.timeout(max(submit[i] - env.now, 0.0)).callbacks.append(source)
 
-    env.process(scheduler())
-    env.process(source())
+    wake_up()
+    first = env.timeout(max(submit[0], 0.0)) if submit else None
+    if first is not None:
+        first.callbacks.append(source)
     env.run()
     if starts_at:
         raise ValueError(f"{len(starts_at)} start times fell on no pass: not such a schedule")

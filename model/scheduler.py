@@ -243,7 +243,6 @@ class Scheduler:
         self._requeued: list[JobRun] = []
         self._timers: set[float] = set()
         self._wake_pending = False
-        self._wake_event: _Wake | None = None
         #: Set by the workload source once it will submit nothing more.
         self.source_done = False
         self.passes = 0
@@ -275,7 +274,8 @@ class Scheduler:
         self.on_failure = on_failure
         #: When each running job's interval ends (one timeout per interval, no process).
         self.clock = JobClock(env, self._on_end, self._on_progress)
-        self.process = env.process(self._daemon())
+        # The daemon: a pass is the callback of a wake-up event (no process).
+        self._wake_event = self._next_wake()
 
     # -- inputs ---------------------------------------------------------------
     def submit(self, runs: Iterable[JobRun]) -> None:
@@ -290,7 +290,7 @@ class Scheduler:
 
     def wake(self) -> None:
         """Ask for one scheduling pass at the current instant."""
-        if not self._wake_pending and self._wake_event is not None:
+        if not self._wake_pending:
             self._wake_pending = True
             self._wake_event.fire()
 
@@ -308,12 +308,17 @@ class Scheduler:
         ]
 
     # -- the daemon -------------------------------------------------------------
-    def _daemon(self) -> Generator[simpy.Event, Any, None]:
-        while True:
-            self._wake_event = _Wake(self.env)
-            self._wake_pending = False
-            yield self._wake_event
-            self._pass()
+    def _next_wake(self) -> _Wake:
+        event = _Wake(self.env)
+        event.callbacks.append(self._awake)
+        return event
+
+    def _awake(self, _event: simpy.Event) -> None:
+        """The daemon's wake-up: one pass, then the next wake-up ready for the next
+        `wake` (a `wake` during the pass asks for nothing more: this pass is the one)."""
+        self._pass()
+        self._wake_event = self._next_wake()
+        self._wake_pending = False
 
     def current_view(self) -> View:
         """The state now, as a policy would see it, without the events since the last pass.

@@ -56,7 +56,7 @@ from schedsim.model.policy import Policy
 from schedsim.model.results import SERIES_COLUMNS, Result, reserved_columns
 from schedsim.model.scheduler import Pass, Scheduler
 from schedsim.model.sessions import SESSION_COLUMNS
-from schedsim.model.sources import Population, SessionLog, population, replay
+from schedsim.model.sources import Population, Replay, SessionLog, population
 from schedsim.model.view import OverheadModel, State, View
 from schedsim.workloads.job import Job
 from schedsim.workloads.streams import stream_seed
@@ -424,7 +424,7 @@ class ModelSimulation:
             population(self.env, self.scheduler, pop, self.rng, self.sessions, memory)
             self.scheduler.source_done = True  # users stop by themselves at the horizon
         else:
-            self.env.process(replay(self.env, self.workload.jobs, self.scheduler))
+            Replay(self.env, self.workload.jobs, self.scheduler)
         self._result: Result | None = None
         #: Seconds spent simulating so far (over every `run` and `step`).
         self.wall_time = 0.0

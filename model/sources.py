@@ -1,9 +1,10 @@
-"""Workload sources: processes that submit jobs to the scheduler.
+"""Workload sources: what submits jobs to the scheduler.
 
-`replay` is the open-loop source: one SimPy process walks the whole job
-list in submit order and hands every job submitted at the same instant to
-the scheduler in one batch. It never creates a process per future job, so
-a multi-year trace costs one pending event at any time.
+`Replay` is the open-loop source: it walks the whole job list in submit order
+and hands every job submitted at the same instant to the scheduler in one
+batch, at one SimPy timeout per instant whose callback submits the batch and
+sets the next. It makes no process, and none per future job, so a multi-year
+trace costs one pending event at any time.
 
 `population` is the closed-loop source of seed 002: one process per user,
 running sessions of submit, wait, think (`schedsim.workloads.users` holds the model
@@ -22,6 +23,7 @@ from typing import Any
 
 import numpy as np
 import simpy
+from simpy.events import URGENT
 
 from schedsim.model.job import JobRun
 from schedsim.model.overhead import MemoryOverhead
@@ -30,21 +32,49 @@ from schedsim.workloads.job import Job, trusted_job
 from schedsim.workloads.users import DailyCycle, UserModel
 
 
-def replay(
-    env: simpy.Environment, jobs: Sequence[Job], scheduler: Scheduler
-) -> Generator[simpy.Event, Any, None]:
-    """Submit ``jobs`` (sorted by submit time, then id) at their submit times."""
-    i, n = 0, len(jobs)
-    while i < n:
-        t = jobs[i].submit
-        if t > env.now:
-            yield env.timeout(delay_until(env.now, t))
+class Replay:
+    """Submits ``jobs`` (sorted by submit time, then id) at their submit times."""
+
+    __slots__ = ("_arrive", "_env", "_i", "_jobs", "_scheduler")
+
+    def __init__(self, env: simpy.Environment, jobs: Sequence[Job], scheduler: Scheduler) -> None:
+        self._env = env
+        self._jobs = jobs
+        self._scheduler = scheduler
+        self._i = 0
+        self._arrive = self._arrived  # bound once: a callback of every timeout
+        # It begins as a process would: at an urgent event now, after those made before.
+        start = simpy.Event(env)
+        start._ok, start._value = True, None
+        start.callbacks.append(self._next)
+        env.schedule(start, URGENT)
+
+    def _next(self, _event: simpy.Event | None = None) -> None:
+        """The jobs of every instant up to now, then a timeout to the next instant with
+        arrivals; at the end, the source is done."""
+        jobs, env = self._jobs, self._env
+        while self._i < len(jobs):
+            t = jobs[self._i].submit
+            if t > env.now:
+                event = env.timeout(delay_until(env.now, t), t)
+                event.callbacks.append(self._arrive)
+                return
+            self._submit(t)
+        self._scheduler.source_done = True
+
+    def _arrived(self, event: simpy.Event) -> None:
+        self._submit(event._value)
+        self._next()
+
+    def _submit(self, t: float) -> None:
+        """Every job submitted at ``t``, in one batch."""
+        jobs, i, n = self._jobs, self._i, len(self._jobs)
         batch = []
         while i < n and jobs[i].submit == t:
             batch.append(JobRun(jobs[i]))
             i += 1
-        scheduler.submit(batch)
-    scheduler.source_done = True
+        self._i = i
+        self._scheduler.submit(batch)
 
 
 #: Monday 1 January 2024, 00:00 UTC: the clock origin of closed-loop runs, so
