@@ -457,6 +457,19 @@ def test_completion_and_arrival_at_one_instant_make_one_pass() -> None:
     assert sim.scheduler.passes == 3
 
 
+def test_ends_at_one_instant_come_in_the_order_their_jobs_started_or_changed() -> None:
+    # Jobs 1 and 2 start in that order at 0 and both end at 100: the pass at 100 sees
+    # them end in that order. A rate change (even to the same rate) moves a job's end
+    # to a new timeout: job 1's, changed at 50, now comes after job 2's.
+    jobs = [job(1, 0, 1, 100), job(2, 0, 1, 100)]
+    plain = {0: [("start", 1), ("start", 2)]}
+    _, policy, _ = simulate(jobs, 2, plain)
+    assert policy.at(100.0)[0].ended == (1, 2)
+    changed = {0: [("start", 1), ("start", 2)], 50: [("rate", 1, 1.0)]}
+    _, policy, _ = simulate(jobs, 2, changed)
+    assert policy.at(100.0)[0].ended == (2, 1)
+
+
 def test_one_pass_per_instant_under_fcfs() -> None:
     # Three jobs end at 10 and three arrive at 10: still one pass at 10.
     jobs = [job(i, 0, 1, 10) for i in (1, 2, 3)] + [job(i, 10, 1, 10) for i in (4, 5, 6)]
