@@ -20,10 +20,12 @@ phase is made of in a timer:
 - **building the run**: the simulation's constructor (the policy, the machine, the
   jobs' records);
 - **simulating**: `Simulation.run`, without its result tables;
-- **result tables**: the job table, the series and the piece log made into tables;
+- **result tables**: the job table and the series made into columns, the piece log
+  into its DataFrame;
 - **printing**: the summary and the per-category table (computed and rendered);
-- **jobs.csv**, **Parquet files** (``jobs``, ``series``, ``pieces``),
-  **summary.json** and **schedule.swf**: each output file made and written;
+- **jobs.csv**, **Parquet files** (``jobs``, ``series``, ``pieces``: the rest of
+  `Result.save`, the DataFrames made from the columns and written), **summary.json**
+  and **schedule.swf**: each output file made and written;
 - **exit**: from the command's return to the process's end (the interpreter's
   shutdown), timed by this script from the clock time the process reports last;
 - **start-up and the rest**: the rest of the whole process (the interpreter's
@@ -106,8 +108,6 @@ def instrument(clock: Clock) -> None:
     builtins.__import__ = timed(clock, "imports", builtins.__import__)
     importlib.import_module = timed(clock, "imports", importlib.import_module)
 
-    import pandas as pd
-
     import schedsim.app.cli as cli
     import schedsim.app.exports as exports
     import schedsim.app.simulation as app
@@ -125,7 +125,8 @@ def instrument(clock: Clock) -> None:
     for name in ("print_summary", "print_categories"):
         setattr(cli, name, timed(clock, "printing", getattr(cli, name)))
     results.write_csv = timed(clock, "jobs.csv", tablefile.write_csv)
-    pd.DataFrame.to_parquet = timed(clock, "Parquet files", pd.DataFrame.to_parquet)  # type: ignore[method-assign]
+    # The rest of `Result.save`: the frames made (pandas imported: "imports") and written.
+    results.Result.save = timed(clock, "Parquet files", results.Result.save)  # type: ignore[method-assign]
     results.Result.summary_json = timed(clock, "summary.json", results.Result.summary_json)  # type: ignore[method-assign]
     # The command imports the writer when it writes: its module's attribute is the one run.
     exports.write_schedule_swf = timed(clock, "schedule.swf", exports.write_schedule_swf)

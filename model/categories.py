@@ -10,8 +10,9 @@ estimate: "well" estimated when the estimate is at most twice the run time,
 N). A run time below 0, a size below one core or a missing value is in no
 class (a missing category).
 
-`categorize` bins jobs into a scheme's categories and `estimate_quality` into
-the two qualities, vectorised (numpy), as ordered pandas categoricals; the
+`category_codes` bins jobs into a scheme's categories and `quality_codes` into
+the two qualities, vectorised (numpy), as codes into the labels;
+`categorize` and `estimate_quality` make them ordered pandas categoricals. The
 results tables (`schedsim.model.results.derive`, `Result.category_table`) and
 the reports' per-category tables use them.
 """
@@ -43,10 +44,12 @@ __all__ = [
     "Scheme",
     "categorical",
     "categorize",
+    "category_codes",
     "classify",
     "combine",
     "estimate_quality",
     "labels",
+    "quality_codes",
     "scheme",
 ]
 
@@ -124,20 +127,31 @@ def combine(rc: np.ndarray, sc: np.ndarray, n_size: int) -> np.ndarray:
     return np.where((rc >= 0) & (sc >= 0), rc * n_size + sc, -1)
 
 
-def categorize(run: np.ndarray, size: np.ndarray, name: str = "16") -> pd.Categorical:
+def category_codes(run: np.ndarray, size: np.ndarray, name: str = "16") -> np.ndarray:
     """Each job's category in scheme ``name`` (``"16"``: Table 2.1, ``"4"``: Table 4.1)
-    from its run time (s) and size (cores); missing where either is out of range."""
+    from its run time (s) and size (cores), as a code into `labels` (``name``); -1
+    where either is out of range."""
     _, row_edges, cols, col_edges = scheme(name)
     rc = classify(np.asarray(run, dtype=float), row_edges, 0.0)
     sc = classify(np.asarray(size, dtype=float), col_edges, 1.0)
-    return categorical(combine(rc, sc, len(cols)), labels(name))
+    return combine(rc, sc, len(cols))
 
 
-def estimate_quality(estimate: np.ndarray, run: np.ndarray) -> pd.Categorical:
-    """``"well"`` where the estimate is at most `WELL_ESTIMATED_FACTOR` times the run
-    time, else ``"poor"``; missing where either is NaN (seed 000, chapter 4)."""
+def categorize(run: np.ndarray, size: np.ndarray, name: str = "16") -> pd.Categorical:
+    """`category_codes` as an ordered categorical of the scheme's labels."""
+    return categorical(category_codes(run, size, name), labels(name))
+
+
+def quality_codes(estimate: np.ndarray, run: np.ndarray) -> np.ndarray:
+    """0 (``"well"``) where the estimate is at most `WELL_ESTIMATED_FACTOR` times the
+    run time, else 1 (``"poor"``); -1 where either is NaN (seed 000, chapter 4)."""
     estimate = np.asarray(estimate, dtype=float)
     run = np.asarray(run, dtype=float)
     quality = np.where(estimate <= WELL_ESTIMATED_FACTOR * run, 0, 1)
     quality[np.isnan(estimate) | np.isnan(run)] = -1
-    return categorical(quality, ESTIMATE_QUALITIES)
+    return quality
+
+
+def estimate_quality(estimate: np.ndarray, run: np.ndarray) -> pd.Categorical:
+    """`quality_codes` as an ordered categorical of `ESTIMATE_QUALITIES`."""
+    return categorical(quality_codes(estimate, run), ESTIMATE_QUALITIES)

@@ -45,11 +45,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from schedsim.model.cluster import Allocation, ranges
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
     from schedsim.model.job import JobRun
 
 __all__ = [
@@ -210,6 +211,8 @@ class PieceLog:
         ``(job, attempt, kind code, start, end, allocation, cores, rate)``;
         ``names`` caches node lists by allocation (`node_names`).
         """
+        import pandas as pd  # here: a run that keeps no piece log never loads it
+
         columns = [list(c) for c in self._columns()]
         for row in extra or ():
             for column, value in zip(columns, row, strict=True):
@@ -258,6 +261,8 @@ def holding(pieces: pd.DataFrame) -> pd.DataFrame:
     `schedsim.app.batsim`). Vectorised: an SS run of whole CTC has a few hundred
     thousand pieces.
     """
+    import pandas as pd
+
     n = len(pieces)
     job = pieces["job"].to_numpy(dtype=np.int64)
     start = pieces["start"].to_numpy(dtype=float)

@@ -122,29 +122,33 @@ import json
 import math
 import numbers
 import re
+import sys
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from procset import ProcSet
 
 from schedsim.model import categories
 from schedsim.model.categories import (
+    CATEGORIES,
+    CATEGORIES4,
     ESTIMATE_QUALITIES,
     RUNTIME_CLASSES,
     RUNTIME_EDGES,
     SIZE_CLASSES,
     SIZE_EDGES,
     categorical,
-    categorize,
+    category_codes,
     classify,
-    estimate_quality,
+    quality_codes,
 )
+from schedsim.model.columns import Coded, Columns
 from schedsim.model.sessions import closed_loop_summary
 from schedsim.model.tablefile import write_csv
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = [
     "BSLD_THRESHOLD",
@@ -185,7 +189,8 @@ _META_KEYS: tuple[str, ...] = ("total_cores", "start", "end")
 _DAY = 86400.0
 _PERCENTILE = re.compile(r"^p(\d+(?:\.\d+)?)$")
 
-Stat = str | Callable[[pd.Series], Any]
+#: An aggregation: a name (``"mean"``, ``"p95"``...) or a callable on a pandas Series.
+Stat = str | Callable[..., Any]
 
 
 # --------------------------------------------------------------------------- #
@@ -208,6 +213,32 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return out
 
 
+def _derived(jobs: pd.DataFrame | Columns) -> dict[str, np.ndarray | Coded]:
+    """The columns `derive` adds, categories as `Coded` (module docstring)."""
+    missing = [c for c in ("submit", "end", "run", "wait", "estimate", "size") if c not in jobs]
+    if missing:
+        raise ValueError(f"jobs lacks columns {missing}")
+    submit = np.asarray(jobs["submit"], dtype=float)
+    end = np.asarray(jobs["end"], dtype=float)
+    run = np.asarray(jobs["run"], dtype=float)
+    wait = np.asarray(jobs["wait"], dtype=float)
+    estimate = np.asarray(jobs["estimate"], dtype=float)
+    size = np.asarray(jobs["size"], dtype=float)
+
+    bounded = np.maximum(run, BSLD_THRESHOLD)
+    return {
+        "turnaround": end - submit,
+        "bounded_slowdown": (wait + bounded) / bounded,
+        "slowdown": _ratio(wait + run, run),
+        "xfactor": _ratio(wait + estimate, estimate),
+        "runtime_class": Coded(classify(run, RUNTIME_EDGES, 0.0), RUNTIME_CLASSES),
+        "size_class": Coded(classify(size, SIZE_EDGES, 1.0), SIZE_CLASSES),
+        "category": Coded(category_codes(run, size, "16"), CATEGORIES),
+        "category4": Coded(category_codes(run, size, "4"), CATEGORIES4),
+        "estimate_quality": Coded(quality_codes(estimate, run), ESTIMATE_QUALITIES),
+    }
+
+
 def derive(jobs: pd.DataFrame) -> pd.DataFrame:
     """Return a copy of ``jobs`` with the per-job metrics and categories added.
 
@@ -217,29 +248,12 @@ def derive(jobs: pd.DataFrame) -> pd.DataFrame:
     see the module docstring for the exact definitions and boundary sides.
     Existing columns of those names are recomputed. Vectorised throughout.
     """
-    missing = [c for c in ("submit", "end", "run", "wait", "estimate", "size") if c not in jobs]
-    if missing:
-        raise ValueError(f"jobs lacks columns {missing}")
-    submit = jobs["submit"].to_numpy(dtype=float)
-    end = jobs["end"].to_numpy(dtype=float)
-    run = jobs["run"].to_numpy(dtype=float)
-    wait = jobs["wait"].to_numpy(dtype=float)
-    estimate = jobs["estimate"].to_numpy(dtype=float)
-    size = jobs["size"].to_numpy(dtype=float)
+    import pandas as pd
 
-    bounded = np.maximum(run, BSLD_THRESHOLD)
-    new: dict[str, Any] = {
-        "turnaround": end - submit,
-        "bounded_slowdown": (wait + bounded) / bounded,
-        "slowdown": _ratio(wait + run, run),
-        "xfactor": _ratio(wait + estimate, estimate),
+    new = {
+        name: values.categorical() if isinstance(values, Coded) else values
+        for name, values in _derived(jobs).items()
     }
-    new["runtime_class"] = categorical(classify(run, RUNTIME_EDGES, 0.0), RUNTIME_CLASSES)
-    new["size_class"] = categorical(classify(size, SIZE_EDGES, 1.0), SIZE_CLASSES)
-    new["category"] = categorize(run, size, "16")
-    new["category4"] = categorize(run, size, "4")
-    new["estimate_quality"] = estimate_quality(estimate, run)
-
     if any(name in jobs.columns for name in new):
         # Recomputed in place: the columns keep their places.
         out = jobs.copy()
@@ -248,6 +262,14 @@ def derive(jobs: pd.DataFrame) -> pd.DataFrame:
         return out
     # Added at the end, in one step (column by column was most of a small run's cost).
     return pd.concat([jobs, pd.DataFrame(new, index=jobs.index)], axis=1)
+
+
+def _derive_columns(jobs: Columns) -> Columns:
+    """`derive` on a column table: a new table, the columns added or recomputed."""
+    out = Columns({name: jobs[name] for name in jobs})
+    for name, values in _derived(jobs).items():
+        out[name] = values
+    return out
 
 
 # --------------------------------------------------------------------------- #
@@ -288,7 +310,9 @@ def json_safe(value: Any) -> Any:
         return value if math.isfinite(value) else None
     if isinstance(value, Path):
         return str(value)
-    if isinstance(value, (pd.Timestamp, pd.Timedelta)):
+    # A pandas time is only met where pandas is loaded already: never imported for it.
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(value, (pd.Timestamp, pd.Timedelta)):
         return None if pd.isna(value) else value.isoformat()
     return str(value)
 
@@ -309,8 +333,31 @@ def _aggregate(grouped: Any, stat: Stat) -> Any:
 
 
 def _f(x: Any) -> float:
-    """A plain float (NaN for an empty aggregate)."""
-    return float(x) if x is not None and not pd.isna(x) else math.nan
+    """A plain float (NaN for an empty aggregate, None or pandas' NA)."""
+    try:
+        return math.nan if x is None else float(x)
+    except TypeError:  # pd.NA
+        return math.nan
+
+
+def _mean(values: np.ndarray) -> float:
+    """The mean of the values that are not NaN (NaN if none): pandas' ``Series.mean``,
+    bit for bit (its nanops: NaN made 0, numpy's pairwise sum, over the count)."""
+    values = np.asarray(values, dtype=float)
+    missing = np.isnan(values)
+    count = values.size - int(np.count_nonzero(missing))
+    if count == 0:
+        return math.nan
+    if count < values.size:
+        values = np.where(missing, 0.0, values)
+    return float(values.sum() / count)
+
+
+def _max(values: np.ndarray) -> float:
+    """The largest value that is not NaN (NaN if none), as ``Series.max``."""
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]
+    return float(values.max()) if values.size else math.nan
 
 
 # --------------------------------------------------------------------------- #
@@ -328,48 +375,103 @@ LOADED_FILES: tuple[str, ...] = ("summary.json", "jobs.parquet", "series.parquet
 POLICY_FILES = f"{POLICY_TABLE}*.parquet"
 
 
-@dataclass
 class Result:
     """The record of one simulation run and everything computed from it.
 
     ``jobs`` gets the derived per-job columns on construction (a copy: the
-    caller's frame is not modified); ``series`` is the system state as a step
+    caller's table is not modified); ``series`` is the system state as a step
     function; ``meta`` describes the run (see the module docstring).
+
+    ``jobs`` and ``series`` may be given as DataFrames or as `Columns` (what a
+    simulation makes): either way the attributes ``jobs`` and ``series`` are
+    DataFrames, made from the columns (importing pandas) when first read.
+    `summary`, `category_records`, `save`'s ``jobs.csv`` and ``summary.json``
+    and ``schedule.swf`` read the columns themselves, so a ``schedsim run``
+    that writes only those never loads pandas (`schedsim.model.columns`).
     """
 
-    jobs: pd.DataFrame
-    series: pd.DataFrame
-    meta: dict[str, Any]
-    #: Closed-loop runs only: one row per user session (`schedsim.model.sessions`).
-    sessions: pd.DataFrame | None = None
-    #: Every piece of every job (`schedsim.model.pieces`), when the run kept them.
-    pieces: pd.DataFrame | None = None
-    #: Every decision of every pass, when the run logged them.
-    decisions: pd.DataFrame | None = None
-    #: Every reservation held after every pass, when the run logged them.
-    reservations: pd.DataFrame | None = None
-    #: Every node outage begun, in a run with outages (`schedsim.model.outages`).
-    outages: pd.DataFrame | None = None
-    #: The tables the policy kept (`schedsim.model.policy.Policy.tables`), by name.
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        missing = [c for c in JOB_COLUMNS if c not in self.jobs]
+    def __init__(
+        self,
+        jobs: pd.DataFrame | Columns,
+        series: pd.DataFrame | Columns,
+        meta: dict[str, Any],
+        sessions: pd.DataFrame | None = None,
+        pieces: pd.DataFrame | None = None,
+        decisions: pd.DataFrame | None = None,
+        reservations: pd.DataFrame | None = None,
+        outages: pd.DataFrame | None = None,
+        tables: dict[str, pd.DataFrame] | None = None,
+    ) -> None:
+        self.meta = meta
+        #: Closed-loop runs only: one row per user session (`schedsim.model.sessions`).
+        self.sessions = sessions
+        #: Every piece of every job (`schedsim.model.pieces`), when the run kept them.
+        self.pieces = pieces
+        #: Every decision of every pass, when the run logged them.
+        self.decisions = decisions
+        #: Every reservation held after every pass, when the run logged them.
+        self.reservations = reservations
+        #: Every node outage begun, in a run with outages (`schedsim.model.outages`).
+        self.outages = outages
+        #: The tables the policy kept (`schedsim.model.policy.Policy.tables`), by name.
+        self.tables: dict[str, pd.DataFrame] = {} if tables is None else tables
+        missing = [c for c in JOB_COLUMNS if c not in jobs]
         if missing:
             raise ValueError(f"jobs lacks columns {missing}")
-        missing = [c for c in SERIES_COLUMNS if c not in self.series]
+        missing = [c for c in SERIES_COLUMNS if c not in series]
         if missing:
             raise ValueError(f"series lacks columns {missing}")
-        missing = [k for k in _META_KEYS if k not in self.meta]
+        missing = [k for k in _META_KEYS if k not in meta]
         if missing:
             raise ValueError(f"meta lacks keys {missing}")
-        times = self.series["time"].to_numpy(dtype=float)
+        times = np.asarray(series["time"], dtype=float)
         if times.size and np.any(np.diff(times) < 0):
             raise ValueError("series times must be non-decreasing")
-        cores = self.meta["total_cores"]
+        cores = meta["total_cores"]
         if not cores or cores <= 0:
             raise ValueError(f"meta['total_cores'] must be positive, got {cores}")
-        self.jobs = derive(self.jobs)
+        # The tables as given (a DataFrame, or Columns until a frame is asked for).
+        self._jobs = _derive_columns(jobs) if isinstance(jobs, Columns) else derive(jobs)
+        self._series = series
+
+    def __repr__(self) -> str:
+        meta = self.meta
+        return (
+            f"Result({meta.get('policy', '?')} on {meta.get('workload', '?')}: "
+            f"{len(self._jobs)} jobs, {len(self._series)} series rows)"
+        )
+
+    @property
+    def jobs(self) -> pd.DataFrame:
+        """One row per job (module docstring), the derived columns included."""
+        if isinstance(self._jobs, Columns):
+            self._jobs = self._jobs.frame()
+        return self._jobs
+
+    @jobs.setter
+    def jobs(self, frame: pd.DataFrame) -> None:
+        self._jobs = frame
+
+    @property
+    def series(self) -> pd.DataFrame:
+        """The system state as a step function (module docstring)."""
+        if isinstance(self._series, Columns):
+            self._series = self._series.frame()
+        return self._series
+
+    @series.setter
+    def series(self, frame: pd.DataFrame) -> None:
+        self._series = frame
+
+    def column(self, name: str, rows: np.ndarray | None = None) -> np.ndarray:
+        """Job column ``name`` as a numpy array, of the rows ``rows`` (all when None),
+        without making the ``jobs`` frame; from the frame once it is made (what a
+        caller changed in ``jobs`` counts). Categories come as an object array of
+        their labels (None where missing). Do not write into it: it may be the
+        table's own."""
+        raw = self._jobs[name]
+        values = raw.values() if isinstance(raw, Coded) else np.asarray(raw)
+        return values if rows is None else values[rows]
 
     # ---- the run's window ---------------------------------------------------
 
@@ -410,13 +512,13 @@ class Result:
         (rows sharing a time hold for zero seconds). NaN for an empty window or
         series. Defaults: the whole run.
         """
-        if column not in self.series:
+        if column not in self._series:
             raise ValueError(f"series has no column {column!r}")
         a, b = self._window(start, end)
-        t = self.series["time"].to_numpy(dtype=float)
+        t = np.asarray(self._series["time"], dtype=float)
         if b == a or t.size == 0:
             return math.nan
-        v = self.series[column].to_numpy(dtype=float)
+        v = np.asarray(self._series[column], dtype=float)
         nxt = np.empty_like(t)
         nxt[:-1] = t[1:]
         nxt[-1] = max(self.run_end, t[-1])
@@ -439,41 +541,48 @@ class Result:
         a, b = self._window(start, end)
         if b == a:
             return math.nan
-        ends = self.jobs["end"].to_numpy(dtype=float)
+        return self._throughput(a, b, None)
+
+    def _throughput(self, a: float, b: float, rows: np.ndarray | None) -> float:
+        """`throughput_per_day` over [a, b] (not empty), of the jobs ``rows`` (all: None)."""
+        ends = self.column("end", rows).astype(float)
         done = np.count_nonzero((ends >= a) & (ends <= b))
         return float(done * _DAY / (b - a))
 
     @property
     def makespan(self) -> float:
         """Seed 004, section 3: completion time of the last job, from ``meta["start"]``."""
-        if self.jobs.empty:
-            return math.nan
-        return float(self.jobs["end"].max()) - self.run_start
+        return _max(self.column("end")) - self.run_start
 
     # ---- job selection ------------------------------------------------------
+
+    def _kept(
+        self, warmup: int | float, cooldown: int | float
+    ) -> tuple[np.ndarray | None, float, float, int, int]:
+        """The rows of the kept jobs (None: all, in order), the system-level window and
+        the numbers excluded at each end. See the module docstring for the window."""
+        n = len(self._jobs)
+        head = _trim_count(warmup, n, "warmup")
+        tail = _trim_count(cooldown, n, "cooldown")
+        if head == 0 and tail == 0:
+            return None, self.run_start, self.run_end, 0, 0
+        if head + tail >= n:
+            raise ValueError(f"warmup ({head}) + cooldown ({tail}) would exclude all {n} jobs")
+        submit = self.column("submit").astype(float)
+        order = np.lexsort((self.column("id"), submit))
+        rows = np.sort(order[head : n - tail])
+        a = float(submit[rows].min()) if head else self.run_start
+        b = float(submit[rows].max()) if tail else self.run_end
+        return rows, a, b, head, tail
 
     def _select(
         self,
         warmup: int | float,
         cooldown: int | float,
     ) -> tuple[pd.DataFrame, float, float, int, int]:
-        """Kept jobs, the system-level window and the numbers excluded at each end.
-
-        See the module docstring for the window's definition.
-        """
-        n = len(self.jobs)
-        head = _trim_count(warmup, n, "warmup")
-        tail = _trim_count(cooldown, n, "cooldown")
-        if head == 0 and tail == 0:
-            return self.jobs, self.run_start, self.run_end, 0, 0
-        if head + tail >= n:
-            raise ValueError(f"warmup ({head}) + cooldown ({tail}) would exclude all {n} jobs")
-        order = np.lexsort((self.jobs["id"].to_numpy(), self.jobs["submit"].to_numpy()))
-        kept = self.jobs.iloc[np.sort(order[head : n - tail])]
-        submits = kept["submit"].to_numpy(dtype=float)
-        a = float(submits.min()) if head else self.run_start
-        b = float(submits.max()) if tail else self.run_end
-        return kept, a, b, head, tail
+        """`_kept`, with the kept jobs as a frame."""
+        rows, a, b, head, tail = self._kept(warmup, cooldown)
+        return self.jobs if rows is None else self.jobs.iloc[rows], a, b, head, tail
 
     def _filtered(
         self, estimate: str | None, warmup: int | float, cooldown: int | float
@@ -512,7 +621,17 @@ class Result:
             pieces = self.pieces
             if pieces is not None:
                 pieces = pieces[pieces["job"].isin(part["id"])].reset_index(drop=True)
-            out[key] = replace(self, jobs=part, pieces=pieces)
+            out[key] = Result(
+                jobs=part,
+                series=self._series,
+                meta=self.meta,
+                sessions=self.sessions,
+                pieces=pieces,
+                decisions=self.decisions,
+                reservations=self.reservations,
+                outages=self.outages,
+                tables=self.tables,
+            )
         return out
 
     def summary_by(
@@ -540,6 +659,8 @@ class Result:
             row["throughput_per_day"] = part.throughput_per_day(a, b)
             rows[key] = row
         rows["all"] = whole
+        import pandas as pd
+
         table = pd.DataFrame.from_dict(rows, orient="index")
         table.index.name = column
         return table
@@ -562,53 +683,61 @@ class Result:
         job-based entries count finished jobs only, and ``unfinished`` says how
         many were still in the system.
         """
-        jobs, a, b, head, tail = self._select(warmup, cooldown)
+        rows, a, b, head, tail = self._kept(warmup, cooldown)
         unfinished: dict[str, int] = {}
         if self.partial:
-            live = (jobs["outcome"] == "unfinished").to_numpy()
+            live = self.column("outcome", rows) == "unfinished"
             unfinished["unfinished"] = int(live.sum())
-            jobs = jobs[~live]
-        run = jobs["run"].to_numpy(dtype=float)
-        end = jobs["end"].to_numpy(dtype=float)
-        weight = jobs["size"].to_numpy(dtype=float) * run
-        outcome = jobs["outcome"]
-        n = len(jobs)
+            done = np.flatnonzero(~live)
+            rows = done if rows is None else rows[done]
+
+        def column(name: str) -> np.ndarray:
+            return self.column(name, rows)
+
+        run = column("run").astype(float)
+        end = column("end").astype(float)
+        weight = column("size").astype(float) * run
+        outcome = column("outcome")
+        n = len(run)
         return {
             "jobs": n,
             "excluded_warmup": head,
             "excluded_cooldown": tail,
             "window_start": a,
             "window_end": b,
-            "mean_wait": _f(jobs["wait"].mean()),
-            "max_wait": _f(jobs["wait"].max()),
-            "mean_bounded_slowdown": _f(jobs["bounded_slowdown"].mean()),
-            "max_bounded_slowdown": _f(jobs["bounded_slowdown"].max()),
-            "mean_slowdown": _f(jobs["slowdown"].mean()),
-            "mean_turnaround": _f(jobs["turnaround"].mean()),
-            "mean_xfactor": _f(jobs["xfactor"].mean()),
+            "mean_wait": _mean(column("wait")),
+            "max_wait": _max(column("wait")),
+            "mean_bounded_slowdown": _mean(column("bounded_slowdown")),
+            "max_bounded_slowdown": _max(column("bounded_slowdown")),
+            "mean_slowdown": _mean(column("slowdown")),
+            "mean_turnaround": _mean(column("turnaround")),
+            "mean_xfactor": _mean(column("xfactor")),
             "utilization": self.utilization(a, b),
             "makespan": float(end.max()) - self.run_start if n else math.nan,
             "throughput_per_day": self.throughput_per_day(a, b),
             "mean_queue_length": self.queue_length_mean(a, b),
             "weighted_completion_time": float(np.dot(weight, end - self.run_start)),
-            "weighted_flow_time": float(np.dot(weight, end - jobs["submit"].to_numpy(dtype=float))),
-            "killed_at_limit": int((outcome == "killed_at_limit").sum()),
-            "killed": int((outcome == "killed").sum()),
-            "suspensions": int(jobs["suspensions"].sum()),
+            "weighted_flow_time": float(np.dot(weight, end - column("submit").astype(float))),
+            "killed_at_limit": int(np.count_nonzero(outcome == "killed_at_limit")),
+            "killed": int(np.count_nonzero(outcome == "killed")),
+            "suspensions": int(column("suspensions").sum()),
             **unfinished,
-            **(self._outage_summary(jobs, a, b) if self.outages is not None else {}),
+            **(self._outage_summary(rows, a, b) if self.outages is not None else {}),
             **(closed_loop_summary(self) if self.sessions is not None else {}),
         }
 
-    def _outage_summary(self, jobs: pd.DataFrame, a: float, b: float) -> dict[str, Any]:
+    def _outage_summary(self, rows: np.ndarray | None, a: float, b: float) -> dict[str, Any]:
         """What outages cost (a run with outages only): ``node_failures`` and
         ``maintenance_windows`` begun, node outages counted one per node; ``failed``,
         the jobs an outage killed for good; ``outage_kills``, the attempts outages
         killed (requeued or not); ``lost_core_hours``, the core-hours those attempts
         had run; ``down_core_hours``, the cores out of the machine over the window
         [``window_start``, ``window_end``], in core-hours."""
+        from procset import ProcSet
+
         out = self.outages
         assert out is not None
+        jobs = self.jobs if rows is None else self.jobs.iloc[rows]
         kind = out["kind"]
         nodes = out["nodes"].map(lambda text: len(ProcSet.from_str(text)))
         failed = (jobs["outcome"] == "failed").to_numpy()
@@ -646,6 +775,8 @@ class Result:
         or ``"poor"`` estimated jobs (chapter 4). Cells with no jobs are NaN
         (0 for ``"count"``/``"size"``).
         """
+        import pandas as pd
+
         jobs = self._filtered(estimate, warmup, cooldown)
         rows, row_edges, cols, col_edges = categories.scheme(scheme)
         self._check_metric(metric)
@@ -680,34 +811,69 @@ class Result:
         The max is the worst case a category suffered. A last row ``"all"`` holds
         the same over every selected job (seed 000 quotes the overall slowdown
         beside its per-category table). Columns: ``category``, ``count``,
-        ``<metric>_mean``, ``<metric>_max``.
+        ``<metric>_mean``, ``<metric>_max``: `category_records` as a frame.
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self.category_records(metrics, scheme, estimate, warmup, cooldown))
+
+    def category_records(
+        self,
+        metrics: Iterable[str] = ("bounded_slowdown", "turnaround"),
+        scheme: str = "16",
+        estimate: str | None = None,
+        warmup: int | float = 0,
+        cooldown: int | float = 0,
+    ) -> list[dict[str, Any]]:
+        """`category_stats`'s rows as dicts (``category``, ``count``, ``<metric>_mean``,
+        ``<metric>_max``), computed without pandas: what ``schedsim run`` prints.
+
+        A mean or max skips NaN values and is NaN for a category with none.
         """
         metrics = [metrics] if isinstance(metrics, str) else list(metrics)
         for m in metrics:
             self._check_metric(m)
-        jobs = self._filtered(estimate, warmup, cooldown)
         labels = categories.labels(scheme)
-        cat = categorize(
-            jobs["run"].to_numpy(dtype=float), jobs["size"].to_numpy(dtype=float), scheme
-        )
-        grouped = jobs[metrics].groupby(cat, observed=False)
-        out = pd.DataFrame({"count": grouped.size().reindex(list(labels))})
-        agg = grouped.agg(["mean", "max"]).reindex(list(labels))
-        for m in metrics:
-            out[f"{m}_mean"] = agg[(m, "mean")].to_numpy(dtype=float)
-            out[f"{m}_max"] = agg[(m, "max")].to_numpy(dtype=float)
-        total: dict[str, Any] = {"count": len(jobs)}
-        for m in metrics:
-            total[f"{m}_mean"] = _f(jobs[m].mean())
-            total[f"{m}_max"] = _f(jobs[m].max())
-        out = pd.concat([out, pd.DataFrame([total], index=["all"])])
-        out["count"] = out["count"].astype(int)
-        out.index.name = "category"
-        return out.reset_index()
+        rows = self._rows(estimate, warmup, cooldown)
+        run = self.column("run", rows).astype(float)
+        codes = category_codes(run, self.column("size", rows).astype(float), scheme)
+        values = {m: self.column(m, rows).astype(float) for m in metrics}
+        out = []
+        for code, label in enumerate([*labels, "all"]):
+            # The last row, "all", is every selected job, with a category or not.
+            chosen = codes == code if label != "all" else np.ones(len(codes), dtype=bool)
+            record: dict[str, Any] = {"category": label, "count": int(np.count_nonzero(chosen))}
+            for m in metrics:
+                record[f"{m}_mean"] = _mean(values[m][chosen])
+                record[f"{m}_max"] = _max(values[m][chosen])
+            out.append(record)
+        return out
+
+    def _rows(
+        self, estimate: str | None, warmup: int | float, cooldown: int | float
+    ) -> np.ndarray | None:
+        """`_filtered`'s jobs as rows (None: all)."""
+        rows = self._kept(warmup, cooldown)[0]
+        if estimate is None:
+            return rows
+        if estimate not in ESTIMATE_QUALITIES:
+            raise ValueError(f"estimate must be None, 'well' or 'poor', got {estimate!r}")
+        chosen = np.flatnonzero(self.column("estimate_quality", rows) == estimate)
+        return chosen if rows is None else rows[chosen]
 
     def _check_metric(self, metric: str) -> None:
-        if metric not in self.jobs or not pd.api.types.is_numeric_dtype(self.jobs[metric]):
-            raise ValueError(f"metric must be a numeric jobs column, got {metric!r}")
+        jobs = self._jobs
+        if metric in jobs:
+            values = jobs[metric]
+            if isinstance(jobs, Columns):
+                numeric = isinstance(values, np.ndarray) and values.dtype.kind in "biuf"
+            else:  # a frame: pandas is loaded, and knows its own dtypes
+                import pandas as pd
+
+                numeric = pd.api.types.is_numeric_dtype(values)
+            if numeric:
+                return
+        raise ValueError(f"metric must be a numeric jobs column, got {metric!r}")
 
     # ---- files --------------------------------------------------------------
 
@@ -754,14 +920,14 @@ class Result:
         for name in names:
             path = out / name
             if name == "jobs.csv":
-                write_csv(self.jobs, path)  # the bytes of to_csv(index=False), faster
+                write_csv(self._jobs, path)  # the bytes of to_csv(index=False), faster
             elif name == "summary.json":
                 path.write_text(self.summary_json(warmup, cooldown))
             elif name.startswith(POLICY_TABLE):
                 self.tables[name[len(POLICY_TABLE) : -len(".parquet")]].to_parquet(
                     path, index=False
                 )
-            else:
+            else:  # jobs and series made frames here, if they were columns
                 getattr(self, name.removesuffix(".parquet")).to_parquet(path, index=False)
         return out
 
@@ -781,6 +947,8 @@ class Result:
                 f"{src}: no {' or '.join(missing)}; a result is read back from the "
                 f"{', '.join(LOADED_FILES)} that save writes"
             )
+        import pandas as pd
+
         doc = json.loads((src / "summary.json").read_text())
         jobs = pd.read_parquet(src / "jobs.parquet")
         series = pd.read_parquet(src / "series.parquet")
@@ -814,6 +982,8 @@ def compare(
     NS, SS and IS category by category): it prints narrowly, and
     ``compare(...).plot.bar()`` draws the paper's grouped bars.
     """
+    import pandas as pd
+
     if not results:
         raise ValueError("compare needs at least one result")
     labels = list(categories.labels(scheme))

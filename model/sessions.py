@@ -28,9 +28,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
     from schedsim.model.results import Result
 
 __all__ = [
@@ -106,6 +107,8 @@ def queue_by_time_of_day(result: Result, step: float = 600.0) -> pd.DataFrame:
     horizon). Columns ``hour`` (0-24), ``queued``, ``running``, ``busy_cores``
     (means) and ``queued_std``.
     """
+    import pandas as pd  # here: a run's summary (`closed_loop_summary`) needs none
+
     if not step > 0:
         raise ValueError(f"step must be positive, got {step}")
     offsets, grid = _day_grid(result, step)
@@ -128,6 +131,8 @@ def jobs_at_times(result: Result, hours: Sequence[float] = (10, 16, 20, 23)) -> 
     suspensions are not separated out). Columns: ``hour``, ``day``,
     ``state`` (``waiting``/``running``), ``id``, ``size``, ``run``.
     """
+    import pandas as pd  # here: a run's summary (`closed_loop_summary`) needs none
+
     start, days = _whole_days(result)
     jobs = result.jobs
     submit = jobs["submit"].to_numpy(dtype=float)

@@ -41,11 +41,11 @@ from operator import attrgetter
 from typing import Any, Literal
 
 import numpy as np
-import pandas as pd
 import simpy
 
 from schedsim._version import __version__
 from schedsim.model.cluster import MAX_CORES, Cluster, ranges
+from schedsim.model.columns import Columns
 from schedsim.model.contention import ContentionModel
 from schedsim.model.job import JobRun
 from schedsim.model.machine import Machine, job_memory
@@ -555,10 +555,14 @@ class ModelSimulation:
         runs = _in_submit_order(list(s.jobs.values() if partial else s.finished))
         names: dict[int, str] = {}  # node lists by allocation, shared by both tables
         jobs = self._job_table(runs, now, names)
+        # pandas only for the tables a run keeps on request: a plain run never loads it
+        # (`schedsim.model.columns`).
+        pd = _pandas() if self.population is not None or self.outages is not None else None
         sessions = None
         if self.population is not None:
+            assert pd is not None
             of = self.sessions.job_session
-            jobs["session"] = np.array([of[i][1] for i in jobs["id"]], dtype=np.int64)
+            jobs["session"] = np.array([of[r.id][1] for r in runs], dtype=np.int64)
             sessions = pd.DataFrame(self.sessions.sessions, columns=list(SESSION_COLUMNS))
         series = _series_table(s.series)
         pieces = None
@@ -567,14 +571,14 @@ class ModelSimulation:
             pieces = s.pieces.frame(self.cluster.cores_per_node, open_, names)
         decisions = None
         if s.decisions is not None:
-            decisions = pd.DataFrame(
+            decisions = _pandas().DataFrame(
                 [(*row[:4], ranges(row[4].nodes) if row[4] is not None else "", *row[5:])
                  for row in s.decisions],
                 columns=list(DECISION_COLUMNS),
             )  # fmt: skip
         reservations = None
         if s.promises is not None:
-            reservations = pd.DataFrame(
+            reservations = _pandas().DataFrame(
                 [(number, at, r.job, r.kind, r.start, r.end, r.size,
                   ranges(r.allocation.nodes) if r.allocation is not None else "")
                  for number, at, r in s.promises],
@@ -585,7 +589,9 @@ class ModelSimulation:
         else:
             # The last job's end, not the clock: a policy timer left pending
             # when the last job ended still moves the clock, but nothing happens then.
-            end = float(max(jobs["end"].max(), s.series[-1][0] if s.series else -np.inf))
+            ends = np.asarray(jobs["end"], dtype=float)
+            last = float(ends.max()) if len(ends) else -np.inf
+            end = float(max(last, s.series[-1][0] if s.series else -np.inf))
         header = self.workload.header
         meta: dict[str, Any] = {
             "workload": self.workload.name,
@@ -616,7 +622,7 @@ class ModelSimulation:
         outages = None
         if self.outages is not None:
             meta["outages"] = self.outages.describe()
-            assert s.outages is not None
+            assert s.outages is not None and pd is not None
             outages = pd.DataFrame(
                 {
                     "start": np.array([o.start for o in s.outages], dtype=float),
@@ -648,12 +654,12 @@ class ModelSimulation:
             reservations=reservations,
             outages=outages,
             tables={
-                name: pd.DataFrame(list(rows), columns=list(columns))
+                name: _pandas().DataFrame(list(rows), columns=list(columns))
                 for name, (columns, rows) in self.policy.tables().items()
             },
         )
 
-    def _job_table(self, runs: list[JobRun], now: float, names: dict[int, str]) -> pd.DataFrame:
+    def _job_table(self, runs: list[JobRun], now: float, names: dict[int, str]) -> Columns:
         """One row per job (`schedsim.model.results.SIMULATED_COLUMNS`, then the attributes)."""
         n = len(runs)
         done = [r.state is State.DONE for r in runs]
@@ -668,14 +674,17 @@ class ModelSimulation:
         def column(of: list[Any], name: str, dtype: type) -> np.ndarray:
             return np.fromiter(map(attrgetter(name), of), dtype, n)
 
-        jobs = pd.DataFrame(
+        submit = column(runs, "submit", float)
+        end = np.array([r.end for r in runs], dtype=float)
+        run = np.array(run_time, dtype=float)
+        jobs = Columns(
             {
                 "id": column(runs, "id", np.int64),
-                "submit": column(runs, "submit", float),
+                "submit": submit,
                 # A job never started has no start (None): NaN, as np.array makes it.
                 "start": np.array([r.first_start for r in runs], dtype=float),
-                "end": np.array([r.end for r in runs], dtype=float),
-                "run": np.array(run_time, dtype=float),
+                "end": end,
+                "run": run,
                 "estimate": column(runs, "estimate", float),
                 "work": column(jobs_, "work", float),
                 "size": column(runs, "size", np.int64),
@@ -694,14 +703,13 @@ class ModelSimulation:
         if self.outages is not None:
             # Only in a run with outages: the job tables of the others stay as they were.
             jobs.insert(
-                jobs.columns.get_loc("attempts"), "failures", column(runs, "failures", np.int64)
+                jobs.columns.index("attempts"), "failures", column(runs, "failures", np.int64)
             )
-        end = jobs["end"]
         if not all(done):
-            end = end.fillna(now)
+            end = np.where(np.isnan(end), now, end)
         # Everything but the run of the attempt that counts: queued, suspended,
         # overhead, and lost attempts (seed 001's delay d = response - service).
-        jobs.insert(5, "wait", end - jobs["submit"] - jobs["run"])
+        jobs.insert(5, "wait", end - submit - run)
         # SWF's two attribute fields, when the workload uses them (-1: missing).
         for field in ("queue", "partition"):
             values = column(jobs_, field, np.int64)
@@ -732,7 +740,7 @@ def _in_submit_order(runs: list[JobRun]) -> list[JobRun]:
     return [runs[k] for k in np.lexsort((ids, submits)).tolist()]
 
 
-def _series_table(rows: list[tuple[float, int, int, int, int, int]]) -> pd.DataFrame:
+def _series_table(rows: list[tuple[float, int, int, int, int, int]]) -> Columns:
     """The series, one row per pass (`Scheduler.series`): the clock, then counts.
 
     Read through one float array, which is exact for counts (below 2**53) and twice as
@@ -740,10 +748,10 @@ def _series_table(rows: list[tuple[float, int, int, int, int, int]]) -> pd.DataF
     ``np.array`` on the tuples); no pass at all gives the empty table pandas would.
     """
     if not rows:
-        return pd.DataFrame(rows, columns=list(SERIES_COLUMNS))
+        return Columns({name: np.array([], dtype=object) for name in SERIES_COLUMNS})
     width = len(SERIES_COLUMNS)
     values = np.fromiter(chain.from_iterable(rows), float, width * len(rows)).reshape(-1, width)
-    return pd.DataFrame(
+    return Columns(
         {
             name: values[:, k] if k == 0 else values[:, k].astype(np.int64)
             for k, name in enumerate(SERIES_COLUMNS)
@@ -803,5 +811,15 @@ def _attributes(jobs: list[Job]) -> dict[str, Any]:
         elif numeric:
             out[name] = np.array([np.nan if v is None else v for v in values], dtype=float)
         else:
-            out[name] = pd.array(values, dtype=object)
+            objects = np.empty(len(values), dtype=object)  # an object column (`Columns`)
+            for i, value in enumerate(values):  # one by one: a value may be a sequence
+                objects[i] = value
+            out[name] = objects
     return out
+
+
+def _pandas() -> Any:
+    """pandas, imported for a table only some runs keep (`_collect`)."""
+    import pandas
+
+    return pandas

@@ -33,10 +33,14 @@ import csv
 import os
 from collections.abc import Callable
 from itertools import compress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+from schedsim.model.columns import Coded, Columns
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = ["write_csv"]
 
@@ -54,12 +58,16 @@ _WHOLE = 1e16
 Cells = Callable[[int, int], list[str]]
 
 
-def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
+def write_csv(frame: pd.DataFrame | Columns, path: str | os.PathLike[str]) -> None:
     """Write ``frame`` to ``path`` as ``frame.to_csv(path, index=False)`` does, byte
-    for byte (see the module docstring for what is written here, what by pandas)."""
+    for byte (see the module docstring for what is written here, what by pandas).
+
+    ``frame`` may be `Columns`: the text is then made from its arrays, without
+    pandas, as `Columns.frame`'s ``to_csv`` would write it."""
     columns = _columns(frame)
     if columns is None:
-        frame.to_csv(path, index=False)
+        whole = frame.frame() if isinstance(frame, Columns) else frame
+        whole.to_csv(path, index=False)
         return
     cells, plain = columns
     # newline="": the writer's own "\n" line ends, untranslated (pandas opens it so too).
@@ -77,17 +85,20 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
                 writer.writerows(zip(*block, strict=True))
 
 
-def _columns(frame: pd.DataFrame) -> tuple[list[Cells], bool] | None:
+def _columns(frame: pd.DataFrame | Columns) -> tuple[list[Cells], bool] | None:
     """Each column's cells, and whether no field needs the csv writer's quoting; None
     when pandas writes some part of the table (its labels, a column's dtype) in
     another way."""
-    labels = frame.columns
-    if labels.nlevels != 1 or len(labels) == 0 or not all(type(c) is str for c in labels):
+    labels = list(frame.columns)  # a MultiIndex's labels are tuples: not written here
+    if not labels or not all(type(c) is str for c in labels):
         return None
     columns = []
     plain = len(labels) > 1  # a row of one field: the writer quotes it when empty
-    for i in range(len(labels)):  # by position: labels may repeat
-        column = _cells(frame.iloc[:, i])
+    for i in range(len(labels)):  # by position: a frame's labels may repeat
+        if isinstance(frame, Columns):
+            column = _raw_cells(frame[labels[i]])
+        else:
+            column = _cells(frame.iloc[:, i])
         if column is None:
             return None
         cells, quoted = column
@@ -99,6 +110,8 @@ def _columns(frame: pd.DataFrame) -> tuple[list[Cells], bool] | None:
 def _cells(column: pd.Series) -> tuple[Cells, bool] | None:
     """The column's cells as the text pandas writes, missing ones empty, and whether
     some field needs quotes; None for a dtype left to pandas."""
+    import pandas as pd  # loaded already: the column is pandas'
+
     dtype = column.dtype
     if isinstance(dtype, np.dtype):
         values = column.to_numpy()
@@ -115,14 +128,7 @@ def _cells(column: pd.Series) -> tuple[Cells, bool] | None:
             return _slices(texts), _quoted(texts)
         return None
     if isinstance(dtype, pd.CategoricalDtype):
-        categories = dtype.categories.tolist()
-        if not all(type(c) is str for c in categories):
-            return None
-        codes = column.cat.codes.to_numpy()
-        labels = (*categories, "")  # code -1 (missing) picks the "" put last
-        return (lambda a, b: list(map(labels.__getitem__, codes[a:b].tolist()))), _quoted(
-            categories
-        )
+        return _coded(column.cat.codes.to_numpy(), dtype.categories.tolist())
     if isinstance(dtype, pd.StringDtype):
         texts = _blank(column.tolist(), column.isna().to_numpy())
         return _slices(texts), _quoted(texts)
@@ -131,6 +137,34 @@ def _cells(column: pd.Series) -> tuple[Cells, bool] | None:
         texts = _blank(list(map(str, column.tolist())), column.isna().to_numpy())
         return _slices(texts), False
     return None
+
+
+def _raw_cells(values: np.ndarray | list[Any] | Coded) -> tuple[Cells, bool] | None:
+    """`_cells` of a `Columns` column: numbers, text (a list of str, or an object
+    array of str and None), categories of text; None for anything else (a list or an
+    object array holding other values), which the table's frame writes."""
+    if isinstance(values, Coded):
+        return _coded(values.codes, list(values.labels))
+    if isinstance(values, np.ndarray) and values.dtype.kind != "O":
+        if values.dtype.kind in "iub":
+            return _numbers(values, _strs), False
+        if values.dtype == np.float64:
+            return _numbers(values, _floats), False
+        return None
+    objects = values.tolist() if isinstance(values, np.ndarray) else list(values)
+    missing = np.array([v is None for v in objects], dtype=bool)
+    if not all(type(v) is str for v in compress(objects, (~missing).tolist())):
+        return None
+    texts = _blank(objects, missing)
+    return _slices(texts), _quoted(texts)
+
+
+def _coded(codes: np.ndarray, categories: list[Any]) -> tuple[Cells, bool] | None:
+    """Cells of a categorical column: each code's label, "" for a missing one (-1)."""
+    if not all(type(c) is str for c in categories):
+        return None
+    labels = (*categories, "")  # code -1 (missing) picks the "" put last
+    return (lambda a, b: list(map(labels.__getitem__, codes[a:b].tolist()))), _quoted(categories)
 
 
 def _numbers(values: np.ndarray, format_: Callable[[np.ndarray], list[str]]) -> Cells:

@@ -147,6 +147,26 @@ print(json.dumps({{"run": heavy()}}))
     assert not packages & {"scipy", "numba", "matplotlib", "dask"}
 
 
+def test_a_run_writing_the_csv_and_swf_files_loads_no_pandas(tmp_path):
+    # The job table, the summary, the per-category table, jobs.csv and schedule.swf are
+    # made from the run's columns (`schedsim.model.columns`): pandas and the pyarrow it
+    # loads cost a run a third of a second. Its Parquet files load pandas (above).
+    seen = probe(
+        _PRELUDE
+        + f"""
+from schedsim.app.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["run", "--workload", "kth", "--first", "2000", "--policy", "easy",
+          "--only", "jobs.csv,schedule.swf", "--out", {str(tmp_path)!r}, "--no-progress"])
+print(json.dumps({{"run": heavy()}}))
+"""
+    )
+    packages = {m.split(".")[0] for m in seen["run"]}
+    assert "rich" in packages  # the probe sees what a run loads
+    assert "pandas" not in packages
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["jobs.csv", "schedule.swf"]
+
+
 @pytest.mark.parametrize(
     ("policy", "module", "jobs"),
     [

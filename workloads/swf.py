@@ -155,7 +155,7 @@ from collections.abc import Callable, Sequence
 from itertools import chain
 from operator import attrgetter, itemgetter
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, Any, Protocol
 
 import numpy as np
 
@@ -170,9 +170,6 @@ from schedsim.workloads.formats import (
 from schedsim.workloads.job import SWF_FIELDS, Job, _trusted_jobs
 from schedsim.workloads.workload import CleaningStep, Header, Members, Workload
 
-if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
-
 __all__ = [
     "MAX_ID",
     "MAX_PROCS",
@@ -185,6 +182,19 @@ __all__ = [
     "source_lines",
     "write_swf",
 ]
+
+
+class Table(Protocol):
+    """What `write_swf` reads of a table: column names and each column by name, as
+    a DataFrame and `schedsim.model.columns.Columns` both give them."""
+
+    @property
+    def columns(self) -> Any: ...
+
+    def __getitem__(self, name: str) -> Any: ...
+
+    def __len__(self) -> int: ...
+
 
 # 0-based field indices.
 (JOB, SUBMIT, WAIT, RUN, ALLOC, CPU, MEMORY, REQ_PROCS, REQ_TIME, REQ_MEMORY, STATUS, USER,
@@ -735,8 +745,8 @@ def _parse_fast(path: Path, data: bytes) -> _Parsed | None:
     whole file to the per-line reader, the single source of the format messages. The
     value checks (`_Checks`) come after, on either path.
     """
-    # Imported here: pyarrow takes a quarter of a second to import, and a process
-    # that writes only, or reads nothing, should not pay it (pandas imports it anyway).
+    # Imported here: pyarrow takes a tenth of a second to import, and a process that
+    # writes only, or reads nothing, should not pay it.
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -772,20 +782,20 @@ def _parse_fast(path: Path, data: bytes) -> _Parsed | None:
         pa.binary(), len(starts), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
     )
     # Comment lines are taken out first: they may hold bytes that are not UTF-8.
-    text = pc.ascii_trim_whitespace(lines.filter(pa.array(~comment)).view(pa.string()))
-    filled = pc.greater(pc.binary_length(text), 0).to_numpy(zero_copy_only=False)
+    text = pc.ascii_trim_whitespace(lines.filter(_mask(pa, ~comment)).view(pa.string()))
+    filled = _numbers(pc.binary_length(text), np.int32) > 0
     if not filled.any():
         return None  # no job lines: the per-line reader says so
-    text = text.filter(pa.array(filled))
+    text = text.filter(_mask(pa, filled))
     tokens = pc.ascii_split_whitespace(text)
-    if (pc.list_value_length(tokens).to_numpy(zero_copy_only=False) != _N_FIELDS).any():
+    if (_numbers(pc.list_value_length(tokens), np.int32) != _N_FIELDS).any():
         return None
     try:
         values = pc.cast(tokens.flatten(), pa.float64())
     except pa.ArrowInvalid:
         return None
     # A copy: the reader sets unusual values to missing in place.
-    a = values.to_numpy(zero_copy_only=False).reshape(-1, _N_FIELDS).copy()
+    a = _numbers(values, np.float64).reshape(-1, _N_FIELDS).copy()
     if not np.isfinite(a).all():
         return None
     ints = a[:, list(_INT_FIELDS)]
@@ -793,6 +803,24 @@ def _parse_fast(path: Path, data: bytes) -> _Parsed | None:
         return None
     numbers = (np.flatnonzero(~comment)[filled] + 1).tolist()
     return header, lambda row: str(text[row].as_py()), numbers, a
+
+
+# Arrays cross between numpy and Arrow through their buffers: pyarrow's ``pa.array``
+# and ``Array.to_numpy`` import pandas (a third of a second) to ask whether the data
+# is pandas', and a run that writes no Parquet file never needs it otherwise.
+
+
+def _mask(pa: Any, values: np.ndarray) -> Any:
+    """A boolean Arrow array of ``values``, made from their bits."""
+    bits = np.packbits(values, bitorder="little")
+    return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
+
+
+def _numbers(array: Any, dtype: type) -> np.ndarray:
+    """A numeric Arrow array without nulls as numpy's (read-only: a view of its data)."""
+    assert array.null_count == 0, "a numeric Arrow array with nulls"
+    size = np.dtype(dtype).itemsize
+    return np.frombuffer(array.buffers()[1], dtype, len(array), array.offset * size)
 
 
 def _parse_slow(path: Path, data: bytes) -> tuple[_Parsed, SWFError | None]:
@@ -1654,7 +1682,7 @@ def _rounded(values: np.ndarray) -> np.ndarray:
 
 
 def _partial_rows(
-    workload: Workload, table: np.ndarray, partials: pd.DataFrame
+    workload: Workload, table: np.ndarray, partials: Table
 ) -> tuple[np.ndarray, np.ndarray]:
     """The partial-execution lines of ``partials`` (`write_swf`) as rows of 18 values, in
     job order then time order, and for each the row of its job's summary line in
@@ -1670,7 +1698,7 @@ def _partial_rows(
     """
     job_ids = table[:, JOB]
     by_id = np.argsort(job_ids, kind="stable")
-    pid = partials["id"].to_numpy(dtype=np.float64)
+    pid = np.asarray(partials["id"], dtype=np.float64)
     at = np.minimum(np.searchsorted(job_ids[by_id], pid), len(by_id) - 1)
     k = by_id[at]
     unknown = np.flatnonzero(job_ids[k] != pid)
@@ -1679,9 +1707,9 @@ def _partial_rows(
             f"partial executions of {len(np.unique(pid[unknown]))} jobs that are not in "
             f"workload {workload.name!r} (first: job {_fmt(float(pid[unknown[0]]))})"
         )
-    start = partials["start"].to_numpy(dtype=np.float64)
-    end = partials["end"].to_numpy(dtype=np.float64)
-    size, size_ok = _whole(partials["size"].to_numpy())
+    start = np.asarray(partials["start"], dtype=np.float64)
+    end = np.asarray(partials["end"], dtype=np.float64)
+    size, size_ok = _whole(np.asarray(partials["size"]))
     order = np.lexsort((end, start, k))
     k, start, end, size, size_ok = k[order], start[order], end[order], size[order], size_ok[order]
     submit = table[k, SUBMIT]
@@ -1716,11 +1744,11 @@ def _partial_rows(
 def write_swf(
     path: str | os.PathLike[str],
     workload: Workload,
-    schedule: pd.DataFrame,
+    schedule: Table,
     *,
     note: str | None = None,
     preemption: str | None = None,
-    partials: pd.DataFrame | None = None,
+    partials: Table | None = None,
     max_nodes: int | None = None,
     max_procs: int | None = None,
     converted: bool = False,
@@ -1789,13 +1817,14 @@ def write_swf(
     `ValueError` naming the first such job in submit order; so is a partial
     execution of no workload job, or one that is no stretch of its job's life.
     """
-    column = schedule["id"].to_numpy()
+    # np.asarray: a DataFrame's columns and `Columns`' arrays alike.
+    column = np.asarray(schedule["id"])
     # int() of each id (a float id truncates); tolist() gives the same ints at once.
     ids = column.tolist() if column.dtype.kind == "i" else [int(i) for i in column]
-    waits = schedule["wait"].to_numpy(dtype=float)
-    runs = schedule["run"].to_numpy(dtype=float)
-    sizes = schedule["size"].to_numpy() if "size" in schedule.columns else None
-    statuses = schedule["status"].to_numpy(dtype=float) if "status" in schedule.columns else None
+    waits = np.asarray(schedule["wait"], dtype=float)
+    runs = np.asarray(schedule["run"], dtype=float)
+    sizes = np.asarray(schedule["size"]) if "size" in schedule.columns else None
+    statuses = np.asarray(schedule["status"], dtype=float) if "status" in schedule.columns else None
     has_partials = partials is not None and len(partials) > 0
     if preemption is None:
         preemption = "Double" if has_partials else "No"

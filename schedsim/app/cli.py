@@ -428,8 +428,8 @@ def print_categories(
 ) -> None:
     from schedsim.app.report.console import category_stats_table, show
 
-    stats = result.category_stats(warmup=warmup, cooldown=cooldown)
-    show(console, category_stats_table(stats))
+    records = result.category_records(warmup=warmup, cooldown=cooldown)
+    show(console, category_stats_table(records))
 
 
 def output_directory(value: str | None, option: str = "--out") -> Path | None:

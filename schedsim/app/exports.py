@@ -49,12 +49,14 @@ import os
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
+from schedsim.model.columns import Columns
 from schedsim.model.pieces import holding
 from schedsim.workloads.swf import write_swf
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
     from schedsim.model.results import Result
     from schedsim.workloads.workload import Workload
 
@@ -64,22 +66,29 @@ __all__ = ["partial_executions", "schedule_frame", "write_schedule_swf"]
 SWF_STATUS: dict[str, int] = {"completed": 1, "killed_at_limit": 0, "killed": 5, "failed": 0}
 
 
-def schedule_frame(result: Result) -> pd.DataFrame:
+def schedule_frame(result: Result) -> Columns:
     """The summary line of each job: ``id, wait, run, size, status`` (module docstring).
 
     ``wait`` and ``run`` are the job table's (seconds); for an unfinished job (a
     partial result) both are NaN, written as -1 (missing): its end, and so the run
-    that counts, are not known yet.
+    that counts, are not known yet. Made from the job table's columns
+    (`Result.column`): writing ``schedule.swf`` needs no DataFrame.
     """
-    jobs = result.jobs
-    status = jobs["outcome"].astype(str).map(SWF_STATUS).fillna(-1).astype("int64")
-    unfinished = (status == -1).to_numpy()
-    wait = jobs["wait"].to_numpy(dtype=float).copy()
-    run = jobs["run"].to_numpy(dtype=float).copy()
+    outcome = result.column("outcome")
+    status = np.array([SWF_STATUS.get(str(o), -1) for o in outcome.tolist()], dtype=np.int64)
+    unfinished = status == -1
+    wait = result.column("wait").astype(float)  # a copy: NaN is put in it
+    run = result.column("run").astype(float)
     wait[unfinished] = np.nan
     run[unfinished] = np.nan
-    return pd.DataFrame(
-        {"id": jobs["id"], "wait": wait, "run": run, "size": jobs["size"], "status": status}
+    return Columns(
+        {
+            "id": result.column("id"),
+            "wait": wait,
+            "run": run,
+            "size": result.column("size"),
+            "status": status,
+        }
     )
 
 
@@ -87,15 +96,14 @@ def preempted(result: Result) -> bool:
     """Whether any job was suspended, requeued or paid an overhead: the jobs whose holding
     of processors the summary line alone does not show (read from the job table, so
     that an EASY run never looks at its piece log)."""
-    jobs = result.jobs
     return bool(
-        (jobs["suspensions"].to_numpy() > 0).any()
-        or (jobs["requeues"].to_numpy() > 0).any()
-        or (jobs["overhead_time"].to_numpy(dtype=float) > 0).any()
+        (result.column("suspensions") > 0).any()
+        or (result.column("requeues") > 0).any()
+        or (result.column("overhead_time").astype(float) > 0).any()
     )
 
 
-def partial_executions(result: Result) -> pd.DataFrame | None:
+def partial_executions(result: Result) -> pd.DataFrame | Columns | None:
     """The partial executions to write (``id, start, end, size``), None without a piece log.
 
     A job has them when its holding intervals (`schedsim.model.pieces.holding`) are
@@ -103,9 +111,8 @@ def partial_executions(result: Result) -> pd.DataFrame | None:
     or one that holds an overhead or a lost attempt. Empty when no job was preempted
     (the piece log is then not read at all: an EASY run writes as fast as before).
     """
-    empty = pd.DataFrame({"id": [], "start": [], "end": [], "size": []})
     if not preempted(result):
-        return empty
+        return Columns({name: np.array([]) for name in ("id", "start", "end", "size")})
     pieces = result.pieces
     if pieces is None:
         return None

@@ -27,7 +27,6 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from rich.cells import cell_len
 from rich.console import Console
 from rich.measure import Measurement
@@ -41,8 +40,8 @@ from schedsim.app.report.quantities import (
     comparison_bounds,
     comparison_unit,
     config_unit,
+    was_cut,
 )
-from schedsim.app.report.statistics import was_cut
 
 if TYPE_CHECKING:
     from schedsim.app.report.study_results import StudyResults
@@ -259,10 +258,10 @@ def summary_table(summaries: Mapping[str, Mapping[str, Any]], title: str = "Summ
 _SHORT = {"bounded_slowdown": "bsld"}
 
 
-def category_stats_table(stats: pd.DataFrame, scheme: str = "16") -> Table:
-    """`Result.category_stats` as ``schedsim run`` prints it: per category the jobs,
+def category_stats_table(records: Sequence[Mapping[str, Any]], scheme: str = "16") -> Table:
+    """`Result.category_records` as ``schedsim run`` prints it: per category the jobs,
     then the mean and maximum of each metric, each header with its unit."""
-    metrics = [str(c)[: -len("_mean")] for c in stats.columns if str(c).endswith("_mean")]
+    metrics = [str(c)[: -len("_mean")] for c in records[-1] if str(c).endswith("_mean")]
     names = " and ".join(
         f"{m.replace('_', ' ')} ({_SHORT[m]})" if m in _SHORT else m.replace("_", " ")
         for m in metrics
@@ -276,7 +275,7 @@ def category_stats_table(stats: pd.DataFrame, scheme: str = "16") -> Table:
             unit = shown_unit(m)
             add_column(table, f"{st} {_SHORT.get(m, m)} ({unit})", right=True)
             columns.append((f"{m}_{st}", m, st))
-    for _, row in stats.iterrows():
+    for row in records:
         cells = [format_value(row[c], metric or "jobs", st) for c, metric, st in columns]
         table.add_row(str(row["category"]), *cells)
     return table

@@ -26,21 +26,20 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from schedsim.app.report.quantities import (
-    JOB_UNITS,
-    SUMMARY_UNITS,
-    unit_of,
-)
-from schedsim.app.report.statistics import NA, STATS, key
+from schedsim.app.report.quantities import JOB_UNITS, STATS, SUMMARY_UNITS, unit_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = [
     "JOB_UNITS",
+    "NA",
     "STYLES",
     "SUMMARY_UNITS",
     "column_header",
@@ -49,6 +48,7 @@ __all__ = [
     "format_styled",
     "format_value",
     "group_name",
+    "key",
     "metric_column_unit",
     "safe_name",
     "shown_unit",
@@ -57,6 +57,28 @@ __all__ = [
     "unit_of",
     "with_units",
 ]
+
+
+class _Missing:
+    """Stands for NaN/None in grouping keys: NaN != NaN, but all missing values are one group."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<NA>"
+
+
+#: The grouping key of every missing value (None, NaN, pandas NA).
+NA = _Missing()
+
+
+def key(value: Any) -> Any:
+    """A hashable grouping key for a cell value, with every kind of missing value as `NA`."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return NA
+    return NA if value is getattr(sys.modules.get("pandas"), "NA", NA) else value  # pd.NA
 
 
 def fmt(value: Any) -> str:

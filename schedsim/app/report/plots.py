@@ -33,15 +33,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from schedsim.app.report.formats import fmt, group_name
+from schedsim.app.report.formats import NA, fmt, group_name, key
 from schedsim.app.report.quantities import (
     axis_label,
     bounds_of,
     category_table_name,
     config_axis,
     unit_of,
+    was_cut,
 )
-from schedsim.app.report.statistics import NA, groups, key, was_cut
+from schedsim.app.report.statistics import groups
 
 if TYPE_CHECKING:
     from pathlib import Path

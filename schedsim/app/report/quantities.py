@@ -37,6 +37,7 @@ __all__ = [
     "PREEMPTIVE_FCFS",
     "RUN_UNITS",
     "SELECTIVE_PREEMPTION",
+    "STATS",
     "SUMMARY_METRICS",
     "SUMMARY_UNITS",
     "UNITLESS_PARAMETERS",
@@ -49,6 +50,7 @@ __all__ = [
     "config_unit",
     "parameter_unit",
     "unit_of",
+    "was_cut",
 ]
 
 
@@ -120,6 +122,8 @@ SUMMARY_METRICS: tuple[str, ...] = tuple(SUMMARY_UNITS)
 
 #: Columns of a study's runs.csv beside the configuration and the summary: their unit.
 RUN_UNITS: dict[str, str] = {"wall_time": "s"}
+#: The statistics of a metric over runs (`statistics.aggregate`), in column order.
+STATS: tuple[str, ...] = ("mean", "std", "ci_low", "ci_high")
 
 #: Columns of `Result.jobs` a per-category table aggregates: their unit.
 JOB_UNITS: dict[str, str] = {
@@ -336,3 +340,11 @@ def comparison_bounds(kind: str, metric: str) -> tuple[float, float]:
     if kind == "percent":
         return -100.0, math.inf
     return UNBOUNDED
+
+
+def was_cut(low: float, high: float, bounds: tuple[float, float]) -> bool:
+    """Whether an interval [low, high] of `describe` (not of zero width) reaches an end
+    of ``bounds``: then it was cut there (a t interval reaches it only by chance)."""
+    if not (math.isfinite(low) and math.isfinite(high)) or low == high:
+        return False
+    return low == bounds[0] or high == bounds[1]

@@ -44,7 +44,7 @@ from typing import Any, Literal, TypeGuard
 import numpy as np
 import pandas as pd
 
-from schedsim.app.report import statistics
+from schedsim.app.report import formats
 from schedsim.app.report.quantities import SUMMARY_METRICS
 from schedsim.app.study import CONFIG_KEYS
 from schedsim.model.results import LOADED_FILES, Result
@@ -104,7 +104,7 @@ def _flatten(config: Mapping[str, Any]) -> dict[str, Any]:
                 flat[f"{name}.{sub}"] = _cell(v)
         else:
             flat[str(name)] = _cell(value)
-    if "load_factor" in flat and statistics.key(flat["load_factor"]) is statistics.NA:
+    if "load_factor" in flat and formats.key(flat["load_factor"]) is formats.NA:
         flat["load_factor"] = 1.0  # null: the trace's own load
     return flat
 

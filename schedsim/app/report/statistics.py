@@ -61,14 +61,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from schedsim.app.report.quantities import UNBOUNDED, bounds_of, comparison_bounds
+from schedsim.app.report.formats import NA, key
+from schedsim.app.report.quantities import STATS, UNBOUNDED, bounds_of, comparison_bounds
 from schedsim.model.categories import labels as category_labels
 from schedsim.model.results import Result, Stat
 
 __all__ = [
     "KINDS",
-    "NA",
-    "STATS",
     "aggregate",
     "categories",
     "category_cells",
@@ -77,18 +76,14 @@ __all__ = [
     "confidence_interval",
     "describe",
     "groups",
-    "key",
     "paired",
     "policy_related",
     "ratio",
     "ratio_table",
-    "was_cut",
 ]
 
 #: Comparisons `ratio` knows.
 KINDS: tuple[str, ...] = ("R", "ratio", "percent", "difference")
-#: The statistics `aggregate` computes per metric, in column order.
-STATS: tuple[str, ...] = ("mean", "std", "ci_low", "ci_high")
 
 #: A per-category request: (metric, stat, scheme, estimate) of `Result.category_table`.
 CategoryRequest = tuple[str, Stat, str, "str | None"]
@@ -150,14 +145,6 @@ def describe(
     return mean, std, max(mean - half, low), min(mean + half, high), n
 
 
-def was_cut(low: float, high: float, bounds: tuple[float, float]) -> bool:
-    """Whether an interval [low, high] of `describe` (not of zero width) reaches an end
-    of ``bounds``: then it was cut there (a t interval reaches it only by chance)."""
-    if not (math.isfinite(low) and math.isfinite(high)) or low == high:
-        return False
-    return low == bounds[0] or high == bounds[1]
-
-
 def confidence_interval(
     values: Iterable[float],
     confidence: float = 0.95,
@@ -199,30 +186,8 @@ def paired(kind: str, base: float, other: float) -> float:
 
 
 # --------------------------------------------------------------------------- #
-# Grouping keys
+# Grouping
 # --------------------------------------------------------------------------- #
-
-
-class _Missing:
-    """Stands for NaN/None in grouping keys: NaN != NaN, but all missing values are one group."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<NA>"
-
-
-#: The grouping key of every missing value (None, NaN, pandas NA).
-NA = _Missing()
-
-
-def key(value: Any) -> Any:
-    """A hashable grouping key for a cell value, with every kind of missing value as `NA`."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
-        return NA
-    return value
 
 
 def groups(frame: pd.DataFrame, by: Sequence[str]) -> list[tuple[tuple[Any, ...], np.ndarray]]:

@@ -37,8 +37,9 @@ import numpy as np
 import pandas as pd
 
 from schedsim.app.report import plots, reading, statistics, writing
+from schedsim.app.report.formats import key
 from schedsim.app.report.quantities import bounds_of
-from schedsim.app.report.statistics import check_confidence, key, policy_related
+from schedsim.app.report.statistics import check_confidence, policy_related
 from schedsim.model.results import Result, Stat
 
 if TYPE_CHECKING:
