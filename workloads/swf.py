@@ -748,7 +748,11 @@ def _parse_fast(path: Path, data: bytes) -> _Parsed | None:
     # Imported here: pyarrow takes a tenth of a second to import, and a process that
     # writes only, or reads nothing, should not pay it.
     import pyarrow as pa
-    import pyarrow.compute as pc
+
+    try:  # the kernels by name: pyarrow.compute's import wraps hundreds of them (0.03 s)
+        from pyarrow._compute import CastOptions, call_function
+    except ImportError:  # (its home moved: the public names, at that cost)
+        from pyarrow.compute import CastOptions, call_function
 
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
@@ -782,16 +786,18 @@ def _parse_fast(path: Path, data: bytes) -> _Parsed | None:
         pa.binary(), len(starts), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
     )
     # Comment lines are taken out first: they may hold bytes that are not UTF-8.
-    text = pc.ascii_trim_whitespace(lines.filter(_mask(pa, ~comment)).view(pa.string()))
-    filled = _numbers(pc.binary_length(text), np.int32) > 0
+    lines = call_function("filter", [lines, _mask(pa, ~comment)]).view(pa.string())
+    text = call_function("ascii_trim_whitespace", [lines])
+    filled = _numbers(call_function("binary_length", [text]), np.int32) > 0
     if not filled.any():
         return None  # no job lines: the per-line reader says so
-    text = text.filter(_mask(pa, filled))
-    tokens = pc.ascii_split_whitespace(text)
-    if (_numbers(pc.list_value_length(tokens), np.int32) != _N_FIELDS).any():
+    text = call_function("filter", [text, _mask(pa, filled)])
+    tokens = call_function("ascii_split_whitespace", [text])
+    if (_numbers(call_function("list_value_length", [tokens]), np.int32) != _N_FIELDS).any():
         return None
     try:
-        values = pc.cast(tokens.flatten(), pa.float64())
+        flat = call_function("list_flatten", [tokens])
+        values = call_function("cast", [flat], CastOptions.safe(pa.float64()))
     except pa.ArrowInvalid:
         return None
     # A copy: the reader sets unusual values to missing in place.

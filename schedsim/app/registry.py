@@ -30,7 +30,6 @@ import inspect
 import sys
 import typing
 from collections.abc import Mapping
-from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -81,13 +80,20 @@ def compiles_kernels(policy: type[Policy]) -> bool:
     return any((c.__module__, c.__name__) in _COMPILED for c in policy.__mro__)
 
 
-def _load() -> None:
+def _load(plugins: bool = True) -> None:
+    """Import the shipped policies' modules; with ``plugins``, the installed packages'
+    policies too (once: `ENTRY_POINTS`)."""
     global _loaded
     for module in MODULES:
         importlib.import_module(module)
-    if _loaded:
+    if _loaded or not plugins:
         return
     _loaded = True
+    # Imported here: importlib.metadata and the scan of every installed package take
+    # a run of a shipped policy, which no plug-in may take over, a few hundredths of a
+    # second for nothing.
+    from importlib import metadata
+
     for entry in metadata.entry_points(group=ENTRY_POINTS):
         name = entry.name.lower()
         if name in REGISTRY:
@@ -162,7 +168,9 @@ def get(name: str) -> type[Policy]:
     """The policy class of a registered name (case-insensitive) or a ``MODULE:CLASS`` spec."""
     if _is_spec(name):
         return _from_spec(name)
-    _load()
+    _load(plugins=False)  # a registered name is the same with the plug-ins read or not
+    if name.lower() not in REGISTRY:
+        _load()
     try:
         return REGISTRY[name.lower()]
     except KeyError:
