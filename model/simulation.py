@@ -555,15 +555,11 @@ class ModelSimulation:
         runs = _in_submit_order(list(s.jobs.values() if partial else s.finished))
         names: dict[int, str] = {}  # node lists by allocation, shared by both tables
         jobs = self._job_table(runs, now, names)
-        # pandas only for the tables a run keeps on request: a plain run never loads it
-        # (`schedsim.model.columns`).
-        pd = _pandas() if self.population is not None or self.outages is not None else None
         sessions = None
         if self.population is not None:
-            assert pd is not None
             of = self.sessions.job_session
             jobs["session"] = np.array([of[r.id][1] for r in runs], dtype=np.int64)
-            sessions = pd.DataFrame(self.sessions.sessions, columns=list(SESSION_COLUMNS))
+            sessions = _pandas().DataFrame(self.sessions.sessions, columns=list(SESSION_COLUMNS))
         series = _series_table(s.series)
         pieces = None
         if s.pieces.keep:
@@ -622,8 +618,8 @@ class ModelSimulation:
         outages = None
         if self.outages is not None:
             meta["outages"] = self.outages.describe()
-            assert s.outages is not None and pd is not None
-            outages = pd.DataFrame(
+            assert s.outages is not None
+            outages = _pandas().DataFrame(
                 {
                     "start": np.array([o.start for o in s.outages], dtype=float),
                     "end": np.array([o.end for o in s.outages], dtype=float),
@@ -819,7 +815,8 @@ def _attributes(jobs: list[Job]) -> dict[str, Any]:
 
 
 def _pandas() -> Any:
-    """pandas, imported for a table only some runs keep (`_collect`)."""
+    """pandas, imported for a table only some runs keep (`_collect`): the job table and
+    the series are `Columns`, so a plain run never loads it (`schedsim.model.columns`)."""
     import pandas
 
     return pandas
