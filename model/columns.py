@@ -20,7 +20,8 @@ A column is one of:
 
 Columns and DataFrames are read alike by the code that takes either:
 ``name in table``, ``len(table)`` (rows), ``table.columns`` (names, in order)
-and ``np.asarray(table[name])``.
+and ``np.asarray(table[name])`` (a `Coded` column's labels through its
+`Coded.values`, as `schedsim.model.results.Result.column` reads them).
 """
 
 from __future__ import annotations
@@ -49,9 +50,6 @@ class Coded(NamedTuple):
         """The rows' labels, None where missing, as an object array."""
         table = np.array([*self.labels, None], dtype=object)
         return table[self.codes]  # code -1 picks the None put last
-
-    def take(self, rows: np.ndarray) -> Coded:
-        return Coded(self.codes[rows], self.labels)
 
     def categorical(self) -> pd.Categorical:
         """As an ordered pandas categorical (imports pandas)."""
@@ -108,20 +106,6 @@ class Columns:
         names = list(self._data)
         names.insert(position, names.pop())
         self._data = {n: self._data[n] for n in names}
-
-    def take(self, rows: np.ndarray) -> Columns:
-        """The table of the rows ``rows`` (indices or a boolean mask), in their order."""
-        if rows.dtype == bool:
-            rows = np.flatnonzero(rows)
-        out: dict[str, Column] = {}
-        for name, values in self._data.items():
-            if isinstance(values, list):
-                out[name] = [values[i] for i in rows.tolist()]
-            else:
-                out[name] = values.take(rows) if isinstance(values, Coded) else values[rows]
-        taken = Columns(out)
-        taken._rows = len(rows)
-        return taken
 
     def frame(self) -> pd.DataFrame:
         """The table as a DataFrame (imports pandas): categories as ordered

@@ -35,10 +35,7 @@ def test_columns_keep_their_order_and_length() -> None:
         table["d"] = np.zeros(2)
     with pytest.raises(ValueError, match="already"):
         table.insert(0, "a", np.zeros(3))
-    taken = table.take(np.array([2, 0]))
-    assert taken["a"].tolist() == [7, 5] and taken["b"] == ["z", "x"]
-    assert taken["c"].values().tolist() == ["hi", "lo"]
-    assert table.take(np.array([False, True, False]))["c"].values().tolist() == [None]
+    assert table["c"].values().tolist() == ["lo", None, "hi"]  # code -1: missing
 
 
 def test_a_frame_has_the_dtypes_a_frame_built_by_hand_has() -> None:
