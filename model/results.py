@@ -441,12 +441,18 @@ class Result:
             f"{len(self._jobs)} jobs, {len(self._series)} series rows)"
         )
 
+    def _frame(self, slot: str) -> pd.DataFrame:
+        """The table kept in ``slot`` as a frame, made (and kept) from its columns once."""
+        table = getattr(self, slot)
+        if isinstance(table, Columns):
+            table = table.frame()
+            setattr(self, slot, table)
+        return table
+
     @property
     def jobs(self) -> pd.DataFrame:
         """One row per job (module docstring), the derived columns included."""
-        if isinstance(self._jobs, Columns):
-            self._jobs = self._jobs.frame()
-        return self._jobs
+        return self._frame("_jobs")
 
     @jobs.setter
     def jobs(self, frame: pd.DataFrame) -> None:
@@ -455,9 +461,7 @@ class Result:
     @property
     def series(self) -> pd.DataFrame:
         """The system state as a step function (module docstring)."""
-        if isinstance(self._series, Columns):
-            self._series = self._series.frame()
-        return self._series
+        return self._frame("_series")
 
     @series.setter
     def series(self, frame: pd.DataFrame) -> None:
@@ -575,24 +579,25 @@ class Result:
         b = float(submit[rows].max()) if tail else self.run_end
         return rows, a, b, head, tail
 
-    def _select(
-        self,
-        warmup: int | float,
-        cooldown: int | float,
-    ) -> tuple[pd.DataFrame, float, float, int, int]:
-        """`_kept`, with the kept jobs as a frame."""
-        rows, a, b, head, tail = self._kept(warmup, cooldown)
-        return self.jobs if rows is None else self.jobs.iloc[rows], a, b, head, tail
+    def _rows(
+        self, estimate: str | None, warmup: int | float, cooldown: int | float
+    ) -> np.ndarray | None:
+        """The rows of the jobs kept (`_kept`), of the estimate quality ``estimate`` when
+        given (None: all)."""
+        rows = self._kept(warmup, cooldown)[0]
+        if estimate is None:
+            return rows
+        if estimate not in ESTIMATE_QUALITIES:
+            raise ValueError(f"estimate must be None, 'well' or 'poor', got {estimate!r}")
+        chosen = np.flatnonzero(self.column("estimate_quality", rows) == estimate)
+        return chosen if rows is None else rows[chosen]
 
     def _filtered(
         self, estimate: str | None, warmup: int | float, cooldown: int | float
     ) -> pd.DataFrame:
-        jobs = self._select(warmup, cooldown)[0]
-        if estimate is None:
-            return jobs
-        if estimate not in ESTIMATE_QUALITIES:
-            raise ValueError(f"estimate must be None, 'well' or 'poor', got {estimate!r}")
-        return jobs[jobs["estimate_quality"] == estimate]
+        """`_rows`' jobs as a frame."""
+        rows = self._rows(estimate, warmup, cooldown)
+        return self.jobs if rows is None else self.jobs.iloc[rows]
 
     # ---- groups of jobs -----------------------------------------------------
 
@@ -653,7 +658,7 @@ class Result:
             "utilization", "mean_queue_length",
         )  # fmt: skip
         rows: dict[Any, dict[str, Any]] = {}
-        for key, part in self._parts(self._select(warmup, cooldown)[0], column).items():
+        for key, part in self._parts(self._filtered(None, warmup, cooldown), column).items():
             row = part.summary()
             row.update({k: whole[k] for k in machine})
             row["throughput_per_day"] = part.throughput_per_day(a, b)
@@ -848,18 +853,6 @@ class Result:
                 record[f"{m}_max"] = _max(values[m][chosen])
             out.append(record)
         return out
-
-    def _rows(
-        self, estimate: str | None, warmup: int | float, cooldown: int | float
-    ) -> np.ndarray | None:
-        """`_filtered`'s jobs as rows (None: all)."""
-        rows = self._kept(warmup, cooldown)[0]
-        if estimate is None:
-            return rows
-        if estimate not in ESTIMATE_QUALITIES:
-            raise ValueError(f"estimate must be None, 'well' or 'poor', got {estimate!r}")
-        chosen = np.flatnonzero(self.column("estimate_quality", rows) == estimate)
-        return chosen if rows is None else rows[chosen]
 
     def _check_metric(self, metric: str) -> None:
         jobs = self._jobs

@@ -120,12 +120,7 @@ def _cells(column: pd.Series) -> tuple[Cells, bool] | None:
         if dtype == np.float64:
             return _numbers(values, _floats), False
         if dtype.kind == "O":
-            objects = values.tolist()
-            missing = column.isna().to_numpy()
-            if not all(type(v) is str for v in compress(objects, (~missing).tolist())):
-                return None  # other objects: pandas hands them to the writer its own way
-            texts = _blank(objects, missing)
-            return _slices(texts), _quoted(texts)
+            return _text_cells(values.tolist(), column.isna().to_numpy())
         return None
     if isinstance(dtype, pd.CategoricalDtype):
         return _coded(column.cat.codes.to_numpy(), dtype.categories.tolist())
@@ -152,7 +147,12 @@ def _raw_cells(values: np.ndarray | list[Any] | Coded) -> tuple[Cells, bool] | N
             return _numbers(values, _floats), False
         return None
     objects = values.tolist() if isinstance(values, np.ndarray) else list(values)
-    missing = np.array([v is None for v in objects], dtype=bool)
+    return _text_cells(objects, np.array([v is None for v in objects], dtype=bool))
+
+
+def _text_cells(objects: list[Any], missing: np.ndarray) -> tuple[Cells, bool] | None:
+    """Cells of a column of text, missing ones empty; None when a value that is not
+    missing is not a str (pandas hands other objects to the writer its own way)."""
     if not all(type(v) is str for v in compress(objects, (~missing).tolist())):
         return None
     texts = _blank(objects, missing)

@@ -135,7 +135,7 @@ def test_a_result_of_columns_summarizes_as_its_frame(
     assert ours.keys() == theirs.keys()
     assert all(_same(ours[k], theirs[k]) for k in ours), (ours, theirs)
     # Each mean and max is pandas' own, on the jobs kept.
-    frame, *_ = of_frame._select(*trim)
+    frame = of_frame._filtered(None, *trim)
     frame = frame[frame["outcome"] != "unfinished"]
     for column in ("wait", "bounded_slowdown", "slowdown", "turnaround", "xfactor"):
         if f"mean_{column}" in ours:
