@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 from schedsim.workloads.job import SWF_FIELDS
 from schedsim.workloads.swf import MAX_ID, MAX_PROCS, MAX_TIME, SWFError, read_header, read_swf
 from schedsim.workloads.swf import write_swf as write_schedule
+from schedsim.workloads.transforms import first
 from schedsim.workloads.workload import Workload
 
 # -- the grammar ------------------------------------------------------------------
@@ -280,9 +281,17 @@ def check_file(path: Path, data: bytes) -> None:
     strict = read(path, data, strict=True)
     if isinstance(default, SWFError):
         assert isinstance(strict, SWFError)  # strict refuses whatever the default refuses
-    elif isinstance(strict, Workload):
-        assert strict.jobs == default.jobs and strict.cleaning == default.cleaning
-        assert [j.swf for j in strict] == [j.swf for j in default]
+        # Asked for the first jobs only, the reader still checks every line.
+        with pytest.raises(SWFError) as cut_error:
+            read_swf(path, first=1)
+        assert str(cut_error.value) == str(default)
+    else:
+        # The first jobs only: what cutting the whole log gives, cleaning steps and all.
+        for n in {0, len(default) // 2, max(len(default) - 1, 0)}:
+            assert read_swf(path, first=n) == first(default, n)
+        if isinstance(strict, Workload):
+            assert strict.jobs == default.jobs and strict.cleaning == default.cleaning
+            assert [j.swf for j in strict] == [j.swf for j in default]
     try:
         header = read_header(path)
     except SWFError as err:

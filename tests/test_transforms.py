@@ -299,6 +299,35 @@ def test_first_counts_the_steps_again(tmp_path):
     assert [s.count for s in first(w, 0).cleaning] == [0, 0, 0, 0, 6]
 
 
+def test_the_reader_keeps_the_first_jobs_as_first_does(tmp_path):
+    path = str(swf_file(tmp_path, ROWS))
+    w = catalog.load(path)
+    for n in range(len(w) + 2):
+        cut = catalog.load(path, first=n)
+        assert cut == first(w, n)
+        assert steps(cut) == steps(first(w, n))
+    with pytest.raises(ValueError, match="first must be a non-negative integer"):
+        catalog.load(path, first=-1)
+
+
+@pytest.mark.parametrize("name", ["kth", "sdsc-sp2"])
+def test_the_reader_keeps_the_first_jobs_of_a_shipped_log_as_first_does(name):
+    w = catalog.load(name)
+    for n in (1, 2000, len(w) - 1):
+        assert catalog.load(name, first=n) == first(w, n)
+    strict = catalog.load(name, strict=True)
+    assert catalog.load(name, first=2000, strict=True) == first(strict, 2000)
+
+
+def test_first_of_another_format_is_first_of_the_whole(tmp_path):
+    from schedsim.workloads.parquet import write_workload
+
+    w = catalog.load(str(swf_file(tmp_path, ROWS)))
+    write_workload(w, tmp_path / "w.parquet")
+    back = catalog.load(str(tmp_path / "w.parquet"))
+    assert catalog.load(str(tmp_path / "w.parquet"), first=2) == first(back, 2)
+
+
 def test_windows_and_months_count_the_steps_again(tmp_path):
     w = catalog.load(str(swf_file(tmp_path, ROWS)))
     assert [s.count for s in window(w, 250, 650).cleaning] == [1, 0, 1, 1, 4]

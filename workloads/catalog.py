@@ -100,7 +100,9 @@ def resolve(name_or_path: str | os.PathLike[str]) -> Path:
     )
 
 
-def load(name_or_path: str | os.PathLike[str], **read_kwargs: Any) -> Workload:
+def load(
+    name_or_path: str | os.PathLike[str], *, first: int | None = None, **read_kwargs: Any
+) -> Workload:
     """Read a shipped trace, an SWF file (``read_kwargs`` go to `read_swf`), a
     workload saved as Parquet (`schedsim.workloads.parquet`), Slurm accounting
     (`schedsim.workloads.slurm.read_sacct`) or a Batsim JSON workload
@@ -110,26 +112,34 @@ def load(name_or_path: str | os.PathLike[str], **read_kwargs: Any) -> Workload:
     Parquet's magic bytes, a JSON object, sacct's header line of ``|``-separated
     names; anything else is read as SWF, whose reader refuses on one line a file that
     plainly is something else (CSV, an empty file, binary data...), saying what it
-    looks like. ``read_kwargs`` are SWF's options: another format refuses them."""
+    looks like. ``read_kwargs`` are SWF's options: another format refuses them.
+    ``first=n`` keeps the first ``n`` jobs (`schedsim.workloads.transforms.first`),
+    and the SWF reader then makes only those."""
     path = resolve(name_or_path)
     what = kind(path)
     if what != "swf" and read_kwargs:
         raise ValueError(f"{path}: options {sorted(read_kwargs)} only apply to SWF files")
+    if what == "swf":
+        from schedsim.workloads.swf import read_swf  # numpy: not for --help, which names logs
+
+        return read_swf(path, first=first, **read_kwargs)
     if what == "parquet":
         from schedsim.workloads.parquet import read_workload
 
-        return read_workload(path)
-    if what == "sacct":
+        workload = read_workload(path)
+    elif what == "sacct":
         from schedsim.workloads.slurm import read_sacct
 
-        return read_sacct(path)
-    if what == "batsim-json":
+        workload = read_sacct(path)
+    else:
         from schedsim.workloads.batsim_json import read_batsim_json
 
-        return read_batsim_json(path)
-    from schedsim.workloads.swf import read_swf  # numpy: not for --help, which names logs
+        workload = read_batsim_json(path)
+    if first is None:
+        return workload
+    from schedsim.workloads.transforms import first as first_jobs
 
-    return read_swf(path, **read_kwargs)
+    return first_jobs(workload, first)
 
 
 def _description(name: str) -> str:

@@ -168,6 +168,7 @@ from schedsim.workloads.formats import (
     read_decompressed,
 )
 from schedsim.workloads.job import SWF_FIELDS, Job, _trusted_jobs
+from schedsim.workloads.transforms import _count, _first
 from schedsim.workloads.workload import CleaningStep, Header, Members, Workload
 
 __all__ = [
@@ -1136,6 +1137,7 @@ def read_swf(
     clean: bool = True,
     name: str | None = None,
     strict: bool = False,
+    first: int | None = None,
 ) -> Workload:
     """Read an SWF log (plain or gzip) into a `Workload`, validating every line.
 
@@ -1157,8 +1159,14 @@ def read_swf(
     number or submit time, a duplicate job number on any line). An empty file,
     or one whose every job is dropped, is an `SWFError` too, since nothing could
     be simulated.
+
+    ``first=n`` gives what ``transforms.first(read_swf(path), n)`` gives (the first
+    ``n`` jobs in submit order, every cleaning step counted again for them), with
+    only those jobs made: every line is still read and checked, but a run of the
+    first 2,000 jobs of a log does not build a record for each of the others.
     """
     p = Path(path)
+    n = None if first is None else _count(first, "first")
     data = _read_data(p)
     _refuse_other_formats(p, data)
     parsed, format_error = _parse_fast(p, data), None
@@ -1216,6 +1224,9 @@ def read_swf(
     # The order `Workload` keeps: by submit time, ties by job number (the loaded job
     # numbers are distinct, checked above, and below 2**53, so exact as floats).
     kept = kept[np.lexsort((a[kept, JOB], a[kept, SUBMIT]))]
+    dropped = 0
+    if n is not None and n < len(kept):
+        kept, dropped = kept[:n], len(kept) - n
     values = a[kept]
     ids = values[:, [JOB, USER, GROUP, APP, QUEUE, PARTITION]].astype(np.int64).T.tolist()
     swf = list(map(tuple, values.tolist()))
@@ -1231,13 +1242,14 @@ def read_swf(
         ),
         swf,
     )
-    return Workload._ordered(
+    workload = Workload._ordered(
         tuple(jobs),
         built,
         name=name if name is not None else _default_name(p),
         source=str(path),
         cleaning=tuple(steps),
     )
+    return _first(workload, workload.jobs, dropped) if dropped else workload
 
 
 # -- writing -----------------------------------------------------------------

@@ -235,14 +235,22 @@ def first(w: Workload, n: int) -> Workload:
     n = _count(n, "n")
     if n >= len(w.jobs):
         return w
+    return _first(w, w.jobs[:n], len(w.jobs) - n)
+
+
+def _first(w: Workload, jobs: Sequence[Job], dropped: int) -> Workload:
+    """``w`` with only ``jobs``, the first of its own in its order, ``dropped`` more
+    having followed them: `first`'s selection, which the SWF reader makes too when it
+    is asked for the first jobs only (`schedsim.workloads.swf.read_swf`)."""
+    n = len(jobs)
     # The span is everything up to the n-th job, in the workload's order (submit, id).
-    last = (w.jobs[n - 1].submit, w.jobs[n - 1].id) if n else None
+    last = (jobs[n - 1].submit, jobs[n - 1].id) if n else None
 
     def inside(at: float, number: int) -> bool:
         return last is not None and (at, number) <= last
 
-    step = CleaningStep(f"dropped: after the first {n}", len(w.jobs) - n)
-    return w.select(w.jobs[:n], step, inside=inside)
+    step = CleaningStep(f"dropped: after the first {n}", dropped)
+    return w.select(jobs, step, inside=inside)
 
 
 def exact_estimates(w: Workload) -> Workload:

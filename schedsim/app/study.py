@@ -222,6 +222,7 @@ from schedsim.model.slowdowns import StatisticalContention
 from schedsim.model.sources import Population
 from schedsim.workloads import catalog, models
 from schedsim.workloads.estimates import apply_estimates, parse_estimates
+from schedsim.workloads.formats import kind
 from schedsim.workloads.large_memory import with_large_memory
 from schedsim.workloads.transforms import (
     exact_estimates,
@@ -693,10 +694,12 @@ class RunConfig:
                 )
             )
         else:
-            w = _read_workload(*_workload_key(spec.name), strict=bool(spec.strict))
+            # Without a month, the reader keeps the first jobs itself (it makes only those).
+            cut = spec.first if spec.month is None else None
+            w = _read_workload(*_workload_key(spec.name), strict=bool(spec.strict), head=cut)
         if spec.month is not None:
             w = month(w, spec.month)
-        if spec.first is not None:
+        if spec.first is not None:  # a workload already cut to its first jobs stays as it is
             w = first(w, spec.first)
         if spec.exact_estimates:
             w = exact_estimates(w)
@@ -1555,10 +1558,15 @@ def _workload_key(name_or_path: str) -> tuple[str, int, int]:
 
 
 @functools.lru_cache(maxsize=4)
-def _read_workload(path: str, mtime_ns: int, size: int, strict: bool = False) -> Workload:
+def _read_workload(
+    path: str, mtime_ns: int, size: int, strict: bool = False, head: int | None = None
+) -> Workload:
     # A study runs the same trace many times in one worker; parsing it once
     # saves about a second per run on CTC. Workloads are immutable.
-    return catalog.load(path, strict=True) if strict else catalog.load(path)
+    if head is not None and kind(path) != "swf":
+        # Only the SWF reader makes fewer jobs for it: the others' whole file is cached.
+        return first(_read_workload(path, mtime_ns, size, strict), head)
+    return catalog.load(path, first=head, **({"strict": True} if strict else {}))
 
 
 @functools.lru_cache(maxsize=64)
@@ -1589,7 +1597,6 @@ def _check_format(path: str, mtime_ns: int, size: int) -> None:
     workload...) is refused when its configuration is made, not when a run reads it:
     SWF by its text (`schedsim.workloads.swf.check_swf_text`), Slurm accounting and
     Batsim JSON by reading them (their readers refuse on one line)."""
-    from schedsim.workloads.formats import kind
     from schedsim.workloads.swf import check_swf_text
 
     what = kind(path)
