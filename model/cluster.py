@@ -460,12 +460,18 @@ class Cluster:
         `first_fit` has just made from the cores free now (the scheduler's
         default placement: one check fewer per start).
         """
-        left = self._free[alloc.nodes] - alloc.cores
-        if not known_free and _lowest(left) < 0:
-            raise AllocationError(
-                f"cores not free on nodes {alloc.node_list()}: "
-                f"free {self._free[alloc.nodes].tolist()}, wanted {alloc.cores.tolist()}"
-            )
+        left: np.ndarray | int
+        if not known_free:
+            left = checked = self._free[alloc.nodes] - alloc.cores
+            if _lowest(checked) < 0:
+                raise AllocationError(
+                    f"cores not free on nodes {alloc.node_list()}: "
+                    f"free {self._free[alloc.nodes].tolist()}, wanted {alloc.cores.tolist()}"
+                )
+        elif self.cores_per_node == 1:
+            left = 0  # one core per node, each free (the caller's first fit): none left
+        else:
+            left = self._free[alloc.nodes] - alloc.cores
         if memory > 0 and self._free_memory is not None:
             mem_left = self._free_memory[alloc.nodes] - alloc.cores * memory
             # A relative tolerance: KB per core times cores need not add up exactly.
@@ -495,7 +501,11 @@ class Cluster:
         # adding them back cannot exceed a node's cores.
         if self.holders.get(owner) is not alloc:
             raise AllocationError(f"release of cores not held on nodes {alloc.node_list()}")
-        self._free[alloc.nodes] += alloc.cores
+        if self.cores_per_node == 1:
+            # A held node has no core free (a node is taken down only when all free).
+            self._free[alloc.nodes] = 1
+        else:
+            self._free[alloc.nodes] += alloc.cores
         self.free_cores += alloc.size
         self._snapshot = None
         del self.holders[owner]

@@ -131,7 +131,8 @@ __all__ = [
 ]
 
 #: A model as the command line hands it over: ``(workload, rng) -> workload``.
-EstimateModel = Callable[[Workload, np.random.Generator], Workload]
+#: (The generator is named, so that importing the module does not import numpy.random.)
+EstimateModel = Callable[[Workload, "np.random.Generator"], Workload]
 
 _MIN = 60.0
 _HOUR = 3600.0

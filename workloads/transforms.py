@@ -272,8 +272,9 @@ def exact_estimates(w: Workload) -> Workload:
 #: Attributes that are fields of the job record (and of SWF: fields 15 and 16).
 SWF_ATTRIBUTES: tuple[str, ...] = ("queue", "partition")
 
-#: Draws ``n`` values from a random generator (`with_attribute`'s ``draw``).
-Draw = Callable[[np.random.Generator, int], Sequence[Any]]
+#: Draws ``n`` values from a random generator (`with_attribute`'s ``draw``). (The
+#: generator is named, so that importing the module does not import numpy.random.)
+Draw = Callable[["np.random.Generator", int], Sequence[Any]]
 
 
 def choices(options: Sequence[Any], p: Sequence[float] | None = None) -> Draw:

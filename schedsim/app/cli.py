@@ -28,7 +28,6 @@ import argparse
 import contextlib
 import gc
 import os
-import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -454,7 +453,7 @@ def check_writable(directory: Path, option: str = "--out") -> list[Path]:
     made = [p for p in (directory, *directory.parents) if not p.exists()]
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        probe = directory / f".schedsim-probe-{secrets.token_hex(6)}"
+        probe = directory / f".schedsim-probe-{os.urandom(6).hex()}"
         fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:
             os.write(fd, b"schedsim")

@@ -245,11 +245,21 @@ def workload_table(name: str) -> ParamTable | None:
     return None if model is None else _workload_table(model)
 
 
-#: ``workload_params`` by built-in workload name: the generator's table (`workload_table`
-#: for any registered model, a plug-in's too).
-WORKLOAD_PARAMS: dict[str, ParamTable] = {
-    name: table for name in models.registered() if (table := workload_table(name)) is not None
-}
+#: ``workload_params`` by built-in workload name (module ``__getattr__``, below).
+WORKLOAD_PARAMS: dict[str, ParamTable]
+
+
+def __getattr__(name: str) -> Any:
+    """``WORKLOAD_PARAMS``: ``workload_params`` by built-in workload name, the generator's
+    table (`workload_table` for any registered model, a plug-in's too). Made when first
+    read, since reading the generators' hints imports ``numpy.random``, which a run of a
+    log never needs."""
+    if name == "WORKLOAD_PARAMS":
+        tables = {n: t for n in models.registered() if (t := workload_table(n)) is not None}
+        globals()[name] = tables
+        return tables
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: ``contention_params``: `StatisticalContention`'s (with ``contention = "statistical"``).
 CONTENTION_PARAMS = ParamTable.of(

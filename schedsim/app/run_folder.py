@@ -32,7 +32,6 @@ import contextlib
 import fnmatch
 import json
 import os
-import secrets
 import shutil
 import signal
 import threading
@@ -152,7 +151,7 @@ def write_run(folder: Path, write: Callable[[Path], Iterable[str]]) -> list[str]
     ones are moved in, each by one rename. If ``write`` fails, the hidden folder
     goes and ``folder`` is as it was. Returns the names written, in order.
     """
-    staging = folder / f".schedsim-{secrets.token_hex(6)}.tmp"
+    staging = folder / f".schedsim-{os.urandom(6).hex()}.tmp"
     staging.mkdir()
     try:
         names = list(write(staging))
