@@ -326,6 +326,8 @@ def test_first_of_another_format_is_first_of_the_whole(tmp_path):
     write_workload(w, tmp_path / "w.parquet")
     back = catalog.load(str(tmp_path / "w.parquet"))
     assert catalog.load(str(tmp_path / "w.parquet"), first=2) == first(back, 2)
+    with pytest.raises(ValueError, match="first must be a non-negative integer"):
+        catalog.load(str(tmp_path / "w.parquet"), first=-1)
 
 
 def test_windows_and_months_count_the_steps_again(tmp_path):

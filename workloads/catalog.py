@@ -137,9 +137,10 @@ def load(
         workload = read_batsim_json(path)
     if first is None:
         return workload
+    from schedsim.workloads.transforms import _count
     from schedsim.workloads.transforms import first as first_jobs
 
-    return first_jobs(workload, first)
+    return first_jobs(workload, _count(first, "first"))  # named as read_swf names it
 
 
 def _description(name: str) -> str:
