@@ -158,12 +158,15 @@ from schedsim.app.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     main(["run", "--workload", "kth", "--first", "2000", "--policy", "easy",
           "--only", "jobs.csv,schedule.swf", "--out", {str(tmp_path)!r}, "--no-progress"])
-print(json.dumps({{"run": heavy()}}))
+random = sorted(m for m in ("numpy.random", "secrets") if m in sys.modules)
+print(json.dumps({{"run": heavy(), "random": random}}))
 """
     )
     packages = {m.split(".")[0] for m in seen["run"]}
     assert "rich" in packages  # the probe sees what a run loads
     assert "pandas" not in packages
+    # A replay draws nothing: numpy.random (and the secrets it loads) stays out.
+    assert seen["random"] == []
     # The SWF reader calls Arrow's kernels by name, without pyarrow.compute's wrappers.
     assert "pyarrow.lib" in seen["run"] and "pyarrow.compute" not in seen["run"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["jobs.csv", "schedule.swf"]
