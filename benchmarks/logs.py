@@ -21,6 +21,11 @@ alternating rounds as `benchmarks/process.py` does (`process.processes`,
   loop, in this process;
 - whether both made the same schedule (every start time equal).
 
+Then, per log, what the target leaves the simulation (`budget`): 2.5 times the reference
+process, less what the run spends outside the simulation (the whole process less the
+simulation alone), against the simulation's time now and the floor of SimPy's events
+for the same schedule (`simpy_floor.py`), in microseconds per job.
+
 Then, from ``schedsim run`` phase by phase (`run_phases.measure`, every file) on the
 2,000-job slice and on whole KTH, the **fixed cost** of a run (the interpreter's
 start, the imports, the exit: what a run of no jobs would pay) against its **cost per
@@ -113,6 +118,35 @@ def logs_table(measured: dict[str, dict[str, Any]], repeat: int) -> Table:
     return table
 
 
+def budget(best: dict[str, float]) -> dict[str, float]:
+    """What the whole-process target leaves the simulation on one log, in seconds: the
+    target's time (`TARGET` times the reference process), the run outside the simulation
+    (the whole process less the simulation alone), and what is left for the simulation;
+    and the cut of the simulation's time it asks (a share, at most 0: none)."""
+    target = TARGET * best["reference"]
+    outside = best["run"] - best["easy"]
+    left = target - outside
+    return {"target": target, "outside": outside, "left": left,
+            "cut": max(1.0 - left / best["easy"], 0.0)}  # fmt: skip
+
+
+def budget_table(measured: dict[str, dict[str, Any]]) -> Table:
+    table = Table(title=f"What {TARGET}x the reference process leaves the simulation")
+    for name in ("log", "target (s)", "outside the simulation (s)", "left to it (s)",
+                 "left (us/job)", "simulation now (us/job)", "SimPy's floor (us/job)",
+                 "cut asked (%)"):  # fmt: skip
+        table.add_column(name, justify="left" if name == "log" else "right")
+    for label, m in measured.items():
+        b, jobs = m["best"], m["jobs"]
+        got = budget(b)
+        table.add_row(
+            label, f"{got['target']:.2f}", f"{got['outside']:.2f}", f"{got['left']:.2f}",
+            f"{1e6 * got['left'] / jobs:.1f}", f"{1e6 * b['easy'] / jobs:.1f}",
+            f"{1e6 * b['simpy floor'] / jobs:.1f}", f"{100 * got['cut']:.0f}",
+        )  # fmt: skip
+    return table
+
+
 def costs(trace: str, first: int | None, repeat: int) -> dict[str, Any]:
     """``schedsim run`` (every file) phase by phase: its fixed and its per-job cost."""
     got = measure(trace, "easy", repeat, first)
@@ -163,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
             measured[label] = m = measure_log(trace, first, args.repeat)
         console.log(f"{label}: " + ", ".join(f"{k} {v:.2f} s" for k, v in m["best"].items()))
     console.print(logs_table(measured, args.repeat))
+    console.print(budget_table(measured))
     rows: dict[str, tuple[int, dict[str, Any]]] = {}
     for label, name, first in (("KTH, 2,000 jobs", "kth", 2000), ("KTH-SP2", "kth", None)):
         if label in measured:  # (the jobs the reference read)

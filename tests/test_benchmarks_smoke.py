@@ -329,7 +329,12 @@ def test_the_logs_benchmark_times_every_log_it_finds_and_the_fixed_cost(tmp_path
     assert set(doc["logs"]) == {"KTH-SP2"}
     kth = doc["logs"]["KTH-SP2"]
     assert kth["jobs"] == 300 and kth["same_schedule"]
-    assert {"reference", "run", "run all", "ref loop", "easy"} <= set(kth["best"])
+    assert {"reference", "run", "run all", "ref loop", "easy", "simpy floor"} <= set(kth["best"])
+    logs = importlib.import_module("logs")
+    got = logs.budget(kth["best"])
+    b = kth["best"]
+    assert got["left"] == pytest.approx(2.5 * b["reference"] - (b["run"] - b["easy"]))
+    assert got["cut"] == pytest.approx(max(1 - got["left"] / b["easy"], 0.0))
     cost = doc["costs"]["KTH-SP2"]
     assert cost["fixed"] > 0 and cost["variable"] > 0
     fixed = ("imports", "exit", "start-up and the rest")
@@ -377,5 +382,8 @@ def test_the_peers_benchmark_times_both_and_checks_the_peer_ran_every_job(tmp_pa
     got = peers.measure_log(prepared, str(fake), 1, tmp_path)
     assert got["jobs"] == 200 and got["accasim_dispatched"] == 200
     (ours, ours_cpu), (peer, _) = got["best"]["schedsim"], got["best"]["accasim"]
-    assert ours > 0 and ours_cpu > 0 and peer > 0
+    floor = got["best"]["floor"][0]
+    assert ours > 0 and ours_cpu > 0 and peer > 0 and floor > 0
     assert (tmp_path / "schedsim" / "jobs.csv").is_file()  # schedsim ran on the prepared log
+    table = peers.peers_table({"KTH": got}, 1)
+    assert [c.header for c in table.columns][8:10] == ["floor (s)", "AccaSim / floor"]
