@@ -122,7 +122,7 @@ def budget(best: dict[str, float]) -> dict[str, float]:
     """What the whole-process target leaves the simulation on one log, in seconds: the
     target's time (`TARGET` times the reference process), the run outside the simulation
     (the whole process less the simulation alone), and what is left for the simulation;
-    and the cut of the simulation's time it asks (a share, at most 0: none)."""
+    and the cut of the simulation's time it asks (a share; 0 where it asks none)."""
     target = TARGET * best["reference"]
     outside = best["run"] - best["easy"]
     left = target - outside

@@ -387,3 +387,22 @@ def test_the_peers_benchmark_times_both_and_checks_the_peer_ran_every_job(tmp_pa
     assert (tmp_path / "schedsim" / "jobs.csv").is_file()  # schedsim ran on the prepared log
     table = peers.peers_table({"KTH": got}, 1)
     assert [c.header for c in table.columns][8:10] == ["floor (s)", "AccaSim / floor"]
+
+
+def test_the_peers_table_says_where_the_floor_puts_the_target_out_of_reach() -> None:
+    # Made-up best times (wall, CPU): a tenth of the peer's time below the floor is out
+    # of reach; above it, a miss is a plain FAIL; a tenfold lead passes.
+    with _benchmark_imports():
+        sys.path.insert(0, str(BENCHMARKS))
+        peers = importlib.import_module("peers")
+
+    def row(ours: float, peer: float, floor: float) -> dict[str, Any]:
+        best = {"schedsim": (ours, ours), "accasim": (peer, peer), "floor": (floor, floor)}
+        return {"jobs": 10, "best": best, "accasim_dispatched": 10}
+
+    measured = {"short": row(0.73, 1.73, 0.20), "long": row(2.12, 14.36, 0.20),
+                "far": row(2.55, 26.57, 0.20)}  # fmt: skip
+    table = peers.peers_table(measured, 1)
+    verdicts = list(table.columns[7]._cells)
+    assert verdicts == ["FAIL (out of reach)", "FAIL", "pass"]
+    assert list(table.columns[9]._cells) == ["8.6", "71.8", "132.8"]
