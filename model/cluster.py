@@ -460,18 +460,15 @@ class Cluster:
         `first_fit` has just made from the cores free now (the scheduler's
         default placement: one check fewer per start).
         """
-        left: np.ndarray | int
-        if not known_free:
-            left = checked = self._free[alloc.nodes] - alloc.cores
-            if _lowest(checked) < 0:
+        left: np.ndarray | int = 0  # one core per node, each free (the caller's first fit)
+        if not (known_free and self.cores_per_node == 1):
+            after = self._free[alloc.nodes] - alloc.cores
+            if not known_free and _lowest(after) < 0:
                 raise AllocationError(
                     f"cores not free on nodes {alloc.node_list()}: "
                     f"free {self._free[alloc.nodes].tolist()}, wanted {alloc.cores.tolist()}"
                 )
-        elif self.cores_per_node == 1:
-            left = 0  # one core per node, each free (the caller's first fit): none left
-        else:
-            left = self._free[alloc.nodes] - alloc.cores
+            left = after
         if memory > 0 and self._free_memory is not None:
             mem_left = self._free_memory[alloc.nodes] - alloc.cores * memory
             # A relative tolerance: KB per core times cores need not add up exactly.
